@@ -1,0 +1,30 @@
+# Two commands for a fresh machine: `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install demo test bench clean
+
+install: $(STAMP)
+
+# torch is installed first and pinned: this wheel is the CPU build that lies on disk here; an
+# unpinned torch (asked for by peft/accelerate) would pull a multi-GB CUDA build instead.
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q torch==2.13.0
+	$(BIN)/python -m pip install -q -e ".[test]"
+	touch $(STAMP)
+
+demo: install
+	$(BIN)/medvqa demo --out demo-out
+
+test: install
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+
+bench: install
+	$(BIN)/medvqa bench
+
+clean:
+	rm -rf demo-out .pytest_cache

@@ -1,0 +1,29 @@
+"""Model backends behind one async protocol, and the one parser of ``--model`` strings."""
+
+from medvqa.models._base import (
+    EndpointUnreachableError,
+    GenerateRequest,
+    GenerateResponse,
+    ImageInput,
+    ModelBackend,
+    ModelConfig,
+    ModelError,
+    ModelRequestError,
+    TransientModelError,
+)
+from medvqa.models._spec import SPEC_KINDS, ModelSpec, parse_model_spec
+
+__all__ = [
+    "SPEC_KINDS",
+    "EndpointUnreachableError",
+    "GenerateRequest",
+    "GenerateResponse",
+    "ImageInput",
+    "ModelBackend",
+    "ModelConfig",
+    "ModelError",
+    "ModelRequestError",
+    "ModelSpec",
+    "TransientModelError",
+    "parse_model_spec",
+]

@@ -1,0 +1,1 @@
+"""TODO: public API of this subpackage (owner fills in)."""

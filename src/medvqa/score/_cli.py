@@ -1,0 +1,21 @@
+"""CLI commands of the score and report stages (owner: scoring). Placeholder until implemented."""
+
+from __future__ import annotations
+
+import typer
+
+
+def score_command(bench: str = typer.Argument(...), run: str = typer.Argument(...)) -> None:
+    """Score a run."""
+
+
+def compare_command(run_a: str = typer.Argument(...), run_b: str = typer.Argument(...)) -> None:
+    """Compare two runs."""
+
+
+def report_command(runs: list[str] = typer.Argument(...)) -> None:
+    """Write a report."""
+
+
+def parse_command(inp: str = typer.Argument(...)) -> None:
+    """Parse responses."""
