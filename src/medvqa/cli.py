@@ -15,10 +15,15 @@ import typer
 from rich.console import Console
 
 from medvqa import __version__
-from medvqa.build._cli import build_command, filter_app
+from medvqa.bench._cli import bench_command
+from medvqa.build._cli import filter_app
+from medvqa.build._dispatch import build_command
+from medvqa.demo._cli import demo_command
 from medvqa.errors import BadInputError, MedvqaUsageError
-from medvqa.run._cli import bench_command, demo_command, run_command, validate_command
-from medvqa.score._cli import compare_command, parse_command, report_command, score_command
+from medvqa.report._cli import report_command
+from medvqa.run._cli import run_command, validate_command
+from medvqa.score._cli import compare_command, score_command
+from medvqa.score.parsers._cli import parse_command
 
 app = typer.Typer(
     name="medvqa",
@@ -50,8 +55,8 @@ def _root(
     )
 
 
-_build_settings = {"allow_extra_args": True, "ignore_unknown_options": True}
-app.command("build", context_settings=_build_settings)(build_command)
+_forward = {"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []}
+app.command("build", context_settings=_forward, add_help_option=False)(build_command)
 app.command("validate")(validate_command)
 app.command("run")(run_command)
 app.command("score")(score_command)

@@ -1,4 +1,4 @@
-"""CLI commands of the run stage (owner: core). Placeholder until implemented."""
+"""CLI commands of the run stage (owner: runner). Placeholder until implemented."""
 
 from __future__ import annotations
 
@@ -11,11 +11,3 @@ def validate_command(bench: str = typer.Argument(...)) -> None:
 
 def run_command(bench: str = typer.Argument(...)) -> None:
     """Run a model on a benchmark."""
-
-
-def demo_command(out: str = typer.Option("demo-out", "--out")) -> None:
-    """Run the demo."""
-
-
-def bench_command() -> None:
-    """Print speed figures."""

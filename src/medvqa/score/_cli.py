@@ -1,4 +1,4 @@
-"""CLI commands of the score and report stages (owner: scoring). Placeholder until implemented."""
+"""CLI commands of the score stage (owner: metrics). Placeholder until implemented."""
 
 from __future__ import annotations
 
@@ -11,11 +11,3 @@ def score_command(bench: str = typer.Argument(...), run: str = typer.Argument(..
 
 def compare_command(run_a: str = typer.Argument(...), run_b: str = typer.Argument(...)) -> None:
     """Compare two runs."""
-
-
-def report_command(runs: list[str] = typer.Argument(...)) -> None:
-    """Write a report."""
-
-
-def parse_command(inp: str = typer.Argument(...)) -> None:
-    """Parse responses."""

@@ -1,0 +1,5 @@
+"""``medvqa bench``: speed figures for this machine, one section per area."""
+
+from medvqa.bench._figure import BenchFigure
+
+__all__ = ["BenchFigure"]

@@ -1,0 +1,1 @@
+"""The end-to-end demo on shipped real data."""

@@ -1,0 +1,1 @@
+"""Answer parsers (owner: parsers). Placeholder."""
