@@ -1,0 +1,38 @@
+"""Build benchmarks: recipes (classification, grading, findings, exams, regions, volumes),
+importers (VQA-RAD, PathMMU, MammoVQA, VLMEvalKit TSV), exporters and the guessability filter.
+
+Recipe types are looked up in :data:`RECIPE_TYPES` (one table, "did you mean" errors).
+"""
+
+from __future__ import annotations
+
+from medvqa.build._context import BuildContext, Draft
+from medvqa.build._pipeline import (
+    BuildConfig,
+    BuildResult,
+    build_benchmark,
+    build_from_recipe,
+    data_root_for,
+)
+from medvqa.build._recipe import Recipe, TopicSpec, load_recipe, parse_recipe, shipped_recipes
+from medvqa.build._rng import rng_for
+from medvqa.build._splits import assign_splits
+from medvqa.build._types import RECIPE_TYPES
+
+__all__ = [
+    "RECIPE_TYPES",
+    "BuildConfig",
+    "BuildContext",
+    "BuildResult",
+    "Draft",
+    "Recipe",
+    "TopicSpec",
+    "assign_splits",
+    "build_benchmark",
+    "build_from_recipe",
+    "data_root_for",
+    "load_recipe",
+    "parse_recipe",
+    "rng_for",
+    "shipped_recipes",
+]

@@ -1,0 +1,24 @@
+"""The recipe-type registry: ``type:`` in a recipe → the function that makes its items.
+
+A recipe type is ``fn(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from medvqa._registry import Registry
+from medvqa.build._context import BuildContext, Draft
+from medvqa.build._recipe import Recipe
+
+RecipeType = Callable[[Recipe, BuildContext], Iterator[Draft]]
+
+RECIPE_TYPES: Registry[RecipeType] = Registry(
+    "recipe type",
+    {
+        "classify": "medvqa.build._classify:build_classify",
+        "grade": "medvqa.build._classify:build_grade",
+        "vqa_rad": "medvqa.build._import_vqarad:import_vqa_rad",
+        "pathmmu": "medvqa.build._import_pathmmu:import_pathmmu",
+    },
+)

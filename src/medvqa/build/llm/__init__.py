@@ -1,0 +1,1 @@
+"""LLM-driven benchmark construction: captions → QA, reports → schema → QA, judges."""

@@ -1,0 +1,195 @@
+"""Check a BENCH/ folder and report every problem at once (``medvqa validate``).
+
+One pass over items.jsonl finds malformed lines, duplicate ids, answers that are not among the
+options, prompts that cannot be rendered, and the images each item needs; each distinct image is
+then read once to check that it exists, that its bytes hash to the digest in its name, and that
+Pillow can decode it. benchmark.json is checked for a known prompt template and for an
+``items_sha256`` that matches items.jsonl's bytes. Nothing stops at the first problem.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from medvqa.run._prompts import PromptError, PromptTemplate, load_template, render_prompt
+from medvqa.schema import (
+    BENCHMARK_FILE,
+    ITEMS_FILE,
+    Benchmark,
+    InputError,
+    Item,
+    RecordError,
+    file_sha256,
+    read_json,
+)
+
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+#: Suffixes Pillow is asked to decode; others (DICOM, NIfTI) are only hashed.
+_PILLOW_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".tif", ".tiff"})
+
+
+def item_error(path: Path, lineno: int, exc: Exception) -> RecordError:
+    """A bad items.jsonl line as a :class:`RecordError` naming the field.
+
+    Model-level checks (the answer against the options) carry no location in pydantic; their
+    message starts with ``"field: "``, which is used as the field instead.
+    """
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        fld = ".".join(str(p) for p in first["loc"])
+        msg = str(first["msg"]).removeprefix("Value error, ")
+        if first["type"] == "json_invalid":
+            fld = "(json)"
+        elif not fld:
+            head, sep, rest = msg.partition(": ")
+            fld, msg = (head, rest) if sep and " " not in head else ("(line)", msg)
+        return RecordError(str(path), lineno, fld, msg)
+    return RecordError(str(path), lineno, "(json)", str(exc))
+
+
+def iter_items(path: Path, errors: list[RecordError]) -> Iterator[tuple[int, Item]]:
+    """Stream ``(line_number, item)`` from items.jsonl; bad lines go to ``errors``."""
+    with path.open("r", encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                yield lineno, Item.model_validate_json(line)
+            except (ValidationError, ValueError) as exc:
+                errors.append(item_error(path, lineno, exc))
+
+
+@dataclass
+class ValidationReport:
+    """What ``validate_benchmark`` found.
+
+    Attributes:
+        bench_dir: the folder checked.
+        problems: every problem, in file order (benchmark.json, items.jsonl, then images).
+        warnings: things worth knowing that do not make the benchmark invalid.
+        n_items: good item lines.
+        n_images: distinct image paths referenced.
+    """
+
+    bench_dir: Path
+    problems: list[RecordError] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    n_items: int = 0
+    n_images: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """True when there is no problem."""
+        return not self.problems
+
+
+def check_image(bench_dir: Path, rel: str) -> str | None:
+    """Why the image at ``rel`` is unusable, or None when it is fine."""
+    rel_path = Path(rel)
+    if rel_path.is_absolute() or ".." in rel_path.parts:
+        return "path is outside the benchmark folder"
+    path = bench_dir / rel_path
+    if not path.is_file():
+        return "file is missing"
+    data = path.read_bytes()
+    stem = path.stem.lower()
+    if _HEX64.match(stem):
+        actual = hashlib.sha256(data).hexdigest()
+        if actual != stem:
+            return f"SHA-256 of the bytes is {actual[:12]}…, not the {stem[:12]}… in its name"
+    if path.suffix.lower() in _PILLOW_SUFFIXES:
+        from PIL import Image
+
+        try:
+            with Image.open(io.BytesIO(data)) as im:
+                im.verify()
+            # verify() misses truncated data; decoding the pixels catches it.
+            with Image.open(io.BytesIO(data)) as im:
+                im.load()
+        except Exception as exc:  # noqa: BLE001 - Pillow raises many types for bad files
+            return f"corrupt image ({type(exc).__name__}: {exc})"
+    return None
+
+
+def validate_benchmark(bench_dir: str | Path) -> ValidationReport:
+    """Check a benchmark folder and collect every problem.
+
+    Args:
+        bench_dir: the BENCH/ folder (benchmark.json, items.jsonl, images/).
+
+    Returns:
+        A report; ``report.ok`` is True when nothing is wrong.
+    """
+    bench = Path(bench_dir)
+    report = ValidationReport(bench_dir=bench)
+    problems = report.problems
+    bench_file, items_file = bench / BENCHMARK_FILE, bench / ITEMS_FILE
+
+    card: Benchmark | None = None
+    template: PromptTemplate | None = None
+    if not bench_file.is_file():
+        problems.append(RecordError(str(bench_file), 0, "(file)", "file is missing"))
+    else:
+        try:
+            card = read_json(bench_file, Benchmark)
+        except InputError as exc:
+            problems.append(exc.error)
+    if card is not None:
+        try:
+            template = load_template(card.prompt_template)
+        except PromptError as exc:
+            problems.append(RecordError(str(bench_file), 1, "prompt_template", str(exc)))
+    if not items_file.is_file():
+        problems.append(RecordError(str(items_file), 0, "(file)", "file is missing"))
+        return report
+
+    if card is not None:
+        actual = file_sha256(items_file)
+        if not card.items_sha256:
+            report.warnings.append(f"{bench_file}: items_sha256 is empty (items.jsonl is {actual})")
+        elif card.items_sha256 != actual:
+            problems.append(
+                RecordError(
+                    str(bench_file),
+                    1,
+                    "items_sha256",
+                    f"{card.items_sha256} does not match items.jsonl ({actual})",
+                )
+            )
+
+    first_line: dict[str, int] = {}
+    image_users: dict[str, tuple[int, int]] = {}  # path -> (first line, image index)
+    for lineno, item in iter_items(items_file, problems):
+        report.n_items += 1
+        if item.id in first_line:
+            problems.append(
+                RecordError(
+                    str(items_file),
+                    lineno,
+                    "id",
+                    f"duplicate id {item.id!r} (first on line {first_line[item.id]})",
+                )
+            )
+        else:
+            first_line[item.id] = lineno
+        if template is not None:
+            try:
+                render_prompt(item, template)
+            except PromptError as exc:
+                problems.append(RecordError(str(items_file), lineno, "prompt", str(exc)))
+        for i, rel in enumerate(item.images):
+            image_users.setdefault(rel, (lineno, i))
+
+    report.n_images = len(image_users)
+    for rel, (lineno, i) in image_users.items():
+        why = check_image(bench, rel)
+        if why is not None:
+            problems.append(RecordError(str(items_file), lineno, f"images.{i}", f"{rel}: {why}"))
+    return report

@@ -1,0 +1,169 @@
+"""What every source reader yields: one :class:`Record` per image (or volume slice), with its
+labels, boxes, case id and provenance, and the :class:`Problems` collector for bad input.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from medvqa.errors import BadInputError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Box:
+    """An axis-aligned box in pixels, origin top-left, ``x1``/``y1`` exclusive.
+
+    Attributes:
+        x0: left edge.
+        y0: top edge.
+        x1: right edge.
+        y1: bottom edge.
+        fields: the label-table values of the row the box came from (class, severity, …).
+        row: where the box came from, ``file:row``, for provenance and error lines.
+
+    """
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    fields: dict[str, str] = field(default_factory=dict)
+    row: str = ""
+
+    @property
+    def width(self) -> float:
+        """Width in pixels."""
+        return self.x1 - self.x0
+
+    @property
+    def height(self) -> float:
+        """Height in pixels."""
+        return self.y1 - self.y0
+
+    @property
+    def area(self) -> float:
+        """Area in square pixels."""
+        return max(0.0, self.width) * max(0.0, self.height)
+
+
+@dataclass
+class ImageRef:
+    """Where a record's pixels are: a file copied unchanged, or encoded bytes made by a reader.
+
+    Attributes:
+        path: an image file on disk (copied byte for byte into the benchmark).
+        data: encoded image bytes (PNG made from an array, a DICOM or NIfTI slice).
+        suffix: file suffix for ``data`` (".png").
+
+    """
+
+    path: Path | None = None
+    data: bytes | None = None
+    suffix: str = ".png"
+
+    def read_bytes(self) -> bytes:
+        """The encoded bytes (reads the file when the record points at one)."""
+        if self.data is not None:
+            return self.data
+        assert self.path is not None
+        return self.path.read_bytes()
+
+    @property
+    def ext(self) -> str:
+        """Suffix of the stored file, lower case with a dot."""
+        return (self.path.suffix if self.path is not None else self.suffix).lower() or ".bin"
+
+
+@dataclass
+class Record:
+    """One image of a source with everything known about it.
+
+    Attributes:
+        key: unique within its source (relative path, table row, array index).
+        source: dataset name (``SourceSpec.dataset``).
+        image: where the pixels are.
+        fields: label-table values, column → list of distinct values over the image's rows (a
+            film with two abnormalities has two values in its class column).
+        case_id: patient / study / exam id; images of one case never cross splits.
+        boxes: boxes on this image, top-left pixel coordinates.
+        meta: provenance (``source_file``, ``label_rows``), modality, age, sex, slice index, …
+        split: a fixed split for the whole source (``external``) or None.
+        row: ``file:row`` of the first label row, for error lines.
+
+    """
+
+    key: str
+    source: str
+    image: ImageRef
+    fields: dict[str, list[str]] = field(default_factory=dict)
+    case_id: str = ""
+    boxes: list[Box] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+    split: str | None = None
+    row: str = ""
+
+    def value(self, column: str) -> str | None:
+        """The single value of ``column``, or None when missing or ambiguous."""
+        vals = self.fields.get(column) or []
+        return vals[0] if len(vals) == 1 else None
+
+    @property
+    def where(self) -> str:
+        """Best location for an error line: the label row, else the image file."""
+        if self.row:
+            return self.row
+        return str(self.image.path) if self.image.path is not None else self.key
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One bad input: where (``file:row``) and what."""
+
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}"
+
+
+class Problems:
+    """Collects bad-input lines; the build skips the item and goes on, or stops when strict.
+
+    Args:
+        strict: raise :class:`~medvqa.errors.BadInputError` on the first problem instead.
+
+    """
+
+    def __init__(self, strict: bool = False):
+        self.strict = strict
+        self.items: list[Problem] = []
+
+    def add(self, where: str, message: str) -> None:
+        """Record a problem (logged as a warning), or raise when strict."""
+        problem = Problem(where, message)
+        if self.strict:
+            raise BadInputError(str(problem))
+        log.info("%s", problem)
+        self.items.append(problem)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __iter__(self):  # noqa: D105
+        return iter(self.items)
+
+
+def relative_to(path: Path, root: Path) -> str:
+    """``path`` relative to ``root`` in POSIX form when inside it, else as given.
+
+    Provenance uses this so a benchmark's bytes do not depend on where the data root lives.
+    """
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()

@@ -1,0 +1,130 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from medvqa.errors import BadInputError
+from medvqa.models import ModelConfig, ModelRequestError
+from medvqa.run import RunConfig, run_benchmark
+from medvqa.schema import Prediction, RunInfo, read_json, read_jsonl
+
+
+def _config(bench: Path, out: Path, **kw) -> RunConfig:
+    kw.setdefault("backoff_s", 0.001)
+    return RunConfig(bench_dir=bench, out_dir=out, model=ModelConfig(spec="random"), **kw)
+
+
+def _preds(out: Path) -> list[Prediction]:
+    return list(read_jsonl(out / "predictions.jsonl", Prediction))
+
+
+def test_end_to_end_writes_predictions_and_run_json(bench: Path, tmp_path: Path, scripted) -> None:
+    backend = scripted()
+    seen = []
+    summary = run_benchmark(_config(bench, tmp_path / "run"), seen.append, backend=backend)
+    assert summary.sent == 12 and summary.errors == 0 and summary.predictions == 12
+    preds = _preds(tmp_path / "run")
+    assert [p.item_id for p in preds] == [f"lung-{i:03d}" for i in range(12)]
+    assert all(p.response == "A" and p.condition == "clean" for p in preds)
+    assert backend.images_seen == 12
+    info = read_json(tmp_path / "run" / "run.json", RunInfo)
+    assert info.ended_at and info.counts["predictions"] == 12
+    assert info.model == "scripted" and info.model_info == {"text_only": False}
+    assert seen[-1].completed == 12 and seen[-1].total == 12
+
+
+def test_text_only_backend_gets_no_images(bench: Path, tmp_path: Path, scripted) -> None:
+    backend = scripted(text_only=True)
+    run_benchmark(_config(bench, tmp_path / "run"), backend=backend)
+    assert backend.images_seen == 0
+    assert read_json(tmp_path / "run" / "run.json", RunInfo).model_info["text_only"] is True
+
+
+def test_rerun_sends_nothing_and_limit_then_full_resumes(bench: Path, tmp_path: Path, scripted) -> None:
+    out = tmp_path / "run"
+    first = scripted()
+    run_benchmark(_config(bench, out, limit=5), backend=first)
+    assert len(first.calls) == 5 and len(_preds(out)) == 5
+    second = scripted()
+    s = run_benchmark(_config(bench, out), backend=second)
+    assert len(second.calls) == 7 and s.already_done == 5
+    third = scripted()
+    s = run_benchmark(_config(bench, out), backend=third)
+    assert third.calls == {} and s.already_done == 12
+    keys = [(p.item_id, p.condition) for p in _preds(out)]
+    assert len(keys) == len(set(keys)) == 12
+
+
+def test_split_and_category_filters(bench: Path, tmp_path: Path, scripted) -> None:
+    run_benchmark(_config(bench, tmp_path / "a", split="train"), backend=scripted())
+    assert [p.item_id for p in _preds(tmp_path / "a")] == ["lung-000", "lung-004", "lung-008"]
+    run_benchmark(_config(bench, tmp_path / "b", category="lung_n"), backend=scripted())
+    assert len(_preds(tmp_path / "b")) == 4
+
+
+def test_errors_stay_errors_and_retry_errors_reasks_only_them(
+    bench: Path, tmp_path: Path, scripted, transient
+) -> None:
+    out = tmp_path / "run"
+    bad = scripted(fail={"lung-002": [transient("HTTP 500")] * 9, "lung-007": [ModelRequestError("HTTP 400")]})
+    s = run_benchmark(_config(bench, out, max_retries=2), backend=bad)
+    assert s.errors == 2 and s.prediction_errors == 2
+    by_id = {p.item_id: p for p in _preds(out)}
+    assert by_id["lung-002"].response is None and "HTTP 500" in by_id["lung-002"].error
+    assert by_id["lung-007"].error == "HTTP 400"
+    assert bad.calls["lung-002"] == 3
+    info = read_json(out / "run.json", RunInfo)
+    assert info.counts["errors"] == 2 and any("HTTP 400" in e for e in info.errors)
+
+    plain = scripted()
+    run_benchmark(_config(bench, out), backend=plain)
+    assert plain.calls == {}  # errors are results too; only --retry-errors asks again
+    again = scripted()
+    s = run_benchmark(_config(bench, out, retry_errors=True), backend=again)
+    assert again.calls == {"lung-002": 1, "lung-007": 1}
+    assert s.prediction_errors == 0
+    preds = _preds(out)
+    assert len(preds) == 12 and all(p.error is None and p.response == "A" for p in preds)
+
+
+def test_run_folder_of_another_benchmark_is_refused(
+    bench: Path, tmp_path: Path, scripted, bench_factory
+) -> None:
+    out = tmp_path / "run"
+    run_benchmark(_config(bench, out), backend=scripted())
+    other = bench_factory(tmp_path / "other", n=6)
+    backend = scripted()
+    with pytest.raises(BadInputError, match=r"another benchmark.*--force-new"):
+        run_benchmark(_config(other, out), backend=backend)
+    assert backend.calls == {}
+    with pytest.raises(BadInputError, match=r"prompt 'default', not 'mammovqa'"):
+        run_benchmark(_config(bench, out, prompt="mammovqa"), backend=scripted())
+    s = run_benchmark(_config(other, out, force_new=True), backend=scripted())
+    assert s.predictions == 6 and len(_preds(out)) == 6
+
+
+def test_unknown_template_fails_before_sending(bench: Path, tmp_path: Path, scripted) -> None:
+    backend = scripted()
+    with pytest.raises(BadInputError, match="Did you mean 'default'"):
+        run_benchmark(_config(bench, tmp_path / "run", prompt="defualt"), backend=backend)
+    assert backend.calls == {} and not (tmp_path / "run").exists()
+
+
+def test_bad_lines_skipped_and_missing_image_recorded(bench: Path, tmp_path: Path, scripted) -> None:
+    rows = (bench / "items.jsonl").read_text().splitlines()
+    (bench / json.loads(rows[3])["images"][0]).unlink()
+    rows.insert(1, '{"id": "broken"')
+    (bench / "items.jsonl").write_text("\n".join(rows) + "\n")
+    backend = scripted()
+    s = run_benchmark(_config(bench, tmp_path / "run"), backend=backend)
+    assert s.bad_lines == 1 and s.predictions == 12 and s.prediction_errors == 1
+    (err,) = [p for p in _preds(tmp_path / "run") if p.error]
+    assert err.item_id == "lung-003" and "cannot read image" in err.error
+    assert "lung-003" not in backend.calls
+
+
+def test_unknown_condition_is_bad_input(bench: Path, tmp_path: Path, scripted) -> None:
+    with pytest.raises(BadInputError):
+        run_benchmark(_config(bench, tmp_path / "run", conditions=["clena"]), backend=scripted())
