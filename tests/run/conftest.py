@@ -31,7 +31,7 @@ def make_bench(root: Path, n: int = 12, *, items: list[Item] | None = None) -> P
                 Item(
                     id=f"lung-{i:03d}",
                     images=[rel],
-                    question="What tissue does this H&E tile show?",
+                    question=f"[lung-{i:03d}] What tissue does this H&E tile show?",
                     options=dict(OPTIONS),
                     answer=letter,
                     question_type="single",

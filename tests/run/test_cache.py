@@ -33,7 +33,9 @@ def test_cache_round_trip_and_wal(tmp_path: Path) -> None:
 
 
 def test_cache_key_covers_every_answer_changing_input() -> None:
-    base = dict(model="m", params={"t": 0}, system=None, prompt="p", image_sha256s=["a"], condition="clean")
+    base = dict(
+        model="m", params={"t": 0}, system=None, prompt="p", image_sha256s=["a"], condition="clean"
+    )
     k = cache_key(**base)
     for change in (
         {"model": "n"},

@@ -19,7 +19,10 @@ FAST = RetryPolicy(max_retries=2, backoff_s=0.001, timeout_s=5)
 
 
 def _reqs(n: int) -> list[GenerateRequest]:
-    return [GenerateRequest(item_id=f"q{i}", condition="clean", prompt=f"question {i}") for i in range(n)]
+    return [
+        GenerateRequest(item_id=f"q{i}", condition="clean", prompt=f"question {i}")
+        for i in range(n)
+    ]
 
 
 async def _collect(backend, reqs, cache=None, **kw):
@@ -92,7 +95,9 @@ def test_complete_sync_keeps_input_order(tmp_path: Path, scripted) -> None:
     backend = scripted(latency_s=0.001)
     out = complete(ModelConfig(spec="random"), _reqs(30), tmp_path / "c.sqlite", backend=backend)
     assert len(out) == 30 and all(r.text == "A" for r in out)
-    again = complete(ModelConfig(spec="random"), _reqs(30), tmp_path / "c.sqlite", backend=scripted())
+    again = complete(
+        ModelConfig(spec="random"), _reqs(30), tmp_path / "c.sqlite", backend=scripted()
+    )
     assert again == out
 
 

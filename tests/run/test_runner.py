@@ -42,7 +42,9 @@ def test_text_only_backend_gets_no_images(bench: Path, tmp_path: Path, scripted)
     assert read_json(tmp_path / "run" / "run.json", RunInfo).model_info["text_only"] is True
 
 
-def test_rerun_sends_nothing_and_limit_then_full_resumes(bench: Path, tmp_path: Path, scripted) -> None:
+def test_rerun_sends_nothing_and_limit_then_full_resumes(
+    bench: Path, tmp_path: Path, scripted
+) -> None:
     out = tmp_path / "run"
     first = scripted()
     run_benchmark(_config(bench, out, limit=5), backend=first)
@@ -68,7 +70,9 @@ def test_errors_stay_errors_and_retry_errors_reasks_only_them(
     bench: Path, tmp_path: Path, scripted, transient
 ) -> None:
     out = tmp_path / "run"
-    bad = scripted(fail={"lung-002": [transient("HTTP 500")] * 9, "lung-007": [ModelRequestError("HTTP 400")]})
+    bad = scripted(
+        fail={"lung-002": [transient("HTTP 500")] * 9, "lung-007": [ModelRequestError("HTTP 400")]}
+    )
     s = run_benchmark(_config(bench, out, max_retries=2), backend=bad)
     assert s.errors == 2 and s.prediction_errors == 2
     by_id = {p.item_id: p for p in _preds(out)}
@@ -112,7 +116,9 @@ def test_unknown_template_fails_before_sending(bench: Path, tmp_path: Path, scri
     assert backend.calls == {} and not (tmp_path / "run").exists()
 
 
-def test_bad_lines_skipped_and_missing_image_recorded(bench: Path, tmp_path: Path, scripted) -> None:
+def test_bad_lines_skipped_and_missing_image_recorded(
+    bench: Path, tmp_path: Path, scripted
+) -> None:
     rows = (bench / "items.jsonl").read_text().splitlines()
     (bench / json.loads(rows[3])["images"][0]).unlink()
     rows.insert(1, '{"id": "broken"')
@@ -128,3 +134,30 @@ def test_bad_lines_skipped_and_missing_image_recorded(bench: Path, tmp_path: Pat
 def test_unknown_condition_is_bad_input(bench: Path, tmp_path: Path, scripted) -> None:
     with pytest.raises(BadInputError):
         run_benchmark(_config(bench, tmp_path / "run", conditions=["clena"]), backend=scripted())
+
+
+def test_conditions_each_item_once_per_condition(bench: Path, tmp_path: Path, scripted) -> None:
+    pytest.importorskip("medvqa.run.conditions")
+    backend = scripted()
+    s = run_benchmark(
+        _config(bench, tmp_path / "run", conditions=["clean", "blind"]), backend=backend
+    )
+    assert s.predictions == 24
+    preds = _preds(tmp_path / "run")
+    assert [(p.item_id, p.condition) for p in preds[:4]] == [
+        ("lung-000", "clean"),
+        ("lung-000", "blind"),
+        ("lung-001", "clean"),
+        ("lung-001", "blind"),
+    ]
+    assert backend.images_seen == 12  # blind sends none
+
+
+def test_only_clean_without_conditions_module(bench: Path, tmp_path: Path, scripted) -> None:
+    try:
+        import medvqa.run.conditions  # noqa: F401
+    except ImportError:
+        with pytest.raises(BadInputError, match="blind"):
+            run_benchmark(_config(bench, tmp_path / "r", conditions=["blind"]), backend=scripted())
+    else:
+        pytest.skip("conditions are available")

@@ -9,7 +9,6 @@ from medvqa.run import validate_benchmark
 from medvqa.store import ImageStore
 
 
-
 def _lines(bench: Path) -> list[dict]:
     return [json.loads(x) for x in (bench / "items.jsonl").read_text().splitlines()]
 
@@ -54,7 +53,9 @@ def test_every_problem_is_reported_at_once(bench: Path) -> None:
     fields = {p.field for p in report.problems}
     assert "prompt_template" in fields and "Did you mean 'default'" in text
     assert "items_sha256" in fields
-    assert any(p.field == "id" and p.line == 5 and "duplicate" in p.message for p in report.problems)
+    assert any(
+        p.field == "id" and p.line == 5 and "duplicate" in p.message for p in report.problems
+    )
     assert any(p.field == "answer" and p.line == 6 for p in report.problems)
     assert any(p.field == "(json)" and p.line == 13 for p in report.problems)
     assert any(p.line == 1 and "file is missing" in p.message for p in report.problems)

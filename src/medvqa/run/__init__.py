@@ -80,7 +80,37 @@ _WHERE: dict[str, str] = {
     "validate_benchmark": "_validate",
 }
 
-__all__ = sorted(_WHERE)
+__all__ = [
+    "Completion",
+    "ImageLoadError",
+    "ImageLoader",
+    "JournalRow",
+    "PredictionJournal",
+    "PromptError",
+    "PromptTemplate",
+    "ResponseCache",
+    "RetryPolicy",
+    "RunConfig",
+    "RunProgress",
+    "RunSummary",
+    "ValidationReport",
+    "acomplete",
+    "arun_benchmark",
+    "cache_key",
+    "canonical_json",
+    "check_image",
+    "complete",
+    "complete_requests",
+    "format_options",
+    "iter_items",
+    "list_templates",
+    "load_template",
+    "mime_for",
+    "render_prompt",
+    "request_key",
+    "run_benchmark",
+    "validate_benchmark",
+]
 
 
 def __getattr__(name: str) -> Any:

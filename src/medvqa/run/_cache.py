@@ -118,6 +118,7 @@ class ResponseCache:
 
     Args:
         path: the SQLite file (created with its folder if missing).
+
     """
 
     def __init__(self, path: str | Path):
@@ -127,12 +128,13 @@ class ResponseCache:
     def get_many(
         self, keys: Sequence[str], *, include_errors: bool = True
     ) -> dict[str, GenerateResponse]:
-        """Cached responses for ``keys`` (missing keys are absent from the result).
+        """Look up cached responses for ``keys`` (missing keys are absent from the result).
 
         Args:
             keys: request keys from :func:`cache_key`.
             include_errors: also return recorded errors; False treats them as misses so they
                 are asked again.
+
         """
         found: dict[str, GenerateResponse] = {}
         for start in range(0, len(keys), _CHUNK):
@@ -154,6 +156,7 @@ class ResponseCache:
 
         Returns:
             The number of rows written.
+
         """
         now = _now()
         data = [(k, model, r.text, float(r.latency_s), r.error, now) for k, r in rows]
@@ -207,6 +210,7 @@ class JournalRow:
         response: raw model text, or None on error.
         latency_s: seconds the request took (0 for a request never sent).
         error: None, or why there is no response.
+
     """
 
     item_id: str
@@ -228,6 +232,7 @@ class PredictionJournal:
 
     Args:
         path: the SQLite file (normally RUN/cache.sqlite).
+
     """
 
     def __init__(self, path: str | Path):
@@ -248,7 +253,15 @@ class PredictionJournal:
             self._conn.executemany(
                 "INSERT OR REPLACE INTO predictions VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (r.item_id, r.condition, r.item_idx, r.cond_idx, r.response, r.latency_s, r.error)
+                    (
+                        r.item_id,
+                        r.condition,
+                        r.item_idx,
+                        r.cond_idx,
+                        r.response,
+                        r.latency_s,
+                        r.error,
+                    )
                     for r in rows
                 ],
             )
@@ -260,9 +273,7 @@ class PredictionJournal:
 
     def counts(self) -> tuple[int, int]:
         """``(predictions, errors)`` in the journal."""
-        row = self._conn.execute(
-            "SELECT COUNT(*), COUNT(error) FROM predictions"
-        ).fetchone()
+        row = self._conn.execute("SELECT COUNT(*), COUNT(error) FROM predictions").fetchone()
         return int(row[0]), int(row[1])
 
     def first_errors(self, limit: int = 10) -> list[str]:

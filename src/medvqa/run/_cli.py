@@ -76,6 +76,8 @@ def run_command(
 
     Example: medvqa run bench/lung/ -m openai:qwen2.5-vl@http://127.0.0.1:8000/v1 -o runs/qwen/
     """
+    import time
+
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -126,20 +128,29 @@ def run_command(
         transient=False,
     )
     task = bar.add_task("run", total=None, rate="-", cached=0, errors=0)
+    started = time.perf_counter()
 
     def on_progress(p: RunProgress) -> None:
-        speed = bar.tasks[0].speed
+        # Started on the first result, so a refused run prints its error without a bar.
+        if not bar.live.is_started:
+            bar.start()
+        elapsed = time.perf_counter() - started
+        rate = p.completed / elapsed if elapsed > 0 else 0.0
+        shown = p.completed + p.already_done
         bar.update(
             task,
-            completed=p.completed,
-            total=max(p.total, p.completed),
+            completed=shown,
+            total=max(p.total, shown),
             cached=p.cached,
             errors=p.errors,
-            rate=f"{speed:,.0f}" if speed else "-",
+            rate=f"{rate:,.0f}" if p.completed else "-",
         )
 
-    with bar:
+    try:
         summary = run_benchmark(config, on_progress)
+    finally:
+        if bar.live.is_started:
+            bar.stop()
 
     out_console = Console(highlight=False)
     out_console.print(

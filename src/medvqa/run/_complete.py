@@ -56,6 +56,7 @@ class Completion:
         response: the response (``text`` None and ``error`` set when it failed).
         cached: True when the response came from the cache and nothing was sent.
         attempts: how many times it was sent (0 when cached).
+
     """
 
     index: int
@@ -76,6 +77,7 @@ class RetryPolicy:
         max_backoff_s: cap on one wait, in seconds.
         timeout_s: per-request timeout in seconds (a batch gets ``timeout_s`` per request).
         seed: seeds the jitter.
+
     """
 
     max_retries: int = 4
@@ -164,6 +166,7 @@ async def complete_requests(
 
     Raises:
         EndpointUnreachableError: the endpoint went away; nothing more is sent.
+
     """
     policy = policy or RetryPolicy()
     concurrency = max(1, concurrency)
@@ -219,7 +222,7 @@ async def complete_requests(
                     break
                 batch.append(nxt)
             responses, attempts = await _call_with_retries(backend, batch, policy)
-            for (idx, req, key), resp in zip(batch, responses):
+            for (idx, req, key), resp in zip(batch, responses, strict=True):
                 await out.put(Completion(idx, req, key, resp, cached=False, attempts=attempts))
 
     async def supervise() -> None:
@@ -315,6 +318,7 @@ def complete(
     Raises:
         BadInputError: the endpoint is unreachable (the message names the URL) or the model
             spec is invalid.
+
     """
     policy = RetryPolicy(
         max_retries=max_retries, backoff_s=backoff_s, timeout_s=config.timeout_s, seed=config.seed

@@ -58,6 +58,7 @@ class ImageLoader:
     Args:
         bench_dir: the benchmark folder that image paths are relative to.
         max_bytes: memo budget in bytes (least recently used images are dropped first).
+
     """
 
     def __init__(self, bench_dir: str | Path, max_bytes: int = 256 << 20):
@@ -69,10 +70,11 @@ class ImageLoader:
         self.reads = 0
 
     def load(self, rel: str) -> ImageInput:
-        """The image at ``rel`` (relative to the benchmark folder).
+        """Return the image at ``rel`` (relative to the benchmark folder), memoized.
 
         Raises:
             ImageLoadError: the file is missing, unreadable or outside the benchmark folder.
+
         """
         with self._lock:
             hit = self._memo.get(rel)

@@ -79,6 +79,7 @@ class RunConfig:
         seed: seed of random conditions.
         max_retries: retries of transient errors before an error is recorded.
         backoff_s: first backoff wait in seconds (doubles per retry).
+
     """
 
     bench_dir: Path
@@ -106,12 +107,16 @@ class RunProgress:
         total: requests expected (an upper bound: conditions may skip some items).
         cached: of ``completed``, answered from the cache.
         errors: of ``completed``, recorded as errors.
+        already_done: requests skipped so far because an earlier invocation answered them
+            (not part of ``completed``; ``total`` includes them).
+
     """
 
     completed: int
     total: int
     cached: int
     errors: int
+    already_done: int = 0
 
 
 @dataclass
@@ -130,6 +135,7 @@ class RunSummary:
         predictions: rows in predictions.jsonl after the run.
         prediction_errors: of those, errors.
         elapsed_s: wall time of this invocation in seconds.
+
     """
 
     run_dir: Path
@@ -240,6 +246,19 @@ class _Selection:
         self.errors = errors
 
 
+def _count_selected(selection: _Selection) -> int:
+    """Items the run will ask, for the progress bar.
+
+    Without a split or category filter, counting non-blank lines is enough (milliseconds for
+    100,000 items; a malformed line makes it one too high); with a filter, items are parsed.
+    """
+    if selection.split is None and selection.category is None:
+        with selection.path.open("rb") as fh:
+            n = sum(1 for line in fh if line.strip())
+        return n if selection.limit is None else min(n, selection.limit)
+    return sum(1 for _ in selection)
+
+
 def _check_existing(run_file: Path, info: RunInfo) -> None:
     """Refuse to mix a RUN/ folder with a different benchmark, model, prompt or settings."""
     try:
@@ -330,16 +349,24 @@ async def arun_benchmark(
         selection = _Selection(items_file, config)
         for cond in conditions:
             cond.prepare(item for _, item in selection)
-        n_selected = sum(1 for _ in selection)
+        total = _count_selected(selection) * len(conditions)
+
+        await _run_requests(
+            config,
+            model,
+            conditions,
+            template,
+            text_only,
+            selection,
+            journal,
+            cache,
+            summary,
+            total,
+            progress,
+        )
         summary.bad_lines = len(selection.errors)
         for err in selection.errors[:20]:
             log.warning("skipped %s", err)
-        total = n_selected * len(conditions)
-
-        await _run_requests(
-            config, model, conditions, template, text_only, selection, journal, cache,
-            summary, total, progress,
-        )
         info.ended_at = _now()
     finally:
         try:
@@ -433,7 +460,12 @@ async def _run_requests(
                 r = c.response
                 rows.append(
                     JournalRow(
-                        c.request.item_id, c.request.condition, lineno, ci, r.text, r.latency_s,
+                        c.request.item_id,
+                        c.request.condition,
+                        lineno,
+                        ci,
+                        r.text,
+                        r.latency_s,
                         r.error,
                     )
                 )
@@ -450,13 +482,25 @@ async def _run_requests(
             state["cached"] = summary.cached
             state["errors"] = summary.errors
             if progress is not None:
-                progress(RunProgress(state["completed"], total, state["cached"], state["errors"]))
+                progress(
+                    RunProgress(
+                        state["completed"],
+                        total,
+                        state["cached"],
+                        state["errors"],
+                        summary.already_done,
+                    )
+                )
     except EndpointUnreachableError as exc:
         raise BadInputError(f"model endpoint unreachable: {exc}") from None
     finally:
         flush_immediate()
     if progress is not None:
-        progress(RunProgress(state["completed"], total, summary.cached, summary.errors))
+        progress(
+            RunProgress(
+                state["completed"], total, summary.cached, summary.errors, summary.already_done
+            )
+        )
 
 
 def _note_errors(summary: RunSummary, messages: list[str | None]) -> None:
@@ -468,7 +512,7 @@ def _note_errors(summary: RunSummary, messages: list[str | None]) -> None:
 def _build_request(
     item: Item, cond: _Condition, template: Any, loader: ImageLoader, text_only: bool
 ) -> GenerateRequest:
-    """The request for one item under one condition (no copies beyond the condition's)."""
+    """Build the request for one item under one condition (no copies beyond the condition's)."""
     shown = cond.transform_item(item)
     prompt = render_prompt(shown, template)
     images: tuple[ImageInput, ...] = ()
@@ -506,5 +550,6 @@ def run_benchmark(
             condition, a RUN/ folder made for another benchmark, model, prompt or seed
             (suggests ``--force-new``), or an unreachable endpoint (names the URL).
             Nothing is sent before these checks pass.
+
     """
     return asyncio.run(arun_benchmark(config, progress, backend=backend))

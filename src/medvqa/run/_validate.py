@@ -36,7 +36,7 @@ _PILLOW_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", 
 
 
 def item_error(path: Path, lineno: int, exc: Exception) -> RecordError:
-    """A bad items.jsonl line as a :class:`RecordError` naming the field.
+    """Describe a bad items.jsonl line as a :class:`RecordError` naming the field.
 
     Model-level checks (the answer against the options) carry no location in pydantic; their
     message starts with ``"field: "``, which is used as the field instead.
@@ -76,6 +76,7 @@ class ValidationReport:
         warnings: things worth knowing that do not make the benchmark invalid.
         n_items: good item lines.
         n_images: distinct image paths referenced.
+
     """
 
     bench_dir: Path
@@ -126,6 +127,7 @@ def validate_benchmark(bench_dir: str | Path) -> ValidationReport:
 
     Returns:
         A report; ``report.ok`` is True when nothing is wrong.
+
     """
     bench = Path(bench_dir)
     report = ValidationReport(bench_dir=bench)

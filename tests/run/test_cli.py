@@ -1,0 +1,71 @@
+"""``medvqa run`` as a user types it: real subprocesses, real files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import medvqa.models
+from medvqa.schema import Prediction, RunInfo, read_json, read_jsonl
+
+needs_backends = pytest.mark.skipif(
+    not hasattr(medvqa.models, "load_model"), reason="medvqa.models.load_model not written yet"
+)
+
+
+def medvqa_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "medvqa.cli", *args], capture_output=True, text=True, timeout=timeout
+    )
+
+
+def test_help_shows_an_example() -> None:
+    proc = medvqa_cli("run", "--help")
+    assert proc.returncode == 0
+    assert "Example: medvqa run" in proc.stdout and "--retry-errors" in proc.stdout
+
+
+@needs_backends
+def test_run_random_end_to_end_and_rerun(bench: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    proc = medvqa_cli("run", str(bench), "--model", "random", "--out", str(out), "--seed", "3")
+    assert proc.returncode == 0, proc.stderr
+    assert "12 sent" in proc.stdout
+    preds = list(read_jsonl(out / "predictions.jsonl", Prediction))
+    assert [p.item_id for p in preds] == [f"lung-{i:03d}" for i in range(12)]
+    assert all(p.error is None and p.response for p in preds)
+    info = read_json(out / "run.json", RunInfo)
+    assert info.model == "random" and info.seed == 3 and info.ended_at
+    assert "OPENAI_API_KEY" not in json.dumps(info.model_dump())
+    first = (out / "predictions.jsonl").read_text()
+
+    again = medvqa_cli("run", str(bench), "--model", "random", "--out", str(out), "--seed", "3")
+    assert again.returncode == 0 and "0 sent" in again.stdout and "12 already done" in again.stdout
+    assert (out / "predictions.jsonl").read_text() == first
+
+
+@needs_backends
+def test_run_folder_of_other_model_exits_2(bench: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert medvqa_cli("run", str(bench), "-m", "random", "-o", str(out)).returncode == 0
+    proc = medvqa_cli("run", str(bench), "-m", "frequent", "-o", str(out))
+    assert proc.returncode == 2 and "--force-new" in proc.stderr
+    proc = medvqa_cli("run", str(bench), "-m", "frequent", "-o", str(out), "--force-new")
+    assert proc.returncode == 0, proc.stderr
+
+
+@needs_backends
+def test_unreachable_openai_endpoint_exits_2_naming_url(bench: Path, tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/v1"
+    proc = medvqa_cli("run", str(bench), "-m", f"openai:test@{url}", "-o", str(tmp_path / "r"))
+    assert proc.returncode == 2
+    assert url in proc.stderr.replace("\n", "")
