@@ -11,6 +11,7 @@ from medvqa.models._base import (
     ModelRequestError,
     TransientModelError,
 )
+from medvqa.models._load import load_model
 from medvqa.models._spec import SPEC_KINDS, ModelSpec, parse_model_spec
 
 __all__ = [
@@ -25,5 +26,6 @@ __all__ = [
     "ModelRequestError",
     "ModelSpec",
     "TransientModelError",
+    "load_model",
     "parse_model_spec",
 ]

@@ -1,0 +1,52 @@
+"""``load_model``: one table from spec kind to backend factory (the only place backends are built)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from medvqa.errors import BadInputError
+from medvqa.models._base import ModelBackend, ModelConfig
+from medvqa.models._spec import parse_model_spec
+
+_NOT_YET = {"anthropic", "supervised", "human"}
+
+
+def load_model(config: ModelConfig, bench_dir: Path | None = None) -> ModelBackend:
+    """Build the backend named by ``config.spec`` (not started: call ``await backend.start()``).
+
+    Raises:
+        BadInputError: an unknown kind (with a suggestion), or a kind not available here.
+    """
+    try:
+        spec = parse_model_spec(config.spec)
+    except ValueError as exc:
+        raise BadInputError(str(exc)) from None
+    if spec.kind == "random":
+        from medvqa.models._random import RandomModel
+
+        return RandomModel(config)
+    if spec.kind == "frequent":
+        from medvqa.models._frequent import FrequentModel
+
+        return FrequentModel(config, bench_dir)
+    if spec.kind == "smollm2":
+        from medvqa.models._hf_local import smollm2
+
+        return smollm2(config)
+    if spec.kind == "hf":
+        from medvqa.models._hf_local import LocalLM
+
+        path = Path(spec.name)
+        gguf = ""
+        if path.suffix == ".gguf":
+            path, gguf = path.parent, path.name
+        return LocalLM(config, str(path), gguf)
+    if spec.kind == "openai":
+        from medvqa.models._openai_compat import OpenAICompatModel
+
+        return OpenAICompatModel(config, spec.name, spec.base_url)
+    assert spec.kind in _NOT_YET
+    raise BadInputError(
+        f"model kind {spec.kind!r} is not available in this version of medvqa; "
+        "use random, frequent, smollm2, hf:PATH or openai:MODEL@URL"
+    )

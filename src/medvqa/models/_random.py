@@ -1,0 +1,51 @@
+"""``random``: a seeded uniform guess over the options — the chance baseline every table needs.
+
+The draw depends only on (seed, item id, condition), so a resumed or repeated run answers
+identically whatever order requests arrive in.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from medvqa.models._base import GenerateRequest, GenerateResponse, ModelConfig
+from medvqa.models._seeded import request_rng
+
+
+class RandomModel:
+    """Uniform over options; multi → a uniformly random non-empty subset; open → empty answer."""
+
+    batch_size = 1024
+
+    def __init__(self, config: ModelConfig):
+        self.name = "random"
+        self.seed = config.seed
+        self.params: dict[str, Any] = {"seed": config.seed}
+        self.info: dict[str, Any] = {"text_only": True, "baseline": "uniform random choice"}
+
+    async def start(self) -> None:
+        """Nothing to load."""
+
+    async def aclose(self) -> None:
+        """Nothing to release."""
+
+    def answer(self, request: GenerateRequest) -> str:
+        """The seeded guess for one request."""
+        letters = list(request.options)
+        if not letters:
+            return ""
+        rng = request_rng(self.seed, request.item_id, request.condition)
+        if request.question_type == "multi":
+            # Uniform over the 2^k - 1 non-empty subsets: draw a non-zero bit mask.
+            mask = int(rng.integers(1, 2 ** len(letters)))
+            return ", ".join(c for i, c in enumerate(letters) if mask >> i & 1)
+        return letters[int(rng.integers(len(letters)))]
+
+    async def generate(self, requests: Sequence[GenerateRequest]) -> list[GenerateResponse]:
+        """Answer every request at once (no I/O)."""
+        t0 = time.perf_counter()
+        texts = [self.answer(r) for r in requests]
+        dt = (time.perf_counter() - t0) / max(len(requests), 1)
+        return [GenerateResponse(text=t, latency_s=dt) for t in texts]
