@@ -1,13 +1,77 @@
-"""CLI commands of the score stage (owner: metrics). Placeholder until implemented."""
+"""``medvqa score`` and ``medvqa compare``."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import typer
 
 
-def score_command(bench: str = typer.Argument(...), run: str = typer.Argument(...)) -> None:
-    """Score a run."""
+def score_command(
+    bench: Path = typer.Argument(..., help="The BENCH/ folder."),
+    run: Path = typer.Argument(..., help="The RUN/ folder."),
+    style: str = typer.Option("strict", "--style", help="strict | mammovqa | pathmmu | region | open"),
+    by: str = typer.Option("category,source,split", "--by", help="Breakdowns, comma-separated."),
+    seed: int = typer.Option(0, "--seed", help="Bootstrap seed."),
+    resamples: int = typer.Option(9999, "--resamples", help="Bootstrap resamples."),
+    no_cluster: bool = typer.Option(False, "--no-cluster", help="Resample items, not cases."),
+    age_bands: str = typer.Option("18,40,60", "--age-bands", help="Age band edges, years."),
+) -> None:
+    """Parse responses and write RUN/metrics.json with 95 % bootstrap CIs.
+
+    Example: medvqa score bench/idrid runs/idrid-random --style strict --by category,split
+    """
+    from rich.console import Console
+
+    from medvqa._registry import UnknownNameError
+    from medvqa.errors import MedvqaUsageError
+    from medvqa.report._console import print_metrics
+    from medvqa.score._score import ScoreConfig, score_run
+
+    try:
+        edges = tuple(float(x) for x in age_bands.split(","))
+        config = ScoreConfig(bench, run, style, tuple(b for b in by.split(",") if b), seed,
+                             resamples, not no_cluster, edges)
+        result = score_run(config)
+    except (UnknownNameError, ValueError) as exc:
+        raise MedvqaUsageError(str(exc)) from None
+    err = Console(stderr=True)
+    for problem in result.problems:
+        err.print(f"[yellow]skipped[/yellow] {problem}", highlight=False)
+    print_metrics(Console(), result.metrics, run)
 
 
-def compare_command(run_a: str = typer.Argument(...), run_b: str = typer.Argument(...)) -> None:
-    """Compare two runs."""
+def compare_command(
+    run_a: Path = typer.Argument(..., help="First scored RUN/."),
+    run_b: Path = typer.Argument(None, help="Second scored RUN/ (default: the same run)."),
+    condition: str = typer.Option("clean", "--condition", help="Condition of run A."),
+    vs_condition: str = typer.Option("clean", "--vs-condition", help="Condition of run B."),
+    bench: Path = typer.Option(None, "--bench", help="BENCH/ for case-clustered resampling."),
+    seed: int = typer.Option(0, "--seed"),
+    resamples: int = typer.Option(9999, "--resamples"),
+    out: Path = typer.Option(None, "--out", "-o", help="Also write the comparison as JSON."),
+) -> None:
+    """Paired comparison: accuracy difference with a paired bootstrap CI and McNemar's test.
+
+    Example: medvqa compare runs/smollm2 --condition clean --vs-condition blind
+    """
+    import json
+    from dataclasses import asdict
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from medvqa.score._paired import compare_runs
+    from medvqa.store import atomic_write_text
+
+    result = compare_runs(run_a, run_b or run_a, condition, vs_condition, bench, resamples, seed)
+    table = Table(title="paired comparison")
+    for col in ("A", "B", "n", "acc A", "acc B", "A − B", "95 % CI", "McNemar p"):
+        table.add_column(col)
+    table.add_row(result.label_a, result.label_b, str(result.n), f"{result.accuracy_a:.3f}",
+                  f"{result.accuracy_b:.3f}", f"{result.difference:+.3f}",
+                  f"[{result.ci[0]:+.3f}, {result.ci[1]:+.3f}]", f"{result.mcnemar_p:.4g}")
+    Console().print(table)
+    if out:
+        atomic_write_text(out, json.dumps(asdict(result) | {"excludes_zero": result.excludes_zero},
+                                          indent=2) + "\n")

@@ -1,0 +1,197 @@
+"""``score_run``: parse a run's predictions, write choices back, and write ``metrics.json``.
+
+Each condition is parsed with a fresh parser, in prediction-file order (so the ``pathmmu``
+style's seeded fallback is reproducible). Conditions that change an item (``permute@k`` shifts
+options, ``swap`` changes the question) are re-derived from the condition registry, never read
+from storage. Errored requests are counted and left out: a failed API call is not a wrong
+answer. A prediction that cannot be scored (unknown item, bad options) is reported by item id and
+skipped; the rest is scored.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from medvqa.errors import BadInputError
+from medvqa.schema import (
+    BENCHMARK_FILE,
+    ITEMS_FILE,
+    METRICS_FILE,
+    PREDICTIONS_FILE,
+    RUN_FILE,
+    Benchmark,
+    Item,
+    Prediction,
+    RecordError,
+    RunInfo,
+    read_json,
+    read_jsonl,
+    write_json,
+    write_jsonl,
+)
+from medvqa.score._block import confusion, metrics_block
+from medvqa.score._model import ConditionMetrics, MetricsFile
+from medvqa.score._rows import ScoredRow, score_row
+from medvqa.score._subgroups import DEFAULT_AGE_BANDS, subgroup_analysis
+from medvqa.score.parsers import make_parser
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ScoreConfig:
+    """What ``medvqa score`` was asked for."""
+
+    bench_dir: Path
+    run_dir: Path
+    style: str = "strict"
+    by: tuple[str, ...] = ("category", "source", "split")
+    seed: int = 0
+    resamples: int = 9999
+    cluster: bool = True
+    age_bands: tuple[float, ...] = DEFAULT_AGE_BANDS
+
+
+@dataclass
+class ScoreResult:
+    """The metrics written, and what was skipped and why."""
+
+    metrics: MetricsFile
+    problems: list[str] = field(default_factory=list)
+
+
+def _condition_transform(name: str, seed: int) -> Callable[[Item], Item]:
+    if name == "clean":
+        return lambda item: item
+    try:
+        from medvqa.run.conditions import get_condition
+    except ImportError:
+        return lambda item: item
+    return get_condition(name, seed).transform_item
+
+
+def load_items(bench_dir: Path, problems: list[str]) -> dict[str, Item]:
+    """The benchmark's items by id; bad lines are reported and skipped."""
+    errors: list[RecordError] = []
+    items = {i.id: i for i in read_jsonl(bench_dir / ITEMS_FILE, Item, errors)}
+    problems.extend(str(e) for e in errors)
+    return items
+
+
+def score_run(config: ScoreConfig) -> ScoreResult:
+    """Score one RUN/ against its BENCH/ and write metrics.json and scored predictions."""
+    bench_dir, run_dir = Path(config.bench_dir), Path(config.run_dir)
+    pred_path = run_dir / PREDICTIONS_FILE
+    if not (bench_dir / ITEMS_FILE).is_file():
+        raise BadInputError(f"{bench_dir}: not a benchmark folder (no {ITEMS_FILE})")
+    if not pred_path.is_file():
+        raise BadInputError(f"{run_dir}: no {PREDICTIONS_FILE} (run `medvqa run` first)")
+    problems: list[str] = []
+    items = load_items(bench_dir, problems)
+    run_info = read_json(run_dir / RUN_FILE, RunInfo) if (run_dir / RUN_FILE).is_file() else None
+    seed = run_info.seed if run_info else 0
+    preds_errors: list[RecordError] = []
+    predictions = list(read_jsonl(pred_path, Prediction, preds_errors))
+    problems.extend(str(e) for e in preds_errors)
+    if not predictions:
+        raise BadInputError(f"{pred_path}: the run is empty (no predictions to score)")
+
+    parsers: dict[str, object] = {}
+    transforms: dict[str, Callable[[Item], Item]] = {}
+    rows: dict[str, list[ScoredRow]] = defaultdict(list)
+    errors: dict[str, list[Prediction]] = defaultdict(list)
+    scored: list[Prediction] = []
+    for pred in predictions:
+        item = items.get(pred.item_id)
+        if item is None:
+            problems.append(f"{pred_path}: item {pred.item_id}: not in {bench_dir / ITEMS_FILE}")
+            scored.append(pred)
+            continue
+        if pred.error is not None or pred.response is None:
+            errors[pred.condition].append(pred)
+            scored.append(pred)
+            continue
+        cond = pred.condition
+        if cond not in parsers:
+            parsers[cond] = make_parser(config.style, seed=42)
+            transforms[cond] = _condition_transform(cond, seed)
+        row = score_row(transforms[cond](item), pred, parsers[cond])  # type: ignore[arg-type]
+        rows[cond].append(row)
+        scored.append(pred.model_copy(update={
+            "choice": row.choice, "correct": row.correct, "invalid": row.invalid}))
+    write_jsonl(pred_path, scored)
+
+    conditions = {
+        cond: _condition_metrics(rows[cond], config, len(errors[cond]))
+        for cond in sorted(set(rows) | set(errors), key=_condition_order)
+    }
+    permute = _circular(rows, config)
+    if permute is not None:
+        conditions["permute"] = permute
+    all_rows = [r for rs in rows.values() for r in rs]
+    clustered = config.cluster and len({r.case_id for r in all_rows}) < len({r.item_id for r in all_rows})
+    bench = read_json(bench_dir / BENCHMARK_FILE, Benchmark) if (bench_dir / BENCHMARK_FILE).is_file() else None
+    metrics = MetricsFile(
+        style=config.style,
+        n=len(all_rows),
+        seed=config.seed,
+        resamples=config.resamples,
+        clustered=clustered,
+        skipped=len(problems),
+        model=run_info.model if run_info else "",
+        benchmark=bench.name if bench else bench_dir.name,
+        conditions=conditions,
+    )
+    write_json(run_dir / METRICS_FILE, metrics)
+    return ScoreResult(metrics, problems)
+
+
+def _condition_order(name: str) -> tuple[int, str]:
+    return (0 if name == "clean" else 1, name)
+
+
+def _condition_metrics(rows: list[ScoredRow], config: ScoreConfig, errors: int) -> ConditionMetrics:
+    overall = metrics_block(rows, config.resamples, config.seed, config.cluster, errors)
+    by: dict[str, dict[str, object]] = {}
+    for field_name in config.by:
+        groups: dict[str, list[ScoredRow]] = defaultdict(list)
+        for r in rows:
+            groups[str(getattr(r, field_name, "") or "")].append(r)
+        if len(groups) > 1 or field_name == "category":
+            by[field_name] = {
+                g: metrics_block(rs, config.resamples, config.seed, config.cluster)
+                for g, rs in sorted(groups.items())
+            }
+    return ConditionMetrics(
+        overall=overall,
+        by=by,  # type: ignore[arg-type]
+        subgroups=subgroup_analysis(rows, config.age_bands),
+        confusion=confusion(rows),
+    )
+
+
+def _circular(rows: dict[str, list[ScoredRow]], config: ScoreConfig) -> ConditionMetrics | None:
+    """Circular evaluation: an item is right only if right under every option shift."""
+    shifts = [c for c in rows if c.startswith("permute@")]
+    if not shifts:
+        return None
+    by_item: dict[str, list[ScoredRow]] = defaultdict(list)
+    for cond in shifts:
+        for r in rows[cond]:
+            by_item[r.item_id].append(r)
+    combined: list[ScoredRow] = []
+    consistent = 0
+    for group in by_item.values():
+        first = group[0]
+        all_ok = all(r.correct for r in group)
+        any_invalid = any(r.invalid for r in group)
+        consistent += len({r.pred_class for r in group}) == 1
+        combined.append(ScoredRow(**{**first.__dict__, "condition": "permute",
+                                     "correct": all_ok, "invalid": any_invalid}))
+    metrics = _condition_metrics(combined, config, 0)
+    metrics.consistency = round(consistent / len(by_item), 6)
+    return metrics
