@@ -1,1 +1,14 @@
-"""TODO: public API of this subpackage (owner fills in)."""
+"""Reports: HTML and Markdown from scored runs."""
+
+from medvqa.report._render import render_html, render_markdown, write_report
+from medvqa.report._report import BenchmarkSection, LoadedRun, build_sections, load_run
+
+__all__ = [
+    "BenchmarkSection",
+    "LoadedRun",
+    "build_sections",
+    "load_run",
+    "render_html",
+    "render_markdown",
+    "write_report",
+]

@@ -1,0 +1,91 @@
+"""Deterministic SVG plots for reports: CI bars, radar per category, confusion matrices.
+
+Matplotlib with the Agg backend, a fixed ``svg.hashsalt`` and no date metadata, so the same
+metrics give byte-identical SVG text that is inlined into the HTML (the page stays offline).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+
+_STYLE = {"svg.hashsalt": "medvqa", "font.size": 9, "svg.fonttype": "none"}
+
+
+def _svg(fig) -> str:  # type: ignore[no-untyped-def]
+    import matplotlib.pyplot as plt
+
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    plt.close(fig)
+    text = buf.getvalue()
+    return text[text.index("<svg"):]
+
+
+def ci_bars(labels: list[str], values: list[float | None], cis: list[list[float | None]],
+            baseline: float | None, title: str) -> str:
+    """Horizontal bars with 95 % CI whiskers and a dashed random-guess line."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with plt.rc_context(_STYLE):
+        fig, ax = plt.subplots(figsize=(6.4, 0.45 * len(labels) + 1.0))
+        v = [x if x is not None else 0.0 for x in values]
+        lo = [max(0.0, x - (c[0] if c[0] is not None else x)) for x, c in zip(v, cis)]
+        hi = [max(0.0, (c[1] if c[1] is not None else x) - x) for x, c in zip(v, cis)]
+        ax.barh(range(len(labels)), v, xerr=[lo, hi], color="#4a7fb5", capsize=3)
+        ax.set_yticks(range(len(labels)), labels)
+        ax.invert_yaxis()
+        ax.set_xlim(0, 1)
+        ax.set_xlabel("accuracy (95 % bootstrap CI)")
+        if baseline is not None:
+            ax.axvline(baseline, color="#b54a4a", linestyle="--", label="random guess")
+            ax.legend(loc="lower right", frameon=False)
+        ax.set_title(title)
+        return _svg(fig)
+
+
+def radar(categories: list[str], series: dict[str, list[float | None]], title: str) -> str:
+    """Accuracy per category, one polygon per model (oncology paper and LMOD use these)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with plt.rc_context(_STYLE):
+        angles = [2 * math.pi * i / len(categories) for i in range(len(categories))]
+        fig = plt.figure(figsize=(5, 5))
+        ax = fig.add_subplot(projection="polar")
+        for name, vals in series.items():
+            v = [x if x is not None else 0.0 for x in vals]
+            ax.plot(angles + angles[:1], v + v[:1], label=name)
+            ax.fill(angles + angles[:1], v + v[:1], alpha=0.1)
+        ax.set_xticks(angles, categories)
+        ax.set_ylim(0, 1)
+        ax.set_title(title)
+        ax.legend(loc="upper right", bbox_to_anchor=(1.35, 1.1), frameon=False)
+        return _svg(fig)
+
+
+def confusion_matrix(labels: list[str], predicted: list[str], counts: list[list[int]],
+                     title: str) -> str:
+    """Gold (rows) × predicted (columns) counts, annotated."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with plt.rc_context(_STYLE):
+        fig, ax = plt.subplots(figsize=(1 + 0.6 * len(predicted), 1 + 0.5 * len(labels)))
+        ax.imshow(counts, cmap="Blues", aspect="auto")
+        ax.set_xticks(range(len(predicted)), predicted, rotation=45, ha="right")
+        ax.set_yticks(range(len(labels)), labels)
+        ax.set_xlabel("predicted")
+        ax.set_ylabel("gold")
+        for i, row in enumerate(counts):
+            for j, c in enumerate(row):
+                ax.text(j, i, str(c), ha="center", va="center", fontsize=8)
+        ax.set_title(title)
+        return _svg(fig)

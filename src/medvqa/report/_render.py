@@ -1,0 +1,69 @@
+"""Render report sections as self-contained HTML (Jinja2 template) and Markdown."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from medvqa import __version__
+from medvqa.report._report import COLUMNS, BenchmarkSection, build_sections, load_run, methods_text
+from medvqa.store import atomic_write_text
+
+_HEADERS = {
+    "accuracy": "Accuracy [95 % CI]",
+    "weighted_accuracy": "Weighted acc.",
+    "macro_f1": "Macro-F1",
+    "invalid_rate": "Invalid rate",
+    "valid_accuracy": "Valid acc.",
+}
+
+
+def render_html(sections: list[BenchmarkSection], methods: str) -> str:
+    """The report page; CSS and SVG inline, no external resource."""
+    from jinja2 import Environment, select_autoescape
+
+    env = Environment(autoescape=select_autoescape(["html"]), keep_trailing_newline=True)
+    template = env.from_string(
+        (resources.files("medvqa") / "report" / "templates" / "report.html.j2").read_text("utf-8")
+    )
+    return template.render(sections=sections, methods=methods, columns=COLUMNS,
+                           headers=_HEADERS, version=__version__)
+
+
+def render_markdown(sections: list[BenchmarkSection], methods: str) -> str:
+    """The same tables as Markdown (plots are in the HTML)."""
+    lines = ["# medvqa report", ""]
+    for s in sections:
+        lines += [f"## {s.name}", "", "| Model | n | " + " | ".join(_HEADERS[c] for c in COLUMNS)
+                  + " | Random | Frequent | Errors |",
+                  "|---" * (len(COLUMNS) + 5) + "|"]
+        for row in s.leaderboard:
+            model = row["model"] + (" (text only)" if row["text_only"] else "")
+            lines.append(f"| {model} | {row['n']} | " + " | ".join(row[c] for c in COLUMNS)
+                         + f" | {row['random']} | {row['frequent']} | {row['errors']} |")
+        if s.categories:
+            lines += ["", "### Accuracy per category", "",
+                      "| Model | " + " | ".join(s.categories) + " |",
+                      "|---" * (len(s.categories) + 1) + "|"]
+            lines += [f"| {r['model']} | " + " | ".join(r["cells"]) + " |" for r in s.category_rows]
+        if s.controls:
+            lines += ["", "### Controls (clean − condition)", "",
+                      "| Model | Condition | n | Clean | Perturbed | Δ | 95 % CI | McNemar p | Verdict |",
+                      "|---|---|---|---|---|---|---|---|---|"]
+            lines += [f"| {c['model']} | {c['condition']} | {c['n']} | {c['clean']} | "
+                      f"{c['perturbed']} | {c['delta']} | {c['ci']} | {c['p']} | {c['verdict']} |"
+                      for c in s.controls]
+        lines.append("")
+    lines += ["## Methods", "", methods, ""]
+    return "\n".join(lines)
+
+
+def write_report(run_dirs: list[Path], out: Path) -> tuple[Path, Path]:
+    """Write ``out`` (HTML) and ``out`` with suffix .md; return both paths."""
+    runs = [load_run(Path(p)) for p in run_dirs]
+    sections = build_sections(runs)
+    methods = methods_text(runs)
+    md_path = Path(out).with_suffix(".md")
+    atomic_write_text(out, render_html(sections, methods))
+    atomic_write_text(md_path, render_markdown(sections, methods))
+    return Path(out), md_path

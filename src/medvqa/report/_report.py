@@ -1,0 +1,174 @@
+"""Build the report: leaderboard, per-category tables, plots, controls and a methods paragraph.
+
+The report is a pure function of the scored RUN/ folders it is given, written as a
+self-contained HTML page (inline CSS and SVG; opens offline) and a Markdown twin. Runs are
+grouped by benchmark; within one, models are ranked by clean accuracy.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from medvqa import __version__
+from medvqa.errors import BadInputError
+from medvqa.report import _plots
+from medvqa.report._console import fmt
+from medvqa.schema import METRICS_FILE, RUN_FILE, RunInfo, read_json
+from medvqa.score._model import MetricsFile
+
+COLUMNS = ("accuracy", "weighted_accuracy", "macro_f1", "invalid_rate", "valid_accuracy")
+
+
+@dataclass(frozen=True)
+class LoadedRun:
+    """A scored run: where it is, its run.json and its metrics.json."""
+
+    path: Path
+    info: RunInfo | None
+    metrics: MetricsFile
+
+    @property
+    def label(self) -> str:
+        """The model spec (or folder name)."""
+        return self.metrics.model or self.path.name
+
+
+@dataclass
+class BenchmarkSection:
+    """Everything shown for one benchmark."""
+
+    name: str
+    leaderboard: list[dict[str, Any]] = field(default_factory=list)
+    categories: list[str] = field(default_factory=list)
+    category_rows: list[dict[str, Any]] = field(default_factory=list)
+    plots: list[tuple[str, str]] = field(default_factory=list)
+    controls: list[dict[str, Any]] = field(default_factory=list)
+
+
+def load_run(path: Path) -> LoadedRun:
+    """Read a scored run; a run that was not scored is bad input."""
+    metrics_path = Path(path) / METRICS_FILE
+    if not metrics_path.is_file():
+        raise BadInputError(f"{path}: no {METRICS_FILE} (run `medvqa score BENCH {path}` first)")
+    info = read_json(Path(path) / RUN_FILE, RunInfo) if (Path(path) / RUN_FILE).is_file() else None
+    return LoadedRun(Path(path), info, read_json(metrics_path, MetricsFile))
+
+
+def _leaderboard_row(run: LoadedRun) -> dict[str, Any] | None:
+    clean = run.metrics.conditions.get("clean")
+    if clean is None:
+        return None
+    o = clean.overall
+    return {
+        "model": run.label,
+        "text_only": bool(run.info and run.info.model_info.get("text_only")),
+        "n": o.n,
+        "errors": o.errors,
+        **{c: fmt(getattr(o, c)) for c in COLUMNS},
+        "accuracy_value": o.accuracy.value,
+        "random": f"{o.random_baseline:.3f}" if o.random_baseline is not None else "–",
+        "frequent": f"{o.frequent_baseline:.3f}" if o.frequent_baseline is not None else "–",
+    }
+
+
+def _controls(run: LoadedRun) -> list[dict[str, Any]]:
+    from medvqa.score._paired import compare_runs
+
+    rows = []
+    for cond in run.metrics.conditions:
+        if cond in {"clean", "permute"} or cond.startswith("permute@"):
+            continue
+        try:
+            cmp = compare_runs(run.path, run.path, "clean", cond, None, run.metrics.resamples,
+                               run.metrics.seed)
+        except BadInputError:
+            continue
+        rows.append({
+            "model": run.label, "condition": cond, "n": cmp.n,
+            "clean": f"{cmp.accuracy_a:.3f}", "perturbed": f"{cmp.accuracy_b:.3f}",
+            "delta": f"{cmp.difference:+.3f}", "ci": f"[{cmp.ci[0]:+.3f}, {cmp.ci[1]:+.3f}]",
+            "p": f"{cmp.mcnemar_p:.3g}",
+            "verdict": "needs the image" if cmp.excludes_zero and cmp.difference > 0
+            else "no evidence it needs the image",
+        })
+    permute = run.metrics.conditions.get("permute")
+    if permute is not None:
+        rows.append({
+            "model": run.label, "condition": "permute (circular)", "n": permute.overall.n,
+            "clean": "", "perturbed": fmt(permute.overall.accuracy), "delta": "",
+            "ci": "", "p": "", "verdict": f"consistency {permute.consistency:.3f}",
+        })
+    return rows
+
+
+def build_sections(runs: list[LoadedRun]) -> list[BenchmarkSection]:
+    """One section per benchmark, runs ranked by clean accuracy."""
+    by_bench: dict[str, list[LoadedRun]] = defaultdict(list)
+    for run in runs:
+        by_bench[run.metrics.benchmark].append(run)
+    sections = []
+    for name in sorted(by_bench):
+        section = BenchmarkSection(name)
+        ranked = sorted(by_bench[name], key=lambda r: -(
+            (r.metrics.conditions.get("clean") and r.metrics.conditions["clean"].overall.accuracy.value) or 0))
+        section.leaderboard = [row for r in ranked if (row := _leaderboard_row(r))]
+        cats = sorted({c for r in ranked if "clean" in r.metrics.conditions
+                       for c in r.metrics.conditions["clean"].by.get("category", {})})
+        section.categories = cats
+        radar_series: dict[str, list[float | None]] = {}
+        for r in ranked:
+            clean = r.metrics.conditions.get("clean")
+            if clean is None:
+                continue
+            per = clean.by.get("category", {})
+            section.category_rows.append({"model": r.label, "cells": [
+                fmt(per[c].accuracy) if c in per else "–" for c in cats]})
+            radar_series[r.label] = [per[c].accuracy.value if c in per else None for c in cats]
+        _add_plots(section, ranked, radar_series)
+        for r in ranked:
+            section.controls.extend(_controls(r))
+        sections.append(section)
+    return sections
+
+
+def _add_plots(section: BenchmarkSection, ranked: list[LoadedRun],
+               radar_series: dict[str, list[float | None]]) -> None:
+    clean = [(r, r.metrics.conditions["clean"].overall) for r in ranked if "clean" in r.metrics.conditions]
+    if clean:
+        baseline = clean[0][1].random_baseline
+        section.plots.append(("Accuracy with 95 % CI", _plots.ci_bars(
+            [r.label for r, _ in clean], [o.accuracy.value for _, o in clean],
+            [o.accuracy.ci for _, o in clean], baseline, section.name)))
+    if len(section.categories) >= 3 and radar_series:
+        section.plots.append(("Accuracy per category", _plots.radar(
+            section.categories, radar_series, section.name)))
+    for r, _ in clean:
+        conf = r.metrics.conditions["clean"].confusion
+        if conf:
+            section.plots.append((f"Confusion matrix: {r.label}", _plots.confusion_matrix(
+                conf["labels"], conf["predicted"], conf["counts"], f"{r.label} on {section.name}")))
+
+
+def methods_text(runs: list[LoadedRun]) -> str:
+    """A paragraph a reader can reproduce the figures from."""
+    m = runs[0].metrics
+    styles = sorted({r.metrics.style for r in runs})
+    clustered = any(r.metrics.clustered for r in runs)
+    templates = sorted({r.info.prompt_template for r in runs if r.info})
+    return (
+        f"Responses were parsed with the {', '.join(styles)} parser style(s) of medvqa "
+        f"{__version__}; with the strict style an unreadable or refused answer is counted as "
+        "invalid (wrong) and reported as the invalid rate, never guessed. Accuracy counts invalid "
+        "answers as wrong; weighted accuracy is the mean of per-answer-class accuracies; the random "
+        "baseline is the mean chance of a uniform guess. Requests that failed (API errors) are "
+        "excluded and counted, not scored. Intervals are 95 % percentile bootstrap intervals with "
+        f"{m.resamples} resamples, seed {m.seed}, "
+        + ("resampling cases (patients or studies) when a case contributes several items. "
+           if clustered else "resampling items (no case contributed more than one item). ")
+        + f"Prompt template(s): {', '.join(templates) or 'default'}. Controls compare each "
+        "condition with the clean run on the same items: paired bootstrap interval of the "
+        "difference and McNemar's exact test."
+    )
