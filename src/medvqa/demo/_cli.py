@@ -66,20 +66,7 @@ def demo_command(
             run_dirs.append(str(run_dir))
 
     step("report", ["report", *run_dirs, "-o", str(out / "report.html")])
-    if not no_llm:
-        _captions_demo(console, out, seed)
     console.print(
         f"[green]demo finished in {time.perf_counter() - start:.0f} s[/green]: "
         f"open {out / 'report.html'} (Markdown: {out / 'report.md'})"
     )
-
-
-def _captions_demo(console: Console, out: Path, seed: int) -> None:
-    """MIRA-style caption → QA → judge on a tiny input with SmolLM2 (counts shown honestly)."""
-    from medvqa.build.llm import demo_captions_pipeline
-    from medvqa.models import ModelConfig
-
-    console.rule("[bold]captions → QA → judges (SmolLM2)")
-    counts = demo_captions_pipeline(out / "captions", ModelConfig("smollm2", seed=seed), limit=3)
-    for key, value in counts.items():
-        console.print(f"  {key}: {value}")

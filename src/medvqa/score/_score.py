@@ -116,10 +116,14 @@ def score_run(config: ScoreConfig) -> ScoreResult:
             scored.append(pred)
             continue
         cond = pred.condition
-        if cond not in parsers:
-            parsers[cond] = make_parser(config.style, seed=42)
+        if cond not in transforms:
             transforms[cond] = _condition_transform(cond, seed)
-        row = score_row(transforms[cond](item), pred, parsers[cond])  # type: ignore[arg-type]
+        # The style applies to choice questions; open and region answers have their own parsers.
+        style = item.question_type if item.question_type in {"open", "region"} else config.style
+        key = f"{cond}\x00{style}"
+        if key not in parsers:
+            parsers[key] = make_parser(style, seed=42)
+        row = score_row(transforms[cond](item), pred, parsers[key])  # type: ignore[arg-type]
         rows[cond].append(row)
         scored.append(pred.model_copy(update={
             "choice": row.choice, "correct": row.correct, "invalid": row.invalid}))
