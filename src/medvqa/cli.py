@@ -12,6 +12,7 @@ import sys
 
 import click
 import typer
+import typer.exceptions
 from rich.console import Console
 
 from medvqa import __version__
@@ -68,14 +69,30 @@ app.command("bench")(bench_command)
 app.add_typer(filter_app, name="filter")
 
 
+def _usage_errors() -> tuple[type[Exception], ...]:
+    """Usage-error classes: click's, and typer's own where typer ships a vendored click (≥ 0.20)."""
+    classes: list[type[Exception]] = [click.exceptions.UsageError]
+    try:
+        from typer._click.exceptions import UsageError as TyperUsageError
+    except ImportError:
+        pass
+    else:
+        classes.append(TyperUsageError)
+    return tuple(classes)
+
+
+_USAGE_ERRORS = _usage_errors()
+_ABORTS = (click.exceptions.Abort, typer.exceptions.Abort, KeyboardInterrupt)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the app and map errors to exit codes (1 usage, 2 bad input)."""
     try:
         code = app(args=argv, prog_name="medvqa", standalone_mode=False)
-    except click.exceptions.UsageError as exc:
-        exc.show()
+    except _USAGE_ERRORS as exc:
+        exc.show()  # type: ignore[attr-defined]
         sys.exit(1)
-    except click.exceptions.Abort:
+    except _ABORTS:
         _err.print("aborted")
         sys.exit(130)
     except MedvqaUsageError as exc:

@@ -1,4 +1,5 @@
-"""Runs against a real HTTP server on 127.0.0.1: retries, unreachable endpoints, SIGKILL."""
+"""Runs of the real ``openai:`` backend against a real HTTP server on 127.0.0.1: retries,
+unreachable endpoints, SIGKILL/SIGINT and resume, images as data URLs, API keys kept secret."""
 
 from __future__ import annotations
 
@@ -12,15 +13,13 @@ import time
 from pathlib import Path
 
 import pytest
-from _http import CountingServer, HttpBackend
+from _http import CountingServer
 
-import medvqa.models
 from medvqa.errors import BadInputError
 from medvqa.models import ModelConfig
 from medvqa.run import RunConfig, run_benchmark
 from medvqa.schema import Prediction, RunInfo, read_json, read_jsonl
 
-DRIVER = Path(__file__).with_name("_driver.py")
 ID = re.compile(r"\[(lung-\d+)\]")
 
 
@@ -42,8 +41,7 @@ def test_429_and_500_retried_then_recorded(bench: Path, tmp_path: Path) -> None:
     fail = {"[lung-001]": [429], "[lung-002]": [500] * 10, "[lung-003]": [400]}
     with CountingServer(fail=fail) as server:
         s = run_benchmark(
-            _config(bench, tmp_path / "run", server.url, max_retries=3, backoff_s=0.001),
-            backend=HttpBackend(server.url),
+            _config(bench, tmp_path / "run", server.url, max_retries=3, backoff_s=0.001)
         )
         counts = _ids(server.counts)
     assert counts["lung-001"] == 2 and counts["lung-002"] == 4 and counts["lung-003"] == 1
@@ -63,12 +61,9 @@ def _closed_port() -> int:
 def test_unreachable_endpoint_fails_fast_naming_url(bench: Path, tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{_closed_port()}/v1"
     with pytest.raises(BadInputError, match=re.escape(url)):
-        run_benchmark(_config(bench, tmp_path / "run", url), backend=HttpBackend(url))
+        run_benchmark(_config(bench, tmp_path / "run", url))
     proc = subprocess.run(
-        [sys.executable, str(DRIVER), str(bench), str(tmp_path / "run2"), url, "4"],
-        capture_output=True,
-        text=True,
-        timeout=60,
+        _command(bench, tmp_path / "run2", url, 4), capture_output=True, text=True, timeout=60
     )
     assert proc.returncode == 2 and url in proc.stderr
     assert not (tmp_path / "run2" / "predictions.jsonl").exists()
@@ -85,32 +80,27 @@ def _journaled(run: Path) -> set[str]:
             return set()
 
 
-def _command(how: str, bench: Path, run: Path, url: str, concurrency: int) -> list[str]:
-    if how == "driver":  # the runner with the stand-in HTTP backend
-        return [sys.executable, str(DRIVER), str(bench), str(run), url, str(concurrency)]
-    if not hasattr(medvqa.models, "load_model"):
-        pytest.skip("medvqa.models.load_model not written yet")
+def _command(bench: Path, run: Path, url: str, concurrency: int) -> list[str]:
     return [
         sys.executable, "-m", "medvqa.cli", "run", str(bench), "--model", f"openai:test@{url}",
         "--out", str(run), "--concurrency", str(concurrency),
     ]  # fmt: skip
 
 
-@pytest.mark.parametrize("how", ["driver", "cli"])
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
-def test_killed_run_resumes_without_asking_twice(tmp_path: Path, bench_factory, sig, how) -> None:
+def test_killed_run_resumes_without_asking_twice(tmp_path: Path, bench_factory, sig) -> None:
     bench = bench_factory(tmp_path / "bench", n=150)
     run = tmp_path / "run"
     concurrency = 8
     with CountingServer(latency_s=0.05) as server:
-        cmd = _command(how, bench, run, server.url, concurrency)
+        cmd = _command(bench, run, server.url, concurrency)
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 60
         while len(_journaled(run)) < 40 and time.monotonic() < deadline:
             time.sleep(0.02)
         proc.send_signal(sig)
         code = proc.wait(30)
-        if how == "cli" and sig == signal.SIGINT:
+        if sig == signal.SIGINT:
             assert code == 130
         done_before = _journaled(run)
         asked_before = _ids(server.counts)
@@ -132,3 +122,42 @@ def test_killed_run_resumes_without_asking_twice(tmp_path: Path, bench_factory, 
     assert [p.item_id for p in preds] == [f"lung-{i:03d}" for i in range(150)]
     assert all(p.response == "A" and p.error is None for p in preds)
     assert read_json(run / "run.json", RunInfo).ended_at
+
+
+def test_images_sent_once_encoded_as_data_urls(bench: Path, tmp_path: Path) -> None:
+    import base64
+
+    from medvqa.schema import Item
+
+    items = {i.id: i for i in read_jsonl(bench / "items.jsonl", Item)}
+    with CountingServer() as server:
+        s = run_benchmark(_config(bench, tmp_path / "run", server.url))
+        bodies = list(server.bodies)
+    assert s.sent == 12 and len(bodies) == 12
+    for body in bodies:
+        parts = body["messages"][-1]["content"]
+        text = next(p["text"] for p in parts if p["type"] == "text")
+        (url,) = [p["image_url"]["url"] for p in parts if p["type"] == "image_url"]
+        item = items[ID.search(text).group(1)]  # type: ignore[union-attr]
+        head, _, data = url.partition(",")
+        assert head == "data:image/jpeg;base64"
+        assert base64.b64decode(data) == (bench / item.images[0]).read_bytes()
+        assert body["model"] == "test" and body["temperature"] == 0.0
+
+
+def test_api_key_sent_as_header_and_written_nowhere(
+    bench: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    secret = "sk-medvqa-test-4f1c9a"
+    monkeypatch.setenv("MEDVQA_TEST_KEY", secret)
+    run = tmp_path / "run"
+    with CountingServer(fail={"[lung-004]": [400]}) as server:
+        cmd = _command(bench, run, server.url, 4) + ["--api-key-env", "MEDVQA_TEST_KEY"]
+        cmd.insert(cmd.index("run"), "--verbose")  # debug logging must not show the key either
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        headers = list(server.headers)
+    assert proc.returncode == 0, proc.stderr
+    assert headers and set(headers) == {f"Bearer {secret}"}
+    for f in run.iterdir():
+        assert secret.encode() not in f.read_bytes(), f"API key leaked into {f.name}"
+    assert secret not in proc.stdout + proc.stderr

@@ -7,6 +7,8 @@ ever a train answer, the most frequent gold letter of train is used (then "A").
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -34,6 +36,11 @@ def train_answer_counts(items_path: Path) -> tuple[Counter[str], Counter[str]]:
     return texts, letters
 
 
+def _counts_digest(texts: Counter[str], letters: Counter[str]) -> str:
+    canonical = json.dumps([sorted(texts.items()), sorted(letters.items())])
+    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
+
 def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
@@ -52,7 +59,9 @@ class FrequentModel:
                 f"model 'frequent': {Path(bench_dir) / ITEMS_FILE} has no train split to count"
             )
         self.name = "frequent"
-        self.params: dict[str, Any] = {}
+        # The answers depend on the train split, so its counts are part of the cache identity.
+        digest = _counts_digest(self.texts, self.letters)
+        self.params: dict[str, Any] = {"train_counts_sha256": digest}
         self.info: dict[str, Any] = {
             "text_only": True,
             "baseline": "most frequent train answer text",

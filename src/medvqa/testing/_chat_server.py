@@ -1,0 +1,197 @@
+"""A real OpenAI-compatible chat-completions server on the loopback interface.
+
+medvqa's HTTP path is tested and benchmarked against a server that speaks the protocol over a
+real socket, never against a patched client. This one answers ``POST /v1/chat/completions`` and
+``GET /v1/models`` on 127.0.0.1 with a configurable latency, counts requests per prompt, keeps
+the images and headers it received (so a test can check what was sent) and can answer scripted
+HTTP statuses for prompts that contain a marker (429/500 for retry tests).
+
+Two ways to run it: :class:`ChatServer` in a background thread of the calling process (tests),
+or :class:`ChatServerProcess` in a child process (``python -m medvqa.testing``), which leaves
+the calling process's core to the client when ``medvqa bench`` measures throughput.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import threading
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from aiohttp import web
+
+Reply = Callable[[str, dict[str, Any]], str]
+
+
+def first_letter_reply(prompt: str, body: dict[str, Any]) -> str:
+    """Answer ``A`` whatever was asked (a fixed, parseable answer)."""
+    return "A"
+
+
+def _prompt_and_images(body: dict[str, Any]) -> tuple[str, list[str]]:
+    """Return the last user message's text and image URLs (content string or parts)."""
+    content = body["messages"][-1]["content"]
+    if isinstance(content, str):
+        return content, []
+    text = "".join(p.get("text", "") for p in content if p.get("type") == "text")
+    images = [p["image_url"]["url"] for p in content if p.get("type") == "image_url"]
+    return text, images
+
+
+class ChatServer:
+    """Chat-completions server in a background thread (use as a context manager).
+
+    Args:
+        latency_s: seconds to wait before each answer (``asyncio.sleep``, so concurrent
+            requests overlap as they would on a real inference server).
+        fail: prompt substring → HTTP statuses returned on successive matching requests,
+            before normal answers resume.
+        reply: ``fn(prompt, body) -> text`` for successful answers (default: ``"A"``).
+        parse: decode each request body (needed for counts, images, replies and ``fail``);
+            off, the server reads the body and answers ``"A"`` at once (throughput benches).
+
+    Attributes:
+        counts: requests received per prompt text.
+        images: image URLs received, in arrival order.
+        headers: the ``Authorization`` header values received.
+        bodies: the decoded request bodies, in arrival order.
+
+    """
+
+    def __init__(
+        self,
+        latency_s: float = 0.0,
+        fail: dict[str, list[int]] | None = None,
+        reply: Reply = first_letter_reply,
+        parse: bool = True,
+    ):
+        self.latency_s = latency_s
+        self.fail = {k: list(v) for k, v in (fail or {}).items()}
+        self.reply = reply
+        self.parse = parse
+        self.counts: Counter[str] = Counter()
+        self.images: list[str] = []
+        self.headers: list[str] = []
+        self.bodies: list[dict[str, Any]] = []
+        self.port = 0
+        self._loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._runner: web.AppRunner | None = None
+        self._fixed = _answer("A")
+
+    @property
+    def url(self) -> str:
+        """Base URL, e.g. ``http://127.0.0.1:53211/v1``."""
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    async def _chat(self, request: web.Request) -> web.Response:
+        raw = await request.read()
+        if not self.parse:
+            if self.latency_s:
+                await asyncio.sleep(self.latency_s)
+            return web.Response(body=self._fixed, content_type="application/json")
+        body = json.loads(raw)
+        prompt, images = _prompt_and_images(body)
+        self.counts[prompt] += 1
+        self.images.extend(images)
+        self.bodies.append(body)
+        if "Authorization" in request.headers:
+            self.headers.append(request.headers["Authorization"])
+        for marker, statuses in self.fail.items():
+            if marker in prompt and statuses:
+                return web.json_response({"error": {"message": "scripted"}}, status=statuses.pop(0))
+        if self.latency_s:
+            await asyncio.sleep(self.latency_s)
+        return web.Response(body=_answer(self.reply(prompt, body)), content_type="application/json")
+
+    async def _models(self, request: web.Request) -> web.Response:
+        return web.json_response({"object": "list", "data": [{"id": "test", "object": "model"}]})
+
+    def _app(self) -> web.Application:
+        app = web.Application(client_max_size=256 << 20)
+        app.router.add_post("/v1/chat/completions", self._chat)
+        app.router.add_get("/v1/models", self._models)
+        return app
+
+    def _serve(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._runner = web.AppRunner(self._app(), access_log=None)
+        self._loop.run_until_complete(self._runner.setup())
+        site = web.TCPSite(self._runner, "127.0.0.1", 0, backlog=1024)
+        self._loop.run_until_complete(site.start())
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self._ready.set()
+        self._loop.run_forever()
+
+    def __enter__(self) -> ChatServer:
+        self._thread.start()
+        if not self._ready.wait(10):
+            raise RuntimeError("chat server did not start within 10 s")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._runner is not None:
+            asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop).result(10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)
+
+
+def _answer(text: str) -> bytes:
+    return json.dumps(
+        {
+            "object": "chat.completion",
+            "model": "test",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
+                         "finish_reason": "stop"}],
+        }
+    ).encode()
+
+
+class ChatServerProcess:
+    """A :class:`ChatServer` (answers ``"A"``, bodies not decoded) in a child process.
+
+    Args:
+        latency_s: seconds to wait before each answer.
+
+    """
+
+    def __init__(self, latency_s: float = 0.0):
+        self.latency_s = latency_s
+        self.port = 0
+        self._proc: subprocess.Popen[str] | None = None
+
+    @property
+    def url(self) -> str:
+        """Base URL of the child's server."""
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def __enter__(self) -> ChatServerProcess:
+        cmd = [sys.executable, "-m", "medvqa.testing", "--latency", str(self.latency_s)]
+        self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+        assert self._proc.stdout is not None
+        line = self._proc.stdout.readline()  # "port N", written once the socket listens
+        if not line.startswith("port "):
+            self._proc.kill()
+            raise RuntimeError(f"chat server process did not start: {line!r}")
+        self.port = int(line.split()[1])
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._proc is not None:
+            self._proc.terminate()
+            try:
+                self._proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+
+
+def serve_forever(latency_s: float) -> None:
+    """Run a non-decoding server until terminated; prints ``port N`` once listening."""
+    with ChatServer(latency_s=latency_s, parse=False) as server:
+        print(f"port {server.port}", flush=True)
+        threading.Event().wait()
