@@ -34,13 +34,7 @@ def load_model(config: ModelConfig, bench_dir: Path | None = None) -> ModelBacke
 
         return smollm2(config)
     if spec.kind == "hf":
-        from medvqa.models._hf_local import LocalLM
-
-        path = Path(spec.name)
-        gguf = ""
-        if path.suffix == ".gguf":
-            path, gguf = path.parent, path.name
-        return LocalLM(config, str(path), gguf)
+        return _hf(config, spec.name)
     if spec.kind == "openai":
         from medvqa.models._openai_compat import OpenAICompatModel
 
@@ -50,3 +44,22 @@ def load_model(config: ModelConfig, bench_dir: Path | None = None) -> ModelBacke
         f"model kind {spec.kind!r} is not available in this version of medvqa; "
         "use random, frequent, smollm2, hf:PATH or openai:MODEL@URL"
     )
+
+
+def _hf(config: ModelConfig, name: str) -> ModelBackend:
+    """Local weights: a vision-language model when the config has a vision tower, else a text LM."""
+    from medvqa.models._hf_local import LocalLM
+    from medvqa.models._hf_vlm import LocalVLM, is_vision_checkpoint
+
+    path = Path(name).expanduser()
+    if path.suffix == ".gguf":
+        return LocalLM(config, str(path.parent), path.name)
+    if (path.is_absolute() or name.startswith(".")) and not path.exists():
+        raise BadInputError(f"hf:{name}: not a local checkpoint folder (no such folder)")
+    try:
+        vision = is_vision_checkpoint(name)
+    except (OSError, ValueError) as exc:
+        raise BadInputError(
+            f"hf:{name}: not a local checkpoint folder and not loadable as a hub id ({exc})"
+        ) from None
+    return LocalVLM(config, name) if vision else LocalLM(config, name)

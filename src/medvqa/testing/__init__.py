@@ -1,5 +1,6 @@
-"""Real local servers for tests and benchmarks (loopback only; nothing leaves the machine)."""
+"""Real local parts for tests and benchmarks: a loopback chat server and a tiny random VLM."""
 
 from medvqa.testing._chat_server import ChatServer, ChatServerProcess, first_letter_reply
+from medvqa.testing._tiny_vlm import write_tiny_vlm
 
-__all__ = ["ChatServer", "ChatServerProcess", "first_letter_reply"]
+__all__ = ["ChatServer", "ChatServerProcess", "first_letter_reply", "write_tiny_vlm"]

@@ -1,0 +1,62 @@
+"""``hf:PATH`` on a vision-language checkpoint: a tiny random LLaVA built from a config.
+
+No VLM weights can be downloaded here, so the test writes one (real processor, real SmolLM2
+tokenizer, random weights) and runs the benchmark through it: the images must reach the model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from medvqa.models import GenerateRequest, ImageInput, ModelConfig, load_model
+from medvqa.models._hf_vlm import LocalVLM
+from medvqa.run import RunConfig, run_benchmark
+from medvqa.schema import Prediction, RunInfo, read_json, read_jsonl
+from medvqa.testing import write_tiny_vlm
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_tiny_vlm(tmp_path_factory.mktemp("tiny-vlm"))
+
+
+def _config(checkpoint: Path) -> ModelConfig:
+    return ModelConfig(spec=f"hf:{checkpoint}", max_tokens=4, batch_size=3)
+
+
+def test_vision_checkpoint_gets_the_vlm_backend(checkpoint: Path) -> None:
+    model = load_model(_config(checkpoint))
+    assert isinstance(model, LocalVLM) and model.info["text_only"] is False
+
+
+def test_images_change_the_answer(checkpoint: Path, data_dir: Path) -> None:
+    model = load_model(_config(checkpoint))
+    tiles = sorted((data_dir / "lc25000_lung_224" / "lung_image_sets").rglob("*.jpeg"))
+    images = [ImageInput(p.read_bytes(), "image/jpeg", p.stem) for p in (tiles[0], tiles[-1])]
+    reqs = [GenerateRequest(item_id=str(i), condition="clean", prompt="Which tissue?",
+                            images=(img,)) for i, img in enumerate(images)]
+    first = asyncio.run(model.generate(reqs))
+    assert [r.text for r in asyncio.run(model.generate(reqs))] == [r.text for r in first]
+    # Same prompt, different pixels: with random weights the logits still depend on the image.
+    assert first[0].text != first[1].text
+
+
+def test_run_sends_images_to_the_local_vlm(checkpoint: Path, bench: Path, tmp_path: Path) -> None:
+    config = RunConfig(bench_dir=bench, out_dir=tmp_path / "run", model=_config(checkpoint),
+                       limit=6)
+    summary = run_benchmark(config)
+    assert summary.sent == 6 and summary.errors == 0
+    assert read_json(tmp_path / "run" / "run.json", RunInfo).model_info["text_only"] is False
+    assert len(list(read_jsonl(tmp_path / "run" / "predictions.jsonl", Prediction))) == 6
+
+
+def test_missing_checkpoint_is_one_clear_error(tmp_path: Path) -> None:
+    from medvqa.errors import BadInputError
+
+    with pytest.raises(BadInputError, match="not a local checkpoint"):
+        load_model(ModelConfig(spec=f"hf:{tmp_path}/no-such-model"))
