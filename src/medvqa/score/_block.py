@@ -7,14 +7,17 @@ from collections import Counter
 
 import numpy as np
 
-from medvqa.score._bootstrap import Interval, cluster_index, ratio_ci, statistic_ci
+from medvqa.score._bootstrap import Interval, cluster_index, ratio_ci, sums_ci
 from medvqa.score._metrics import (
     accuracy,
     chance_of_guess,
+    class_columns,
     frequent_baseline,
     macro_f1,
+    macro_f1_from_sums,
     valid_accuracy,
     weighted_accuracy,
+    weighted_accuracy_from_sums,
 )
 from medvqa.score._model import MetricsBlock, MetricValue
 from medvqa.score._rows import ScoredRow, as_arrays
@@ -35,25 +38,22 @@ def metrics_block(
     n = len(rows)
     clusters = cluster_index([r.case_id for r in rows], n) if cluster else None
     ones = np.ones(n)
-    gold_codes = np.unique([r.gold_class for r in rows], return_inverse=True)[1] if n else np.zeros(0)
     classes = {c: i for i, c in enumerate(sorted({r.gold_class for r in rows}))}
     pred_codes = np.array([classes.get(r.pred_class, -1) for r in rows], dtype=int)
-    gold_idx = np.array([classes[r.gold_class] for r in rows], dtype=int)
-
-    def wacc(idx: np.ndarray) -> float:
-        return weighted_accuracy(correct[idx], gold_codes[idx])
-
-    def mf1(idx: np.ndarray) -> float:
-        return macro_f1(pred_codes[idx], gold_idx[idx])
-
-    # Non-decomposable statistics cost a Python loop per resample: cap their resamples.
-    slow = min(resamples, 1999)
+    gold_codes = np.array([classes[r.gold_class] for r in rows], dtype=int)
+    k = len(classes)
+    columns = class_columns(correct, pred_codes, gold_codes, k)
     block = MetricsBlock(
         accuracy=_mv(accuracy(correct), ratio_ci(correct, ones, clusters, resamples, seed)),
         weighted_accuracy=_mv(
-            weighted_accuracy(correct, gold_codes), statistic_ci(wacc, n, clusters, slow, seed)
+            weighted_accuracy(correct, gold_codes),
+            sums_ci(columns, lambda s: weighted_accuracy_from_sums(s, k), clusters, resamples,
+                    seed),
         ),
-        macro_f1=_mv(macro_f1(pred_codes, gold_idx), statistic_ci(mf1, n, clusters, slow, seed)),
+        macro_f1=_mv(
+            macro_f1(pred_codes, gold_codes),
+            sums_ci(columns, lambda s: macro_f1_from_sums(s, k), clusters, resamples, seed),
+        ),
         invalid_rate=_mv(accuracy(invalid), ratio_ci(invalid, ones, clusters, resamples, seed)),
         valid_accuracy=_mv(
             valid_accuracy(correct, invalid),
@@ -66,13 +66,15 @@ def metrics_block(
         n=n,
         errors=errors,
     )
-    region_rows = [r.region for r in rows if r.region is not None]
+    region_rows = [r for r in rows if r.region is not None]
     if region_rows:
-        block.region = _means(region_rows, ("precision", "recall", "f1", "hallucination_resistance"),
-                              resamples, seed)
-    open_rows = [r.open for r in rows if r.open is not None]
+        block.region = _means(region_rows, [r.region for r in region_rows],  # type: ignore[misc]
+                              ("precision", "recall", "f1", "hallucination_resistance"),
+                              resamples, seed, cluster)
+    open_rows = [r for r in rows if r.open is not None]
     if open_rows:
-        block.open = _means(open_rows, ("exact", "token_f1", "bleu4", "rouge_l"), resamples, seed)
+        block.open = _means(open_rows, [r.open for r in open_rows],  # type: ignore[misc]
+                            ("exact", "token_f1", "bleu4", "rouge_l"), resamples, seed, cluster)
     return block
 
 
@@ -81,12 +83,15 @@ def _round(x: float | None) -> float | None:
 
 
 def _means(
-    values: list[tuple[float, ...]], names: tuple[str, ...], resamples: int, seed: int
+    rows: list[ScoredRow], values: list[tuple[float, ...]], names: tuple[str, ...],
+    resamples: int, seed: int, cluster: bool,
 ) -> dict[str, MetricValue]:
+    """Per-item score means (region, open) with CIs, case-clustered like the rest."""
     arr = np.asarray(values, dtype=float)
     ones = np.ones(len(arr))
+    clusters = cluster_index([r.case_id for r in rows], len(rows)) if cluster else None
     return {
-        name: _mv(float(arr[:, j].mean()), ratio_ci(arr[:, j], ones, None, resamples, seed))
+        name: _mv(float(arr[:, j].mean()), ratio_ci(arr[:, j], ones, clusters, resamples, seed))
         for j, name in enumerate(names)
     }
 

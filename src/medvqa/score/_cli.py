@@ -37,8 +37,10 @@ def score_command(
         raise MedvqaUsageError(str(exc)) from None
     err = Console(stderr=True)
     for problem in result.problems:
-        err.print(f"[yellow]skipped[/yellow] {problem}", highlight=False)
+        err.print(f"[yellow]skipped[/yellow] {problem}", highlight=False, soft_wrap=True)
     print_metrics(Console(), result.metrics, run)
+    if result.problems:
+        err.print(f"skipped {len(result.problems)} line(s); the rest was scored", soft_wrap=True)
 
 
 def compare_command(

@@ -79,3 +79,38 @@ def frequent_baseline(gold_text: list[str]) -> float:
         return float("nan")
     _, counts = np.unique(np.asarray(gold_text, dtype=str), return_counts=True)
     return float(counts.max() / len(gold_text))
+
+
+def class_columns(correct: np.ndarray, pred_class: np.ndarray, gold_class: np.ndarray,
+                  n_classes: int) -> np.ndarray:
+    """Per-item columns whose sums give weighted accuracy and macro-F1 (for the bootstrap).
+
+    Classes are integer codes 0..n_classes−1 of the gold classes (−1: a prediction that is no
+    gold class). Columns, n_classes each: hits, totals, TP, FP, FN.
+    """
+    n = len(gold_class)
+    gold = np.zeros((n, n_classes))
+    gold[np.arange(n), gold_class] = 1.0
+    pred = np.zeros((n, n_classes))
+    known = pred_class >= 0
+    pred[np.flatnonzero(known), pred_class[known]] = 1.0
+    same = (pred_class == gold_class)[:, None]
+    hits = gold * np.asarray(correct, float)[:, None]
+    return np.hstack([hits, gold, gold * same, pred * ~same, gold * ~same])
+
+
+def weighted_accuracy_from_sums(sums: np.ndarray, n_classes: int) -> np.ndarray:
+    """Weighted accuracy per row of summed :func:`class_columns` (classes present only)."""
+    hits, totals = sums[:, :n_classes], sums[:, n_classes:2 * n_classes]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per_class = np.where(totals > 0, hits / totals, np.nan)
+        return np.nanmean(per_class, axis=1)
+
+
+def macro_f1_from_sums(sums: np.ndarray, n_classes: int) -> np.ndarray:
+    """Macro-F1 per row of summed :func:`class_columns` (gold classes present only)."""
+    c = n_classes
+    tp, fp, fn = sums[:, 2 * c:3 * c], sums[:, 3 * c:4 * c], sums[:, 4 * c:5 * c]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f1 = np.where(tp + fn > 0, 2 * tp / (2 * tp + fp + fn), np.nan)
+        return np.nanmean(f1, axis=1)

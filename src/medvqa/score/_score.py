@@ -10,6 +10,7 @@ skipped; the rest is scored.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections import defaultdict
 from collections.abc import Callable
@@ -74,11 +75,30 @@ def _condition_transform(name: str, seed: int) -> Callable[[Item], Item]:
     return get_condition(name, seed).transform_item
 
 
+def _with_ids(errors: list[RecordError], id_key: str) -> list[str]:
+    """One line per bad record, naming the item id when the line has one."""
+    if not errors:
+        return []
+    wanted = {e.line for e in errors}
+    ids: dict[int, str] = {}
+    with Path(errors[0].file).open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            if lineno in wanted:
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(rec, dict) and rec.get(id_key) is not None:
+                    ids[lineno] = str(rec[id_key])
+    return [f"{e.file}:{e.line}: item {ids[e.line]}: {e.field}: {e.message}" if e.line in ids
+            else str(e) for e in errors]
+
+
 def load_items(bench_dir: Path, problems: list[str]) -> dict[str, Item]:
-    """The benchmark's items by id; bad lines are reported and skipped."""
+    """The benchmark's items by id; bad lines are reported (with their item id) and skipped."""
     errors: list[RecordError] = []
     items = {i.id: i for i in read_jsonl(bench_dir / ITEMS_FILE, Item, errors)}
-    problems.extend(str(e) for e in errors)
+    problems.extend(_with_ids(errors, "id"))
     return items
 
 
@@ -96,7 +116,7 @@ def score_run(config: ScoreConfig) -> ScoreResult:
     seed = run_info.seed if run_info else 0
     preds_errors: list[RecordError] = []
     predictions = list(read_jsonl(pred_path, Prediction, preds_errors))
-    problems.extend(str(e) for e in preds_errors)
+    problems.extend(_with_ids(preds_errors, "item_id"))
     if not predictions:
         raise BadInputError(f"{pred_path}: the run is empty (no predictions to score)")
 

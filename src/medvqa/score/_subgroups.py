@@ -37,6 +37,18 @@ def age_band(age: Any, edges: tuple[float, ...] = DEFAULT_AGE_BANDS) -> str:
     return f"{edges[-1]:g}+"
 
 
+def _label(value: Any) -> str:
+    """A group label (stripped text); None, NaN and blank text are "unknown".
+
+    >>> _label(float("nan")), _label(" F "), _label(None)
+    ('unknown', 'F', 'unknown')
+    """
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "unknown"
+    text = str(value).strip()
+    return text if text and text.lower() not in {"nan", "none", "null"} else "unknown"
+
+
 def _test(table: np.ndarray) -> tuple[str, float]:
     from scipy.stats import chi2_contingency, fisher_exact
 
@@ -53,8 +65,8 @@ def subgroup_analysis(
     """Accuracy per group for age band, sex and source, each with a test and Holm p-value."""
     keys = {
         "age_band": lambda r: age_band(r.meta.get("age"), age_edges),
-        "sex": lambda r: str(r.meta.get("sex") or "unknown"),
-        "source": lambda r: r.source or "unknown",
+        "sex": lambda r: _label(r.meta.get("sex")),
+        "source": lambda r: _label(r.source),
     }
     out: dict[str, Any] = {}
     for name, key in keys.items():
@@ -71,7 +83,7 @@ def subgroup_analysis(
         out[name] = {
             "groups": {k: {"accuracy": round(c / n, 6), "n": n} for k, (c, n) in sorted(groups.items())},
             "test": test,
-            "p_value": round(p, 6),
+            "p_value": p,
         }
     if not out:
         return None
@@ -80,5 +92,6 @@ def subgroup_analysis(
     names = list(out)
     adjusted = multipletests([out[n]["p_value"] for n in names], method="holm")[1]
     for name, p in zip(names, adjusted):
+        out[name]["p_value"] = round(float(out[name]["p_value"]), 6)
         out[name]["p_holm"] = round(float(p), 6)
     return out

@@ -1,5 +1,6 @@
 """Answer parsers: ``strict`` (default, abstains), ``mammovqa`` and ``pathmmu`` (published
-scorers reproduced), ``region`` (LMOD ID sets) and ``open`` (free text)."""
+scorers reproduced), ``region`` (LMOD ID sets) and ``open`` (free text).
+"""
 
 from medvqa.score.parsers._base import INVALID, AnswerParser, ParsedAnswer, is_correct
 from medvqa.score.parsers._open import OpenScores, normalize_answer, open_scores, token_f1

@@ -34,8 +34,9 @@ def parse_command(
     except OSError as exc:
         raise BadInputError(f"{inp}: {exc.strerror}") from None
     for problem in problems:
-        err.print(f"[yellow]skipped[/yellow] {problem}", highlight=False)
+        err.print(f"[yellow]skipped[/yellow] {problem}", highlight=False, soft_wrap=True)
     atomic_write_text(out, "".join(json.dumps(r) + "\n" for r in lines))
-    err.print(f"parsed {len(lines)} responses with style {style!r} → {out}; skipped {len(problems)}")
+    err.print(f"parsed {len(lines)} responses with style {style!r} → {out}; "
+              f"skipped {len(problems)}", highlight=False, soft_wrap=True)
     if problems and not lines:
         raise BadInputError(f"{inp}: no line could be parsed")

@@ -23,6 +23,7 @@ ParsedAnswer(choice=None, invalid=True)
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from medvqa.score.parsers._base import INVALID, ParsedAnswer
 
@@ -39,6 +40,7 @@ _NAMED_LETTER = re.compile(
     r"\(([A-Z])\)|\boption\s+([A-Z])\b|\banswer\s+is\s+\(?([A-Z])\b|\bchoice\s+([A-Z])\b"
 )
 _SPLIT_MULTI = re.compile(r"\s*(?:,|;|/|\band\b|&|\s)\s*", re.IGNORECASE)
+_ANSWERS_ARE = re.compile(r"^(?:the\s+)?(?:correct\s+)?answers?\s*(?:are|is|:)\s*", re.I)
 _PUNCT_END = re.compile(r"[\s.!,;:]+$")
 _REFUSAL = re.compile(
     r"\b(?:i\s*(?:am|'m)\s+(?:sorry|unable|not able)|i\s+can(?:not|'t|\s+not)|unable\s+to"
@@ -53,6 +55,18 @@ _NO = {"no", "false", "n", "incorrect", "absent", "negative"}
 
 def _clean(text: str) -> str:
     return _PUNCT_END.sub("", _MARKUP.sub("", text).strip())
+
+
+_Phrases = list[tuple[str, str, "re.Pattern[str]"]]
+
+
+@lru_cache(maxsize=4096)
+def _index(items: tuple[tuple[str, str], ...]) -> tuple[dict[str, str], _Phrases]:
+    """Per option set, computed once: cleaned text → letter, and whole-phrase patterns."""
+    by_text = {_clean(v).lower(): k for k, v in items}
+    phrases = [(k, p, re.compile(rf"(?<!\w){re.escape(p)}(?!\w)"))
+               for k, v in items if (p := _clean(v).lower())]
+    return by_text, phrases
 
 
 class StrictParser:
@@ -107,7 +121,7 @@ class StrictParser:
 
     @staticmethod
     def _by_text(options: dict[str, str]) -> dict[str, str]:
-        return {_clean(v).lower(): k for k, v in options.items()}
+        return _index(tuple(options.items()))[0]
 
     def _text_agrees(self, rest: str, letter: str, options: dict[str, str]) -> bool:
         """``B: Right`` counts for B unless the text names a different option."""
@@ -128,11 +142,8 @@ class StrictParser:
         named = {next(g for g in m.groups() if g) for m in _NAMED_LETTER.finditer(text)}
         named &= set(options)
         lowered = text.lower()
-        hits: list[tuple[str, str]] = []
-        for letter, opt in options.items():
-            phrase = _clean(opt).lower()
-            if phrase and re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", lowered):
-                hits.append((letter, phrase))
+        hits = [(letter, phrase) for letter, phrase, pattern in _index(tuple(options.items()))[1]
+                if pattern.search(lowered)]
         # "benign lung tissue" also contains "lung tissue": keep only the longest phrases.
         for letter, phrase in hits:
             if not any(phrase != p and phrase in p for _, p in hits):
@@ -145,7 +156,7 @@ class StrictParser:
         head = re.split(r"[;\n]", text, maxsplit=1)[0]
         if m := _FIELD.match(head):
             head = m.group(1)
-        head = re.sub(r"^(?:the\s+)?(?:correct\s+)?answers?\s*(?:are|is|:)\s*", "", head, flags=re.I)
+        head = _ANSWERS_ARE.sub("", head)
         by_text = self._by_text(options)
         by_text_phrases = [p.strip() for p in re.split(r"\s*(?:,|;|\band\b)\s*", _clean(head))]
         if by_text_phrases and all(p.lower() in by_text for p in by_text_phrases if p):

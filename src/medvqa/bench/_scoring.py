@@ -1,0 +1,89 @@
+"""``medvqa bench`` section ``scoring``: parser throughput and bootstrap time.
+
+Targets (issue 4): ``strict`` ≥ 100,000 responses/s, ``mammovqa`` ≥ 5,000/s; a 9,999-resample
+bootstrap over 100,000 items ≤ 2 s; case-clustered over 20,000 cases ≤ 5 s. Responses are a
+seeded mix of the forms models produce (bare letters, ``Answer: X``, option texts, sentences,
+refusals), each made distinct by a trailing number so no cache can help.
+"""
+
+from __future__ import annotations
+
+import time
+import tracemalloc
+
+import numpy as np
+
+from medvqa.bench._figure import BenchFigure
+
+_OPTIONS = {"A": "adenocarcinoma", "B": "squamous cell carcinoma", "C": "benign lung tissue",
+            "D": "large cell carcinoma"}
+_FORMS = ("{L}", "({L})", "Answer: {L}", "The answer is {L}.", "{T}", "{L}: {T}", "**{L}**",
+          "I cannot determine this from the image.", "This looks like {T} to me", "{L}. {T}")
+
+
+def responses(n: int, seed: int = 0) -> list[str]:
+    """``n`` distinct synthetic responses over :data:`_OPTIONS`."""
+    rng = np.random.default_rng(seed)
+    letters = list(_OPTIONS)
+    out = []
+    forms, picks = rng.integers(0, len(_FORMS), n), rng.integers(0, 4, n)
+    for i, (f, k) in enumerate(zip(forms, picks, strict=True)):
+        letter = letters[int(k)]
+        out.append(_FORMS[int(f)].format(L=letter, T=_OPTIONS[letter]) + f" {i}")
+    return out
+
+
+def _parse_rate(style: str, texts: list[str]) -> float:
+    from medvqa.score.parsers import make_parser
+
+    parser = make_parser(style)
+    t0 = time.perf_counter()
+    for text in texts:
+        parser.parse(text, _OPTIONS, "single")
+    return len(texts) / (time.perf_counter() - t0)
+
+
+def _timed_ci(values: np.ndarray, clusters: np.ndarray | None) -> tuple[float, float]:
+    """Seconds and peak traced memory (MB) of one 9,999-resample accuracy interval."""
+    from medvqa.score import ratio_ci
+
+    tracemalloc.start()
+    t0 = time.perf_counter()
+    ratio_ci(values, np.ones(len(values)), clusters, 9999, 0)
+    dt = time.perf_counter() - t0
+    peak = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    return dt, peak
+
+
+def bench_scoring(quick: bool) -> list[BenchFigure]:
+    """Parser responses/s per style and bootstrap seconds at the issue's sizes."""
+    n = 20_000 if quick else 100_000
+    texts = responses(n)
+    figures = []
+    for style, target, count in (("strict", 100_000, n), ("mammovqa", 5_000, n // 5),
+                                 ("pathmmu", None, n)):
+        rate = _parse_rate(style, texts[:count])
+        figures.append(BenchFigure(
+            "scoring", f"{style} parser, {count:,} distinct responses", rate, "responses/s",
+            f">= {target:,}" if target else "", rate >= target if target else None))
+    rng = np.random.default_rng(0)
+    items = (rng.random(100_000) < 0.6).astype(float)
+    dt, peak = _timed_ci(items, None)
+    figures.append(BenchFigure("scoring", "bootstrap 9,999 resamples, 100,000 items", dt, "s",
+                               "<= 2", dt <= 2))
+    figures.append(BenchFigure("scoring", "  its peak traced memory", peak, "MB"))
+    cases = rng.integers(0, 20_000, 110_000)
+    skill = rng.random(20_000)
+    clustered = (rng.random(110_000) < skill[cases]).astype(float)
+    dt, peak = _timed_ci(clustered, cases)
+    figures.append(BenchFigure("scoring", "bootstrap 9,999 resamples, 20,000 cases / 110,000 "
+                               "items (case-clustered)", dt, "s", "<= 5", dt <= 5))
+    figures.append(BenchFigure("scoring", "  its peak traced memory", peak, "MB"))
+    if not quick:
+        # Worst case for the clustered bootstrap: every case row distinct (continuous scores).
+        dt, peak = _timed_ci(rng.random(110_000), cases)
+        figures.append(BenchFigure("scoring", "bootstrap, 20,000 cases, continuous scores "
+                                   "(every case distinct)", dt, "s", "<= 5", dt <= 5))
+        figures.append(BenchFigure("scoring", "  its peak traced memory", peak, "MB"))
+    return figures

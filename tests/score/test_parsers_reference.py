@@ -1,0 +1,157 @@
+"""The ``mammovqa`` and ``pathmmu`` styles against the reference examples of
+REFERENCE_SCORING.md, and against plain re-statements of the described algorithms."""
+
+from __future__ import annotations
+
+import random
+from difflib import SequenceMatcher
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from medvqa.score.parsers import make_parser
+
+LR = {"A": "Left", "B": "Right"}
+FIVE = {"A": "Hepatitis A", "B": "Cirrhosis", "C": "Hepatitis C infection", "D": "Steatosis",
+        "E": "Normal liver"}
+
+
+# --- mammovqa: the reference table, row by row ---------------------------------------------
+
+@pytest.mark.parametrize(("options", "response", "expected"), [
+    (LR, "B", "B"),
+    (LR, "Answer: B", "A"),
+    (LR, "Left or Right", "B"),
+    ({"A": "Level B", "B": "Level D", "C": "Level A", "D": "Level C"}, "D", "D"),
+    ({"A": "CC", "B": "MLO"}, "This is a CC view mammogram.", "B"),
+])
+def test_mammovqa_reference_single_choice(options, response, expected):
+    assert make_parser("mammovqa").parse(response, options, "single").choice == expected
+
+
+def test_mammovqa_empty_response_makes_no_choice():
+    parsed = make_parser("mammovqa").parse("", LR, "single")
+    assert parsed.choice is None
+
+
+def test_mammovqa_multi_i_dont_know_selects_option_i():
+    options = {"A": "Mass", "B": "Calcification", "C": "Architectural distortion",
+               "I": "Miscellaneous"}
+    assert make_parser("mammovqa").parse("I don't know.", options, "multi").choice == ["I"]
+
+
+def test_mammovqa_multi_shared_word_selects_both_and_scores_zero():
+    from medvqa.score.parsers import is_correct
+
+    options = {"A": "Skin thickening", "B": "Skin retraction", "C": "Mass"}
+    parsed = make_parser("mammovqa").parse("Skin thickening", options, "multi")
+    assert parsed.choice == ["A", "B"]
+    assert not is_correct(parsed.choice, ["A"], "multi")
+
+
+def test_mammovqa_refusal_still_lands_on_an_option():
+    parsed = make_parser("mammovqa").parse("I cannot tell from this image.", LR, "yesno")
+    assert parsed.choice in LR and not parsed.invalid
+
+
+# --- mammovqa: the pruned, cached implementation equals the plain algorithm ----------------
+
+def _plain_mammovqa(response: str, options: dict[str, str]) -> str | None:
+    """REFERENCE_SCORING.md's single-choice steps 1-5, with no caching and no pruning."""
+    from fuzzywuzzy import process
+
+    cands = [*options, *(f"{k}: {v}" for k, v in options.items()), *options.values()]
+
+    def owner(c: str) -> str:
+        for k, v in options.items():
+            if c == f"{k}: {v}":
+                return k
+        return next(k for k, v in options.items() if c in (k, v))
+
+    def decide(scores: list[tuple[str, float]]) -> str | None:
+        top = max(s for _, s in scores)
+        owners = {owner(c) for c, s in scores if s == top}
+        if len(owners) == 1:
+            return owners.pop()
+        d = dict(scores)
+        comb = {k: d.get(f"{k}: {v}", 0) + d.get(k, 0) + d.get(v, 0) for k, v in options.items()}
+        best = max(comb.values())
+        win = [k for k, s in comb.items() if s == best]
+        return win[0] if len(win) == 1 else None
+
+    got = decide([(c, SequenceMatcher(None, response, c.lower()).ratio()) for c in cands])
+    if got is None:
+        got = decide([(c, float(s)) for c, s in process.extract(response, cands, limit=50)])
+    return got
+
+
+_words = st.sampled_from(["left", "Right", "B", "A", "mass", "CC", "MLO", "the answer", "is",
+                          "breast", "C", "Yes", "no", ":", ".", "level", "D", " "])
+
+
+@settings(max_examples=150, deadline=None)
+@given(parts=st.lists(_words, max_size=8))
+def test_mammovqa_pruning_never_changes_a_decision(parts):
+    response = " ".join(parts)
+    for options in (LR, {"A": "CC", "B": "MLO"}, {"A": "Yes", "B": "No"},
+                    {"A": "Level B", "B": "Level D", "C": "Level A", "D": "Level C"}):
+        assert make_parser("mammovqa").parse(response, options, "single").choice == \
+            _plain_mammovqa(response, options)
+
+
+# --- pathmmu -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("response", ["A)", "**A**", "[A]"])
+def test_pathmmu_unparsed_forms_fall_back_to_random(response):
+    parser = make_parser("pathmmu", seed=42)
+    parsed = parser.parse(response, FIVE, "single")
+    assert parser.fallbacks == 1
+    assert parsed.choice == random.Random(42).choice(list(FIVE))
+
+
+def test_pathmmu_space_letters_take_the_last():
+    assert make_parser("pathmmu").parse("A, C", FIVE, "single").choice == "C"
+
+
+def test_pathmmu_bracketed_letter_beats_bare_letters():
+    assert make_parser("pathmmu").parse("(A) is better than C", FIVE, "single").choice == "A"
+
+
+def test_pathmmu_full_option_text():
+    assert make_parser("pathmmu").parse("Hepatitis C infection", FIVE, "single").choice == "C"
+
+
+def test_pathmmu_content_match_needs_more_than_five_tokens():
+    long = "I think this slide most likely shows steatosis overall"
+    assert make_parser("pathmmu").parse(long, FIVE, "single").choice == "D"
+    parser = make_parser("pathmmu")
+    parser.parse("shows steatosis", FIVE, "single")
+    assert parser.fallbacks == 1
+
+
+def test_pathmmu_content_candidates_take_the_rightmost_text():
+    text = "first I thought cirrhosis but it is clearly steatosis here"
+    assert make_parser("pathmmu").parse(text, FIVE, "single").choice == "D"
+
+
+def test_pathmmu_strips_edge_punctuation_before_padding():
+    # "C." → strip "." → " C " matches; without stripping it would fall back.
+    parser = make_parser("pathmmu")
+    assert parser.parse("C.", FIVE, "single").choice == "C"
+    assert parser.fallbacks == 0
+
+
+def test_pathmmu_fallbacks_draw_in_input_order():
+    rng = random.Random(42)
+    expected = [rng.choice(list(FIVE)) for _ in range(20)]
+    parser = make_parser("pathmmu", seed=42)
+    got = [parser.parse(f"no idea {i}", FIVE, "single").choice for i in range(20)]
+    assert got == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=st.text(alphabet="ABCDE ()[],.:;!?'xyz", max_size=20))
+def test_pathmmu_never_abstains(text):
+    parsed = make_parser("pathmmu").parse(text, FIVE, "single")
+    assert parsed.choice in FIVE and not parsed.invalid
