@@ -7,6 +7,7 @@ Recipe types are looked up in :data:`RECIPE_TYPES` (one table, "did you mean" er
 from __future__ import annotations
 
 from medvqa.build._context import BuildContext, Draft
+from medvqa.build._export_parquet import ParquetExport, export_parquet
 from medvqa.build._pipeline import (
     BuildConfig,
     BuildResult,
@@ -18,6 +19,7 @@ from medvqa.build._recipe import Recipe, TopicSpec, load_recipe, parse_recipe, s
 from medvqa.build._rng import rng_for
 from medvqa.build._splits import assign_splits
 from medvqa.build._types import RECIPE_TYPES
+from medvqa.build._vlmevalkit import ExportResult, export_vlmevalkit
 
 __all__ = [
     "RECIPE_TYPES",
@@ -25,12 +27,16 @@ __all__ = [
     "BuildContext",
     "BuildResult",
     "Draft",
+    "ExportResult",
+    "ParquetExport",
     "Recipe",
     "TopicSpec",
     "assign_splits",
     "build_benchmark",
     "build_from_recipe",
     "data_root_for",
+    "export_parquet",
+    "export_vlmevalkit",
     "load_recipe",
     "parse_recipe",
     "rng_for",

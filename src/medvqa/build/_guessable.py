@@ -94,7 +94,7 @@ def apply_filter_spec(bench: Path, spec: str, seed: int = 0) -> GuessableResult:
 
 
 def _answers(config: GuessableConfig, items: list[Item]) -> dict[str, list[str | None]]:
-    from medvqa.models import GenerateRequest, ModelConfig
+    from medvqa.models import GenerateRequest, ModelConfig, load_model
     from medvqa.run import complete, load_template, render_prompt
 
     template = load_template(config.prompt_template)
@@ -111,9 +111,13 @@ def _answers(config: GuessableConfig, items: list[Item]) -> dict[str, list[str |
     ]
     out: dict[str, list[str | None]] = {}
     for spec in config.models:
-        responses = complete(
-            ModelConfig(spec=spec, seed=config.seed), requests, config.cache_path
-        )
+        model_config = ModelConfig(spec=spec, seed=config.seed)
+        try:
+            # The benchmark goes to the loader: ``frequent`` learns its answers from its train split.
+            backend = load_model(model_config, bench_dir=config.bench)
+        except (ValueError, KeyError) as exc:
+            raise BadInputError(f"guessable filter: model {spec!r}: {exc}") from None
+        responses = complete(model_config, requests, config.cache_path, backend=backend)
         out[spec] = [r.text for r in responses]
     return out
 

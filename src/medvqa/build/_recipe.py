@@ -29,8 +29,9 @@ class TopicSpec(BaseModel):
 
     name: str = Field(description="Topic name, written to items' category.")
     column: str = Field(description="Record field (label-table column) holding the label.")
-    question_type: Literal["single", "yesno", "multi", "grade"] = Field(
-        default="single", description="single | yesno | multi (multi-label) | grade (ordered)."
+    question_type: Literal["single", "yesno", "multi", "grade", "region"] = Field(
+        default="single",
+        description="single | yesno | multi (multi-label) | grade (ordered) | region (LMOD boxes).",
     )
     questions: list[str] = Field(
         min_length=1, description="Phrasings; one is chosen per item with the seed."
@@ -83,7 +84,6 @@ class Recipe(BaseModel):
     region_min_area: float = Field(
         default=0.10, ge=0, le=1, description="Regions: keep boxes covering this image fraction."
     )
-    region_column: str = Field(default="", description="Regions: column with the box type.")
     image_type: str = Field(default="", description="meta.image_type (LMOD prompts).")
     image_description: str = Field(default="", description="meta.image_description (LMOD).")
     filter: str = Field(default="", description="Filter after building, e.g. guessable:random,frequent:2.")

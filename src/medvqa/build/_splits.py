@@ -17,7 +17,12 @@ from medvqa.schema import Item
 
 
 def stratum(item: Item) -> str:
-    """Stratification key: category plus the answer's option text (or the open answer)."""
+    """Stratification key: category plus the answer's option text (or the open answer); for
+    region items the region types present (their IDs are random, so they cannot stratify).
+    """
+    if item.question_type == "region":
+        types = sorted(str(r.get("type", "")) for r in item.meta.get("regions", []))
+        return f"{item.category}\x1f" + "|".join(types)
     if isinstance(item.answer, list):
         texts = [item.options.get(a, a) for a in item.answer]
         return f"{item.category}\x1f" + "|".join(sorted(texts))
@@ -81,15 +86,29 @@ def _assign(free: Sequence[Draft], ratios: Mapping[str, float], seed: int) -> No
 
 
 def _carve_tiny(drafts: Sequence[Draft], size: int, seed: int) -> None:
+    """Move whole test cases to ``test_tiny``: exactly ``size`` items when some set of cases
+    adds up to it, else as close below as possible.
+
+    Cases are considered in a seeded order and a subset-sum table over item counts keeps, for
+    each reachable total, the first-found (earliest in that order) set of cases, so the subset
+    is random but reproducible. Cost: O(cases × size).
+    """
     test = [d for d in drafts if d.item.split == "test" and not d.fixed]
     groups = list(_groups(test).values())
-    taken = 0
-    for gi in rng_for(seed, "test_tiny").permutation(len(groups)).tolist():
-        members = groups[gi]
-        if taken + len(members) > size:
-            continue
-        for i in members:
-            test[i].item.split = "test_tiny"
-        taken += len(members)
-        if taken == size:
+    order = rng_for(seed, "test_tiny").permutation(len(groups)).tolist()
+    # reach[total] = (previous total, group index) of the first way found to reach ``total``.
+    reach: dict[int, tuple[int, int]] = {0: (-1, -1)}
+    for gi in order:
+        n = len(groups[gi])
+        for total in sorted(reach, reverse=True):
+            new = total + n
+            if new <= size and new not in reach:
+                reach[new] = (total, gi)
+        if size in reach:
             break
+    total = max(reach)
+    while total > 0:
+        prev, gi = reach[total]
+        for i in groups[gi]:
+            test[i].item.split = "test_tiny"
+        total = prev

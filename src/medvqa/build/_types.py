@@ -20,5 +20,9 @@ RECIPE_TYPES: Registry[RecipeType] = Registry(
         "grade": "medvqa.build._classify:build_grade",
         "vqa_rad": "medvqa.build._import_vqarad:import_vqa_rad",
         "pathmmu": "medvqa.build._import_pathmmu:import_pathmmu",
+        "regions": "medvqa.build._regions:build_regions",
+        "volumes": "medvqa.build._volumes:build_volumes",
+        "mammovqa": "medvqa.build._import_mammovqa:import_mammovqa",
+        "vlmevalkit": "medvqa.build._vlmevalkit:import_vlmevalkit",
     },
 )

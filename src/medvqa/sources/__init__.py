@@ -1,5 +1,5 @@
 """Source readers: image folders, label tables (CSV/TSV/JSON/text, boxes, demographics),
-MedMNIST ``.npz``, DICOM and NIfTI, each yielding :class:`Record` objects.
+MedMNIST ``.npz``, DICOM files and series, and NIfTI, each yielding :class:`Record` objects.
 
 Readers are looked up by name in :data:`SOURCE_READERS` (one table; "did you mean" errors).
 A reader is ``read(spec: SourceSpec, root: Path, problems: Problems) -> Iterator[Record]``.
@@ -27,6 +27,7 @@ SOURCE_READERS: Registry[Reader] = Registry(
         "table": "medvqa.sources._table:read_label_table",
         "npz": "medvqa.sources._npz:read_npz",
         "dicom": "medvqa.sources._dicom:read_dicom",
+        "dicom_series": "medvqa.sources._dicom_series:read_dicom_series",
         "nifti": "medvqa.sources._nifti:read_nifti",
     },
 )

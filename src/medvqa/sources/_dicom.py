@@ -1,4 +1,4 @@
-"""DICOM files (pydicom): windowing, MONOCHROME1 inversion, multi-frame → frames.
+"""DICOM files (pydicom): windowing, MONOCHROME1 inversion, multi-frame → frames or a volume.
 
 Fields come from the header (Modality, BodyPartExamined, PatientSex, PatientAge,
 SeriesDescription); the case is the PatientID (else the StudyInstanceUID).
@@ -8,45 +8,87 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from medvqa.sources._nifti import choose_slice
 from medvqa.sources._pixels import encode_png, parse_window, to_uint8
 from medvqa.sources._record import ImageRef, Problems, Record, relative_to
 from medvqa.sources._spec import SourceSpec
 
-_TAGS = ("Modality", "BodyPartExamined", "PatientSex", "PatientAge", "SeriesDescription")
+HEADER_TAGS = ("Modality", "BodyPartExamined", "PatientSex", "PatientAge", "SeriesDescription")
 
 
-def dicom_pixels(ds: object, window: tuple[float, float] | None) -> list[np.ndarray]:
+def _first(value: Any) -> float:
+    """WindowCenter / WindowWidth may be multi-valued; the first value is the default one."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
+        return float(value)
+    return float(value[0])
+
+
+def file_window(ds: Any) -> tuple[float, float] | None:
+    """The dataset's own (WindowCenter, WindowWidth), or None when absent or not positive."""
+    if not (hasattr(ds, "WindowCenter") and hasattr(ds, "WindowWidth")):
+        return None
+    try:
+        centre, width = _first(ds.WindowCenter), _first(ds.WindowWidth)
+    except (TypeError, ValueError, IndexError):
+        return None
+    return (centre, width) if width > 0 else None
+
+
+def dicom_pixels(ds: Any, window: tuple[float, float] | None) -> list[np.ndarray]:
     """8-bit frames of a dataset: rescaled to modality units, windowed, MONOCHROME1 inverted.
 
-    Without an explicit window the file's own WindowCenter/WindowWidth is used, else min–max.
+    Without an explicit window the file's own WindowCenter/WindowWidth is used, else min–max
+    over each frame. Colour data (RGB, YBR, already converted to RGB by pydicom) is kept as
+    8-bit RGB without windowing.
     """
-    arr = ds.pixel_array  # type: ignore[attr-defined]
+    arr = ds.pixel_array
     frames_n = int(getattr(ds, "NumberOfFrames", 1) or 1)
     frames = [arr[i] for i in range(frames_n)] if frames_n > 1 else [arr]
+    if int(getattr(ds, "SamplesPerPixel", 1) or 1) > 1:
+        return [f if f.dtype == np.uint8 else to_uint8(f) for f in frames]
     slope = float(getattr(ds, "RescaleSlope", 1) or 1)
     intercept = float(getattr(ds, "RescaleIntercept", 0) or 0)
-    if window is None and hasattr(ds, "WindowCenter") and hasattr(ds, "WindowWidth"):
-        centre, width = ds.WindowCenter, ds.WindowWidth  # type: ignore[attr-defined]
-        centre = centre[0] if isinstance(centre, (list, tuple)) or hasattr(centre, "__len__") and not isinstance(centre, str) else centre
-        width = width[0] if isinstance(width, (list, tuple)) or hasattr(width, "__len__") and not isinstance(width, str) else width
-        if float(width) > 0:
-            window = (float(centre), float(width))
-    out = []
+    window = window or file_window(ds)
     invert = str(getattr(ds, "PhotometricInterpretation", "")) == "MONOCHROME1"
+    out = []
     for frame in frames:
-        values = frame.astype(np.float64) * slope + intercept
-        img = to_uint8(values, window)
-        if invert:
-            img = 255 - img
-        out.append(img)
+        img = to_uint8(frame.astype(np.float64) * slope + intercept, window)
+        out.append(255 - img if invert else img)
     return out
 
 
+def header_fields(ds: Any) -> dict[str, list[str]]:
+    """Header tags as record fields (only the ones present and non-empty)."""
+    return {t: [str(getattr(ds, t))] for t in HEADER_TAGS if str(getattr(ds, t, "") or "")}
+
+
+def header_meta(spec: SourceSpec, fields: dict[str, list[str]]) -> dict[str, object]:
+    """Modality, sex and age for item meta (the recipe's modality wins over the header's)."""
+    meta: dict[str, object] = {}
+    if spec.modality or "Modality" in fields:
+        meta["modality"] = spec.modality or fields["Modality"][0]
+    if "PatientSex" in fields:
+        meta["sex"] = fields["PatientSex"][0]
+    if "PatientAge" in fields:
+        meta["age"] = fields["PatientAge"][0]
+    return meta
+
+
+def case_of(ds: Any, fallback: str) -> str:
+    """PatientID, else StudyInstanceUID, else ``fallback``."""
+    return str(getattr(ds, "PatientID", "") or getattr(ds, "StudyInstanceUID", "") or fallback)
+
+
 def read_dicom(spec: SourceSpec, root: Path, problems: Problems) -> Iterator[Record]:
-    """One record per DICOM file (or per frame with ``frames: all``), files in sorted order."""
+    """One record per DICOM file, or per frame, or per multi-frame volume (sorted by path).
+
+    ``frames: first`` keeps frame 0, ``all`` yields every frame, ``volume`` (a multi-frame CT /
+    MR / US cine) keeps the frame chosen by ``slice``.
+    """
     pydicom = __import__("pydicom")
     base = root / spec.path
     files = [base] if base.is_file() else sorted(p for p in base.rglob("*") if p.is_file())
@@ -56,24 +98,24 @@ def read_dicom(spec: SourceSpec, root: Path, problems: Problems) -> Iterator[Rec
         try:
             ds = pydicom.dcmread(path)
             frames = dicom_pixels(ds, window)
+            if spec.frames == "volume":
+                chosen = [choose_slice(np.zeros((1, 1, len(frames))), spec.slice)]
+            else:
+                chosen = list(range(len(frames))) if spec.frames == "all" else [0]
         except Exception as exc:  # noqa: BLE001 - any decoder error means unreadable
             problems.add(rel, f"unreadable DICOM: {exc}")
             continue
-        fields = {t: [str(getattr(ds, t))] for t in _TAGS if str(getattr(ds, t, "") or "")}
-        case = str(getattr(ds, "PatientID", "") or getattr(ds, "StudyInstanceUID", "") or path.stem)
-        chosen = range(len(frames)) if spec.frames == "all" else range(1)
+        fields = header_fields(ds)
+        case = case_of(ds, path.stem)
         for i in chosen:
             meta: dict[str, object] = {"source_file": rel, "frame": i, "n_frames": len(frames)}
-            if spec.modality or "Modality" in fields:
-                meta["modality"] = spec.modality or fields["Modality"][0]
-            if "PatientSex" in fields:
-                meta["sex"] = fields["PatientSex"][0]
-            if "PatientAge" in fields:
-                meta["age"] = fields["PatientAge"][0]
+            if spec.frames == "volume":
+                meta.update(slice_index=i, slice_rule=spec.slice, n_slices=len(frames))
+            meta.update(header_meta(spec, fields))
             if window is not None:
                 meta["window"] = list(window)
             yield Record(
-                key=f"{rel}#{i}" if len(frames) > 1 else rel,
+                key=f"{rel}#{i}" if spec.frames == "all" and len(frames) > 1 else rel,
                 source=spec.dataset,
                 image=ImageRef(data=encode_png(frames[i]), suffix=".png"),
                 fields=dict(fields),

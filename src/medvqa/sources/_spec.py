@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 BoxFormat = Literal["xywh", "xyxy", "center_radius"]
 
@@ -17,7 +17,9 @@ class SourceSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     dataset: str = Field(description="Dataset name, written to items' source and benchmark.json.")
-    reader: str = Field(description="Registered reader: image_folder, table, npz, dicom, nifti, ….")
+    reader: str = Field(
+        description="Registered reader: image_folder, table, npz, dicom, dicom_series, nifti."
+    )
     path: str = Field(description="Image folder or file, relative to the data root.")
     license: str = Field(default="", description="Licence of the original data.")
     url: str = Field(default="", description="Where the original data is published.")
@@ -49,8 +51,10 @@ class SourceSpec(BaseModel):
     window: str = Field(
         default="", description='CT window: a preset (lung, soft_tissue, bone, brain) or "C,W".'
     )
-    frames: Literal["first", "all"] = Field(
-        default="first", description="Multi-frame DICOM: first frame only, or one record each."
+    frames: Literal["first", "all", "volume"] = Field(
+        default="first",
+        description="Multi-frame DICOM: first frame, one record per frame, or a volume whose "
+        "representative frame is chosen by ``slice``.",
     )
     array_prefix: str = Field(
         default="", description="npz: key prefix (train_ of train_images); empty = all splits."
@@ -59,3 +63,9 @@ class SourceSpec(BaseModel):
     split: Literal["train", "val", "test", "test_tiny", "external"] | None = Field(
         default=None, description="Fixed split for every item of this source (e.g. external)."
     )
+
+    @field_validator("slice", mode="before")
+    @classmethod
+    def _slice_text(cls, value: object) -> object:
+        """``slice: 3`` in YAML is an int; keep it as the text rule ``"3"``."""
+        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
