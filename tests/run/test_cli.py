@@ -24,7 +24,7 @@ def test_help_shows_an_example() -> None:
 
 
 @pytest.mark.parametrize(
-    "command", ["build", "validate", "score", "compare", "report", "parse", "demo", "bench"]
+    "command", ["build", "validate", "export", "score", "compare", "report", "parse", "demo", "bench"]
 )
 def test_every_command_help_shows_an_example(command: str) -> None:
     proc = medvqa_cli(command, "--help")

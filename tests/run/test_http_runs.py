@@ -161,3 +161,48 @@ def test_api_key_sent_as_header_and_written_nowhere(
     for f in run.iterdir():
         assert secret.encode() not in f.read_bytes(), f"API key leaked into {f.name}"
     assert secret not in proc.stdout + proc.stderr
+
+
+def test_anthropic_messages_api(
+    bench: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import base64
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-77")
+    with CountingServer(fail={"[lung-002]": [529]}) as server:
+        s = run_benchmark(RunConfig(bench_dir=bench, out_dir=tmp_path / "run", backoff_s=0.001,
+                                    model=ModelConfig(spec=f"anthropic:claude-test@{server.url}")))
+        bodies, headers, images = list(server.bodies), list(server.headers), list(server.images)
+    assert s.errors == 0 and s.predictions == 12  # 529 "overloaded" was retried
+    assert set(headers) == {"sk-ant-test-77"}
+    body = bodies[0]
+    assert body["model"] == "claude-test" and "seed" not in body
+    parts = body["messages"][0]["content"]
+    assert [p["type"] for p in parts] == ["image", "text"]
+    assert base64.b64decode(images[0].partition(",")[2])[:2] == b"\xff\xd8"  # the JPEG itself
+    preds = list(read_jsonl(tmp_path / "run" / "predictions.jsonl", Prediction))
+    assert all(p.response == "A" for p in preds)
+
+
+def test_non_web_images_are_sent_as_png(tmp_path: Path, data_dir: Path, bench_factory) -> None:
+    import base64
+    import io
+
+    from PIL import Image
+
+    from medvqa.schema import Item
+    from medvqa.store import ImageStore
+
+    tiff = next((data_dir / "nct_crc_he_100k_samples").rglob("*.tif"))
+    rel = ImageStore(tmp_path / "b").add_file(tiff)
+    item = Item(id="t", images=[rel], question="[lung-000] Which tissue?",
+                options={"A": "tumour", "B": "stroma"}, answer="A", question_type="single")
+    bench = bench_factory(tmp_path / "b", items=[item])
+    with CountingServer() as server:
+        run_benchmark(_config(bench, tmp_path / "run", server.url))
+        (url,) = server.images
+    head, _, data = url.partition(",")
+    assert head == "data:image/png;base64"
+    png = Image.open(io.BytesIO(base64.b64decode(data)))
+    assert png.size == Image.open(tiff).size
+    assert list(png.convert("RGB").getdata()) == list(Image.open(tiff).convert("RGB").getdata())

@@ -78,7 +78,8 @@ class ModelConfig:
 
     Attributes:
         spec: the ``--model`` string (see :func:`medvqa.models.parse_model_spec`).
-        api_key_env: name of the environment variable that holds the API key.
+        api_key_env: name of the environment variable that holds the API key ("" = the
+            backend's own default, ``OPENAI_API_KEY`` or ``ANTHROPIC_API_KEY``).
         temperature: sampling temperature (0 = greedy).
         max_tokens: cap on generated tokens.
         timeout_s: per-request timeout in seconds.
@@ -88,7 +89,7 @@ class ModelConfig:
     """
 
     spec: str
-    api_key_env: str = "OPENAI_API_KEY"
+    api_key_env: str = ""
     temperature: float = 0.0
     max_tokens: int = 64
     timeout_s: float = 60.0

@@ -8,7 +8,7 @@ from medvqa.errors import BadInputError
 from medvqa.models._base import ModelBackend, ModelConfig
 from medvqa.models._spec import parse_model_spec
 
-_NOT_YET = {"anthropic", "supervised", "human"}
+_NOT_YET = {"supervised", "human"}
 
 
 def load_model(config: ModelConfig, bench_dir: Path | None = None) -> ModelBackend:
@@ -39,10 +39,14 @@ def load_model(config: ModelConfig, bench_dir: Path | None = None) -> ModelBacke
         from medvqa.models._openai_compat import OpenAICompatModel
 
         return OpenAICompatModel(config, spec.name, spec.base_url)
+    if spec.kind == "anthropic":
+        from medvqa.models._anthropic import AnthropicModel
+
+        return AnthropicModel(config, spec.name, spec.base_url)
     assert spec.kind in _NOT_YET
     raise BadInputError(
         f"model kind {spec.kind!r} is not available in this version of medvqa; "
-        "use random, frequent, smollm2, hf:PATH or openai:MODEL@URL"
+        "use random, frequent, smollm2, hf:PATH, openai:MODEL@URL or anthropic:MODEL"
     )
 
 

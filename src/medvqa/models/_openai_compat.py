@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import io
 import json
 import os
 import time
@@ -36,12 +37,36 @@ DEFAULT_BASE_URL = "https://api.openai.com/v1"
 _TRANSIENT = {408, 409, 425, 429, 500, 502, 503, 504}
 
 
+#: Image types every hosted API accepts; anything else (TIFF, BMP …) is sent as PNG.
+WEB_MIMES = frozenset({"image/png", "image/jpeg", "image/webp", "image/gif"})
+
+
+def web_image(image: ImageInput) -> tuple[bytes, str]:
+    """The image's bytes and MIME type, transcoded losslessly to PNG when not a web format."""
+    if image.mime in WEB_MIMES:
+        return image.data, image.mime
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.open(io.BytesIO(image.data)).save(buf, format="PNG")
+    return buf.getvalue(), "image/png"
+
+
 class ImagePartCache:
-    """JSON text of ``{"type": "image_url", ...}`` parts, built once per image hash (LRU)."""
+    """JSON text of an image's content part, built once per image hash (LRU).
+
+    Subclasses change :meth:`encode` for another API's image part.
+    """
 
     def __init__(self, max_entries: int = 256):
         self._parts: OrderedDict[str, str] = OrderedDict()
         self.max_entries = max_entries
+
+    def encode(self, image: ImageInput) -> str:
+        """The serialised OpenAI ``image_url`` part with a base64 ``data:`` URL."""
+        data, mime = web_image(image)
+        url = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+        return json.dumps({"type": "image_url", "image_url": {"url": url}})
 
     def part(self, image: ImageInput) -> str:
         """The serialised content part for ``image``."""
@@ -49,8 +74,7 @@ class ImagePartCache:
         if cached is not None:
             self._parts.move_to_end(image.sha256)
             return cached
-        url = f"data:{image.mime};base64,{base64.b64encode(image.data).decode('ascii')}"
-        text = json.dumps({"type": "image_url", "image_url": {"url": url}})
+        text = self.encode(image)
         self._parts[image.sha256] = text
         if len(self._parts) > self.max_entries:
             self._parts.popitem(last=False)
@@ -61,31 +85,41 @@ class OpenAICompatModel:
     """Chat completions over HTTP; one request per item, concurrency set by the runner."""
 
     batch_size = 1
+    default_base_url = DEFAULT_BASE_URL
+    default_key_env = "OPENAI_API_KEY"
 
     def __init__(self, config: ModelConfig, model: str, base_url: str):
         self.model = model
-        self.base_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
+        self.base_url = (base_url or self.default_base_url).rstrip("/")
         self.name = config.spec
         self.timeout_s = config.timeout_s
-        self.params: dict[str, Any] = {
-            "temperature": config.temperature,
-            "max_tokens": config.max_tokens,
-            "seed": config.seed,
-            **config.extra,
-        }
+        self.params: dict[str, Any] = self.request_params(config)
         self.info: dict[str, Any] = {"text_only": False, "endpoint": self.base_url}
-        key = os.environ.get(config.api_key_env, "")
+        key = os.environ.get(config.api_key_env or self.default_key_env, "")
         self._headers = {"Content-Type": "application/json"}
         if key:
-            self._headers["Authorization"] = f"Bearer {key}"
-        self._images = ImagePartCache()
+            self._headers |= self.auth_headers(key)
+        self._images = self.image_parts()
         self._session: aiohttp.ClientSession | None = None
         self._fixed = json.dumps(
             {"model": model, **{k: v for k, v in self.params.items() if v is not None}}
         )[1:-1]
 
     def __repr__(self) -> str:
-        return f"OpenAICompatModel(model={self.model!r}, base_url={self.base_url!r})"
+        return f"{type(self).__name__}(model={self.model!r}, base_url={self.base_url!r})"
+
+    def request_params(self, config: ModelConfig) -> dict[str, Any]:
+        """Answer-changing body parameters (also the cache identity)."""
+        return {"temperature": config.temperature, "max_tokens": config.max_tokens,
+                "seed": config.seed, **config.extra}
+
+    def auth_headers(self, key: str) -> dict[str, str]:
+        """Headers that carry the API key (never logged, never written)."""
+        return {"Authorization": f"Bearer {key}"}
+
+    def image_parts(self) -> ImagePartCache:
+        """The cache that serialises image content parts for this API."""
+        return ImagePartCache()
 
     async def start(self) -> None:
         """Open the session and check that something listens at the endpoint (fast)."""
@@ -126,11 +160,21 @@ class OpenAICompatModel:
         """Send each request (the runner calls with one at a time, concurrently)."""
         return [await self._one(r) for r in requests]
 
+    @property
+    def endpoint(self) -> str:
+        """The URL requests are posted to."""
+        return f"{self.base_url}/chat/completions"
+
+    def answer_text(self, payload: Any) -> str:
+        """The answer text in a decoded response body (KeyError/IndexError/TypeError if none)."""
+        text = payload["choices"][0]["message"]["content"]
+        return text if isinstance(text, str) else ""
+
     async def _one(self, request: GenerateRequest) -> GenerateResponse:
         if self._session is None:
             await self.start()
         assert self._session is not None
-        url = f"{self.base_url}/chat/completions"
+        url = self.endpoint
         t0 = time.perf_counter()
         try:
             async with self._session.post(url, data=self.body(request)) as resp:
@@ -145,10 +189,11 @@ class OpenAICompatModel:
         latency = time.perf_counter() - t0
         if status != 200:
             excerpt = raw[:200].decode("utf-8", "replace").replace("\n", " ")
-            cls = TransientModelError if status in _TRANSIENT or status >= 500 else ModelRequestError
+            transient = status in _TRANSIENT or status >= 500
+            cls = TransientModelError if transient else ModelRequestError
             raise cls(f"HTTP {status} from {url}: {excerpt}")
         try:
-            text = json.loads(raw)["choices"][0]["message"]["content"]
+            text = self.answer_text(json.loads(raw))
         except (ValueError, KeyError, IndexError, TypeError):
             raise ModelRequestError(f"malformed response from {url}: {raw[:200]!r}") from None
-        return GenerateResponse(text=text if isinstance(text, str) else "", latency_s=latency)
+        return GenerateResponse(text=text, latency_s=latency)

@@ -48,7 +48,7 @@ def parse_model_spec(spec: str) -> ModelSpec:
         hint = f" Did you mean {close[0]!r}?" if close else ""
         raise ValueError(f"unknown model kind {kind!r} in {spec!r}.{hint} Known: {', '.join(SPEC_KINDS)}")
     name, base_url = rest, ""
-    if kind == "openai" and "@" in rest:
+    if kind in {"openai", "anthropic"} and "@" in rest:
         name, _, base_url = rest.partition("@")
     if kind in {"openai", "anthropic", "hf", "supervised", "human"} and not name:
         raise ValueError(f"model spec {spec!r} needs a name, e.g. {SPEC_KINDS[kind]!r}")

@@ -43,7 +43,7 @@ def validate_command(
 def run_command(
     bench: Path = typer.Argument(..., help="Benchmark folder."),
     model: str = typer.Option(
-        ..., "--model", "-m", help="random | frequent | smollm2 | openai:MODEL@BASE_URL | …"
+        ..., "--model", "-m", help="random | frequent | smollm2 | hf:PATH | openai:MODEL@URL | anthropic:MODEL"
     ),
     out: Path = typer.Option(..., "--out", "-o", help="Run folder (resumed if it exists)."),
     prompt: str | None = typer.Option(
@@ -64,7 +64,9 @@ def run_command(
     ),
     seed: int = typer.Option(0, "--seed", help="Seed of random models and conditions."),
     api_key_env: str = typer.Option(
-        "OPENAI_API_KEY", "--api-key-env", help="Environment variable holding the API key."
+        "", "--api-key-env",
+        help="Environment variable holding the API key (default: OPENAI_API_KEY for openai:, "
+        "ANTHROPIC_API_KEY for anthropic:).",
     ),
     temperature: float = typer.Option(0.0, "--temperature", help="Sampling temperature."),
     max_tokens: int = typer.Option(64, "--max-tokens", help="Most tokens generated."),

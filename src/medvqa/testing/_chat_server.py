@@ -33,17 +33,22 @@ def first_letter_reply(prompt: str, body: dict[str, Any]) -> str:
 
 
 def _prompt_and_images(body: dict[str, Any]) -> tuple[str, list[str]]:
-    """Return the last user message's text and image URLs (content string or parts)."""
+    """Return the last user message's text and images as ``data:`` URLs (either API's parts)."""
     content = body["messages"][-1]["content"]
     if isinstance(content, str):
         return content, []
     text = "".join(p.get("text", "") for p in content if p.get("type") == "text")
     images = [p["image_url"]["url"] for p in content if p.get("type") == "image_url"]
+    images += [f"data:{p['source']['media_type']};base64,{p['source']['data']}"
+               for p in content if p.get("type") == "image"]
     return text, images
 
 
 class ChatServer:
-    """Chat-completions server in a background thread (use as a context manager).
+    """Chat-completions (and Anthropic Messages) server in a background thread.
+
+    Use as a context manager. ``POST /v1/chat/completions`` answers in the OpenAI format,
+    ``POST /v1/messages`` in Anthropic's.
 
     Args:
         latency_s: seconds to wait before each answer (``asyncio.sleep``, so concurrent
@@ -57,7 +62,7 @@ class ChatServer:
     Attributes:
         counts: requests received per prompt text.
         images: image URLs received, in arrival order.
-        headers: the ``Authorization`` header values received.
+        headers: the API key header values received (``Authorization`` or ``x-api-key``).
         bodies: the decoded request bodies, in arrival order.
 
     """
@@ -90,6 +95,12 @@ class ChatServer:
         return f"http://127.0.0.1:{self.port}/v1"
 
     async def _chat(self, request: web.Request) -> web.Response:
+        return await self._answer(request, _answer)
+
+    async def _messages(self, request: web.Request) -> web.Response:
+        return await self._answer(request, _anthropic_answer)
+
+    async def _answer(self, request: web.Request, encode: Callable[[str], bytes]) -> web.Response:
         raw = await request.read()
         if not self.parse:
             if self.latency_s:
@@ -100,14 +111,15 @@ class ChatServer:
         self.counts[prompt] += 1
         self.images.extend(images)
         self.bodies.append(body)
-        if "Authorization" in request.headers:
-            self.headers.append(request.headers["Authorization"])
+        for header in ("Authorization", "x-api-key"):
+            if header in request.headers:
+                self.headers.append(request.headers[header])
         for marker, statuses in self.fail.items():
             if marker in prompt and statuses:
                 return web.json_response({"error": {"message": "scripted"}}, status=statuses.pop(0))
         if self.latency_s:
             await asyncio.sleep(self.latency_s)
-        return web.Response(body=_answer(self.reply(prompt, body)), content_type="application/json")
+        return web.Response(body=encode(self.reply(prompt, body)), content_type="application/json")
 
     async def _models(self, request: web.Request) -> web.Response:
         return web.json_response({"object": "list", "data": [{"id": "test", "object": "model"}]})
@@ -115,6 +127,7 @@ class ChatServer:
     def _app(self) -> web.Application:
         app = web.Application(client_max_size=256 << 20)
         app.router.add_post("/v1/chat/completions", self._chat)
+        app.router.add_post("/v1/messages", self._messages)
         app.router.add_get("/v1/models", self._models)
         return app
 
@@ -149,6 +162,13 @@ def _answer(text: str) -> bytes:
             "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
                          "finish_reason": "stop"}],
         }
+    ).encode()
+
+
+def _anthropic_answer(text: str) -> bytes:
+    return json.dumps(
+        {"type": "message", "role": "assistant", "model": "test", "stop_reason": "end_turn",
+         "content": [{"type": "text", "text": text}]}
     ).encode()
 
 
