@@ -18,7 +18,7 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from medvqa.store import atomic_write_text
+from medvqa.store import atomic_write_text, atomic_writer
 
 SCHEMA_VERSION = 1
 
@@ -239,10 +239,14 @@ def dump_line(record: BaseModel) -> str:
 
 
 def write_jsonl(path: str | Path, records: Iterable[BaseModel]) -> str:
-    """Write records atomically; return the SHA-256 of the bytes written."""
-    text = "".join(dump_line(r) for r in records)
-    atomic_write_text(path, text)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    """Write records atomically, streaming; return the SHA-256 of the bytes written."""
+    digest = hashlib.sha256()
+    with atomic_writer(path, "wb") as fh:
+        for record in records:
+            line = dump_line(record).encode("utf-8")
+            digest.update(line)
+            fh.write(line)
+    return digest.hexdigest()
 
 
 def write_json(path: str | Path, record: BaseModel) -> None:

@@ -11,25 +11,43 @@ import hashlib
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import IO, Any
 
 IMAGES_DIR = "images"
 
 
-def atomic_write_bytes(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so readers see the old file or the new one, never a mix."""
+@contextmanager
+def atomic_writer(
+    path: str | Path, mode: str = "w", newline: str | None = "\n"
+) -> Iterator[IO[Any]]:
+    """Open a temporary file beside ``path`` for streaming writes; rename it into place on success.
+
+    Readers see the old file or the complete new one, never a mix; on any error (or a kill) the
+    temporary file is removed (or left as a hidden ``.NAME.*.tmp``) and ``path`` is untouched.
+    Text mode writes UTF-8 with ``newline`` line endings.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    text = {} if "b" in mode else {"encoding": "utf-8", "newline": newline}
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+        with os.fdopen(fd, mode, **text) as fh:
+            yield fh
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def atomic_write_bytes(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so readers see the old file or the new one, never a mix."""
+    with atomic_writer(path, "wb") as fh:
+        fh.write(data)
 
 
 def atomic_write_text(path: str | Path, text: str) -> None:

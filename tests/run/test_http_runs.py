@@ -205,4 +205,4 @@ def test_non_web_images_are_sent_as_png(tmp_path: Path, data_dir: Path, bench_fa
     assert head == "data:image/png;base64"
     png = Image.open(io.BytesIO(base64.b64decode(data)))
     assert png.size == Image.open(tiff).size
-    assert list(png.convert("RGB").getdata()) == list(Image.open(tiff).convert("RGB").getdata())
+    assert png.convert("RGB").tobytes() == Image.open(tiff).convert("RGB").tobytes()

@@ -19,10 +19,8 @@ import binascii
 import csv
 import io
 import json
-import os
 import string
 import sys
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +31,7 @@ from PIL import Image
 from medvqa.build._context import BuildContext, Draft
 from medvqa.build._recipe import Recipe
 from medvqa.schema import ITEMS_FILE, Item, read_jsonl
+from medvqa.store import atomic_writer
 
 LETTERS = string.ascii_uppercase
 BASE_COLUMNS = ("index", "image", "question", "hint")
@@ -211,38 +210,31 @@ def export_vlmevalkit(bench: Path, out: Path) -> ExportResult:
     width = max((len(i.options) for i in read_jsonl(bench / ITEMS_FILE, Item)), default=0)
     letters = [LETTERS[k] for k in range(width)]
     n_items, images = 0, set()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            writer = csv.writer(fh, delimiter="\t", lineterminator="\n")
-            writer.writerow([*BASE_COLUMNS, *letters, *TAIL_COLUMNS])
-            for item in read_jsonl(bench / ITEMS_FILE, Item):
-                n_items += 1
-                b64 = [
-                    base64.b64encode((bench / rel).read_bytes()).decode("ascii")
-                    for rel in item.images
+    with atomic_writer(out, newline="") as fh:
+        writer = csv.writer(fh, delimiter="\t", lineterminator="\n")
+        writer.writerow([*BASE_COLUMNS, *letters, *TAIL_COLUMNS])
+        for item in read_jsonl(bench / ITEMS_FILE, Item):
+            n_items += 1
+            b64 = [
+                base64.b64encode((bench / rel).read_bytes()).decode("ascii")
+                for rel in item.images
+            ]
+            images.update(item.images)
+            cell = b64[0] if len(b64) == 1 else (json.dumps(b64) if b64 else "")
+            meta = item.meta
+            writer.writerow(
+                [n_items, cell, item.question, str(meta.get("hint", ""))]
+                + [item.options.get(c, "") for c in letters]
+                + [
+                    _answer_cell(item),
+                    item.category,
+                    str(meta.get("l2_category", "")),
+                    item.split,
+                    item.id,
+                    item.question_type,
+                    item.case_id or "",
+                    item.source,
+                    json.dumps(meta, ensure_ascii=False),
                 ]
-                images.update(item.images)
-                cell = b64[0] if len(b64) == 1 else (json.dumps(b64) if b64 else "")
-                meta = item.meta
-                writer.writerow(
-                    [n_items, cell, item.question, str(meta.get("hint", ""))]
-                    + [item.options.get(c, "") for c in letters]
-                    + [
-                        _answer_cell(item),
-                        item.category,
-                        str(meta.get("l2_category", "")),
-                        item.split,
-                        item.id,
-                        item.question_type,
-                        item.case_id or "",
-                        item.source,
-                        json.dumps(meta, ensure_ascii=False),
-                    ]
-                )
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+            )
     return ExportResult(out, n_items, len(images))

@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sqlite3
-import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -29,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from medvqa.models._base import GenerateRequest, GenerateResponse
+from medvqa.store import atomic_writer
 
 #: SQLite's bound-parameter limit is 32,766 on 3.32+; stay far below it.
 _CHUNK = 500
@@ -300,36 +299,26 @@ class PredictionJournal:
         Lines follow :class:`medvqa.schema.Prediction`'s field order; the scoring fields stay
         null until ``medvqa score`` fills them.
         """
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         n = 0
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-                for r in self.rows():
-                    fh.write(
-                        json.dumps(
-                            {
-                                "item_id": r.item_id,
-                                "condition": r.condition,
-                                "response": r.response,
-                                "latency_s": r.latency_s,
-                                "error": r.error,
-                                "choice": None,
-                                "correct": None,
-                                "invalid": None,
-                            },
-                            ensure_ascii=False,
-                        )
-                        + "\n"
+        with atomic_writer(path) as fh:
+            for r in self.rows():
+                fh.write(
+                    json.dumps(
+                        {
+                            "item_id": r.item_id,
+                            "condition": r.condition,
+                            "response": r.response,
+                            "latency_s": r.latency_s,
+                            "error": r.error,
+                            "choice": None,
+                            "correct": None,
+                            "invalid": None,
+                        },
+                        ensure_ascii=False,
                     )
-                    n += 1
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+                    + "\n"
+                )
+                n += 1
         return n
 
     def close(self) -> None:
