@@ -3,6 +3,7 @@ REFERENCE_SCORING.md, and against plain re-statements of the described algorithm
 
 from __future__ import annotations
 
+import json
 import random
 from difflib import SequenceMatcher
 
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from medvqa.score.parsers import make_parser
+from medvqa.score.parsers import is_correct, make_parser
 
 LR = {"A": "Left", "B": "Right"}
 FIVE = {"A": "Hepatitis A", "B": "Cirrhosis", "C": "Hepatitis C infection", "D": "Steatosis",
@@ -100,6 +101,32 @@ def test_mammovqa_pruning_never_changes_a_decision(parts):
             _plain_mammovqa(response, options)
 
 
+LUNG = {"A": "adenocarcinoma", "B": "squamous cell carcinoma", "C": "benign lung tissue",
+        "D": "large cell carcinoma"}
+_sentence_words = st.sampled_from(["The", "answer", "is", "B.", "nuclei", "show", "atypia", "in",
+                                   "field", "12,", "adenocarcinoma", "squamous cell carcinoma",
+                                   "benign", "lung tissue", "large cell", "carcinoma", "(C)",
+                                   "I", "cannot", "tell", "İstanbul", "KELVIN \u212a", ":"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(parts=st.lists(_sentence_words, min_size=4, max_size=16))
+def test_mammovqa_bounds_never_change_a_decision_on_long_responses(parts):
+    # Long sentences against long option texts: the multiset bound prunes most here. Texts
+    # whose lower case is longer ("İ" → "i̇") must be bounded by their lowered length.
+    response = " ".join(parts)
+    for options in (LUNG, {"A": "İnvasive", "B": "invasive", "C": "Kelvin \u212a"}):
+        assert make_parser("mammovqa").parse(response, options, "single").choice == \
+            _plain_mammovqa(response, options)
+
+
+def test_mammovqa_repeated_response_keeps_its_decision():
+    parser = make_parser("mammovqa")
+    first = [parser.parse(r, LR, "single").choice for r in ("Answer: B", "Left or Right", "B")]
+    again = [parser.parse(r, LR, "single").choice for r in ("Answer: B", "Left or Right", "B")]
+    assert first == again == ["A", "B", "B"]
+
+
 # --- pathmmu -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("response", ["A)", "**A**", "[A]"])
@@ -155,3 +182,50 @@ def test_pathmmu_fallbacks_draw_in_input_order():
 def test_pathmmu_never_abstains(text):
     parsed = make_parser("pathmmu").parse(text, FIVE, "single")
     assert parsed.choice in FIVE and not parsed.invalid
+
+
+# --- pathmmu compares option texts, not letters ---------------------------------------------
+
+DUP = {"A": "Steatosis", "B": "Cirrhosis", "C": "Steatosis", "D": "Normal liver"}
+
+
+def test_pathmmu_duplicate_option_texts_count_as_the_same_answer(tmp_path):
+    # REFERENCE_SCORING.md: the prediction is the chosen letter's text, right when it equals
+    # the gold text. C and A read "Steatosis", so answering C to a gold A is right.
+    from medvqa.score.parsers._batch import parse_records
+
+    lines = [{"id": "q1", "response": "(C)", "options": DUP, "answer": "A"},
+             {"id": "q2", "response": "(B)", "options": DUP, "answer": "A"},
+             {"id": "q3", "response": "(A)", "options": DUP, "answer": "C"}]
+    path = tmp_path / "responses.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    pathmmu, _ = parse_records(path, "pathmmu", seed=42)
+    assert [(r["choice"], r["correct"]) for r in pathmmu] == [("C", True), ("B", False),
+                                                              ("A", True)]
+    strict, _ = parse_records(path, "strict", seed=42)  # the default judges letters
+    assert [r["correct"] for r in strict] == [False, False, False]
+
+
+def test_pathmmu_text_comparison_reaches_scored_rows():
+    from medvqa.schema import Item, Prediction
+    from medvqa.score._rows import score_row
+
+    item = Item(id="q1", question="Which finding?", options=DUP, answer="A",
+                question_type="single")
+    row = score_row(item, Prediction(item_id="q1", response="C"), make_parser("pathmmu"))
+    assert row.choice == "C" and row.correct and not row.invalid
+
+
+@settings(max_examples=100, deadline=None)
+@given(texts=st.lists(st.sampled_from(["Steatosis", "Cirrhosis", "Normal"]), min_size=2,
+                      max_size=5),
+       pick=st.integers(0, 4), gold=st.integers(0, 4))
+def test_pathmmu_correct_exactly_when_texts_match(texts, pick, gold):
+    options = dict(zip("ABCDE", texts, strict=False))
+    letters = list(options)
+    chosen, answer = letters[pick % len(letters)], letters[gold % len(letters)]
+    parser = make_parser("pathmmu")
+    parsed = parser.parse(f"({chosen})", options, "single")
+    assert parsed.choice == chosen
+    assert is_correct(parsed.choice, answer, "single", texts=options) == \
+        (options[chosen] == options[answer])

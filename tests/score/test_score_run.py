@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import medvqa  # tests/score/conftest.py
+from scoring_cli import medvqa
 
 from medvqa.schema import Prediction, read_jsonl
 from medvqa.score import ScoreConfig, score_run

@@ -28,7 +28,7 @@ class DemoBenchmark:
 
 #: SmolLM2 never sees the image, so blind and corrupted images must leave its accuracy unchanged:
 #: the controls section of the report shows that as "needs the image: no".
-LOCAL_CONTROLS = ("clean",)
+LOCAL_CONTROLS = ("clean", "blind", "corrupt:jpeg@3")
 
 DEMO_PLAN: tuple[DemoBenchmark, ...] = (
     DemoBenchmark(

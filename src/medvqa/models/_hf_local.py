@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import json
 import logging
 import threading
 import time
@@ -88,10 +89,17 @@ class LocalLM:
         self.max_tokens = config.max_tokens
         self.temperature = config.temperature
         self.seed = config.seed
+        # extra["json_schema"]: constrain decoding to that JSON schema (lm-format-enforcer).
+        schema = config.extra.get("json_schema")
+        self.json_schema: str | None = (
+            None if schema is None else schema if isinstance(schema, str)
+            else json.dumps(schema, sort_keys=True)
+        )
         self.params: dict[str, Any] = {
             "max_tokens": config.max_tokens,
             "temperature": config.temperature,
             **({"seed": config.seed} if config.temperature > 0 else {}),
+            **({"json_schema": self.json_schema} if self.json_schema is not None else {}),
         }
         self.info: dict[str, Any] = {
             "text_only": True,
@@ -130,10 +138,16 @@ class LocalLM:
         sample = self.temperature > 0
         if sample:
             torch.manual_seed(self.seed)
+        constrain: dict[str, Any] = {}
+        if self.json_schema is not None:
+            from medvqa.models._json_constraint import json_prefix_fn
+
+            constrain["prefix_allowed_tokens_fn"] = json_prefix_fn(tok, self.json_schema)
         t0 = time.perf_counter()
         with torch.inference_mode():
             out = model.generate(
                 **enc,
+                **constrain,
                 max_new_tokens=self.max_tokens,
                 do_sample=sample,
                 temperature=self.temperature if sample else None,

@@ -89,3 +89,50 @@ def confusion_matrix(labels: list[str], predicted: list[str], counts: list[list[
                 ax.text(j, i, str(c), ha="center", va="center", fontsize=8)
         ax.set_title(title)
         return _svg(fig)
+
+
+def degradation_curves(curves: dict[str, list[float | None]], baseline: float | None,
+                       title: str) -> str:
+    """Accuracy against corruption severity 0 (clean) … 5, one line per corruption (PathMMU)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with plt.rc_context(_STYLE):
+        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        for name, values in curves.items():
+            points = [(s, v) for s, v in enumerate(values) if v is not None]
+            ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=name)
+        if baseline is not None:
+            ax.axhline(baseline, color="#b54a4a", linestyle="--", label="random guess")
+        ax.set_xticks(range(6))
+        ax.set_xlabel("corruption severity (0 = clean)")
+        ax.set_ylabel("accuracy")
+        ax.set_ylim(0, 1)
+        ax.set_title(title)
+        ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
+        return _svg(fig)
+
+
+def failure_bars(counts: dict[str, dict[str, int]], title: str) -> str:
+    """Stacked horizontal bars: failure tags (rows) by condition (colours)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    tags = list(dict.fromkeys(t for per in counts.values() for t in per))
+    with plt.rc_context(_STYLE):
+        fig, ax = plt.subplots(figsize=(6.4, 0.35 * len(tags) + 1.2))
+        left = [0.0] * len(tags)
+        for cond, per in counts.items():
+            vals = [float(per.get(t, 0)) for t in tags]
+            ax.barh(range(len(tags)), vals, left=left, label=cond)
+            left = [a + b for a, b in zip(left, vals)]
+        ax.set_yticks(range(len(tags)), tags)
+        ax.invert_yaxis()
+        ax.set_xlabel("responses")
+        ax.set_title(title)
+        ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
+        return _svg(fig)

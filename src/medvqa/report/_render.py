@@ -53,6 +53,12 @@ def render_markdown(sections: list[BenchmarkSection], methods: str) -> str:
             lines += [f"| {c['model']} | {c['condition']} | {c['n']} | {c['clean']} | "
                       f"{c['perturbed']} | {c['delta']} | {c['ci']} | {c['p']} | {c['verdict']} |"
                       for c in s.controls]
+        if s.failure_rows:
+            lines += ["", "### Failure modes", "",
+                      "| Model | Condition | n | Failures | Abstention rate | Tags |",
+                      "|---|---|---|---|---|---|"]
+            lines += [f"| {f['model']} | {f['condition']} | {f['n']} | {f['failures']} | "
+                      f"{f['abstention']} | {f['tags']} |" for f in s.failure_rows]
         lines.append("")
     lines += ["## Methods", "", methods, ""]
     return "\n".join(lines)

@@ -46,6 +46,8 @@ class BenchmarkSection:
     category_rows: list[dict[str, Any]] = field(default_factory=list)
     plots: list[tuple[str, str]] = field(default_factory=list)
     controls: list[dict[str, Any]] = field(default_factory=list)
+    control_plots: list[tuple[str, str]] = field(default_factory=list)
+    failure_rows: list[dict[str, Any]] = field(default_factory=list)
 
 
 def load_run(path: Path) -> LoadedRun:
@@ -74,9 +76,52 @@ def _leaderboard_row(run: LoadedRun) -> dict[str, Any] | None:
     }
 
 
+def _verdict(condition: str, needs: bool, delta: float | None) -> str:
+    """What a positive Δ means depends on what the condition took away."""
+    if condition == "swap":
+        return "needs the question" if needs else "no evidence it needs the question"
+    if condition == "ood":
+        return "see abstention rate"
+    if needs:
+        return "needs the image"
+    return "no evidence it needs the image"
+
+
+def _stored_controls(run: LoadedRun) -> list[dict[str, Any]]:
+    """Rows of the Δ table from metrics.json's ``controls`` (written by ``medvqa score``)."""
+    rows = []
+    for cond, res in (run.metrics.controls or {}).get("deltas", {}).items():
+        d = res["overall"]
+        ci = d["ci"]
+        cats = res.get("by_category", {})
+        needs_cats = [c for c, v in cats.items() if v["needs_image"]]
+        rows.append({
+            "model": run.label, "condition": cond, "n": d["n"],
+            "clean": f"{d['clean']:.3f}" if d["clean"] is not None else "–",
+            "perturbed": f"{d['condition']:.3f}" if d["condition"] is not None else "–",
+            "delta": f"{d['delta']:+.3f}" if d["delta"] is not None else "–",
+            "ci": f"[{ci[0]:+.3f}, {ci[1]:+.3f}]" if None not in ci else "–",
+            "p": f"{d['mcnemar_p']:.3g}" if d["mcnemar_p"] is not None else "–",
+            "verdict": _verdict(cond, d["needs_image"], d["delta"])
+            + (f" (by category: {', '.join(needs_cats)})"
+               if needs_cats and cond != "ood" else ""),
+        })
+    return rows
+
+
 def _controls(run: LoadedRun) -> list[dict[str, Any]]:
     from medvqa.score._paired import compare_runs
 
+    if run.metrics.controls:
+        rows = _stored_controls(run)
+        permute = run.metrics.conditions.get("permute")
+        if permute is not None:
+            rows.append({
+                "model": run.label, "condition": "permute (circular)", "n": permute.overall.n,
+                "clean": "", "perturbed": fmt(permute.overall.accuracy), "delta": "",
+                "ci": "", "p": "", "verdict": f"consistency {permute.consistency:.3f}",
+            })
+        return rows
     rows = []
     for cond in run.metrics.conditions:
         if cond in {"clean", "permute"} or cond.startswith("permute@"):
@@ -130,6 +175,7 @@ def build_sections(runs: list[LoadedRun]) -> list[BenchmarkSection]:
         _add_plots(section, ranked, radar_series)
         for r in ranked:
             section.controls.extend(_controls(r))
+            _add_control_plots(section, r)
         sections.append(section)
     return sections
 
@@ -152,6 +198,32 @@ def _add_plots(section: BenchmarkSection, ranked: list[LoadedRun],
                 conf["labels"], conf["predicted"], conf["counts"], f"{r.label} on {section.name}")))
 
 
+def _add_control_plots(section: BenchmarkSection, run: LoadedRun) -> None:
+    """Degradation curves and failure-mode bars of one run, plus its failure-count rows."""
+    curves = (run.metrics.controls or {}).get("degradation") or {}
+    clean = run.metrics.conditions.get("clean")
+    if curves:
+        baseline = clean.overall.random_baseline if clean else None
+        section.control_plots.append((f"Accuracy under corruption: {run.label}",
+                                      _plots.degradation_curves(curves, baseline, run.label)))
+    modes = run.metrics.failure_modes or {}
+    shown = {c: v for c, v in modes.items() if not c.startswith(("corrupt:", "permute@"))}
+    counts = {c: {**v["lmod"], **v["mira"], **v["rules"]} for c, v in shown.items()}
+    counts = {c: {t: n for t, n in per.items() if n} for c, per in counts.items()}
+    counts = {c: per for c, per in counts.items() if per}
+    if counts:
+        section.control_plots.append((f"Failure modes (rule-based tags): {run.label}",
+                                      _plots.failure_bars(counts, run.label)))
+    for cond, v in shown.items():
+        tags = {**v["lmod"], **v["mira"], **v["rules"]}
+        section.failure_rows.append({
+            "model": run.label, "condition": cond, "n": v["n"], "failures": v["failures"],
+            "abstention": "–" if v["abstention_rate"] is None
+            else f"{v['abstention_rate']:.3f}",
+            "tags": ", ".join(f"{t} {n}" for t, n in tags.items() if n) or "–",
+        })
+
+
 def methods_text(runs: list[LoadedRun]) -> str:
     """A paragraph a reader can reproduce the figures from."""
     m = runs[0].metrics
@@ -170,5 +242,9 @@ def methods_text(runs: list[LoadedRun]) -> str:
            if clustered else "resampling items (no case contributed more than one item). ")
         + f"Prompt template(s): {', '.join(templates) or 'default'}. Controls compare each "
         "condition with the clean run on the same items: paired bootstrap interval of the "
-        "difference and McNemar's exact test."
+        "difference and McNemar's exact test; \"needs the image\" means the interval of "
+        "clean − condition lies above 0. Failure modes are rule-based tags (refusal and "
+        "missing-image phrases, unreadable answers, letters outside the options, visual detail "
+        "described without a real image, answering an out-of-domain photo) in the LMOD (E1–E6) "
+        "and MIRA taxonomies; a response may carry several tags."
     )

@@ -237,11 +237,15 @@ class PredictionJournal:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self._conn = _connect(self.path)
+        # is_done is asked by the request builder, which runs in a worker thread while this
+        # thread commits results: a second connection (WAL readers never block the writer),
+        # used by one thread at a time.
+        self._reader = sqlite3.connect(str(self.path), timeout=30.0, check_same_thread=False)
 
     def is_done(self, item_id: str, condition: str, *, include_errors: bool = True) -> bool:
         """Whether ``(item_id, condition)`` has a row (with a response, unless include_errors)."""
         sql = "SELECT error IS NULL FROM predictions WHERE item_id = ? AND condition = ?"
-        row = self._conn.execute(sql, (item_id, condition)).fetchone()
+        row = self._reader.execute(sql, (item_id, condition)).fetchone()
         return row is not None and (include_errors or bool(row[0]))
 
     def add_many(self, rows: Sequence[JournalRow]) -> None:
@@ -322,7 +326,8 @@ class PredictionJournal:
         return n
 
     def close(self) -> None:
-        """Close the connection."""
+        """Close the connections."""
+        self._reader.close()
         self._conn.close()
 
     def __enter__(self) -> PredictionJournal:

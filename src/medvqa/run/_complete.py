@@ -3,9 +3,11 @@
 :func:`complete_requests` is the async engine under ``medvqa run`` and :func:`complete` its
 synchronous wrapper for the LLM builders, judges and the guessability filter. The pipeline:
 
-1. a producer reads requests in chunks, looks the chunk up in the cache in one query and hands
-   hits straight to the output, misses to a bounded work queue (so a 100,000-request stream is
-   never held in memory);
+1. a producer pulls requests in chunks in a worker thread (so building them — rendering, image
+   reads, perturbations — overlaps with requests in flight; the iterable must tolerate being
+   advanced from a thread other than the event loop's, one chunk at a time), looks each chunk
+   up in the cache in one query and hands hits straight to the output, misses to a bounded
+   work queue (so a 100,000-request stream is never held in memory);
 2. ``ceil(concurrency / batch_size)`` workers take up to ``batch_size`` requests each, call
    ``backend.generate`` under a timeout, retry :class:`TransientModelError` with exponential
    backoff and jitter (tenacity), record :class:`ModelRequestError` at once, and stop the whole
@@ -19,12 +21,14 @@ The jitter is a pure function of (seed, request key, attempt), so two runs back 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import math
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
 
@@ -41,8 +45,28 @@ from medvqa.models._base import (
 )
 from medvqa.run._cache import ResponseCache, request_key
 
-#: Requests looked up in the cache per query.
+#: Most requests looked up in the cache per query.
 LOOKUP_CHUNK = 256
+#: Seconds of request building after which a chunk is handed on early (so the first requests
+#: go out at once even when building each one is slow, e.g. perturbing large images).
+CHUNK_BUDGET_S = 0.02
+
+
+def _take(
+    source: Iterator[tuple[int, GenerateRequest]], name: str, params: dict[str, Any]
+) -> list[tuple[int, GenerateRequest, str]]:
+    """Take the next requests from ``source``, with their cache keys.
+
+    Up to :data:`LOOKUP_CHUNK` of them, fewer once :data:`CHUNK_BUDGET_S` has passed; an empty
+    list when ``source`` is exhausted.
+    """
+    chunk: list[tuple[int, GenerateRequest, str]] = []
+    deadline = time.perf_counter() + CHUNK_BUDGET_S
+    for idx, req in source:
+        chunk.append((idx, req, request_key(name, params, req)))
+        if len(chunk) >= LOOKUP_CHUNK or time.perf_counter() > deadline:
+            break
+    return chunk
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,27 +205,29 @@ async def complete_requests(
     )
 
     async def produce() -> None:
-        chunk: list[tuple[int, GenerateRequest, str]] = []
-
-        async def flush() -> None:
-            hits = (
-                cache.get_many([k for _, _, k in chunk], include_errors=reuse_errors)
-                if cache is not None
-                else {}
-            )
-            for idx, req, key in chunk:
-                hit = hits.get(key)
-                if hit is not None:
-                    await out.put(Completion(idx, req, key, hit, cached=True))
-                else:
-                    await work.put((idx, req, key))
-            chunk.clear()
-
-        for idx, req in enumerate(requests):
-            chunk.append((idx, req, request_key(name, params, req)))
-            if len(chunk) >= LOOKUP_CHUNK:
-                await flush()
-        await flush()
+        source = iter(enumerate(requests))
+        pending = asyncio.ensure_future(asyncio.to_thread(_take, source, name, params))
+        try:
+            while chunk := await pending:
+                # Build the next chunk (prompts, image reads, perturbations) in a worker thread
+                # while this one is looked up and sent: OpenCV and zlib release the GIL, so
+                # preparing images overlaps with requests in flight instead of stalling them.
+                pending = asyncio.ensure_future(asyncio.to_thread(_take, source, name, params))
+                hits = (
+                    cache.get_many([k for _, _, k in chunk], include_errors=reuse_errors)
+                    if cache is not None
+                    else {}
+                )
+                for idx, req, key in chunk:
+                    hit = hits.get(key)
+                    if hit is not None:
+                        await out.put(Completion(idx, req, key, hit, cached=True))
+                    else:
+                        await work.put((idx, req, key))
+        finally:
+            # Never leave a worker thread inside the caller's generator after returning.
+            with contextlib.suppress(BaseException):
+                await asyncio.shield(pending)
         for _ in range(n_workers):
             await work.put(None)
 

@@ -20,11 +20,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from medvqa import __version__
 from medvqa.errors import BadInputError
@@ -40,6 +41,7 @@ from medvqa.run._complete import RetryPolicy, _load, complete_requests
 from medvqa.run._images import ImageLoader, ImageLoadError
 from medvqa.run._prompts import PromptError, load_template, render_prompt
 from medvqa.run._validate import iter_items
+from medvqa.run.conditions import Condition, expand_conditions, get_condition
 from medvqa.schema import (
     BENCHMARK_FILE,
     CACHE_FILE,
@@ -161,48 +163,8 @@ class RunSummary:
         return self.completed / self.elapsed_s if self.elapsed_s > 0 else 0.0
 
 
-class _Condition(Protocol):
-    name: str
-
-    def prepare(self, items: Iterable[Item]) -> None: ...
-    def applies_to(self, item: Item) -> bool: ...
-    def transform_item(self, item: Item) -> Item: ...
-    def transform_images(
-        self, item: Item, images: tuple[ImageInput, ...]
-    ) -> tuple[ImageInput, ...] | None: ...
-
-
-class _Clean:
-    """The identity condition, used when medvqa.run.conditions is not installed."""
-
-    name = "clean"
-
-    def prepare(self, items: Iterable[Item]) -> None:
-        return None
-
-    def applies_to(self, item: Item) -> bool:
-        return True
-
-    def transform_item(self, item: Item) -> Item:
-        return item
-
-    def transform_images(
-        self, item: Item, images: tuple[ImageInput, ...]
-    ) -> tuple[ImageInput, ...] | None:
-        return images
-
-
-def _resolve_conditions(specs: list[str], seed: int) -> list[_Condition]:
+def _resolve_conditions(specs: list[str], seed: int) -> list[Condition]:
     """Expand condition specs and look each one up; unknown names are bad input."""
-    try:
-        from medvqa.run.conditions import expand_conditions, get_condition
-    except ImportError:
-        unknown = [s for s in specs if s != "clean"]
-        if unknown:
-            raise BadInputError(
-                f"conditions {unknown} need medvqa.run.conditions, which is not available"
-            ) from None
-        return [_Clean()]
     try:
         names = expand_conditions(list(specs))
         conds = [get_condition(n, seed=seed) for n in names]
@@ -392,7 +354,7 @@ async def arun_benchmark(
 async def _run_requests(
     config: RunConfig,
     model: ModelBackend,
-    conditions: list[_Condition],
+    conditions: list[Condition],
     template: Any,
     text_only: bool,
     selection: _Selection,
@@ -406,7 +368,9 @@ async def _run_requests(
     loader = ImageLoader(config.bench_dir)
     include_errors = not config.retry_errors
     order: dict[int, tuple[int, int]] = {}  # request index -> (item line, condition position)
-    immediate: list[JournalRow] = []  # failures found before sending (bad prompt, bad image)
+    # Failures found before sending (bad prompt, bad image). Appended by the request builder in
+    # a worker thread, drained here: a deque's append and popleft are thread-safe.
+    immediate: deque[JournalRow] = deque()
     state = {"completed": 0, "cached": 0, "errors": 0}
 
     def requests() -> Iterator[GenerateRequest]:
@@ -431,13 +395,13 @@ async def _run_requests(
                 yield req
 
     def flush_immediate() -> None:
-        if immediate:
-            journal.add_many(immediate)
-            state["completed"] += len(immediate)
-            state["errors"] += len(immediate)
-            summary.errors += len(immediate)
-            _note_errors(summary, [r.error for r in immediate])
-            immediate.clear()
+        rows = [immediate.popleft() for _ in range(len(immediate))]
+        if rows:
+            journal.add_many(rows)
+            state["completed"] += len(rows)
+            state["errors"] += len(rows)
+            summary.errors += len(rows)
+            _note_errors(summary, [r.error for r in rows])
 
     policy = RetryPolicy(
         max_retries=config.max_retries,
@@ -510,7 +474,7 @@ def _note_errors(summary: RunSummary, messages: list[str | None]) -> None:
 
 
 def _build_request(
-    item: Item, cond: _Condition, template: Any, loader: ImageLoader, text_only: bool
+    item: Item, cond: Condition, template: Any, loader: ImageLoader, text_only: bool
 ) -> GenerateRequest:
     """Build the request for one item under one condition (no copies beyond the condition's)."""
     shown = cond.transform_item(item)

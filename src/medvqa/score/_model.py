@@ -67,3 +67,9 @@ class MetricsFile(BaseModel):
     model: str = Field(default="", description="Model spec from run.json.")
     benchmark: str = Field(default="", description="Benchmark name.")
     conditions: dict[str, ConditionMetrics] = Field(default_factory=dict)
+    controls: dict[str, Any] | None = Field(
+        default=None, description="Δ = clean − condition with paired CIs, McNemar, verdicts, "
+        "and corruption degradation curves (medvqa.score._controls.Controls).")
+    failure_modes: dict[str, Any] | None = Field(
+        default=None, description="condition → rule-based LMOD / MIRA failure tag counts and "
+        "abstention rate (medvqa.score._failure_modes).")

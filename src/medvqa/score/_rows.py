@@ -52,7 +52,8 @@ def score_row(item: Item, pred: Prediction, parser: AnswerParser) -> ScoredRow:
     """Parse and score one prediction against its (condition-transformed) item."""
     qtype = item.question_type
     parsed = parser.parse(pred.response or "", item.options, qtype)
-    ok = is_correct(parsed.choice, item.answer, qtype)
+    ok = is_correct(parsed.choice, item.answer, qtype,
+                    texts=item.options if parser.compares_text else None)
     region = open_ = None
     if qtype == "region":
         got = parsed.choice if isinstance(parsed.choice, list) else []

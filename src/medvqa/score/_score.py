@@ -35,6 +35,8 @@ from medvqa.schema import (
     write_jsonl,
 )
 from medvqa.score._block import confusion, metrics_block
+from medvqa.score._controls import control_table
+from medvqa.score._failure_modes import FailureCounts
 from medvqa.score._model import ConditionMetrics, MetricsFile
 from medvqa.score._rows import ScoredRow, score_row
 from medvqa.score._subgroups import DEFAULT_AGE_BANDS, subgroup_analysis
@@ -68,10 +70,8 @@ class ScoreResult:
 def _condition_transform(name: str, seed: int) -> Callable[[Item], Item]:
     if name == "clean":
         return lambda item: item
-    try:
-        from medvqa.run.conditions import get_condition
-    except ImportError:
-        return lambda item: item
+    from medvqa.run.conditions import get_condition
+
     return get_condition(name, seed).transform_item
 
 
@@ -123,6 +123,7 @@ def score_run(config: ScoreConfig) -> ScoreResult:
     parsers: dict[str, object] = {}
     transforms: dict[str, Callable[[Item], Item]] = {}
     rows: dict[str, list[ScoredRow]] = defaultdict(list)
+    failures: dict[str, FailureCounts] = defaultdict(FailureCounts)
     errors: dict[str, list[Prediction]] = defaultdict(list)
     scored: list[Prediction] = []
     for pred in predictions:
@@ -143,8 +144,10 @@ def score_run(config: ScoreConfig) -> ScoreResult:
         key = f"{cond}\x00{style}"
         if key not in parsers:
             parsers[key] = make_parser(style, seed=42)
-        row = score_row(transforms[cond](item), pred, parsers[key])  # type: ignore[arg-type]
+        shown = transforms[cond](item)
+        row = score_row(shown, pred, parsers[key])  # type: ignore[arg-type]
         rows[cond].append(row)
+        failures[cond].add(pred.response, row, shown.options)
         scored.append(pred.model_copy(update={
             "choice": row.choice, "correct": row.correct, "invalid": row.invalid}))
     write_jsonl(pred_path, scored)
@@ -157,8 +160,10 @@ def score_run(config: ScoreConfig) -> ScoreResult:
     if permute is not None:
         conditions["permute"] = permute
     all_rows = [r for rs in rows.values() for r in rs]
-    clustered = config.cluster and len({r.case_id for r in all_rows}) < len({r.item_id for r in all_rows})
-    bench = read_json(bench_dir / BENCHMARK_FILE, Benchmark) if (bench_dir / BENCHMARK_FILE).is_file() else None
+    n_cases = len({r.case_id for r in all_rows})
+    clustered = config.cluster and n_cases < len({r.item_id for r in all_rows})
+    card = bench_dir / BENCHMARK_FILE
+    bench = read_json(card, Benchmark) if card.is_file() else None
     metrics = MetricsFile(
         style=config.style,
         n=len(all_rows),
@@ -170,6 +175,11 @@ def score_run(config: ScoreConfig) -> ScoreResult:
         benchmark=bench.name if bench else bench_dir.name,
         conditions=conditions,
     )
+    controls = control_table(rows, config.resamples, config.seed, config.cluster)
+    metrics.controls = controls.model_dump() if controls is not None else None
+    metrics.failure_modes = {
+        c: failures[c].as_dict() for c in sorted(failures, key=_condition_order)
+    }
     write_json(run_dir / METRICS_FILE, metrics)
     return ScoreResult(metrics, problems)
 

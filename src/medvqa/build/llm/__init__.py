@@ -1,1 +1,75 @@
-"""LLM-driven benchmark construction: captions → QA, reports → schema → QA, judges."""
+"""LLM-driven benchmark construction: captions, reports, LLM judges, ``--local-only``.
+
+Captions → QA (MIRA), reports → schema → QA (oncology), LLM judges, and the ``--local-only``
+guard. Every LLM call goes through ``medvqa.run.complete``.
+"""
+
+from __future__ import annotations
+
+from medvqa.build.llm._captions import (
+    CaptionsConfig,
+    CaptionsResult,
+    build_captions,
+    keyword_sweep,
+    read_labelled,
+)
+from medvqa.build.llm._generate import LLMSettings, Outcome, Task, generate_structured
+from medvqa.build.llm._grounding import answer_supported, span_in_text
+from medvqa.build.llm._jsontext import extract_json
+from medvqa.build.llm._judges import JudgeScores, judge_decision, run_judges
+from medvqa.build.llm._keywords import (
+    KeywordList,
+    KeywordMatcher,
+    SweepRow,
+    load_keywords,
+    sweep,
+    term_pattern,
+)
+from medvqa.build.llm._local import check_local, is_loopback_host
+from medvqa.build.llm._qa import GeneratedQA, qa_json_schema
+from medvqa.build.llm._report_schema import (
+    PRESETS,
+    ReportSchema,
+    SchemaField,
+    induce_schema,
+    load_schema,
+    write_schema,
+)
+from medvqa.build.llm._reports import ReportsConfig, ReportsResult, build_reports
+
+__all__ = [
+    "PRESETS",
+    "CaptionsConfig",
+    "CaptionsResult",
+    "GeneratedQA",
+    "JudgeScores",
+    "KeywordList",
+    "KeywordMatcher",
+    "LLMSettings",
+    "Outcome",
+    "ReportSchema",
+    "ReportsConfig",
+    "ReportsResult",
+    "SchemaField",
+    "SweepRow",
+    "Task",
+    "answer_supported",
+    "build_captions",
+    "build_reports",
+    "check_local",
+    "extract_json",
+    "generate_structured",
+    "induce_schema",
+    "is_loopback_host",
+    "judge_decision",
+    "keyword_sweep",
+    "load_keywords",
+    "load_schema",
+    "qa_json_schema",
+    "read_labelled",
+    "run_judges",
+    "span_in_text",
+    "sweep",
+    "term_pattern",
+    "write_schema",
+]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import NamedTuple, Protocol
 
 
@@ -22,22 +23,35 @@ INVALID = ParsedAnswer(None, True)
 
 
 class AnswerParser(Protocol):
-    """Reads one free-text response into a choice. Instances may hold per-pass state."""
+    """Reads one free-text response into a choice. Instances may hold per-pass state.
+
+    Attributes:
+        style: the registry name.
+        compares_text: True when a choice is judged by its option text rather than its letter
+            (pathmmu): pass the options to :func:`is_correct` as ``texts``.
+    """
 
     style: str
+    compares_text: bool
 
     def parse(self, response: str, options: dict[str, str], question_type: str) -> ParsedAnswer:
         """Parse ``response`` given the options (letter → text, display order)."""
         ...
 
 
-def is_correct(choice: str | list[str] | None, answer: str | list[str], question_type: str) -> bool:
+def is_correct(choice: str | list[str] | None, answer: str | list[str], question_type: str, *,
+               texts: Mapping[str, str] | None = None) -> bool:
     """Whether a parsed choice matches the gold answer (sets for multi and region).
+
+    With ``texts`` (letter → option text) a single choice is right when its option text equals
+    the gold option's text, as PathMMU scores: two options with the same text are both right.
 
     >>> is_correct(["A", "C"], ["C", "A"], "multi")
     True
     >>> is_correct(None, "A", "single")
     False
+    >>> is_correct("C", "A", "single", texts={"A": "Steatosis", "B": "Normal", "C": "Steatosis"})
+    True
     """
     if choice is None:
         return False
@@ -49,4 +63,6 @@ def is_correct(choice: str | list[str] | None, answer: str | list[str], question
         from medvqa.score.parsers._open import normalize_answer
 
         return normalize_answer(str(choice)) == normalize_answer(str(answer))
+    if texts is not None and isinstance(choice, str) and isinstance(answer, str):
+        return texts.get(choice, choice) == texts.get(answer, answer)
     return choice == answer

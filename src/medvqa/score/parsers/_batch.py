@@ -57,7 +57,8 @@ def parse_records(path: Path, style: str, seed: int) -> tuple[list[dict[str, Any
             out.append({
                 "id": rec.get("id"),
                 "choice": parsed.choice,
-                "correct": is_correct(parsed.choice, rec.get("answer", ""), qtype),
+                "correct": is_correct(parsed.choice, rec.get("answer", ""), qtype,
+                                      texts=rec.get("options") if parser.compares_text else None),
                 "invalid": parsed.invalid,
             })
     return out, problems

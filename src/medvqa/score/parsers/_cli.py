@@ -10,7 +10,8 @@ import typer
 def parse_command(
     inp: Path = typer.Argument(..., help="JSONL: id, response, options, question_type, answer."),
     out: Path = typer.Option(..., "--out", "-o", help="JSONL: id, choice, correct, invalid."),
-    style: str = typer.Option("strict", "--style", help="strict | mammovqa | pathmmu | region | open"),
+    style: str = typer.Option(
+        "strict", "--style", help="strict | mammovqa | pathmmu | region | open"),
     seed: int = typer.Option(42, "--seed", help="Seed of the pathmmu random fallback."),
 ) -> None:
     """Parse model responses into choices with one parser style.

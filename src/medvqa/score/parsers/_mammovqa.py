@@ -16,9 +16,12 @@ too would pick CC). Multiple choice: the lower-cased response's ``\b\w+\b`` toke
 option any of whose candidate strings contains one of them.
 
 difflib and fuzzywuzzy (without python-Levenshtein) are what produced the published numbers;
-rapidfuzz computes other similarities and changes decisions (MEASUREMENTS.md). Ratios are cached
-per (response, candidate), and a candidate whose length bound (``real_quick_ratio``) is below the
-best exact ratio is not scored; neither can change a decision, and both make it ~6× faster.
+rapidfuzz computes other similarities and changes decisions (MEASUREMENTS.md). Speed comes only
+from work that cannot change a decision: ratios are cached per (response, candidate) and
+decisions per (response, options); each candidate keeps one matcher with its character index
+built once (``set_seq1`` reuses it, as difflib's documentation advises); and candidates are
+scored in descending order of an upper bound of their ratio (the character-multiset bound of
+``quick_ratio``, same float formula), stopping once the bound falls below the best exact ratio.
 
 >>> p = MammoVQAParser()
 >>> p.parse("Answer: B", {"A": "Left", "B": "Right"}, "single").choice
@@ -30,42 +33,75 @@ best exact ratio is not scored; neither can change a decision, and both make it 
 from __future__ import annotations
 
 import re
+import threading
 import warnings
+from collections import Counter
 from difflib import SequenceMatcher
 from functools import lru_cache
 
 from medvqa.score.parsers._base import INVALID, ParsedAnswer
 
 _WORD = re.compile(r"\b\w+\b")
+_LOCAL = threading.local()
+_MATCHERS = 4096
+# Short responses repeat verbatim across items: their decisions are kept.
+_DECIDED: dict[tuple[str, tuple[tuple[str, str], ...]], str | None] = {}
+_DECIDED_SIZE = 1 << 15
+_DECIDED_LEN = 200
+
+
+def _matcher(candidate: str) -> SequenceMatcher:
+    """A matcher of this thread with ``candidate`` as the second sequence, indexed once."""
+    cache: dict[str, SequenceMatcher] | None = getattr(_LOCAL, "matchers", None)
+    if cache is None:
+        cache = _LOCAL.matchers = {}
+    matcher = cache.get(candidate)
+    if matcher is None:
+        if len(cache) >= _MATCHERS:
+            cache.clear()
+        matcher = cache[candidate] = SequenceMatcher(None, "", candidate)
+    return matcher
 
 
 @lru_cache(maxsize=200_000)
-def _ratio(response: str, candidate: str) -> float:
-    return SequenceMatcher(None, response, candidate.lower()).ratio()
+def _ratio(response: str, lowered: str) -> float:
+    """``SequenceMatcher(None, response, lowered).ratio()``, the lowered candidate indexed once."""
+    matcher = _matcher(lowered)
+    matcher.set_seq1(response)
+    return matcher.ratio()
 
 
-def _bound(response: str, candidate: str) -> float:
-    """``SequenceMatcher.real_quick_ratio``: an upper bound of the ratio from the lengths alone.
+class _Candidates:
+    """Per option set, computed once: the candidates and the option each stands for.
 
-    It uses the same float formula as ``ratio`` with a larger match count, so a candidate whose
-    bound is below the best exact ratio cannot reach the maximum (pruning keeps every decision).
+    Candidates are in reference order, with their lower-cased forms and character counts.
     """
-    la, lb = len(response), len(candidate)
-    return 2.0 * min(la, lb) / (la + lb) if la + lb else 1.0
+
+    __slots__ = ("counts", "lowered", "owner", "texts")
+
+    def __init__(self, items: tuple[tuple[str, str], ...]):
+        self.texts = [*(k for k, _ in items), *(f"{k}: {v}" for k, v in items),
+                      *(v for _, v in items)]
+        self.lowered = [c.lower() for c in self.texts]
+        self.counts = [Counter(c) for c in self.lowered]
+        # The option whose ``L: text`` equals a candidate, else the first whose letter or text does.
+        owner: dict[str, str] = {}
+        for k, v in items:
+            owner.setdefault(f"{k}: {v}", k)
+        for k, v in items:
+            owner.setdefault(k, k)
+            owner.setdefault(v, k)
+        self.owner = owner
+
+
+@lru_cache(maxsize=4096)
+def _candidates(items: tuple[tuple[str, str], ...]) -> _Candidates:
+    return _Candidates(items)
 
 
 def _owner(candidate: str, options: dict[str, str]) -> str | None:
-    """The option a candidate stands for, as the reference maps it back.
-
-    The option whose ``L: text`` equals it, else the first option whose letter or text does.
-    """
-    for letter, text in options.items():
-        if candidate == f"{letter}: {text}":
-            return letter
-    for letter, text in options.items():
-        if candidate in (letter, text):
-            return letter
-    return None
+    """The option a candidate stands for, as the reference maps it back."""
+    return _candidates(tuple(options.items())).owner.get(candidate)
 
 
 def _combined(score: dict[str, float], options: dict[str, str]) -> str | None:
@@ -89,21 +125,36 @@ def _pick(ranked: list[tuple[str, float]], options: dict[str, str]) -> str | Non
     return _combined(dict(ranked), options)
 
 
-def _difflib_pick(response: str, candidates: list[str], options: dict[str, str]) -> str | None:
-    """The difflib stage, computing exact ratios only where the length bound can reach the top."""
-    order = sorted(range(len(candidates)), key=lambda i: -_bound(response, candidates[i]))
+def _bound(response_counts: Counter[str], la: int, counts: Counter[str], lb: int) -> float:
+    """``quick_ratio``: an upper bound of the ratio from the shared character multiset.
+
+    Matching blocks pair equal characters one to one, so their total never exceeds the
+    multiset intersection; with the same float formula as ``ratio`` the bound is never below
+    it, and a candidate whose bound is below the best exact ratio cannot reach the maximum.
+    """
+    shared = sum(min(n, response_counts[c]) for c, n in counts.items() if c in response_counts)
+    return 2.0 * shared / (la + lb) if la + lb else 1.0
+
+
+def _difflib_pick(response: str, options: dict[str, str]) -> str | None:
+    """The difflib stage, computing exact ratios only where the bound can reach the top."""
+    cands = _candidates(tuple(options.items()))
+    rc, la = Counter(response), len(response)
+    bounds = [_bound(rc, la, counts, len(low)) for counts, low in zip(cands.counts, cands.lowered,
+                                                                       strict=True)]
     scores: dict[int, float] = {}
     best = -1.0
-    for i in order:
-        if _bound(response, candidates[i]) < best:
+    for i in sorted(range(len(bounds)), key=bounds.__getitem__, reverse=True):
+        if bounds[i] < best:
             break
-        scores[i] = _ratio(response, candidates[i])
+        scores[i] = _ratio(response, cands.lowered[i])
         best = max(best, scores[i])
-    owners = {_owner(candidates[i], options) for i, s in scores.items() if s == best}
+    owners = {cands.owner[cands.texts[i]] for i, s in scores.items() if s == best}
     if len(owners) == 1:
         return owners.pop()
     # A tie between options: the tie-break needs every ratio.
-    return _combined({c: _ratio(response, c) for c in candidates}, options)
+    return _combined({c: _ratio(response, low) for c, low in zip(cands.texts, cands.lowered,
+                                                                   strict=True)}, options)
 
 
 @lru_cache(maxsize=20_000)
@@ -120,10 +171,29 @@ def _wratio(response: str, candidates: tuple[str, ...]) -> tuple[tuple[str, floa
     return tuple((c, float(s)) for c, s in ranked)
 
 
+def _decide(response: str, options: dict[str, str]) -> str | None:
+    """Single choice and yes/no: the difflib stage, then fuzzywuzzy's, else no choice."""
+    choice = _difflib_pick(response, options)
+    if choice is None:
+        texts = tuple(_candidates(tuple(options.items())).texts)
+        choice = _pick(list(_wratio(response, texts)), options)
+    return choice
+
+
+def clear_memo() -> None:
+    """Forget cached ratios, decisions and candidate tables (benchmarks start cold with it)."""
+    _DECIDED.clear()
+    _ratio.cache_clear()
+    _wratio.cache_clear()
+    _candidates.cache_clear()
+    getattr(_LOCAL, "matchers", {}).clear()
+
+
 class MammoVQAParser:
     """Bit-for-bit reproduction of the MammoVQA answer matcher."""
 
     style = "mammovqa"
+    compares_text = False
 
     def parse(self, response: str, options: dict[str, str], question_type: str) -> ParsedAnswer:
         """Map a response to an option the way the published scorer does."""
@@ -131,15 +201,17 @@ class MammoVQAParser:
             return INVALID
         if question_type == "multi":
             return self._multi(response, options)
-        candidates = [*options, *(f"{k}: {v}" for k, v in options.items()), *options.values()]
-        choice = _difflib_pick(response, candidates, options)
-        if choice is None:
-            choice = _pick(self._wratio(response, candidates), options)
+        if len(response) > _DECIDED_LEN:
+            choice = _decide(response, options)
+        else:
+            key = (response, tuple(options.items()))
+            if key in _DECIDED:
+                choice = _DECIDED[key]
+            else:
+                if len(_DECIDED) >= _DECIDED_SIZE:
+                    _DECIDED.clear()
+                choice = _DECIDED[key] = _decide(response, options)
         return ParsedAnswer(choice, False) if choice else INVALID
-
-    @staticmethod
-    def _wratio(response: str, candidates: list[str]) -> list[tuple[str, float]]:
-        return list(_wratio(response, tuple(candidates)))
 
     @staticmethod
     def _multi(response: str, options: dict[str, str]) -> ParsedAnswer:

@@ -68,6 +68,7 @@ class OpenParser:
     """Normalised free text; abstains on empty responses and refusals."""
 
     style = "open"
+    compares_text = False
 
     def parse(self, response: str, options: dict[str, str], question_type: str) -> ParsedAnswer:
         """Normalise ``response``; options are ignored."""

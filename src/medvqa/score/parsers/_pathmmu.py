@@ -8,6 +8,9 @@
    (seed 42 in the reference) — so results depend on input order, as published.
 4. Several candidates: the one whose last occurrence (of ``(X)``, `` X `` or the option text,
    as found) is furthest right; ties go to the earlier letter.
+5. The prediction is the chosen letter's option text, correct when it equals the gold text:
+   ``choice`` stays the letter and :attr:`PathMMUParser.compares_text` makes :func:`is_correct`
+   compare texts, so with two options of identical text either letter is right.
 
 >>> p = PathMMUParser()
 >>> p.parse("(A) is better than C", {"A": "x", "B": "y", "C": "z"}, "single").choice
@@ -29,6 +32,7 @@ class PathMMUParser:
     """MMMU-style parser with a seeded random fallback; one instance per scoring pass."""
 
     style = "pathmmu"
+    compares_text = True
 
     def __init__(self, seed: int = 42):
         self.rng = random.Random(seed)

@@ -1,4 +1,4 @@
-"""``region``: sets of region IDs, as LMOD asks (``Region ID: 3; Type: optic disc``).
+r"""``region``: sets of region IDs, as LMOD asks (``Region ID: 3; Type: optic disc``).
 
 Parses every ``Region ID: …`` field (several IDs per field allowed), or else a plain list of
 integers, into a sorted list of ID strings; no ID → invalid. :func:`region_scores` computes
@@ -49,11 +49,13 @@ class RegionParser:
     """Region ID lists from LMOD-format or plain responses."""
 
     style = "region"
+    compares_text = False
 
     def parse(self, response: str, options: dict[str, str], question_type: str) -> ParsedAnswer:
         """Collect the region IDs named in ``response``."""
         if not isinstance(response, str):
             return INVALID
         fields = _FIELD.findall(response)
-        ids = {i for f in fields for i in _INT.findall(f)} if fields else set(_INT.findall(response))
+        ids = ({i for f in fields for i in _INT.findall(f)} if fields
+               else set(_INT.findall(response)))
         return ParsedAnswer(sorted(ids, key=int), False) if ids else INVALID

@@ -26,3 +26,11 @@ def make_parser(style: str, *, seed: int = 42) -> AnswerParser:
     """
     cls = STYLES.get(style)
     return cls(seed=seed) if style in _SEEDED else cls()
+
+
+def clear_caches() -> None:
+    """Forget every parser's remembered results (they are pure; benchmarks start cold)."""
+    from medvqa.score.parsers import _mammovqa, _strict
+
+    _strict.clear_memo()
+    _mammovqa.clear_memo()

@@ -1,0 +1,91 @@
+"""JSON-schema constrained decoding for local transformers models (lm-format-enforcer).
+
+At each generation step only tokens that keep the output a valid prefix of a JSON document
+matching the schema are allowed, so a small model cannot wander into prose. lm-format-enforcer's
+own transformers integration imports names that transformers 5 removed, so the small tokenizer
+adapter is rebuilt here on its framework-agnostic core (``TokenEnforcer``). The tokenizer table
+(one decode per vocabulary entry, a few seconds for SmolLM2's 49k tokens) is built once per
+tokenizer and process. Truncation by ``max_tokens`` can still cut a document short: callers must
+validate what comes back.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from medvqa.errors import BadInputError
+
+_LOCK = threading.Lock()
+_TABLES: dict[int, Any] = {}
+
+INSTALL_HINT = (
+    "constrained decoding needs lm-format-enforcer: pip install 'lm-format-enforcer>=0.11'"
+)
+
+
+def constraint_available() -> bool:
+    """True when lm-format-enforcer can be imported."""
+    try:
+        import lmformatenforcer  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _decode(tokenizer: Any, tokens: list[int]) -> str:
+    # A multi-byte character split across tokens decodes to U+FFFD until it is complete.
+    return str(tokenizer.decode(tokens)).rstrip("\ufffd")
+
+
+def _tokenizer_table(tokenizer: Any) -> Any:
+    from lmformatenforcer.tokenenforcer import TokenEnforcerTokenizerData
+
+    with _LOCK:
+        table = _TABLES.get(id(tokenizer))
+        if table is None:
+            special = set(tokenizer.all_special_ids)
+            zero = tokenizer.encode("0")[-1]
+            regular = []
+            for idx in range(len(tokenizer)):
+                if idx in special:
+                    continue
+                # Decoding after a "0" keeps the leading space of word-start tokens.
+                after = tokenizer.decode([zero, idx])[1:]
+                alone = tokenizer.decode([idx])
+                regular.append((idx, after, len(after) > len(alone)))
+            table = TokenEnforcerTokenizerData(
+                regular,
+                functools.partial(_decode, tokenizer),
+                tokenizer.eos_token_id,
+                False,
+                len(tokenizer),
+            )
+            _TABLES[id(tokenizer)] = table
+        return table
+
+
+def json_prefix_fn(tokenizer: Any, schema: dict[str, Any] | str) -> Callable[[int, Any], list[int]]:
+    """A ``prefix_allowed_tokens_fn`` for ``model.generate`` that enforces ``schema``.
+
+    Works with batches and left padding: the enforcer keys its state on the token sequence
+    itself, so each row of the batch is followed separately.
+
+    Raises:
+        BadInputError: lm-format-enforcer is missing (the message has the install hint).
+    """
+    try:
+        from lmformatenforcer import JsonSchemaParser
+        from lmformatenforcer.tokenenforcer import TokenEnforcer
+    except ImportError:
+        raise BadInputError(INSTALL_HINT) from None
+    parsed = json.loads(schema) if isinstance(schema, str) else schema
+    enforcer = TokenEnforcer(_tokenizer_table(tokenizer), JsonSchemaParser(parsed))
+
+    def allowed(batch_id: int, sent: Any) -> list[int]:
+        return list(enforcer.get_allowed_tokens(sent.tolist()).allowed_tokens)
+
+    return allowed

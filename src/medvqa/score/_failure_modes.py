@@ -1,0 +1,176 @@
+"""Rule-based failure-mode tags for wrong, invalid and out-of-domain answers.
+
+Two published taxonomies, counted side by side:
+
+* LMOD (seed 002, §5 "Error Analysis"): E1 misclassification, E2 failure to abstain, E3
+  inconsistent reasoning, E4 hallucination, E5 assertion without justification, E6 lack of
+  domain-specific knowledge.
+* MIRA (seed 001, Fig. 4, text-only errors): guess, refusal, hallucination, missing visual
+  evidence.
+
+Rules tag what the text alone shows: refusal phrases, a complaint that the image is missing,
+an unreadable answer (``invalid_format``), a letter outside the options (E4 / hallucination),
+visual detail described when no real image was shown (E4 / hallucination under ``blind``,
+``noise``, ``text-only``), answering instead of abstaining on an out-of-domain photo (E2, every
+``ood`` answer that does not abstain), a bare wrong answer with no reason given (E5), and any
+readable wrong answer (E1; a MIRA ``guess`` unless tagged a hallucination). E3 and E6 need a
+reader of the reasoning; wrong readable answers are counted as ``judge_candidates`` for an LLM
+judge. One response can carry several tags, so tag counts can exceed the failures.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from medvqa.score._rows import ScoredRow
+
+LMOD_TAGS = ("E1", "E2", "E3", "E4", "E5", "E6")
+MIRA_TAGS = ("guess", "refusal", "hallucination", "missing visual evidence")
+RULE_TAGS = ("invalid_format", "outside_options")
+
+#: Conditions that show the model no real image: describing one is a hallucination.
+NO_IMAGE_CONDITIONS = ("blind", "noise", "text-only")
+
+_MISSING = re.compile(
+    r"(no|without( an?| the)?|missing|lack of( an?| the)?) (medical )?(image|picture|scan|photo)"
+    r"|(image|picture|scan)s? (is|are|was|were|has not been|have not been) (not )?"
+    r"(provided|available|attached|included|shown|visible)"
+    r"|can(no|')t (see|view|access) (the |an |any )?(image|picture)"
+    r"|unable to (see|view|access) (the |an |any )?(image|picture)",
+    re.IGNORECASE,
+)
+_REFUSAL = re.compile(
+    r"\b(i can(no|')t|i am unable|i'm unable|i am not able|unable to (determine|answer|provide)"
+    r"|i (won't|will not)|cannot (be )?(determined|determine|answer|provide|say|tell)"
+    r"|not possible to (determine|tell|say)|i'm sorry|i am sorry|as an ai"
+    r"|consult (a|your) (doctor|physician|specialist))",
+    re.IGNORECASE,
+)
+_NOT_MEDICAL = re.compile(
+    r"not (a |an )?(relevant |valid )?(medical|clinical|histolog\w*|patholog\w*|radiolog\w*"
+    r"|mammo\w*|fundus|ophthalm\w*)( image)?"
+    r"|(is|shows|appears to be|looks like|depicts) (a |an )?(photo|photograph|picture) of"
+    r"|\b(a|an) (cat|dog|animal|person|man|woman|astronaut|rocket|cup|coffee)\b",
+    re.IGNORECASE,
+)
+_VISUAL = re.compile(
+    r"\b(the|this) (image|picture|slide|scan) (shows|demonstrates|reveals|depicts|displays)"
+    r"|\bcan be seen\b|\bis (clearly )?visible\b|\bare (clearly )?visible\b|\bi (can )?see\b",
+    re.IGNORECASE,
+)
+_LEADING_LETTER = re.compile(
+    r"^\s*(?:the\s+)?(?:answer\s*(?:is)?\s*[:\-]?\s*)?(?:\(([A-Z])\)|([A-Z])(?:[.):]|\s*$))",
+    re.IGNORECASE,
+)
+
+
+def abstains(response: str) -> bool:
+    """Whether the response declines: a refusal, a missing-image complaint or an OOD rejection.
+
+    >>> abstains("This is not a medical image; it shows a cat.")
+    True
+    >>> abstains("B")
+    False
+    """
+    return bool(_REFUSAL.search(response) or _MISSING.search(response)
+                or _NOT_MEDICAL.search(response))
+
+
+def _family(condition: str) -> str:
+    return condition.split(":", 1)[0].split("@", 1)[0]
+
+
+def tag_response(response: str, row: ScoredRow, options: dict[str, str]) -> tuple[str, ...]:
+    r"""Failure tags of one scored response (empty for a right answer outside ``ood``).
+
+    Args:
+        response: the model's raw text.
+        row: the scored row (condition, correctness, invalid flag).
+        options: the options as shown (after any permutation).
+
+    >>> from medvqa.score._rows import ScoredRow
+    >>> row = ScoredRow("i", "text-only", False, True, None, "a", "\\x00invalid", 2, "single",
+    ...                 "", "", "test", None)
+    >>> tag_response("I cannot answer without the image.", row, {"A": "a", "B": "b"})
+    ('missing visual evidence', 'refusal')
+    """
+    family = _family(row.condition)
+    tags: list[str] = []
+    missing = bool(_MISSING.search(response))
+    refusal = bool(_REFUSAL.search(response))
+    declined = missing or refusal or bool(_NOT_MEDICAL.search(response))
+    if family == "ood":
+        return () if declined else ("E2",)
+    if row.correct:
+        return ()
+    if missing:
+        tags.append("missing visual evidence")
+    if refusal:
+        tags.append("refusal")
+    hallucinated = False
+    match = _LEADING_LETTER.match(response)
+    letter = (match.group(1) or match.group(2)).upper() if match else None
+    if options and letter and letter not in options and len(response) < 40:
+        tags += ["outside_options", "E4"]
+        hallucinated = True
+    if family in NO_IMAGE_CONDITIONS and _VISUAL.search(response) and not missing:
+        if "E4" not in tags:
+            tags.append("E4")
+        hallucinated = True
+    if hallucinated:
+        tags.append("hallucination")
+    if row.invalid and not declined and not hallucinated:
+        tags.append("invalid_format")
+    if not row.invalid:
+        tags.append("E1")
+        if len(response.split()) <= 3:
+            tags.append("E5")
+        if not hallucinated and not declined:
+            tags.append("guess")
+    return tuple(tags)
+
+
+@dataclass
+class FailureCounts:
+    """Tag counts of one condition.
+
+    Attributes:
+        n: responses scored.
+        failures: wrong or invalid responses (for ``ood``: those that did not abstain).
+        abstained: responses that declined (refusal, missing image, not a medical image).
+        judge_candidates: readable wrong answers an LLM judge could sort into E3 / E6.
+        counts: tag → responses carrying it.
+
+    """
+
+    n: int = 0
+    failures: int = 0
+    abstained: int = 0
+    judge_candidates: int = 0
+    counts: Counter[str] = field(default_factory=Counter)
+
+    def add(self, response: str, row: ScoredRow, options: dict[str, str]) -> tuple[str, ...]:
+        """Tag one response and count it."""
+        tags = tag_response(response, row, options)
+        self.n += 1
+        self.abstained += abstains(response)
+        if tags or (not row.correct and _family(row.condition) != "ood"):
+            self.failures += 1
+        self.judge_candidates += "E1" in tags
+        self.counts.update(tags)
+        return tags
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready summary with every taxonomy tag present (zeros included)."""
+        return {
+            "n": self.n,
+            "failures": self.failures,
+            "abstained": self.abstained,
+            "abstention_rate": round(self.abstained / self.n, 6) if self.n else None,
+            "judge_candidates": self.judge_candidates,
+            "lmod": {t: self.counts.get(t, 0) for t in LMOD_TAGS},
+            "mira": {t: self.counts.get(t, 0) for t in MIRA_TAGS},
+            "rules": {t: self.counts.get(t, 0) for t in RULE_TAGS},
+        }

@@ -1,0 +1,85 @@
+"""Rule-based failure tags (LMOD E1–E6, MIRA) on realistic responses."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from medvqa.score._failure_modes import FailureCounts, abstains, tag_response
+from medvqa.score._rows import ScoredRow
+
+OPTIONS = {"A": "benign", "B": "malignant", "C": "normal"}
+
+
+def row(condition: str = "clean", correct: bool = False, invalid: bool = False) -> ScoredRow:
+    return ScoredRow("i1", condition, correct, invalid, None if invalid else "A", "benign",
+                     "benign", 3, "single", "cat", "src", "test", None)
+
+
+def test_right_answers_carry_no_tag() -> None:
+    assert tag_response("B", row(correct=True), OPTIONS) == ()
+
+
+def test_bare_wrong_letter_is_misclassification_assertion_and_guess() -> None:
+    assert set(tag_response("A", row(), OPTIONS)) == {"E1", "E5", "guess"}
+
+
+def test_explained_wrong_answer_is_not_an_assertion() -> None:
+    tags = tag_response("A. The cells look benign because nuclei are regular.", row(), OPTIONS)
+    assert "E5" not in tags and "E1" in tags
+
+
+@pytest.mark.parametrize("text", ["I'm sorry, I cannot determine this.",
+                                  "As an AI, I won't give a diagnosis."])
+def test_refusals(text: str) -> None:
+    assert "refusal" in tag_response(text, row(invalid=True), OPTIONS)
+
+
+def test_missing_image_complaint_under_text_only() -> None:
+    tags = tag_response("No image was provided, so I can't tell.", row("text-only", invalid=True),
+                        OPTIONS)
+    assert "missing visual evidence" in tags and "invalid_format" not in tags
+
+
+def test_letter_outside_the_options_is_a_hallucination() -> None:
+    tags = tag_response("D", row(invalid=True), OPTIONS)
+    assert {"outside_options", "E4", "hallucination"} <= set(tags)
+
+
+def test_describing_a_blank_image_is_a_hallucination() -> None:
+    tags = tag_response("The image shows atypical glands, so A.", row("blind"), OPTIONS)
+    assert "hallucination" in tags and "guess" not in tags
+
+
+def test_unreadable_answer_is_invalid_format() -> None:
+    tags = tag_response("Hmm, interesting slide.", row(invalid=True), OPTIONS)
+    assert tags == ("invalid_format",)
+
+
+def test_ood_answer_without_abstaining_is_failure_to_abstain() -> None:
+    assert tag_response("B", row("ood", correct=True), OPTIONS) == ("E2",)
+    assert tag_response("This is not a medical image; it is a photo of a cat.", row("ood"),
+                        OPTIONS) == ()
+
+
+def test_counts_and_abstention_rate() -> None:
+    counts = FailureCounts()
+    for text in ["B", "A", "This is not a relevant medical image."]:
+        counts.add(text, row("ood"), OPTIONS)
+    d = counts.as_dict()
+    assert d["n"] == 3 and d["abstained"] == 1 and d["lmod"]["E2"] == 2
+    assert d["abstention_rate"] == pytest.approx(1 / 3, abs=1e-6)
+
+
+@given(st.sampled_from("ABC"))
+def test_single_letters_never_abstain(letter: str) -> None:
+    assert not abstains(letter)
+
+
+@given(st.text(max_size=200))
+def test_tagging_never_fails_and_tags_are_known(text: str) -> None:
+    known = {"E1", "E2", "E3", "E4", "E5", "E6", "guess", "refusal", "hallucination",
+             "missing visual evidence", "invalid_format", "outside_options"}
+    for r in (row(), row(invalid=True), row("ood"), row("blind")):
+        assert set(tag_response(text, r, OPTIONS)) <= known
