@@ -61,9 +61,13 @@ def demo_command(
 
     def step(title: str, args: list[str]) -> None:
         console.rule(f"[bold]{title}")
+        console.print(f"[dim]$ medvqa {' '.join(args)}[/dim]", soft_wrap=True, highlight=False)
+        t0 = time.perf_counter()
         code = app(args=args, prog_name="medvqa", standalone_mode=False)
         if isinstance(code, int) and code != 0:
             raise typer.Exit(code)
+        console.print(f"[dim]{title}: {time.perf_counter() - t0:.1f} s "
+                      f"(total {time.perf_counter() - start:.0f} s)[/dim]", highlight=False)
 
     for bench in DEMO_PLAN:
         bench_dir = out / "bench" / bench.recipe
@@ -82,6 +86,8 @@ def demo_command(
                     "--conditions", ",".join(run.conditions)]
             if run.limit:
                 args += ["--limit", str(run.limit)]
+            if run.max_tokens:
+                args += ["--max-tokens", str(run.max_tokens)]
             step(f"run {run.model} on {bench.recipe}", args)
             step(f"score {run.model} on {bench.recipe}",
                  ["score", str(bench_dir), str(run_dir), "--seed", str(seed)])
