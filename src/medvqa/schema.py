@@ -156,6 +156,9 @@ class RunInfo(BaseModel):
     ended_at: str | None = Field(default=None, description="ISO 8601 UTC end time, if finished.")
     counts: dict[str, int] = Field(default_factory=dict, description="Requests, cached, errors.")
     errors: list[str] = Field(default_factory=list, description="First error messages, deduped.")
+    failure_judge: dict[str, Any] | None = Field(
+        default=None, description="LLM judge of failure modes used by `medvqa score --judge`: "
+        "model spec and parameters, prompt version, prompt text and its SHA-256.")
 
 
 ModelT = TypeVar("ModelT", bound=BaseModel)

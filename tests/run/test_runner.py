@@ -152,3 +152,15 @@ def test_conditions_each_item_once_per_condition(bench: Path, tmp_path: Path, sc
     ]
     assert backend.images_seen == 12  # text-only sends none (blind sends a blank image)
 
+
+
+def test_rerun_keeps_what_scoring_wrote_in_run_json(bench: Path, tmp_path: Path, scripted) -> None:
+    from medvqa.schema import RunInfo, read_json, write_json
+
+    run_benchmark(_config(bench, tmp_path / "r"), backend=scripted())
+    info = read_json(tmp_path / "r" / "run.json", RunInfo)
+    info.failure_judge = {"model": "openai:judge@http://127.0.0.1:1/v1", "prompt_sha256": "ab"}
+    write_json(tmp_path / "r" / "run.json", info)
+    run_benchmark(_config(bench, tmp_path / "r"), backend=scripted())
+    again = read_json(tmp_path / "r" / "run.json", RunInfo)
+    assert again.failure_judge == info.failure_judge

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from medvqa.score._failure_modes import FailureCounts, abstains, tag_response
+from medvqa.score._failure_modes import FailureCounts, abstains, needs_judge, tag_response
 from medvqa.score._rows import ScoredRow
 
 OPTIONS = {"A": "benign", "B": "malignant", "C": "normal"}
@@ -83,3 +83,22 @@ def test_tagging_never_fails_and_tags_are_known(text: str) -> None:
              "missing visual evidence", "invalid_format", "outside_options"}
     for r in (row(), row(invalid=True), row("ood"), row("blind")):
         assert set(tag_response(text, r, OPTIONS)) <= known
+
+
+def test_judge_candidates_are_failures_the_rules_cannot_place() -> None:
+    counts = FailureCounts()
+    for text, r in [("A", row()),                                        # readable wrong: E1
+                    ("Hmm, interesting slide.", row(invalid=True)),      # unreadable, untagged
+                    ("I'm sorry, I cannot determine this.", row(invalid=True)),  # refusal
+                    ("D", row(invalid=True)),                            # outside the options
+                    ("B", row(correct=True)),                            # right
+                    ("B", row("ood"))]:                                  # ood: E2 by rule
+        counts.add(text, r, OPTIONS)
+    assert counts.as_dict()["judge_candidates"] == 2
+
+
+def test_needs_judge_never_takes_right_or_ood_answers() -> None:
+    assert needs_judge(("E1", "E5", "guess"), row())
+    assert not needs_judge((), row(correct=True))
+    assert not needs_judge(("E2",), row("ood"))
+    assert not needs_judge(("invalid_format", "refusal"), row(invalid=True))

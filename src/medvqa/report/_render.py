@@ -55,10 +55,11 @@ def render_markdown(sections: list[BenchmarkSection], methods: str) -> str:
                       for c in s.controls]
         if s.failure_rows:
             lines += ["", "### Failure modes", "",
-                      "| Model | Condition | n | Failures | Abstention rate | Tags |",
-                      "|---|---|---|---|---|---|"]
+                      "| Model | Condition | n | Failures | Abstention rate | Tags (rules) |"
+                      " LLM judge |",
+                      "|---|---|---|---|---|---|---|"]
             lines += [f"| {f['model']} | {f['condition']} | {f['n']} | {f['failures']} | "
-                      f"{f['abstention']} | {f['tags']} |" for f in s.failure_rows]
+                      f"{f['abstention']} | {f['tags']} | {f['judge']} |" for f in s.failure_rows]
         lines.append("")
     lines += ["## Methods", "", methods, ""]
     return "\n".join(lines)

@@ -214,6 +214,13 @@ def _add_control_plots(section: BenchmarkSection, run: LoadedRun) -> None:
     if counts:
         section.control_plots.append((f"Failure modes (rule-based tags): {run.label}",
                                       _plots.failure_bars(counts, run.label)))
+    judged = {c: _judge_labels(v["judge"]) for c, v in shown.items() if v.get("judge")}
+    judged = {c: per for c, per in judged.items() if per}
+    if judged:
+        judge_model = (run.metrics.failure_judge or {}).get("model", "LLM judge")
+        section.control_plots.append((
+            f"Failure modes (LLM judge {judge_model}): {run.label}",
+            _plots.failure_bars(judged, f"{run.label}, judged by {judge_model}")))
     for cond, v in shown.items():
         tags = {**v["lmod"], **v["mira"], **v["rules"]}
         section.failure_rows.append({
@@ -221,7 +228,28 @@ def _add_control_plots(section: BenchmarkSection, run: LoadedRun) -> None:
             "abstention": "–" if v["abstention_rate"] is None
             else f"{v['abstention_rate']:.3f}",
             "tags": ", ".join(f"{t} {n}" for t, n in tags.items() if n) or "–",
+            "judge": _judge_cell(v.get("judge")),
         })
+
+
+def _judge_labels(block: dict[str, Any]) -> dict[str, int]:
+    """Non-zero judge labels, marked so they never merge with the rule tags of the same name."""
+    labels = {f"{t} (judge)": n for t, n in block["lmod"].items() if t != "unclassified"}
+    labels |= {f"{t} (judge)": n for t, n in block["mira"].items() if t != "unclassified"}
+    labels["unclassified (judge, lmod)"] = block["lmod"].get("unclassified", 0)
+    labels["unclassified (judge, mira)"] = block["mira"].get("unclassified", 0)
+    labels["request errors (judge)"] = block["errors"]
+    return {t: n for t, n in labels.items() if n}
+
+
+def _judge_cell(block: dict[str, Any] | None) -> str:
+    """'asked 4 of 6, errors 0: E3 2, E6 1, unclassified 1 | guess 3, …' or '–'."""
+    if not block or not block["candidates"]:
+        return "–"
+    lmod = ", ".join(f"{t} {n}" for t, n in block["lmod"].items() if n) or "none"
+    mira = ", ".join(f"{t} {n}" for t, n in block["mira"].items() if n) or "none"
+    return (f"asked {block['asked']} of {block['candidates']}, errors {block['errors']}: "
+            f"LMOD {lmod}; MIRA {mira}")
 
 
 def methods_text(runs: list[LoadedRun]) -> str:
@@ -247,4 +275,18 @@ def methods_text(runs: list[LoadedRun]) -> str:
         "missing-image phrases, unreadable answers, letters outside the options, visual detail "
         "described without a real image, answering an out-of-domain photo) in the LMOD (E1–E6) "
         "and MIRA taxonomies; a response may carry several tags."
+        + _judge_methods(runs)
     )
+
+
+def _judge_methods(runs: list[LoadedRun]) -> str:
+    """The judge sentence of the methods paragraph (empty when no run was judged)."""
+    judges = {(j["model"], j["prompt_version"], j["prompt_sha256"][:12])
+              for r in runs if (j := r.metrics.failure_judge)}
+    if not judges:
+        return ""
+    named = "; ".join(f"{m} (prompt v{v}, SHA-256 {h}…)" for m, v, h in sorted(judges))
+    return (" Failures the rules could not place (readable wrong answers, unreadable answers "
+            f"that are neither refusals nor hallucinations) were labelled by an LLM judge: {named}"
+            ", one LMOD and one MIRA category each, counted apart from the rule tags; a reply "
+            "outside the allowed labels is counted as unclassified, never guessed.")

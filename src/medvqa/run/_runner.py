@@ -292,6 +292,7 @@ async def arun_benchmark(
         old = read_json(run_file, RunInfo)
         info.started_at = old.started_at or info.started_at
         info.conditions = list(dict.fromkeys(old.conditions + info.conditions))
+        info.failure_judge = old.failure_judge  # written by `medvqa score --judge`; keep it
 
     try:
         await model.start()

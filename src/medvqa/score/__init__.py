@@ -1,6 +1,8 @@
 """Scoring: parse responses, compute metrics with bootstrap CIs, compare runs and conditions."""
 
 from medvqa.score._bootstrap import Interval, cluster_index, ratio_ci, statistic_ci
+from medvqa.score._judge import JudgeConfig, JudgeResult, run_judge
+from medvqa.score._judge_prompt import JudgePrompt, load_judge_prompt, parse_verdict
 from medvqa.score._metrics import (
     accuracy,
     chance_of_guess,
@@ -17,6 +19,9 @@ from medvqa.score._subgroups import age_band, subgroup_analysis
 __all__ = [
     "ConditionMetrics",
     "Interval",
+    "JudgeConfig",
+    "JudgePrompt",
+    "JudgeResult",
     "MetricValue",
     "MetricsBlock",
     "MetricsFile",
@@ -29,10 +34,13 @@ __all__ = [
     "cluster_index",
     "compare_runs",
     "frequent_baseline",
+    "load_judge_prompt",
     "macro_f1",
     "mcnemar_exact",
     "paired_difference",
+    "parse_verdict",
     "ratio_ci",
+    "run_judge",
     "score_run",
     "statistic_ci",
     "subgroup_analysis",

@@ -14,8 +14,10 @@ visual detail described when no real image was shown (E4 / hallucination under `
 ``noise``, ``text-only``), answering instead of abstaining on an out-of-domain photo (E2, every
 ``ood`` answer that does not abstain), a bare wrong answer with no reason given (E5), and any
 readable wrong answer (E1; a MIRA ``guess`` unless tagged a hallucination). E3 and E6 need a
-reader of the reasoning; wrong readable answers are counted as ``judge_candidates`` for an LLM
-judge. One response can carry several tags, so tag counts can exceed the failures.
+reader of the reasoning: readable wrong answers, and unreadable ones that are neither a refusal,
+a missing-image complaint nor a hallucination, are ``judge_candidates`` for the optional LLM
+judge (:mod:`medvqa.score._judge`). One response can carry several tags, so tag counts can
+exceed the failures.
 """
 
 from __future__ import annotations
@@ -132,6 +134,23 @@ def tag_response(response: str, row: ScoredRow, options: dict[str, str]) -> tupl
     return tuple(tags)
 
 
+def needs_judge(tags: tuple[str, ...], row: ScoredRow) -> bool:
+    r"""Whether a failure is left for the LLM judge: a wrong answer the rules cannot place.
+
+    Readable wrong answers (E1: why wrong?) and unreadable ones tagged only ``invalid_format``;
+    never right answers, never ``ood`` (abstaining is all that is asked there).
+
+    >>> from medvqa.score._rows import ScoredRow
+    >>> r = ScoredRow("i", "clean", False, True, None, "a", "\x00invalid", 2, "single",
+    ...               "", "", "test", None)
+    >>> needs_judge(("invalid_format",), r), needs_judge(("refusal",), r)
+    (True, False)
+    """
+    if row.correct or _family(row.condition) == "ood":
+        return False
+    return "E1" in tags or tags == ("invalid_format",)
+
+
 @dataclass
 class FailureCounts:
     """Tag counts of one condition.
@@ -140,7 +159,7 @@ class FailureCounts:
         n: responses scored.
         failures: wrong or invalid responses (for ``ood``: those that did not abstain).
         abstained: responses that declined (refusal, missing image, not a medical image).
-        judge_candidates: readable wrong answers an LLM judge could sort into E3 / E6.
+        judge_candidates: failures the rules cannot place (:func:`needs_judge`).
         counts: tag → responses carrying it.
 
     """
@@ -158,7 +177,7 @@ class FailureCounts:
         self.abstained += abstains(response)
         if tags or (not row.correct and _family(row.condition) != "ood"):
             self.failures += 1
-        self.judge_candidates += "E1" in tags
+        self.judge_candidates += needs_judge(tags, row)
         self.counts.update(tags)
         return tags
 

@@ -72,4 +72,8 @@ class MetricsFile(BaseModel):
         "and corruption degradation curves (medvqa.score._controls.Controls).")
     failure_modes: dict[str, Any] | None = Field(
         default=None, description="condition → rule-based LMOD / MIRA failure tag counts and "
-        "abstention rate (medvqa.score._failure_modes).")
+        "abstention rate (medvqa.score._failure_modes); with ``--judge``, each condition's "
+        "``judge`` block holds the LLM judge's counts (medvqa.score._judge).")
+    failure_judge: dict[str, Any] | None = Field(
+        default=None, description="The failure-mode judge used: model spec and parameters, "
+        "prompt version, text and SHA-256, image use, max_items (null: no judge).")

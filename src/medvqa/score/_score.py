@@ -20,6 +20,7 @@ from pathlib import Path
 from medvqa.errors import BadInputError
 from medvqa.schema import (
     BENCHMARK_FILE,
+    CACHE_FILE,
     ITEMS_FILE,
     METRICS_FILE,
     PREDICTIONS_FILE,
@@ -36,7 +37,8 @@ from medvqa.schema import (
 )
 from medvqa.score._block import confusion, metrics_block
 from medvqa.score._controls import control_table
-from medvqa.score._failure_modes import FailureCounts
+from medvqa.score._failure_modes import FailureCounts, needs_judge
+from medvqa.score._judge import Candidate, JudgeConfig, JudgeResult, run_judge, write_verdicts
 from medvqa.score._model import ConditionMetrics, MetricsFile
 from medvqa.score._rows import ScoredRow, score_row
 from medvqa.score._subgroups import DEFAULT_AGE_BANDS, subgroup_analysis
@@ -57,6 +59,7 @@ class ScoreConfig:
     resamples: int = 9999
     cluster: bool = True
     age_bands: tuple[float, ...] = DEFAULT_AGE_BANDS
+    judge: JudgeConfig | None = None
 
 
 @dataclass
@@ -125,6 +128,7 @@ def score_run(config: ScoreConfig) -> ScoreResult:
     rows: dict[str, list[ScoredRow]] = defaultdict(list)
     failures: dict[str, FailureCounts] = defaultdict(FailureCounts)
     errors: dict[str, list[Prediction]] = defaultdict(list)
+    judge_queue: dict[str, list[Candidate]] = defaultdict(list)
     scored: list[Prediction] = []
     for pred in predictions:
         item = items.get(pred.item_id)
@@ -147,7 +151,9 @@ def score_run(config: ScoreConfig) -> ScoreResult:
         shown = transforms[cond](item)
         row = score_row(shown, pred, parsers[key])  # type: ignore[arg-type]
         rows[cond].append(row)
-        failures[cond].add(pred.response, row, shown.options)
+        tags = failures[cond].add(pred.response, row, shown.options)
+        if config.judge is not None and needs_judge(tags, row):
+            judge_queue[cond].append(Candidate(shown, cond, pred.response))
         scored.append(pred.model_copy(update={
             "choice": row.choice, "correct": row.correct, "invalid": row.invalid}))
     write_jsonl(pred_path, scored)
@@ -180,8 +186,23 @@ def score_run(config: ScoreConfig) -> ScoreResult:
     metrics.failure_modes = {
         c: failures[c].as_dict() for c in sorted(failures, key=_condition_order)
     }
+    if config.judge is not None:
+        _add_judge(metrics, run_judge(config.judge, dict(judge_queue), run_dir / CACHE_FILE,
+                                      bench_dir), run_dir, run_info)
     write_json(run_dir / METRICS_FILE, metrics)
     return ScoreResult(metrics, problems)
+
+
+def _add_judge(metrics: MetricsFile, result: JudgeResult, run_dir: Path,
+               run_info: RunInfo | None) -> None:
+    """Judge counts into failure_modes, its prompt into metrics.json and run.json."""
+    for cond, block in (metrics.failure_modes or {}).items():
+        block["judge"] = result.counts.get(cond) or result.empty
+    metrics.failure_judge = result.provenance
+    write_verdicts(run_dir, result.verdicts)
+    if run_info is not None:
+        write_json(run_dir / RUN_FILE, run_info.model_copy(
+            update={"failure_judge": result.provenance}))
 
 
 def _condition_order(name: str) -> tuple[int, str]:
