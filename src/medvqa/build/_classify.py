@@ -7,7 +7,8 @@ question phrasing and option order drawn with the seed, answer letters balanced.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from array import array
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from medvqa.build._context import BuildContext, Draft
@@ -21,14 +22,14 @@ from medvqa.build._options import (
 from medvqa.build._recipe import Recipe, TopicSpec
 from medvqa.build._units import (
     Unit,
-    add_normal_units,
+    UnitTable,
     balance_units,
     exam_units,
     finding_units,
     image_units,
 )
 from medvqa.schema import Item
-from medvqa.sources import Record, encode_png, read_source
+from medvqa.sources import Record, RecordStore, encode_png, read_source
 from medvqa.sources._folder import natural_key
 
 
@@ -41,10 +42,16 @@ def read_records(recipe: Recipe, ctx: BuildContext) -> list[Record]:
 
 
 def build_classify(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
-    """Items for every topic of a classification recipe."""
-    records = read_records(recipe, ctx)
-    for topic in recipe.topics:
-        yield from _topic_items(recipe, topic, records, ctx)
+    """Items for every topic of a classification recipe.
+
+    The records go to a disk-backed :class:`RecordStore` in the building folder and units refer
+    to them by index, so memory does not grow with the number of images.
+    """
+    with RecordStore(ctx.out) as records:
+        for spec in recipe.sources:
+            records.extend(read_source(spec, ctx.root, ctx.problems))
+        for topic in recipe.topics:
+            yield from _topic_items(recipe, topic, records, ctx)
 
 
 def build_grade(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
@@ -58,18 +65,19 @@ def build_grade(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
     yield from build_classify(recipe.model_copy(update={"topics": topics}), ctx)
 
 
-def _units(recipe: Recipe, topic: TopicSpec, records: list[Record], ctx: BuildContext) -> list[Unit]:
+def _units(
+    recipe: Recipe, topic: TopicSpec, records: Sequence[Record], ctx: BuildContext
+) -> tuple[UnitTable, Sequence[int]]:
+    """The topic's units and, in order, the indices of those that ask a question."""
     if topic.level == "finding":
-        units = finding_units(topic, records, ctx.problems)
-        if topic.normal_label:
-            units = add_normal_units(topic, units, records, ctx.seed)
+        units = finding_units(topic, records, ctx.problems, ctx.seed)
     elif topic.level == "exam":
         units = exam_units(topic, records, recipe.exam_max_images, ctx.problems)
     else:
         units = image_units(topic, records, ctx.problems)
     if topic.balance:
-        units = balance_units(units, ctx.seed, topic.name)
-    return units
+        return units, balance_units(units, ctx.seed, topic.name)
+    return units, range(len(units))
 
 
 def _store_unit(unit: Unit, recipe: Recipe, ctx: BuildContext) -> list[str] | None:
@@ -118,30 +126,44 @@ def _meta(recipe: Recipe, topic: TopicSpec, unit: Unit) -> dict[str, Any]:
     return meta
 
 
-def _choices(topic: TopicSpec, units: list[Unit]) -> list[str]:
+def _choices(topic: TopicSpec, labels: set[str]) -> list[str]:
     if topic.question_type == "yesno":
         return ["Yes", "No"]
     if topic.options:
         return list(topic.options)
-    seen = {label for u in units for label in u.labels}
-    return sorted(seen, key=natural_key)
+    return sorted(labels, key=natural_key)
 
 
 def _topic_items(
-    recipe: Recipe, topic: TopicSpec, records: list[Record], ctx: BuildContext
+    recipe: Recipe, topic: TopicSpec, records: Sequence[Record], ctx: BuildContext
 ) -> Iterator[Draft]:
-    stored: list[tuple[Unit, list[str]]] = []
-    for unit in _units(recipe, topic, records, ctx):
-        if unit.normal_of is not None and "crop" not in unit.normal_of.extra:
+    units, selected = _units(recipe, topic, records, ctx)
+    # Pass 1 stores the images and keeps, per stored unit, its index and image paths (crops:
+    # their rectangles too); answer positions and choices need the stored count and labels.
+    stored: array[int] = array("q")
+    stored_rels: list[str | tuple[str, ...]] = []  # one path, or an exam's paths
+    crops: dict[int, list[int]] = {}
+    seen_labels: set[str] = set()
+    for u in selected:
+        finding = units.normal_of[u]
+        if finding >= 0 and finding not in crops:
             continue  # its finding was skipped
+        unit = units.unit(u, records, crops)
         rels = _store_unit(unit, recipe, ctx)
-        if rels is not None:
-            stored.append((unit, rels))
-    choices = _choices(topic, [u for u, _ in stored])
+        if rels is None:
+            continue
+        if "crop" in unit.extra:
+            crops[u] = unit.extra["crop"]  # type: ignore[assignment]
+        stored.append(u)
+        stored_rels.append(rels[0] if len(rels) == 1 else tuple(rels))
+        seen_labels.update(units.labels_of(u))
+    choices = _choices(topic, seen_labels)
     n_opts = min(topic.max_options or len(choices), len(choices))
     positions = balanced_positions(len(stored), n_opts, ctx.seed, topic.name)
     seen_ids: set[str] = set()
-    for (unit, rels), pos in zip(stored, positions):
+    for u, paths, pos in zip(stored, stored_rels, positions, strict=True):
+        rels = [paths] if isinstance(paths, str) else list(paths)
+        unit = units.unit(u, records, crops)
         rec = unit.records[0]
         bad = [label for label in unit.labels if label not in choices]
         if bad:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,20 +39,21 @@ class BuildContext:
     out: Path
     seed: int = 0
     problems: Problems = field(default_factory=Problems)
-    _stored: dict[str, str | None] = field(default_factory=dict)
+    _stored: dict[bytes, str | None] = field(default_factory=dict)
 
     def store_bytes(self, data: bytes, suffix: str) -> str:
         """Store encoded bytes under their SHA-256; return the path relative to BENCH/."""
         rel = image_relpath(sha256_bytes(data), suffix)
-        target = self.out / rel
-        if not target.exists():
+        # Text, not a Path: pathlib would intern every stored file name for the process's life.
+        target = os.path.join(self.out, rel)
+        if not os.path.exists(target):
             # ``out`` is a private building folder renamed into place only when the build
             # succeeds, so writing in place cannot leave a half-written benchmark behind.
             try:
-                target.write_bytes(data)
+                _write(target, data)
             except FileNotFoundError:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(data)
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                _write(target, data)
         return rel
 
     def store_image(self, image: ImageRef, where: str) -> str | None:
@@ -58,7 +61,8 @@ class BuildContext:
 
         The result is cached per file, so an image used by several items is read once.
         """
-        key = str(image.path) if image.path is not None else ""
+        # A 16-byte digest of the path is a smaller key than the path text.
+        key = _path_key(image.file) if image.file is not None else b""
         if key and key in self._stored:
             return self._stored[key]
         try:
@@ -79,3 +83,12 @@ class BuildContext:
         im = Image.open(io.BytesIO(image.read_bytes()))
         im.load()
         return im
+
+
+def _path_key(path: str) -> bytes:
+    return hashlib.blake2b(path.encode("utf-8", "surrogateescape"), digest_size=16).digest()
+
+
+def _write(path: str, data: bytes) -> None:
+    with open(path, "wb") as fh:
+        fh.write(data)

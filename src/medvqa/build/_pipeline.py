@@ -2,22 +2,29 @@
 
 The benchmark is assembled in a temporary folder beside the target and renamed into place, so a
 failed or killed build never leaves a half-written BENCH/.
+
+Memory stays flat in the number of items: pass 1 streams the drafted items to a scratch JSONL
+in that folder and keeps only their split keys (:class:`SplitKeys`) and count tallies; splits are
+assigned from the keys; pass 2 streams the scratch file back out to items.jsonl with each item's
+split set, in the same order.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import shutil
 import tempfile
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from medvqa import __version__
 from medvqa.build._context import BuildContext, Draft
 from medvqa.build._recipe import Recipe, load_recipe
-from medvqa.build._splits import assign_splits
+from medvqa.build._splits import SplitKeys, assign_split_keys
 from medvqa.build._types import RECIPE_TYPES
 from medvqa.errors import BadInputError
 from medvqa.schema import (
@@ -31,9 +38,11 @@ from medvqa.schema import (
     write_json,
 )
 from medvqa.sources import Problem, Problems
-from medvqa.store import atomic_write_bytes
 
 log = logging.getLogger(__name__)
+
+#: Pass 1's scratch file inside the building folder (removed before the folder is renamed).
+_SCRATCH = ".drafts.jsonl"
 
 
 @dataclass
@@ -93,9 +102,13 @@ def build_from_recipe(recipe: Recipe, config: BuildConfig, folder: Path | None =
     tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.building-"))
     try:
         ctx = BuildContext(root=root, out=tmp, seed=config.seed, problems=Problems(config.strict))
-        drafts = list(builder(recipe, ctx))
-        assign_splits(drafts, recipe.splits, config.seed, recipe.test_tiny)
-        result = write_bench(tmp, recipe, drafts, config.seed, ctx.problems, str(config.recipe))
+        keys, images = _spill(builder(recipe, ctx), tmp / _SCRATCH)
+        assign_split_keys(keys, recipe.splits, config.seed, recipe.test_tiny)
+        tally, digest = _write_items(tmp / _SCRATCH, tmp / ITEMS_FILE, keys)
+        (tmp / _SCRATCH).unlink()
+        counts = tally.counts(len(ctx.problems), images)
+        result = _write_meta(tmp, recipe, counts, digest, config.seed, ctx.problems,
+                             str(config.recipe))
         _replace(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -129,37 +142,85 @@ def _reread(out: Path, problems: list[Problem]) -> BuildResult:
     return BuildResult(out, bench.counts, bench.items_sha256, problems)
 
 
+class CountTally:
+    """Running tallies behind the ``counts`` block of benchmark.json (no item is kept)."""
+
+    def __init__(self) -> None:
+        self.items = 0
+        self.by: dict[str, Counter[str]] = {
+            k: Counter() for k in ("by_split", "by_question_type", "by_category", "by_source")
+        }
+
+    def add(self, item: Item) -> None:
+        """Count one item."""
+        self.items += 1
+        self.by["by_split"][item.split] += 1
+        self.by["by_question_type"][item.question_type] += 1
+        self.by["by_category"][item.category] += 1
+        self.by["by_source"][item.source] += 1
+
+    def counts(self, skipped: int, n_images: int) -> dict[str, object]:
+        """The ``counts`` block (sorted keys, so bytes are stable)."""
+        out: dict[str, object] = {"items": self.items, "images": n_images, "skipped": skipped}
+        out.update({k: dict(sorted(c.items())) for k, c in self.by.items()})
+        return out
+
+
 def bench_counts(items: list[Item], skipped: int, n_images: int) -> dict[str, object]:
-    """The ``counts`` block of benchmark.json (sorted keys, so bytes are stable)."""
-
-    def tally(values: list[str]) -> dict[str, int]:
-        return dict(sorted(Counter(values).items()))
-
-    return {
-        "items": len(items),
-        "images": n_images,
-        "skipped": skipped,
-        "by_split": tally([i.split for i in items]),
-        "by_question_type": tally([i.question_type for i in items]),
-        "by_category": tally([i.category for i in items]),
-        "by_source": tally([i.source for i in items]),
-    }
+    """The ``counts`` block of benchmark.json for items in memory (see :class:`CountTally`)."""
+    tally = CountTally()
+    for item in items:
+        tally.add(item)
+    return tally.counts(skipped, n_images)
 
 
-def write_bench(
+def _spill(drafts: Iterator[Draft], scratch: Path) -> tuple[SplitKeys, int]:
+    """Pass 1: write each draft's item to ``scratch`` as it comes; return the split keys and the
+    number of distinct images the items use.
+    """
+    keys = SplitKeys()
+    # The builders hand out one string object per stored image, so this set costs a slot each.
+    images: set[str] = set()
+    with scratch.open("w", encoding="utf-8", newline="\n") as fh:
+        for draft in drafts:
+            item = draft.item
+            keys.add(item, draft.fixed)
+            images.update(item.images)
+            fh.write(dump_line(item))
+    return keys, len(images)
+
+
+def _write_items(scratch: Path, target: Path, keys: SplitKeys) -> tuple[CountTally, str]:
+    """Pass 2: stream the scratch items to ``target`` with their assigned splits; return the
+    count tallies and the SHA-256 of the bytes written.
+
+    ``target`` lies in the private building folder, so a plain write is crash-safe here.
+    """
+    tally = CountTally()
+    digest = hashlib.sha256()
+    with scratch.open("r", encoding="utf-8", newline="\n") as src, target.open("wb") as dst:
+        for i, line in enumerate(src):
+            item = Item.model_validate_json(line)
+            item.split = keys.split_name(i)  # type: ignore[assignment]
+            data = dump_line(item).encode("utf-8")
+            digest.update(data)
+            dst.write(data)
+            tally.add(item)
+        dst.flush()
+        os.fsync(dst.fileno())
+    return tally, digest.hexdigest()
+
+
+def _write_meta(
     out: Path,
     recipe: Recipe,
-    drafts: list[Draft],
+    counts: dict[str, object],
+    digest: str,
     seed: int,
     problems: Problems,
     recipe_ref: str,
 ) -> BuildResult:
-    """Write items.jsonl and benchmark.json for built drafts (images are already in ``out``)."""
-    items = [d.item for d in drafts]
-    data = "".join(dump_line(i) for i in items).encode("utf-8")
-    atomic_write_bytes(out / ITEMS_FILE, data)
-    digest = hashlib.sha256(data).hexdigest()
-    n_images = len({p for i in items for p in i.images})
+    """Write benchmark.json for items already written to ``out``."""
     sources: list[SourceInfo] = []
     for spec in recipe.sources:
         info = SourceInfo(dataset=spec.dataset, license=spec.license, url=spec.url)
@@ -174,9 +235,9 @@ def write_bench(
         sources=sources,
         prompt_template=recipe.prompt_template,
         created_with=CreatedWith(tool_version=__version__, recipe=recipe_ref, seed=seed),
-        counts=bench_counts(items, len(problems), n_images),
+        counts=counts,
         items_sha256=digest,
     )
     write_json(out / BENCHMARK_FILE, bench)
-    log.info("built %s: %d items, %d skipped", recipe.name, len(items), len(problems))
+    log.info("built %s: %d items, %d skipped", recipe.name, counts["items"], len(problems))
     return BuildResult(out, bench.counts, digest, list(problems))

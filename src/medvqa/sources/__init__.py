@@ -14,6 +14,7 @@ from medvqa._registry import Registry
 from medvqa.sources._boxes import BoxError, parse_box
 from medvqa.sources._pixels import CT_WINDOWS, apply_window, encode_png, parse_window, to_uint8
 from medvqa.sources._record import Box, ImageRef, Problem, Problems, Record, relative_to
+from medvqa.sources._record_store import RecordStore
 from medvqa.sources._spec import SourceSpec
 from medvqa.sources._tables import Row, read_table
 
@@ -48,6 +49,7 @@ __all__ = [
     "Problems",
     "Reader",
     "Record",
+    "RecordStore",
     "Row",
     "SourceSpec",
     "apply_window",

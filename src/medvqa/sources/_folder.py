@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,39 @@ def natural_key(text: str) -> list[object]:
     return [int(t) if t.isdigit() else t.lower() for t in re.split(r"(\d+)", text)]
 
 
+def _tree_files(top: str) -> Iterator[str]:
+    """Paths (relative to ``top``) of everything under ``top``, in ``Path.rglob("*")`` order:
+    directories depth first as listed, each one's entries as listed; symlinked folders are not
+    entered. Text only: a Path per file would put every file name in the interpreter's
+    interned-string table (pathlib interns path parts), which never shrinks.
+    """
+    stack = [""]
+    while stack:
+        rel = stack.pop()
+        try:
+            with os.scandir(os.path.join(top, rel) if rel else top) as it:
+                entries = list(it)
+        except OSError:
+            continue
+        subdirs = []
+        for entry in entries:
+            name = os.path.join(rel, entry.name) if rel else entry.name
+            yield name
+            try:
+                if entry.is_dir() and not entry.is_symlink():
+                    subdirs.append(name)
+            except OSError:
+                continue
+        stack.extend(reversed(subdirs))
+
+
+def _stem(name: str) -> str:
+    """``Path(name).stem``."""
+    base = os.path.basename(name)
+    dot = base.rfind(".")
+    return base[:dot] if 0 < dot < len(base) - 1 else base
+
+
 def read_image_folder(spec: SourceSpec, root: Path, problems: Problems) -> Iterator[Record]:
     """One record per image file under a class folder, in natural order of class then file.
 
@@ -29,21 +63,32 @@ def read_image_folder(spec: SourceSpec, root: Path, problems: Problems) -> Itera
         problems.add(str(base), "image folder not found")
         return
     for cls_dir in sorted((d for d in base.iterdir() if d.is_dir()), key=lambda d: natural_key(d.name)):
-        files = [
-            p
-            for p in cls_dir.rglob("*")
-            if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES and not p.name.startswith(".")
+        top = str(cls_dir)
+        names = [
+            name
+            for name in _tree_files(top)
+            if _suffix(name) in IMAGE_SUFFIXES
+            and not os.path.basename(name).startswith(".")
+            and os.path.isfile(os.path.join(top, name))
         ]
-        for path in sorted(files, key=lambda p: natural_key(str(p.relative_to(cls_dir)))):
-            rel = path.relative_to(base).as_posix()
+        names.sort(key=natural_key)
+        for name in names:
+            rel = f"{cls_dir.name}/{name.replace(os.sep, '/')}"
             yield Record(
                 key=rel,
                 source=spec.dataset,
-                image=ImageRef(path=path),
-                fields={"label": [cls_dir.name], "file": [path.name]},
-                case_id=f"{spec.case_prefix}{path.stem}",
+                image=ImageRef(path=os.path.join(top, name)),
+                fields={"label": [cls_dir.name], "file": [os.path.basename(name)]},
+                case_id=f"{spec.case_prefix}{_stem(name)}",
                 meta={"source_file": f"{spec.path}/{rel}", "modality": spec.modality}
                 if spec.modality
                 else {"source_file": f"{spec.path}/{rel}"},
                 split=spec.split,
             )
+
+
+def _suffix(name: str) -> str:
+    """``Path(name).suffix``, lower case."""
+    base = os.path.basename(name)
+    dot = base.rfind(".")
+    return base[dot:].lower() if 0 < dot < len(base) - 1 else ""

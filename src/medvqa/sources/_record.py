@@ -5,6 +5,7 @@ labels, boxes, case id and provenance, and the :class:`Problems` collector for b
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,32 +52,58 @@ class Box:
         return max(0.0, self.width) * max(0.0, self.height)
 
 
-@dataclass
 class ImageRef:
     """Where a record's pixels are: a file copied unchanged, or encoded bytes made by a reader.
 
-    Attributes:
+    The file name is kept as text and :attr:`path` made on demand: pathlib interns every path
+    part, so a Path per record (or per record read back from a :class:`RecordStore`) would fill
+    the interpreter's interned-string table with file names.
+
+    Args:
         path: an image file on disk (copied byte for byte into the benchmark).
         data: encoded image bytes (PNG made from an array, a DICOM or NIfTI slice).
         suffix: file suffix for ``data`` (".png").
 
     """
 
-    path: Path | None = None
-    data: bytes | None = None
-    suffix: str = ".png"
+    def __init__(
+        self, path: str | os.PathLike[str] | None = None, data: bytes | None = None,
+        suffix: str = ".png",
+    ):
+        self.file: str | None = None if path is None else os.fspath(path)
+        self.data = data
+        self.suffix = suffix
+
+    @property
+    def path(self) -> Path | None:
+        """The image file, or None for reader-made bytes."""
+        return None if self.file is None else Path(self.file)
 
     def read_bytes(self) -> bytes:
         """The encoded bytes (reads the file when the record points at one)."""
         if self.data is not None:
             return self.data
-        assert self.path is not None
-        return self.path.read_bytes()
+        assert self.file is not None
+        with open(self.file, "rb") as fh:
+            return fh.read()
 
     @property
     def ext(self) -> str:
-        """Suffix of the stored file, lower case with a dot."""
-        return (self.path.suffix if self.path is not None else self.suffix).lower() or ".bin"
+        """Suffix of the stored file, lower case with a dot (as ``Path.suffix``)."""
+        if self.file is None:
+            return self.suffix.lower() or ".bin"
+        name = os.path.basename(self.file)
+        dot = name.rfind(".")
+        return name[dot:].lower() if 0 < dot < len(name) - 1 else ".bin"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ImageRef):
+            return NotImplemented
+        return (self.file, self.data, self.suffix) == (other.file, other.data, other.suffix)
+
+    def __repr__(self) -> str:
+        data = None if self.data is None else f"<{len(self.data)} bytes>"
+        return f"ImageRef(path={self.file!r}, data={data}, suffix={self.suffix!r})"
 
 
 @dataclass
@@ -117,7 +144,7 @@ class Record:
         """Best location for an error line: the label row, else the image file."""
         if self.row:
             return self.row
-        return str(self.image.path) if self.image.path is not None else self.key
+        return self.image.file if self.image.file is not None else self.key
 
 
 @dataclass(frozen=True)
