@@ -25,7 +25,9 @@ def test_mammovqa_multi_and_yesno_variants():
     t = load_template("mammovqa")
     multi = render_prompt(_item(question_type="multi", answer=["A"]), t)
     assert "one or more of which may be correct" in multi
-    yesno = render_prompt(_item(question_type="yesno", options={"A": "Yes", "B": "No"}, answer="A"), t)
+    yesno = render_prompt(
+        _item(question_type="yesno", options={"A": "Yes", "B": "No"}, answer="A"), t
+    )
     assert "with 'Yes' or 'No' options. Respond with only 'Yes' or 'No'" in yesno
 
 

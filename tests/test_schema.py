@@ -52,7 +52,9 @@ def test_bad_lines_are_reported_with_file_line_field_and_the_rest_goes_on(tmp_pa
     good = _item().model_dump_json()
     bad_answer = json.dumps({**json.loads(good), "id": "x", "answer": "Q"})
     path = tmp_path / "items.jsonl"
-    path.write_text("\n".join([good, "{not json", bad_answer, good.replace('"a"', '"b"', 1)]) + "\n")
+    path.write_text(
+        "\n".join([good, "{not json", bad_answer, good.replace('"a"', '"b"', 1)]) + "\n"
+    )
     errors: list[RecordError] = []
     ids = [i.id for i in read_jsonl(path, Item, errors)]
     assert ids == ["a", "b"]
@@ -79,4 +81,7 @@ def test_benchmark_json_round_trip(tmp_path):
 def test_prediction_serialisation_is_deterministic(text, latency):
     p = Prediction(item_id="i", response=text, latency_s=latency)
     assert Prediction.model_validate_json(p.model_dump_json()) == p
-    assert p.model_dump_json() == Prediction.model_validate_json(p.model_dump_json()).model_dump_json()
+    assert (
+        p.model_dump_json()
+        == Prediction.model_validate_json(p.model_dump_json()).model_dump_json()
+    )

@@ -51,7 +51,9 @@ class Item(BaseModel):
     answer: str | list[str] = Field(
         description="A letter; a list of letters for multi; text for open; region IDs for region."
     )
-    question_type: QuestionType = Field(description="single | multi | yesno | open | region | grade")
+    question_type: QuestionType = Field(
+        description="single | multi | yesno | open | region | grade"
+    )
     category: str = Field(default="", description="Topic or subcategory, for breakdowns.")
     case_id: str | None = Field(
         default=None, description="Patient or study id; repeated ids make CIs case-clustered."

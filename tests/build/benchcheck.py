@@ -38,7 +38,9 @@ def check_bench(bench: Path) -> tuple[Benchmark, list[Item]]:
     assert dict(Counter(i.split for i in items)) == meta.counts["by_split"]
     assert meta.sources and all(s.dataset for s in meta.sources)
     assert all(s.license for s in meta.sources)
-    on_disk = {p.relative_to(bench).as_posix() for p in (bench / "images").rglob("*") if p.is_file()}
+    on_disk = {
+        p.relative_to(bench).as_posix() for p in (bench / "images").rglob("*") if p.is_file()
+    }
     assert on_disk == {r for i in items for r in i.images}, "stray or missing image files"
     return meta, items
 

@@ -62,7 +62,9 @@ def test_bad_rows_skipped_and_named(toy: Path) -> None:
     lines = [str(p) for p in result.problems]
     assert any(line.startswith("labels.csv:6") and "unreadable image" in line for line in lines)
     assert any(line.startswith("labels.csv:7") and "no image" in line for line in lines)
-    assert any(line.startswith("labels.csv:8") and "unknown label 'zebra'" in line for line in lines)
+    assert any(
+        line.startswith("labels.csv:8") and "unknown label 'zebra'" in line for line in lines
+    )
     assert any(line.startswith("labels.csv:9") and "outside" in line for line in lines)
     meta, items = check_bench(toy / "out")
     assert meta.counts["skipped"] == len(result.problems) >= 4
@@ -79,7 +81,8 @@ def test_strict_raises(toy: Path) -> None:
 
 def test_strict_cli_exit_2(toy: Path) -> None:
     with pytest.raises(SystemExit) as exc:
-        main(["build", str(toy / "bad.yaml"), "-o", str(toy / "o"), "--data-root", str(toy), "--strict"])
+        main(["build", str(toy / "bad.yaml"), "-o", str(toy / "o"),
+              "--data-root", str(toy), "--strict"])
     assert exc.value.code == 2
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 import typer
-from PIL import Image
 from benchcheck import load
+from PIL import Image
 from typer.testing import CliRunner
 
 from medvqa.build import BuildConfig, build_benchmark

@@ -11,6 +11,7 @@ import pytest
 
 from medvqa.schema import Prediction, RunInfo, read_json, read_jsonl
 
+
 def medvqa_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "medvqa.cli", *args], capture_output=True, text=True, timeout=timeout
@@ -24,7 +25,8 @@ def test_help_shows_an_example() -> None:
 
 
 @pytest.mark.parametrize(
-    "command", ["build", "validate", "export", "score", "compare", "report", "parse", "demo", "bench"]
+    "command",
+    ["build", "validate", "export", "score", "compare", "report", "parse", "demo", "bench"],
 )
 def test_every_command_help_shows_an_example(command: str) -> None:
     proc = medvqa_cli(command, "--help")

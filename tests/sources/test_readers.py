@@ -32,17 +32,24 @@ def _nifti_file() -> Path:
 
 
 def test_image_folder_class_is_folder(data_dir: Path) -> None:
-    spec = SourceSpec(dataset="LC25000", reader="image_folder", path="lc25000_lung_224/lung_image_sets")
+    spec = SourceSpec(
+        dataset="LC25000", reader="image_folder", path="lc25000_lung_224/lung_image_sets"
+    )
     recs = list(read_source(spec, data_dir, Problems()))
     assert len(recs) == 150
     assert {r.value("label") for r in recs} == {"lung_aca", "lung_n", "lung_scc"}
-    nums = [int(r.key.split("lungaca")[1].split(".")[0]) for r in recs if r.value("label") == "lung_aca"]
+    nums = [
+        int(r.key.split("lungaca")[1].split(".")[0])
+        for r in recs
+        if r.value("label") == "lung_aca"
+    ]
     assert nums == sorted(nums)  # natural order: 41 before 100
 
 
 def test_mini_mias_boxes_bottom_left_origin(data_dir: Path) -> None:
     spec = SourceSpec(
-        dataset="mini-MIAS", reader="table", path="mini_mias/all-mias", labels=["mini_mias/Info.txt"],
+        dataset="mini-MIAS", reader="table", path="mini_mias/all-mias",
+        labels=["mini_mias/Info.txt"],
         delimiter="whitespace", image_column="REFNUM", image_suffix=".jpg",
         box_format="center_radius", box_columns=["X", "Y", "RADIUS"], box_origin="bottom_left",
     )
@@ -105,13 +112,17 @@ def test_dicom_window_and_monochrome1(tmp_path: Path) -> None:
 def test_unreadable_dicom_is_a_problem(tmp_path: Path) -> None:
     (tmp_path / "bad.dcm").write_bytes(b"nope")
     problems = Problems()
-    assert list(read_source(SourceSpec(dataset="d", reader="dicom", path="bad.dcm"), tmp_path, problems)) == []
+    assert list(
+        read_source(SourceSpec(dataset="d", reader="dicom", path="bad.dcm"), tmp_path, problems)
+    ) == []
     assert "bad.dcm" in str(problems.items[0])
 
 
 def test_nifti_central_slice(tmp_path: Path) -> None:
     shutil.copy(_nifti_file(), tmp_path / "anat.nii")
-    (rec,) = read_source(SourceSpec(dataset="n", reader="nifti", path="anat.nii"), tmp_path, Problems())
+    (rec,) = read_source(
+        SourceSpec(dataset="n", reader="nifti", path="anat.nii"), tmp_path, Problems()
+    )
     assert rec.meta["slice_index"] == rec.meta["n_slices"] // 2
     assert Image.open(io.BytesIO(rec.image.data)).format == "PNG"
 

@@ -45,8 +45,10 @@ def _build(root: Path, out: Path) -> int:
 
 
 def bench_build(quick: bool) -> list[BenchFigure]:
-    """Items/s building a classification recipe over 10,000 images (2,000 when quick), and the
-    build's peak Python memory at a quarter and at the full size.
+    """Items/s building a classification recipe, and the build's peak Python memory.
+
+    The recipe runs over 10,000 images (2,000 when quick); peak memory is taken at a quarter and
+    at the full size.
     """
     n = 2_000 if quick else 10_000
     figures: list[BenchFigure] = []
@@ -69,7 +71,9 @@ def bench_build(quick: bool) -> list[BenchFigure]:
             _build(sub, sub / "out")
             peaks.append(tracemalloc.get_traced_memory()[1] / 2**20)
             tracemalloc.stop()
-        figures.append(BenchFigure("build", f"peak Python memory, {n // 4:,} images", peaks[0], "MB"))
+        figures.append(
+            BenchFigure("build", f"peak Python memory, {n // 4:,} images", peaks[0], "MB")
+        )
         figures.append(BenchFigure("build", f"peak Python memory, {n:,} images", peaks[1], "MB"))
         per_image_kb = (peaks[1] - peaks[0]) * 1024 / (n - n // 4)
         # Items and records are spilled to scratch files; what stays per image is its stored

@@ -58,5 +58,11 @@ def _print(console: Console, name: str, figures: list[BenchFigure]) -> None:
         table.add_column(col, justify="right" if col in {"value"} else "left")
     for f in figures:
         met = "" if f.met is None else ("yes" if f.met else "NO")
-        table.add_row(f.name, f"{f.value:,.3g}" if abs(f.value) < 1000 else f"{f.value:,.0f}", f.unit, f.target, met)
+        table.add_row(
+            f.name,
+            f"{f.value:,.3g}" if abs(f.value) < 1000 else f"{f.value:,.0f}",
+            f.unit,
+            f.target,
+            met,
+        )
     console.print(table)

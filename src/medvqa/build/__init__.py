@@ -1,5 +1,7 @@
-"""Build benchmarks: recipes (classification, grading, findings, exams, regions, volumes),
-importers (VQA-RAD, PathMMU, MammoVQA, VLMEvalKit TSV), exporters and the guessability filter.
+"""Build benchmarks: recipes, importers, exporters and the guessability filter.
+
+Recipes: classification, grading, findings, exams, regions, volumes. Importers: VQA-RAD, PathMMU,
+MammoVQA, VLMEvalKit TSV.
 
 Recipe types are looked up in :data:`RECIPE_TYPES` (one table, "did you mean" errors).
 """

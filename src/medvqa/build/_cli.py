@@ -78,7 +78,9 @@ def guessable_command(
     bench: Path = typer.Argument(..., help="Benchmark folder to filter."),
     models: str = typer.Option(..., "--models", help="Comma-separated model specs (text only)."),
     min_correct: int = typer.Option(
-        0, "--min-correct", help="Drop items that at least this many models get right (default: all)."
+        0,
+        "--min-correct",
+        help="Drop items that at least this many models get right (default: all).",
     ),
     out: Path = typer.Option(..., "-o", "--out", help="Filtered BENCH/ folder to write."),
     seed: int = typer.Option(0, "--seed", help="Seed of random baselines."),

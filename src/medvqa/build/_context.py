@@ -70,7 +70,9 @@ class BuildContext:
             with Image.open(io.BytesIO(data)) as im:
                 im.size  # noqa: B018 - parsing the header is the readability check
         except Exception as exc:  # noqa: BLE001 - any decoder error means unreadable
-            self.problems.add(where, f"unreadable image {image.path or ''}: {exc}".replace("  ", " "))
+            self.problems.add(
+                where, f"unreadable image {image.path or ''}: {exc}".replace("  ", " ")
+            )
             rel = None
         else:
             rel = self.store_bytes(data, image.ext)

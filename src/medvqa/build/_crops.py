@@ -30,8 +30,9 @@ def finding_rect(box: Box, margin: float, size: tuple[int, int]) -> Rect:
 
 
 def random_rect(crop_w: int, crop_h: int, size: tuple[int, int], seed: int, key: str) -> Rect:
-    """A ``crop_w`` × ``crop_h`` rectangle at a seeded random place inside the image (shrunk to
-    the image when larger).
+    """A ``crop_w`` × ``crop_h`` rectangle at a seeded random place inside the image.
+
+    The rectangle is shrunk to the image when larger.
     """
     width, height = size
     crop_w, crop_h = min(crop_w, width), min(crop_h, height)

@@ -1,5 +1,7 @@
-"""Guessability filter (PathMMU): ask text-only models every choice item without its image and
-drop the items that at least ``min_correct`` models answer correctly.
+"""Guessability filter (PathMMU): drop choice items that text-only models answer correctly.
+
+Text-only models are asked every choice item without its image, and the items that at least
+``min_correct`` models answer correctly are dropped.
 
 Requests go through ``medvqa.run.complete`` (same backends, cache and retries as runs) and are
 scored with the strict parser (``medvqa.score.parsers.make_parser("strict")``). The kept items
@@ -113,7 +115,8 @@ def _answers(config: GuessableConfig, items: list[Item]) -> dict[str, list[str |
     for spec in config.models:
         model_config = ModelConfig(spec=spec, seed=config.seed)
         try:
-            # The benchmark goes to the loader: ``frequent`` learns its answers from its train split.
+            # The benchmark goes to the loader: ``frequent`` learns its answers from its train
+            # split.
             backend = load_model(model_config, bench_dir=config.bench)
         except (ValueError, KeyError) as exc:
             raise BadInputError(f"guessable filter: model {spec!r}: {exc}") from None
@@ -137,7 +140,7 @@ def filter_guessable(config: GuessableConfig) -> GuessableResult:
     for spec, texts in answers.items():
         parser = make_parser("strict", seed=config.seed)
         n = 0
-        for it, text in zip(choice, texts):
+        for it, text in zip(choice, texts, strict=True):
             parsed = parser.parse(text or "", it.options, it.question_type)
             ok = not parsed.invalid and is_correct(parsed.choice, it.answer, it.question_type)
             replies[it.id][spec] = {"response": text, "choice": parsed.choice, "correct": ok}
@@ -187,7 +190,9 @@ def _write(
 
     from medvqa.build._pipeline import bench_counts
 
-    counts = bench_counts(kept, int(bench.counts.get("skipped", 0)), len({p for i in kept for p in i.images}))
+    counts = bench_counts(
+        kept, int(bench.counts.get("skipped", 0)), len({p for i in kept for p in i.images})
+    )
     counts["filtered_guessable"] = len(dropped)
     bench = bench.model_copy(
         update={"counts": counts, "items_sha256": hashlib.sha256(data).hexdigest()}

@@ -17,7 +17,13 @@ from medvqa.schema import Item
 from medvqa.sources import ImageRef
 
 _OPTION = re.compile(r"^\s*\(?([A-Z])(?:[\)\.:]\s?(.*))?$", re.S)
-_SPLITS = {"val": "val", "validation": "val", "test": "test", "test_tiny": "test_tiny", "train": "train"}
+_SPLITS = {
+    "val": "val",
+    "validation": "val",
+    "test": "test",
+    "test_tiny": "test_tiny",
+    "train": "train",
+}
 
 
 def parse_option(text: str) -> tuple[str, str] | None:

@@ -42,7 +42,9 @@ def import_vqa_rad(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
         if str(r.get("answer_type", "")).upper() == "CLOSED"
         and str(r.get("answer", "")).strip().lower() in {"yes", "no"}
     ]
-    positions = dict(zip(closed, balanced_positions(len(closed), 2, ctx.seed, "vqa_rad yes/no")))
+    positions = dict(
+        zip(closed, balanced_positions(len(closed), 2, ctx.seed, "vqa_rad yes/no"), strict=True)
+    )
     seen: set[str] = set()
     for i, row in enumerate(rows):
         where = f"{table}:{i + 1}"
@@ -79,7 +81,11 @@ def import_vqa_rad(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
             meta=meta,
         )
         if i in positions:
-            texts = ["Yes", "No"] if positions[i] == (0 if answer.lower() == "yes" else 1) else ["No", "Yes"]
+            texts = (
+                ["Yes", "No"]
+                if positions[i] == (0 if answer.lower() == "yes" else 1)
+                else ["No", "Yes"]
+            )
             options = {LETTERS[k]: t for k, t in enumerate(texts)}
             letter = LETTERS[texts.index(answer.capitalize())]
             item = Item(options=options, answer=letter, question_type="yesno", **common)

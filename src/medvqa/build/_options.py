@@ -1,5 +1,7 @@
-"""Choice questions: phrasing chosen with the seed, options shuffled with the seed, and answer
-letters balanced over a topic (each letter is the answer about equally often).
+"""Choice questions: seeded phrasing, seeded option order and balanced answer letters.
+
+Phrasing is chosen with the seed, options shuffled with the seed, and answer letters balanced
+over a topic (each letter is the answer about equally often).
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ def choose_question(questions: list[str], seed: int, item_id: str) -> str:
 
 
 def balanced_positions(n: int, k: int, seed: int, topic: str) -> list[int]:
-    """``n`` answer positions in ``0..k-1``, each used ``n // k`` or ``n // k + 1`` times, in
-    a seeded order, so letter counts are balanced by construction.
+    """``n`` answer positions in ``0..k-1``, so letter counts are balanced by construction.
+
+    Each position is used ``n // k`` or ``n // k + 1`` times, in a seeded order.
     """
     if n == 0:
         return []

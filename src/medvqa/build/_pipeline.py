@@ -93,7 +93,9 @@ def build_benchmark(config: BuildConfig) -> BuildResult:
     return build_from_recipe(recipe, config, folder)
 
 
-def build_from_recipe(recipe: Recipe, config: BuildConfig, folder: Path | None = None) -> BuildResult:
+def build_from_recipe(
+    recipe: Recipe, config: BuildConfig, folder: Path | None = None
+) -> BuildResult:
     """Build from an already parsed recipe."""
     root = data_root_for(recipe, folder, config.data_root)
     builder = RECIPE_TYPES.get(recipe.type)
@@ -175,8 +177,9 @@ def bench_counts(items: list[Item], skipped: int, n_images: int) -> dict[str, ob
 
 
 def _spill(drafts: Iterator[Draft], scratch: Path) -> tuple[SplitKeys, int]:
-    """Pass 1: write each draft's item to ``scratch`` as it comes; return the split keys and the
-    number of distinct images the items use.
+    """Pass 1: write each draft's item to ``scratch`` as it comes.
+
+    Returns the split keys and the number of distinct images the items use.
     """
     keys = SplitKeys()
     # The builders hand out one string object per stored image, so this set costs a slot each.
@@ -191,8 +194,9 @@ def _spill(drafts: Iterator[Draft], scratch: Path) -> tuple[SplitKeys, int]:
 
 
 def _write_items(scratch: Path, target: Path, keys: SplitKeys) -> tuple[CountTally, str]:
-    """Pass 2: stream the scratch items to ``target`` with their assigned splits; return the
-    count tallies and the SHA-256 of the bytes written.
+    """Pass 2: stream the scratch items to ``target`` with their assigned splits.
+
+    Returns the count tallies and the SHA-256 of the bytes written.
 
     ``target`` lies in the private building folder, so a plain write is crash-safe here.
     """

@@ -48,7 +48,9 @@ class TopicSpec(BaseModel):
         description="Every option text in canonical order (default: the labels seen, sorted).",
     )
     level: Level = Field(default="image", description="image | finding (box crops) | exam.")
-    balance: bool = Field(default=False, description="Equal items per class (seeded undersampling).")
+    balance: bool = Field(
+        default=False, description="Equal items per class (seeded undersampling)."
+    )
     shuffle_options: bool = Field(
         default=True, description="Shuffle options with the seed (off keeps grades in order)."
     )
@@ -86,7 +88,9 @@ class Recipe(BaseModel):
     )
     image_type: str = Field(default="", description="meta.image_type (LMOD prompts).")
     image_description: str = Field(default="", description="meta.image_description (LMOD).")
-    filter: str = Field(default="", description="Filter after building, e.g. guessable:random,frequent:2.")
+    filter: str = Field(
+        default="", description="Filter after building, e.g. guessable:random,frequent:2."
+    )
 
 
 def shipped_recipes() -> dict[str, str]:

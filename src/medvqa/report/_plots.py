@@ -33,8 +33,8 @@ def ci_bars(labels: list[str], values: list[float | None], cis: list[list[float 
     with plt.rc_context(_STYLE):
         fig, ax = plt.subplots(figsize=(6.4, 0.45 * len(labels) + 1.0))
         v = [x if x is not None else 0.0 for x in values]
-        lo = [max(0.0, x - (c[0] if c[0] is not None else x)) for x, c in zip(v, cis)]
-        hi = [max(0.0, (c[1] if c[1] is not None else x) - x) for x, c in zip(v, cis)]
+        lo = [max(0.0, x - (c[0] if c[0] is not None else x)) for x, c in zip(v, cis, strict=False)]
+        hi = [max(0.0, (c[1] if c[1] is not None else x) - x) for x, c in zip(v, cis, strict=False)]
         ax.barh(range(len(labels)), v, xerr=[lo, hi], color="#4a7fb5", capsize=3)
         ax.set_yticks(range(len(labels)), labels)
         ax.invert_yaxis()
@@ -129,7 +129,7 @@ def failure_bars(counts: dict[str, dict[str, int]], title: str) -> str:
         for cond, per in counts.items():
             vals = [float(per.get(t, 0)) for t in tags]
             ax.barh(range(len(tags)), vals, left=left, label=cond)
-            left = [a + b for a, b in zip(left, vals)]
+            left = [a + b for a, b in zip(left, vals, strict=True)]
         ax.set_yticks(range(len(tags)), tags)
         ax.invert_yaxis()
         ax.set_xlabel("responses")

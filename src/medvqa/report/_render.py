@@ -48,7 +48,8 @@ def render_markdown(sections: list[BenchmarkSection], methods: str) -> str:
             lines += [f"| {r['model']} | " + " | ".join(r["cells"]) + " |" for r in s.category_rows]
         if s.controls:
             lines += ["", "### Controls (clean − condition)", "",
-                      "| Model | Condition | n | Clean | Perturbed | Δ | 95 % CI | McNemar p | Verdict |",
+                      "| Model | Condition | n | Clean | Perturbed | Δ | 95 % CI | McNemar p "
+                      "| Verdict |",
                       "|---|---|---|---|---|---|---|---|---|"]
             lines += [f"| {c['model']} | {c['condition']} | {c['n']} | {c['clean']} | "
                       f"{c['perturbed']} | {c['delta']} | {c['ci']} | {c['p']} | {c['verdict']} |"

@@ -158,7 +158,8 @@ def build_sections(runs: list[LoadedRun]) -> list[BenchmarkSection]:
     for name in sorted(by_bench):
         section = BenchmarkSection(name)
         ranked = sorted(by_bench[name], key=lambda r: -(
-            (r.metrics.conditions.get("clean") and r.metrics.conditions["clean"].overall.accuracy.value) or 0))
+            (r.metrics.conditions.get("clean")
+             and r.metrics.conditions["clean"].overall.accuracy.value) or 0))
         section.leaderboard = [row for r in ranked if (row := _leaderboard_row(r))]
         cats = sorted({c for r in ranked if "clean" in r.metrics.conditions
                        for c in r.metrics.conditions["clean"].by.get("category", {})})
@@ -182,7 +183,8 @@ def build_sections(runs: list[LoadedRun]) -> list[BenchmarkSection]:
 
 def _add_plots(section: BenchmarkSection, ranked: list[LoadedRun],
                radar_series: dict[str, list[float | None]]) -> None:
-    clean = [(r, r.metrics.conditions["clean"].overall) for r in ranked if "clean" in r.metrics.conditions]
+    clean = [(r, r.metrics.conditions["clean"].overall)
+             for r in ranked if "clean" in r.metrics.conditions]
     if clean:
         baseline = clean[0][1].random_baseline
         section.plots.append(("Accuracy with 95 % CI", _plots.ci_bars(
@@ -262,10 +264,10 @@ def methods_text(runs: list[LoadedRun]) -> str:
         f"Responses were parsed with the {', '.join(styles)} parser style(s) of medvqa "
         f"{__version__}; with the strict style an unreadable or refused answer is counted as "
         "invalid (wrong) and reported as the invalid rate, never guessed. Accuracy counts invalid "
-        "answers as wrong; weighted accuracy is the mean of per-answer-class accuracies; the random "
-        "baseline is the mean chance of a uniform guess. Requests that failed (API errors) are "
-        "excluded and counted, not scored. Intervals are 95 % percentile bootstrap intervals with "
-        f"{m.resamples} resamples, seed {m.seed}, "
+        "answers as wrong; weighted accuracy is the mean of per-answer-class accuracies; the "
+        "random baseline is the mean chance of a uniform guess. Requests that failed (API errors) "
+        "are excluded and counted, not scored. Intervals are 95 % percentile bootstrap intervals "
+        f"with {m.resamples} resamples, seed {m.seed}, "
         + ("resampling cases (patients or studies) when a case contributes several items. "
            if clustered else "resampling items (no case contributed more than one item). ")
         + f"Prompt template(s): {', '.join(templates) or 'default'}. Controls compare each "

@@ -43,7 +43,10 @@ def validate_command(
 def run_command(
     bench: Path = typer.Argument(..., help="Benchmark folder."),
     model: str = typer.Option(
-        ..., "--model", "-m", help="random | frequent | smollm2 | hf:PATH | openai:MODEL@URL | anthropic:MODEL"
+        ...,
+        "--model",
+        "-m",
+        help="random | frequent | smollm2 | hf:PATH | openai:MODEL@URL | anthropic:MODEL",
     ),
     out: Path = typer.Option(..., "--out", "-o", help="Run folder (resumed if it exists)."),
     prompt: str | None = typer.Option(

@@ -74,7 +74,8 @@ def load_template(name_or_path: str) -> PromptTemplate:
             close = difflib.get_close_matches(name_or_path, shipped, n=3)
             hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
             raise PromptError(
-                f"unknown prompt template {name_or_path!r}.{hint} Known: {', '.join(sorted(shipped))}"
+                f"unknown prompt template {name_or_path!r}.{hint} "
+                f"Known: {', '.join(sorted(shipped))}"
             )
         text = shipped[name_or_path]
     data = yaml.safe_load(text)

@@ -10,7 +10,9 @@ import typer
 def score_command(
     bench: Path = typer.Argument(..., help="The BENCH/ folder."),
     run: Path = typer.Argument(..., help="The RUN/ folder."),
-    style: str = typer.Option("strict", "--style", help="strict | mammovqa | pathmmu | region | open"),
+    style: str = typer.Option(
+        "strict", "--style", help="strict | mammovqa | pathmmu | region | open"
+    ),
     by: str = typer.Option("category,source,split", "--by", help="Breakdowns, comma-separated."),
     seed: int = typer.Option(0, "--seed", help="Bootstrap seed."),
     resamples: int = typer.Option(9999, "--resamples", help="Bootstrap resamples."),

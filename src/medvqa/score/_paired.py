@@ -94,7 +94,9 @@ def compare_runs(
         raise BadInputError(f"{run_a} and {run_b} share no scored items")
     cases: list[str | None] | None = None
     if bench_dir is not None and (Path(bench_dir) / ITEMS_FILE).is_file():
-        case_of = {i.id: i.case_id for i in read_jsonl(Path(bench_dir) / ITEMS_FILE, Item, errors=[])}
+        case_of = {
+            i.id: i.case_id for i in read_jsonl(Path(bench_dir) / ITEMS_FILE, Item, errors=[])
+        }
         cases = [case_of.get(i) for i in ids]
     return paired_difference(
         np.array([a[i] for i in ids]), np.array([b[i] for i in ids]), cases, resamples, seed,

@@ -31,7 +31,7 @@ def age_band(age: Any, edges: tuple[float, ...] = DEFAULT_AGE_BANDS) -> str:
         return "unknown"
     if math.isnan(value) or value < edges[0]:
         return "unknown" if math.isnan(value) else f"<{edges[0]:g}"
-    for lo, hi in zip(edges, edges[1:]):
+    for lo, hi in zip(edges, edges[1:], strict=False):
         if lo <= value < hi:
             return f"{lo:g}-{hi:g}"
     return f"{edges[-1]:g}+"
@@ -81,7 +81,9 @@ def subgroup_analysis(
         table = np.array([[c, n - c] for c, n in tested.values()], dtype=float)
         test, p = _test(table) if table.sum(0).min() > 0 else ("none", 1.0)
         out[name] = {
-            "groups": {k: {"accuracy": round(c / n, 6), "n": n} for k, (c, n) in sorted(groups.items())},
+            "groups": {
+                k: {"accuracy": round(c / n, 6), "n": n} for k, (c, n) in sorted(groups.items())
+            },
             "test": test,
             "p_value": p,
         }
@@ -91,7 +93,7 @@ def subgroup_analysis(
 
     names = list(out)
     adjusted = multipletests([out[n]["p_value"] for n in names], method="holm")[1]
-    for name, p in zip(names, adjusted):
+    for name, p in zip(names, adjusted, strict=True):
         out[name]["p_value"] = round(float(out[name]["p_value"]), 6)
         out[name]["p_holm"] = round(float(p), 6)
     return out

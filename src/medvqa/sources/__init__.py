@@ -1,5 +1,7 @@
-"""Source readers: image folders, label tables (CSV/TSV/JSON/text, boxes, demographics),
-MedMNIST ``.npz``, DICOM files and series, and NIfTI, each yielding :class:`Record` objects.
+"""Source readers, each yielding :class:`Record` objects.
+
+Readers for image folders, label tables (CSV/TSV/JSON/text, boxes, demographics), MedMNIST
+``.npz``, DICOM files and series, and NIfTI.
 
 Readers are looked up by name in :data:`SOURCE_READERS` (one table; "did you mean" errors).
 A reader is ``read(spec: SourceSpec, root: Path, problems: Problems) -> Iterator[Record]``.

@@ -51,7 +51,9 @@ def parse_box(
         x0, y0, x1, y1 = cx - r, cy - r, cx + r, cy + r
         # A circle's bounding square may poke past the border; only its centre must be inside.
         if not (0 <= cx <= width and 0 <= cy <= height) or r <= 0:
-            raise BoxError(f"box centre ({nums[0]:g}, {nums[1]:g}) r={r:g} outside {width}x{height}")
+            raise BoxError(
+                f"box centre ({nums[0]:g}, {nums[1]:g}) r={r:g} outside {width}x{height}"
+            )
         x0, y0, x1, y1 = max(0.0, x0), max(0.0, y0), min(width, x1), min(height, y1)
     else:
         if len(nums) != 4:

@@ -21,8 +21,9 @@ def natural_key(text: str) -> list[object]:
 
 
 def _tree_files(top: str) -> Iterator[str]:
-    """Paths (relative to ``top``) of everything under ``top``, in ``Path.rglob("*")`` order:
-    directories depth first as listed, each one's entries as listed; symlinked folders are not
+    """Paths (relative to ``top``) of everything under ``top``, in ``Path.rglob("*")`` order.
+
+    Directories depth first as listed, each one's entries as listed; symlinked folders are not
     entered. Text only: a Path per file would put every file name in the interpreter's
     interned-string table (pathlib interns path parts), which never shrinks.
     """
@@ -62,7 +63,9 @@ def read_image_folder(spec: SourceSpec, root: Path, problems: Problems) -> Itera
     if not base.is_dir():
         problems.add(str(base), "image folder not found")
         return
-    for cls_dir in sorted((d for d in base.iterdir() if d.is_dir()), key=lambda d: natural_key(d.name)):
+    for cls_dir in sorted(
+        (d for d in base.iterdir() if d.is_dir()), key=lambda d: natural_key(d.name)
+    ):
         top = str(cls_dir)
         names = [
             name

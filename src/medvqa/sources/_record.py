@@ -1,5 +1,6 @@
-"""What every source reader yields: one :class:`Record` per image (or volume slice), with its
-labels, boxes, case id and provenance, and the :class:`Problems` collector for bad input.
+"""What every source reader yields, and the :class:`Problems` collector for bad input.
+
+One :class:`Record` per image (or volume slice), with its labels, boxes, case id and provenance.
 """
 
 from __future__ import annotations

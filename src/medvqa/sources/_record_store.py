@@ -1,6 +1,8 @@
-"""A list of records kept on disk: each :class:`Record` is pickled to an anonymous scratch file
-and only its offset stays in memory (8 bytes), so holding every record of a large source costs
-next to nothing. Records come back as fresh copies, by index or in order.
+"""A list of records kept on disk, with only each record's offset in memory.
+
+Each :class:`Record` is pickled to an anonymous scratch file and only its offset stays in memory
+(8 bytes), so holding every record of a large source costs next to nothing. Records come back as
+fresh copies, by index or in order.
 """
 
 from __future__ import annotations

@@ -10,8 +10,10 @@ BoxFormat = Literal["xywh", "xyxy", "center_radius"]
 
 
 class SourceSpec(BaseModel):
-    """How to read one dataset. Every ``*_column`` field names a column of the label table;
-    ``reader`` names a registered reader (see ``medvqa.sources.SOURCE_READERS``).
+    """How to read one dataset.
+
+    Every ``*_column`` field names a column of the label table; ``reader`` names a registered
+    reader (see ``medvqa.sources.SOURCE_READERS``).
     """
 
     model_config = ConfigDict(extra="forbid")

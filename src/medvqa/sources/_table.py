@@ -65,7 +65,12 @@ def read_label_table(spec: SourceSpec, root: Path, problems: Problems) -> Iterat
             for row in rows:
                 try:
                     box = parse_box(
-                        row.values, spec.box_columns, spec.box_format, spec.box_origin, size, row.where
+                        row.values,
+                        spec.box_columns,
+                        spec.box_format,
+                        spec.box_origin,
+                        size,
+                        row.where,
                     )
                 except BoxError as exc:
                     problems.add(row.where, f"{path.name}: {exc}")

@@ -32,11 +32,11 @@ def _clean(row: dict[str, object]) -> dict[str, str]:
 
 
 def read_table(path: Path, delimiter: str = ",", name: str | None = None) -> Iterator[Row]:
-    """Rows of a label table, in file order.
+    r"""Rows of a label table, in file order.
 
     Args:
         path: ``.json`` (a list of objects, or an object of lists of objects), or text.
-        delimiter: ``","``, ``"\\t"`` or ``"whitespace"`` (runs of spaces; short rows padded).
+        delimiter: ``","``, ``"\t"`` or ``"whitespace"`` (runs of spaces; short rows padded).
         name: how rows name the file in ``Row.where`` (default: the path as given).
 
     Raises:
@@ -62,7 +62,7 @@ def read_table(path: Path, delimiter: str = ",", name: str | None = None) -> Ite
                     header = parts
                     continue
                 padded = parts + [""] * (len(header) - len(parts))
-                yield Row(f"{name}:{lineno}", _clean(dict(zip(header, padded))))
+                yield Row(f"{name}:{lineno}", _clean(dict(zip(header, padded, strict=False))))
             return
         reader = csv.DictReader(fh, delimiter=delimiter)
         for row in reader:
