@@ -3,12 +3,20 @@ built from it."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from medvqa.schema import Benchmark, CreatedWith, Item, file_sha256, write_json, write_jsonl
 from medvqa.store import ImageStore
+
+# Under pytest-xdist each worker is a process of its own: two workers with torch's default of
+# one OpenMP thread per core would oversubscribe the 2-core machines and spin against each
+# other (local-model tests slow down tenfold), so each worker computes on one thread.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    os.environ.setdefault("MKL_NUM_THREADS", "1")
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "data"
