@@ -17,6 +17,7 @@ from medvqa.build.llm import (
     build_reports,
     induce_schema,
     load_schema,
+    report_quotes,
     write_schema,
 )
 from medvqa.build.llm._texts import read_texts, resource_path
@@ -203,3 +204,36 @@ def test_presets_load() -> None:
         schema = load_schema(name)
         assert {f.kind for f in schema.fields} == {"binary", "multi"}
         assert yaml.safe_load(resource_path("schemas", f"{name}.yaml").read_text())["name"] == name
+
+
+def test_value_with_the_wrong_polarity_is_dropped_and_counted(
+    tmp_path: Path, server: ScriptedServer
+) -> None:
+    # The scripted 'model' calls liv-02's APHE "no" because its sentence contains "without";
+    # the quote affirms APHE (only washout is negated), so the value is dropped.
+    res, items = _build(tmp_path, server.spec(), mcq=False)
+    ids = {i.id for i in items}
+    assert "liv-02-arterial_phase_hyperenhancement" not in ids
+    assert "liv-02-washout" in ids  # same sentence, negated term: grounded as "no"
+    assert res.counts["dropped"]["extract:quote_polarity_mismatch"] == 1
+    dropped = [json.loads(x) for x in (res.out / "dropped.jsonl").read_text().splitlines()]
+    (d,) = [d for d in dropped if d["reason"] == "quote_polarity_mismatch"]
+    assert d["key"] == "liv-02-arterial_phase_hyperenhancement" and "affirmed" in d["detail"]
+
+
+def test_constrained_evidence_is_a_clause_of_the_batch_reports(
+    tmp_path: Path, server: ScriptedServer
+) -> None:
+    gen = LLMSettings(model=server.spec(), tries=1, batch_size=2)
+    build_reports(
+        ReportsConfig(reports=LIVER, out=tmp_path / "b", schema="lirads", generator=gen, mcq=False)
+    )
+    texts = [r.text for r in read_texts(LIVER, "report", Problems())]
+    enums = {}
+    for rec in server.received:
+        schema = rec.body["response_format"]["json_schema"]["schema"]
+        (text,) = [t for t in texts if t in rec.prompt]
+        enums[text] = schema["properties"]["washout"]["properties"]["evidence"]
+    first = ["", *report_quotes(texts[0]), *report_quotes(texts[1])]
+    assert enums[texts[0]]["enum"] == enums[texts[1]]["enum"] == first
+    assert "No washout" in enums[texts[2]]["enum"] and "No washout" not in first

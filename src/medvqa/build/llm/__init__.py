@@ -1,7 +1,8 @@
 """LLM-driven benchmark construction: captions, reports, LLM judges, ``--local-only``.
 
 Captions → QA (MIRA), reports → schema → QA (oncology), LLM judges, and the ``--local-only``
-guard. Every LLM call goes through ``medvqa.run.complete``.
+guard. Every LLM call goes through ``medvqa.run.complete``; report grounding is
+negation-aware (``_negation``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,13 @@ from medvqa.build.llm._captions import (
     read_labelled,
 )
 from medvqa.build.llm._generate import LLMSettings, Outcome, Task, generate_structured
-from medvqa.build.llm._grounding import answer_supported, span_in_text
+from medvqa.build.llm._grounding import (
+    answer_supported,
+    ground_value,
+    quote_pools,
+    report_quotes,
+    span_in_text,
+)
 from medvqa.build.llm._jsontext import extract_json
 from medvqa.build.llm._judges import JudgeScores, judge_decision, run_judges
 from medvqa.build.llm._keywords import (
@@ -26,6 +33,7 @@ from medvqa.build.llm._keywords import (
     term_pattern,
 )
 from medvqa.build.llm._local import check_local, is_loopback_host
+from medvqa.build.llm._negation import NegationScope, Polarity, mention_polarities
 from medvqa.build.llm._qa import GeneratedQA, qa_json_schema
 from medvqa.build.llm._report_schema import (
     PRESETS,
@@ -46,7 +54,9 @@ __all__ = [
     "KeywordList",
     "KeywordMatcher",
     "LLMSettings",
+    "NegationScope",
     "Outcome",
+    "Polarity",
     "ReportSchema",
     "ReportsConfig",
     "ReportsResult",
@@ -59,14 +69,18 @@ __all__ = [
     "check_local",
     "extract_json",
     "generate_structured",
+    "ground_value",
     "induce_schema",
     "is_loopback_host",
     "judge_decision",
     "keyword_sweep",
     "load_keywords",
     "load_schema",
+    "mention_polarities",
     "qa_json_schema",
+    "quote_pools",
     "read_labelled",
+    "report_quotes",
     "run_judges",
     "span_in_text",
     "sweep",

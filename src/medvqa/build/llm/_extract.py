@@ -3,8 +3,9 @@
 One request per report asks for every field as ``{"value": …, "evidence": "<quote>"}``. The
 reply must be JSON with known fields (unknown ones are ignored, missing ones count as not
 stated); each value must be allowed for its field, and each stated value must pass the
-grounding check (:mod:`medvqa.build.llm._grounding`). A field that fails is dropped and counted
-by reason (``invalid_value``, ``quote_not_in_report``, ``quote_does_not_support``); the other
+grounding check (:mod:`medvqa.build.llm._grounding`, negation-aware: "No washout" never grounds
+``washout: yes``). A field that fails is dropped and counted by reason (``invalid_value``,
+``quote_not_in_report``, ``quote_does_not_support``, ``quote_polarity_mismatch``); the other
 fields of the report are kept. A report whose reply never parses is dropped whole.
 """
 
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from medvqa.build.llm._generate import LLMSettings, Task, generate_structured
-from medvqa.build.llm._grounding import mentions, span_in_text
+from medvqa.build.llm._grounding import ground_value, quote_pools
 from medvqa.build.llm._report_schema import NOT_STATED, ReportSchema, SchemaField
 from medvqa.build.llm._texts import TextRecord, load_prompts
 
@@ -57,17 +58,24 @@ def _fields_text(schema: ReportSchema) -> str:
     return "\n".join(f"- {f.name}: {' | '.join(f.allowed())}" for f in schema.fields)
 
 
-def extraction_tasks(schema: ReportSchema, reports: list[TextRecord]) -> list[Task]:
-    """One extraction prompt per report, keyed by report id."""
+def extraction_tasks(schema: ReportSchema, reports: list[TextRecord], chunk: int = 1) -> list[Task]:
+    """One extraction prompt per report, keyed by report id.
+
+    Each task's JSON schema allows only clauses of the reports of its chunk of ``chunk``
+    reports as evidence, so constrained decoding quotes report text while a batch of reports
+    still shares one schema (see :func:`~medvqa.build.llm._grounding.quote_pools`).
+    """
     prompts = load_prompts()
     fields = _fields_text(schema)
+    pools = quote_pools([r.text for r in reports], chunk)
     return [
         Task(
             r.id,
             prompts["extract_user"].format(fields=fields, report=r.text),
             prompts["extract_system"],
+            schema.json_schema(pool),
         )
-        for r in reports
+        for r, pool in zip(reports, pools, strict=True)
     ]
 
 
@@ -91,18 +99,19 @@ def check_value(f: SchemaField, entry: Any, report: str) -> tuple[str, str, str]
     value = allowed[value.lower()]
     if value == NOT_STATED:
         return "not_stated", value, ""
-    if not span_in_text(evidence, report):
-        return (
-            "quote_not_in_report",
-            value,
-            f"{f.name}: quote {evidence[:80]!r} is not in the report",
-        )
     needles = f.terms if f.kind == "binary" else [value, *f.aliases.get(value, [])]
-    if not any(mentions(evidence, n) for n in needles):
+    positive = not (f.kind == "binary" and value == "no")
+    verdict, pols = ground_value(evidence, report, needles, positive)
+    if verdict == "quote_not_in_report":
+        return verdict, value, f"{f.name}: quote {evidence[:80]!r} is not in the report"
+    if verdict == "quote_does_not_support":
+        return verdict, value, f"{f.name}: quote {evidence[:80]!r} does not mention {needles}"
+    if verdict != "ok":
         return (
-            "quote_does_not_support",
+            verdict,
             value,
-            f"{f.name}: quote {evidence[:80]!r} does not mention {needles}",
+            f"{f.name}: quote {evidence[:80]!r} reads {needles} as {'/'.join(sorted(set(pols)))}"
+            f", not as the value {value!r} needs",
         )
     return "ok", value, evidence
 
@@ -112,7 +121,11 @@ def extract_reports(
 ) -> list[ReportExtraction]:
     """Extract and ground every report (see module docstring)."""
     outcomes = generate_structured(
-        settings, "extract", extraction_tasks(schema, reports), _parse, schema.json_schema()
+        settings,
+        "extract",
+        extraction_tasks(schema, reports, settings.batch_size),
+        _parse,
+        schema.json_schema(),
     )
     out = []
     for rep, o in zip(reports, outcomes, strict=True):

@@ -13,6 +13,7 @@ servers); validation still runs, because truncation can cut a constrained docume
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -73,11 +74,16 @@ class LLMSettings:
 
 @dataclass(frozen=True)
 class Task:
-    """One prompt to answer; ``key`` names it in outcomes and cache conditions."""
+    """One prompt to answer; ``key`` names it in outcomes and cache conditions.
+
+    ``json_schema``, when set, replaces the call's schema for this task (e.g. an evidence
+    field constrained to quotes of this task's report).
+    """
 
     key: str
     prompt: str
     system: str | None = None
+    json_schema: dict[str, Any] | None = field(default=None, compare=False)
 
 
 @dataclass
@@ -171,31 +177,46 @@ def generate_structured(
 
     if settings.local_only:
         check_local(settings.model)
-    config = model_config(settings, purpose, json_schema)
+    configs: dict[str, ModelConfig] = {}
     outcomes = [Outcome[T](t.key, None, None, 0, None, prompt_sha256(t)) for t in tasks]
     pending = list(range(len(tasks)))
     for attempt in range(max(1, settings.tries)):
         if not pending:
             break
-        requests = []
+        # Tasks that share a schema share one call (and batches); others get their own.
+        groups: dict[str, list[int]] = {}
         for i in pending:
-            task, prev = tasks[i], outcomes[i].error
-            prompt = task.prompt + (REPAIR_NOTE.format(error=prev) if prev else "")
-            requests.append(
-                GenerateRequest(
-                    item_id=task.key,
-                    condition=f"{purpose}@{attempt}",
-                    prompt=prompt,
-                    system=task.system,
-                    question_type="open",
+            schema = tasks[i].json_schema or json_schema
+            key = json.dumps(schema, sort_keys=True) if schema is not None else ""
+            if key not in configs:
+                configs[key] = model_config(settings, purpose, schema)
+            groups.setdefault(key, []).append(i)
+        responses: dict[int, Any] = {}
+        for key, members in groups.items():
+            requests = []
+            for i in members:
+                task, prev = tasks[i], outcomes[i].error
+                prompt = task.prompt + (REPAIR_NOTE.format(error=prev) if prev else "")
+                requests.append(
+                    GenerateRequest(
+                        item_id=task.key,
+                        condition=f"{purpose}@{attempt}",
+                        prompt=prompt,
+                        system=task.system,
+                        question_type="open",
+                    )
                 )
+            got = complete(
+                configs[key],
+                requests,
+                settings.cache_path,
+                settings.concurrency,
+                settings.max_retries,
             )
-        responses = complete(
-            config, requests, settings.cache_path, settings.concurrency, settings.max_retries
-        )
+            responses.update(zip(members, got, strict=True))
         still = []
-        for i, resp in zip(pending, responses, strict=True):
-            out = outcomes[i]
+        for i in pending:
+            out, resp = outcomes[i], responses[i]
             out.attempts, out.raw = attempt + 1, resp.text
             try:
                 if resp.text is None:

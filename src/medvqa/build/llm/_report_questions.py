@@ -8,9 +8,11 @@ written by an LLM.
   (seeded by ``(seed, report id, field)``) from the values seen for that field across the whole
   dataset, topped up from the schema's allowed values only when too few were seen (recorded in
   ``meta.provenance.distractor_source``);
-* report-derived MCQ → the LLM writes a question with options and an answer plus a quote; it is
-  kept only when it passes structural validation (3–5 distinct options, the answer among them)
-  and the grounding check (the quote is in the report and supports the correct option).
+* report-derived MCQ → the LLM writes a question with options and an answer plus a quote (with
+  constrained decoding, one of the clauses of the reports of its batch); it is kept only when
+  it passes structural validation (3–5 distinct options, the answer among them) and the
+  negation-aware grounding check (the quote is in the report and supports the correct option
+  with the polarity the option states).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from medvqa.build._rng import rng_for
 from medvqa.build.llm._extract import ReportExtraction
 from medvqa.build.llm._generate import LLMSettings, Outcome, Task, generate_structured
-from medvqa.build.llm._grounding import answer_supported, span_in_text
+from medvqa.build.llm._grounding import answer_supported, quote_pools, span_in_text
 from medvqa.build.llm._report_schema import ReportSchema
 from medvqa.build.llm._texts import TextRecord, load_prompts
 
@@ -152,22 +154,30 @@ class GeneratedMCQ(BaseModel):
         return self
 
 
-MCQ_JSON_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "question": {"type": "string", "maxLength": 200},
-        "options": {
-            "type": "object",
-            "properties": {k: {"type": "string", "maxLength": 80} for k in "ABCD"},
-            "required": list("ABCD"),
-            "additionalProperties": False,
+def mcq_json_schema(quotes: list[str] | None = None) -> dict[str, Any]:
+    """JSON schema of an MCQ reply; with ``quotes`` the evidence must be one of them."""
+    evidence: dict[str, Any] = (
+        {"type": "string", "enum": quotes} if quotes else {"type": "string", "maxLength": 200}
+    )
+    return {
+        "type": "object",
+        "properties": {
+            "question": {"type": "string", "maxLength": 200},
+            "options": {
+                "type": "object",
+                "properties": {k: {"type": "string", "maxLength": 80} for k in "ABCD"},
+                "required": list("ABCD"),
+                "additionalProperties": False,
+            },
+            "answer": {"type": "string", "enum": list("ABCD")},
+            "evidence": evidence,
         },
-        "answer": {"type": "string", "enum": list("ABCD")},
-        "evidence": {"type": "string", "maxLength": 200},
-    },
-    "required": ["question", "options", "answer", "evidence"],
-    "additionalProperties": False,
-}
+        "required": ["question", "options", "answer", "evidence"],
+        "additionalProperties": False,
+    }
+
+
+MCQ_JSON_SCHEMA: dict[str, Any] = mcq_json_schema()
 
 
 def mcq_questions(
@@ -176,9 +186,15 @@ def mcq_questions(
     """One LLM-written MCQ per report, validated and grounded (see module docstring)."""
     prompts = load_prompts()
     by_id = {r.id: r for r in reports}
+    pools = quote_pools([r.text for r in reports], settings.batch_size)
     tasks = [
-        Task(r.id, prompts["mcq_user"].format(report=r.text), prompts["mcq_system"])
-        for r in reports
+        Task(
+            r.id,
+            prompts["mcq_user"].format(report=r.text),
+            prompts["mcq_system"],
+            mcq_json_schema(pool),
+        )
+        for r, pool in zip(reports, pools, strict=True)
     ]
 
     def parse(task: Task, value: Any) -> GeneratedMCQ:
@@ -186,7 +202,7 @@ def mcq_questions(
         text = by_id[task.key].text
         if not span_in_text(mcq.evidence, text):
             raise ValueError(f"evidence: {mcq.evidence[:80]!r} is not a quote of the report")
-        if not answer_supported(mcq.options[mcq.answer], mcq.evidence):
+        if not answer_supported(mcq.options[mcq.answer], mcq.evidence, context=text):
             raise ValueError("evidence: the quote does not support the correct option")
         return mcq
 

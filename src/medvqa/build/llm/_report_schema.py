@@ -70,14 +70,22 @@ class ReportSchema(BaseModel):
             raise ValueError("fields: repeated field name")
         return self
 
-    def json_schema(self) -> dict[str, Any]:
-        """JSON schema of an extraction reply, for constrained decoding."""
+    def json_schema(self, quotes: list[str] | None = None) -> dict[str, Any]:
+        """JSON schema of an extraction reply, for constrained decoding.
+
+        With ``quotes`` (the report's clauses) the evidence must be one of them or ``""``.
+        """
+        evidence: dict[str, Any] = (
+            {"type": "string", "enum": ["", *quotes]}
+            if quotes
+            else {"type": "string", "maxLength": 200}
+        )
         props = {
             f.name: {
                 "type": "object",
                 "properties": {
                     "value": {"type": "string", "enum": f.allowed()},
-                    "evidence": {"type": "string", "maxLength": 200},
+                    "evidence": evidence,
                 },
                 "required": ["value", "evidence"],
                 "additionalProperties": False,

@@ -129,7 +129,9 @@ def build_reports(config: ReportsConfig) -> ReportsResult:
                     Dropped(f"{ex.report.id}-{name}", ex.report.id, "extract", reason, detail, None)
                 )
         drafts, skipped = field_questions(schema, extractions, config.seed, config.generator.model)
-        result.generated = sum(len(schema.fields) for _ in extractions)
+        # One candidate per field of each parsed reply, one per unparsable reply, so that
+        # items + dropped + not_stated == generated.
+        result.generated = sum(len(schema.fields) if ex.error is None else 1 for ex in extractions)
         if config.mcq:
             mcqs, more = mcq_questions(config.generator, reports)
             drafts, skipped = drafts + mcqs, skipped + more
