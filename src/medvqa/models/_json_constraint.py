@@ -21,6 +21,7 @@ from medvqa.errors import BadInputError
 
 _LOCK = threading.Lock()
 _TABLES: dict[int, Any] = {}
+MAX_WHITESPACE_RUN = 2
 
 INSTALL_HINT = (
     "constrained decoding needs lm-format-enforcer: pip install 'lm-format-enforcer>=0.11'"
@@ -78,12 +79,15 @@ def json_prefix_fn(tokenizer: Any, schema: dict[str, Any] | str) -> Callable[[in
         BadInputError: lm-format-enforcer is missing (the message has the install hint).
     """
     try:
-        from lmformatenforcer import JsonSchemaParser
+        from lmformatenforcer import CharacterLevelParserConfig, JsonSchemaParser
         from lmformatenforcer.tokenenforcer import TokenEnforcer
     except ImportError:
         raise BadInputError(INSTALL_HINT) from None
     parsed = json.loads(schema) if isinstance(schema, str) else schema
-    enforcer = TokenEnforcer(_tokenizer_table(tokenizer), JsonSchemaParser(parsed))
+    # The library allows 12 whitespace characters in a row; small models spend their token
+    # budget on runs of blank lines between fields, which carry nothing.
+    config = CharacterLevelParserConfig(max_consecutive_whitespaces=MAX_WHITESPACE_RUN)
+    enforcer = TokenEnforcer(_tokenizer_table(tokenizer), JsonSchemaParser(parsed, config=config))
 
     def allowed(batch_id: int, sent: Any) -> list[int]:
         return list(enforcer.get_allowed_tokens(sent.tolist()).allowed_tokens)
