@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from medvqa.schema import Benchmark, CreatedWith, Item, file_sha256, write_json, write_jsonl
 from medvqa.store import ImageStore
@@ -17,6 +18,11 @@ from medvqa.store import ImageStore
 if os.environ.get("PYTEST_XDIST_WORKER"):
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     os.environ.setdefault("MKL_NUM_THREADS", "1")
+
+# Property tests check behaviour, not speed: no per-example deadline (a loaded 2-core CI machine
+# would turn slow examples into failures), and on CI the same examples every run.
+settings.register_profile("medvqa", deadline=None, derandomize=bool(os.environ.get("CI")))
+settings.load_profile("medvqa")
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "data"
