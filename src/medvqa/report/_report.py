@@ -110,35 +110,8 @@ def _stored_controls(run: LoadedRun) -> list[dict[str, Any]]:
 
 
 def _controls(run: LoadedRun) -> list[dict[str, Any]]:
-    from medvqa.score._paired import compare_runs
-
-    if run.metrics.controls:
-        rows = _stored_controls(run)
-        permute = run.metrics.conditions.get("permute")
-        if permute is not None:
-            rows.append({
-                "model": run.label, "condition": "permute (circular)", "n": permute.overall.n,
-                "clean": "", "perturbed": fmt(permute.overall.accuracy), "delta": "",
-                "ci": "", "p": "", "verdict": f"consistency {permute.consistency:.3f}",
-            })
-        return rows
-    rows = []
-    for cond in run.metrics.conditions:
-        if cond in {"clean", "permute"} or cond.startswith("permute@"):
-            continue
-        try:
-            cmp = compare_runs(run.path, run.path, "clean", cond, None, run.metrics.resamples,
-                               run.metrics.seed)
-        except BadInputError:
-            continue
-        rows.append({
-            "model": run.label, "condition": cond, "n": cmp.n,
-            "clean": f"{cmp.accuracy_a:.3f}", "perturbed": f"{cmp.accuracy_b:.3f}",
-            "delta": f"{cmp.difference:+.3f}", "ci": f"[{cmp.ci[0]:+.3f}, {cmp.ci[1]:+.3f}]",
-            "p": f"{cmp.mcnemar_p:.3g}",
-            "verdict": "needs the image" if cmp.excludes_zero and cmp.difference > 0
-            else "no evidence it needs the image",
-        })
+    """Rows of the controls table: the deltas ``medvqa score`` stored, then circular evaluation."""
+    rows = _stored_controls(run)
     permute = run.metrics.conditions.get("permute")
     if permute is not None:
         rows.append({
