@@ -194,3 +194,15 @@ def test_two_word_answer_needs_both_words() -> None:
     report = "The liver has a nodular contour consistent with cirrhosis."
     assert not answer_supported("Liver failure", report, context=report)
     assert answer_supported("Nodular contour", report, context=report)
+
+
+def test_hyphenated_compounds_are_one_word() -> None:
+    from medvqa.build.llm._grounding import ground_value
+
+    report = "A 9 mm part-solid nodule in the right upper lobe. A 4 mm solid nodule in the left."
+    assert ground_value("A 9 mm part-solid nodule in the right upper lobe", report, ["solid"],
+                        positive=True)[0] == "quote_does_not_support"
+    assert ground_value("A 4 mm solid nodule in the left", report, ["solid"],
+                        positive=True)[0] == "ok"
+    assert ground_value("A 9 mm part-solid nodule in the right upper lobe", report,
+                        ["part-solid"], positive=True)[0] == "ok"

@@ -100,15 +100,6 @@ def quote_pools(texts: Sequence[str], size: int) -> list[list[str]]:
     return out
 
 
-def mentions(span: str, phrase: str) -> bool:
-    """True when ``phrase`` occurs in ``span`` on word boundaries (case-insensitive)."""
-    p = normalize(phrase)
-    return (
-        bool(p)
-        and re.search(rf"(?<![a-z0-9]){re.escape(p)}(?![a-z0-9])", normalize(span)) is not None
-    )
-
-
 def ground_value(
     span: str, report: str, needles: Sequence[str], positive: bool
 ) -> tuple[str, list[Polarity]]:

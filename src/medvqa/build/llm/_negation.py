@@ -216,14 +216,31 @@ def phrase_spans(text: str, phrase: str, lo: int = 0, hi: int | None = None) -> 
     """Start offsets of ``phrase`` on word boundaries lying wholly in ``text[lo:hi]``.
 
     Boundaries are judged in the whole text, so "segment ii" is never found inside
-    "segment iii" even when ``hi`` cuts the text after "ii".
+    "segment iii" even when ``hi`` cuts the text after "ii". A hyphenated compound is one
+    word: "solid" is not found in "part-solid" nor "ground" in "ground-glass", except after the
+    negating prefix "non-", which :class:`NegationScope` reads as negation.
+
+    >>> phrase_spans("a part-solid nodule and a solid one", "solid")
+    [26]
+    >>> phrase_spans("non-enhancing mass", "enhancing")
+    [4]
     """
     p = collapse(phrase).strip()
     if not p:
         return []
     hi = len(text) if hi is None else hi
     pattern = re.compile(rf"(?<![a-z0-9]){re.escape(p)}(?![a-z0-9])")
-    return [m.start() for m in pattern.finditer(text) if m.start() >= lo and m.end() <= hi]
+    return [m.start() for m in pattern.finditer(text)
+            if m.start() >= lo and m.end() <= hi and not _inside_compound(text, m.start(), m.end())]
+
+
+def _inside_compound(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is joined by a hyphen to a word before or after it."""
+    joined_after = text[end:end + 1] == "-" and text[end + 1:end + 2].isalnum()
+    before = text[:start]
+    joined_before = (before.endswith("-") and before[-2:-1].isalnum()
+                     and not re.search(r"(?<![a-z0-9])non-$", before))
+    return joined_after or joined_before
 
 
 def mention_polarities(
