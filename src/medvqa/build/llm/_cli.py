@@ -17,6 +17,21 @@ _err = Console(stderr=True)
 
 _MODEL_HELP = "Model spec: smollm2 (default, local), hf:PATH, openai:MODEL@URL, random."
 
+# Options both builders take, declared once.
+_MODEL = typer.Option("smollm2", "--model", help=_MODEL_HELP)
+_CACHE = typer.Option(None, "--cache", help="SQLite response cache (resumable).")
+_BATCH_SIZE = typer.Option(8, "--batch-size", help="Prompts per forward pass (local models).")
+_TRIES = typer.Option(2, "--tries", help="Attempts per generation when the reply is invalid.")
+_CONSTRAIN = typer.Option(
+    True, "--constrain/--no-constrain", help="JSON-schema constrained decoding."
+)
+_LOCAL_ONLY = typer.Option(False, "--local-only", help="Refuse any non-loopback endpoint.")
+_API_KEY_ENV = typer.Option(
+    "", "--api-key-env",
+    help="Variable holding the API key (default: the backend's, OPENAI_API_KEY or "
+    "ANTHROPIC_API_KEY).",
+)
+
 
 def _settings(
     model: str,
@@ -62,7 +77,7 @@ def _summary(out: Path, counts: dict, problems: object) -> None:  # type: ignore
 def build_captions(
     captions: Path = typer.Argument(None, help="CSV/JSONL with id, caption [, image, case_id]."),
     out: Path | None = typer.Option(None, "-o", "--out", help="BENCH/ folder to write."),
-    model: str = typer.Option("smollm2", "--model", help=_MODEL_HELP),
+    model: str = _MODEL,
     judges: str = typer.Option(
         "smollm2,smollm2", "--judges", help="Comma-separated judge model specs ('' = no judging)."
     ),
@@ -83,25 +98,15 @@ def build_captions(
         None, "--fewshot", help="Gold examples YAML (default: shipped)."
     ),
     limit: int = typer.Option(0, "--limit", help="Use only the first N captions (0 = all)."),
-    cache: Path | None = typer.Option(None, "--cache", help="SQLite response cache (resumable)."),
+    cache: Path | None = _CACHE,
     max_tokens: int = typer.Option(200, "--max-tokens", help="Generated tokens per reply."),
-    batch_size: int = typer.Option(
-        8, "--batch-size", help="Prompts per forward pass (local models)."
-    ),
-    tries: int = typer.Option(
-        2, "--tries", help="Attempts per generation when the reply is invalid."
-    ),
-    constrain: bool = typer.Option(
-        True, "--constrain/--no-constrain", help="JSON-schema constrained decoding."
-    ),
-    local_only: bool = typer.Option(
-        False, "--local-only", help="Refuse any non-loopback endpoint."
-    ),
+    batch_size: int = _BATCH_SIZE,
+    tries: int = _TRIES,
+    constrain: bool = _CONSTRAIN,
+    local_only: bool = _LOCAL_ONLY,
     seed: int = typer.Option(0, "--seed", help="Seed."),
     name: str = typer.Option("captions", "--name", help="Benchmark name."),
-    api_key_env: str = typer.Option(
-        "OPENAI_API_KEY", "--api-key-env", help="Variable holding the API key."
-    ),
+    api_key_env: str = _API_KEY_ENV,
 ) -> None:
     """Build QA items from image captions (MIRA): keyword filter → LLM questions → LLM judges.
 
@@ -157,28 +162,18 @@ def build_reports(
         False, "--induce-schema", help="Propose a schema YAML from a sample and stop."
     ),
     sample: int = typer.Option(8, "--sample", help="Reports shown to the LLM for --induce-schema."),
-    model: str = typer.Option("smollm2", "--model", help=_MODEL_HELP),
+    model: str = _MODEL,
     mcq: bool = typer.Option(True, "--mcq/--no-mcq", help="Also generate report-derived MCQs."),
     limit: int = typer.Option(0, "--limit", help="Use only the first N reports (0 = all)."),
-    cache: Path | None = typer.Option(None, "--cache", help="SQLite response cache (resumable)."),
+    cache: Path | None = _CACHE,
     max_tokens: int = typer.Option(320, "--max-tokens", help="Generated tokens per reply."),
-    batch_size: int = typer.Option(
-        8, "--batch-size", help="Prompts per forward pass (local models)."
-    ),
-    tries: int = typer.Option(
-        2, "--tries", help="Attempts per generation when the reply is invalid."
-    ),
-    constrain: bool = typer.Option(
-        True, "--constrain/--no-constrain", help="JSON-schema constrained decoding."
-    ),
-    local_only: bool = typer.Option(
-        False, "--local-only", help="Refuse any non-loopback endpoint."
-    ),
+    batch_size: int = _BATCH_SIZE,
+    tries: int = _TRIES,
+    constrain: bool = _CONSTRAIN,
+    local_only: bool = _LOCAL_ONLY,
     seed: int = typer.Option(0, "--seed", help="Seed of distractors and option order."),
     name: str = typer.Option("reports", "--name", help="Benchmark name."),
-    api_key_env: str = typer.Option(
-        "OPENAI_API_KEY", "--api-key-env", help="Variable holding the API key."
-    ),
+    api_key_env: str = _API_KEY_ENV,
 ) -> None:
     """Build QA items from radiology reports: schema → grounded extraction → questions.
 

@@ -53,7 +53,7 @@ class LLMSettings:
         tries: attempts per task when the reply is invalid (1 = no repair round).
         constrain: constrain decoding to the JSON schema where the backend supports it.
         local_only: refuse any model whose endpoint is not on this machine.
-        api_key_env: environment variable holding the API key of ``openai:`` endpoints.
+        api_key_env: environment variable holding the API key ("" = the backend's default).
         timeout_s: per-request timeout in seconds.
     """
 
@@ -68,7 +68,7 @@ class LLMSettings:
     tries: int = 3
     constrain: bool = True
     local_only: bool = False
-    api_key_env: str = "OPENAI_API_KEY"
+    api_key_env: str = ""
     timeout_s: float = 300.0
 
 
