@@ -11,7 +11,7 @@ from array import array
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from medvqa.build._context import BuildContext, Draft
+from medvqa.build._context import BuildContext, Draft, unique_id
 from medvqa.build._crops import finding_rect, random_rect
 from medvqa.build._options import (
     balanced_positions,
@@ -169,10 +169,7 @@ def _topic_items(
         if bad:
             ctx.problems.add(rec.where, f"unknown label {bad[0]!r} for topic {topic.name!r}")
             continue
-        item_id = f"{topic.name}/{unit.key}"
-        while item_id in seen_ids:
-            item_id += "~"
-        seen_ids.add(item_id)
+        item_id = unique_id(f"{topic.name}/{unit.key}", seen_ids)
         if topic.question_type == "multi":
             options, answer = multi_options(
                 unit.labels, choices, topic.shuffle_options, ctx.seed, item_id

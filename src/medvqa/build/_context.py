@@ -23,6 +23,19 @@ class Draft:
     fixed: bool = False
 
 
+def unique_id(base: str, seen: set[str]) -> str:
+    """``base``, or ``base~``, ``base~~`` … when taken; the id returned is added to ``seen``.
+
+    >>> seen = set(); [unique_id("q1", seen) for _ in range(3)]
+    ['q1', 'q1~', 'q1~~']
+    """
+    item_id = base
+    while item_id in seen:
+        item_id += "~"
+    seen.add(item_id)
+    return item_id
+
+
 @dataclass
 class BuildContext:
     """State of one build.
@@ -79,6 +92,16 @@ class BuildContext:
         if key:
             self._stored[key] = rel
         return rel
+
+    def store_row_image(self, path: Path, shown: str, where: str) -> str | None:
+        """Store the image a label row names; None (and a problem) when missing or unreadable.
+
+        ``shown`` is how the problem line names the file (recipe-relative).
+        """
+        if not path.is_file():
+            self.problems.add(where, f"label row with no image: {shown} not found")
+            return None
+        return self.store_image(ImageRef(path=path), where)
 
     def open_image(self, image: ImageRef) -> Image.Image:
         """Decode a record's image (for crops and drawings)."""

@@ -19,7 +19,6 @@ from medvqa.build._context import BuildContext, Draft
 from medvqa.build._options import balanced_positions, multi_options, single_options
 from medvqa.build._recipe import Recipe
 from medvqa.schema import Item
-from medvqa.sources import ImageRef
 
 QUESTION_TYPES = {"single choice": "single", "yes/no": "yesno", "multiple choice": "multi"}
 SPLITS = {
@@ -83,11 +82,7 @@ def import_mammovqa(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
         paths = sample["Path"] if isinstance(sample["Path"], list) else [sample["Path"]]
         rels: list[str] = []
         for name in paths:
-            path = base / str(name).lstrip("/")
-            if not path.is_file():
-                ctx.problems.add(where, f"label row with no image: {spec.path}/{name} not found")
-                break
-            rel = ctx.store_image(ImageRef(path=path), where)
+            rel = ctx.store_row_image(base / str(name).lstrip("/"), f"{spec.path}/{name}", where)
             if rel is None:
                 break
             rels.append(rel)

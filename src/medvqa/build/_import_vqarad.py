@@ -10,11 +10,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from medvqa.build._context import BuildContext, Draft
+from medvqa.build._context import BuildContext, Draft, unique_id
 from medvqa.build._options import LETTERS, balanced_positions
 from medvqa.build._recipe import Recipe
 from medvqa.schema import Item
-from medvqa.sources import ImageRef
 
 _META_KEYS = (
     "qid",
@@ -54,17 +53,10 @@ def import_vqa_rad(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
         if not name or not question or not answer:
             ctx.problems.add(where, "row without image_name, question or answer")
             continue
-        path = base / name
-        if not path.is_file():
-            ctx.problems.add(where, f"label row with no image: {spec.path}/{name} not found")
-            continue
-        rel = ctx.store_image(ImageRef(path=path), where)
+        rel = ctx.store_row_image(base / name, f"{spec.path}/{name}", where)
         if rel is None:
             continue
-        item_id = f"vqa_rad/{row.get('qid', i + 1)}"
-        while item_id in seen:
-            item_id += "~"
-        seen.add(item_id)
+        item_id = unique_id(f"vqa_rad/{row.get('qid', i + 1)}", seen)
         meta = {k: row[k] for k in _META_KEYS if k in row}
         meta.update({"source_file": f"{spec.path}/{name}", "label_rows": [where]})
         if spec.modality:

@@ -21,7 +21,7 @@ from typing import Any
 from PIL import Image
 
 from medvqa.build._classify import read_records
-from medvqa.build._context import BuildContext, Draft
+from medvqa.build._context import BuildContext, Draft, unique_id
 from medvqa.build._draw import PALETTE, Region, draw_regions
 from medvqa.build._options import choose_question
 from medvqa.build._recipe import Recipe, TopicSpec
@@ -116,10 +116,7 @@ def build_regions(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
         except Exception as exc:  # noqa: BLE001 - truncated data fails only when decoded
             ctx.problems.add(rec.where, f"unreadable image {rec.image.path or rec.key}: {exc}")
             continue
-        item_id = f"{topic.name}/{rec.key}"
-        while item_id in seen:
-            item_id += "~"
-        seen.add(item_id)
+        item_id = unique_id(f"{topic.name}/{rec.key}", seen)
         ids = region_ids(len(boxes), ctx.seed, item_id)
         regions = [
             Region(rid, PALETTE[j % len(PALETTE)], b.x0, b.y0, b.x1, b.y1)

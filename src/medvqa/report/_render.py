@@ -30,37 +30,41 @@ def render_html(sections: list[BenchmarkSection], methods: str) -> str:
                            headers=_HEADERS, version=__version__)
 
 
+def _md_table(header: list[str], rows: list[list[object]]) -> list[str]:
+    """A Markdown table: header line, separator, one line per row."""
+    return ["| " + " | ".join(header) + " |", "|---" * len(header) + "|"] + [
+        "| " + " | ".join(str(cell) for cell in row) + " |" for row in rows
+    ]
+
+
 def render_markdown(sections: list[BenchmarkSection], methods: str) -> str:
     """The same tables as Markdown (plots are in the HTML)."""
     lines = ["# medvqa report", ""]
     for s in sections:
-        lines += [f"## {s.name}", "", "| Model | n | " + " | ".join(_HEADERS[c] for c in COLUMNS)
-                  + " | Random | Frequent | Errors |",
-                  "|---" * (len(COLUMNS) + 5) + "|"]
-        for row in s.leaderboard:
-            model = row["model"] + (" (text only)" if row["text_only"] else "")
-            lines.append(f"| {model} | {row['n']} | " + " | ".join(row[c] for c in COLUMNS)
-                         + f" | {row['random']} | {row['frequent']} | {row['errors']} |")
+        lines += [f"## {s.name}", ""] + _md_table(
+            ["Model", "n", *(_HEADERS[c] for c in COLUMNS), "Random", "Frequent", "Errors"],
+            [[r["model"] + (" (text only)" if r["text_only"] else ""), r["n"],
+              *(r[c] for c in COLUMNS), r["random"], r["frequent"], r["errors"]]
+             for r in s.leaderboard],
+        )
         if s.categories:
-            lines += ["", "### Accuracy per category", "",
-                      "| Model | " + " | ".join(s.categories) + " |",
-                      "|---" * (len(s.categories) + 1) + "|"]
-            lines += [f"| {r['model']} | " + " | ".join(r["cells"]) + " |" for r in s.category_rows]
+            lines += ["", "### Accuracy per category", ""] + _md_table(
+                ["Model", *s.categories], [[r["model"], *r["cells"]] for r in s.category_rows]
+            )
         if s.controls:
-            lines += ["", "### Controls (clean − condition)", "",
-                      "| Model | Condition | n | Clean | Perturbed | Δ | 95 % CI | McNemar p "
-                      "| Verdict |",
-                      "|---|---|---|---|---|---|---|---|---|"]
-            lines += [f"| {c['model']} | {c['condition']} | {c['n']} | {c['clean']} | "
-                      f"{c['perturbed']} | {c['delta']} | {c['ci']} | {c['p']} | {c['verdict']} |"
-                      for c in s.controls]
+            lines += ["", "### Controls (clean − condition)", ""] + _md_table(
+                ["Model", "Condition", "n", "Clean", "Perturbed", "Δ", "95 % CI", "McNemar p",
+                 "Verdict"],
+                [[c[k] for k in ("model", "condition", "n", "clean", "perturbed", "delta", "ci",
+                                 "p", "verdict")] for c in s.controls],
+            )
         if s.failure_rows:
-            lines += ["", "### Failure modes", "",
-                      "| Model | Condition | n | Failures | Abstention rate | Tags (rules) |"
-                      " LLM judge |",
-                      "|---|---|---|---|---|---|---|"]
-            lines += [f"| {f['model']} | {f['condition']} | {f['n']} | {f['failures']} | "
-                      f"{f['abstention']} | {f['tags']} | {f['judge']} |" for f in s.failure_rows]
+            lines += ["", "### Failure modes", ""] + _md_table(
+                ["Model", "Condition", "n", "Failures", "Abstention rate", "Tags (rules)",
+                 "LLM judge"],
+                [[f[k] for k in ("model", "condition", "n", "failures", "abstention", "tags",
+                                 "judge")] for f in s.failure_rows],
+            )
         lines.append("")
     lines += ["## Methods", "", methods, ""]
     return "\n".join(lines)

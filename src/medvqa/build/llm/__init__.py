@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from medvqa.build.llm._captions import (
     CaptionsConfig,
-    CaptionsResult,
     build_captions,
     keyword_sweep,
     read_labelled,
@@ -34,6 +33,7 @@ from medvqa.build.llm._keywords import (
 )
 from medvqa.build.llm._local import check_local, is_loopback_host
 from medvqa.build.llm._negation import NegationScope, Polarity, mention_polarities
+from medvqa.build.llm._output import LLMBuildResult
 from medvqa.build.llm._qa import GeneratedQA, qa_json_schema
 from medvqa.build.llm._report_schema import (
     PRESETS,
@@ -43,12 +43,12 @@ from medvqa.build.llm._report_schema import (
     load_schema,
     write_schema,
 )
-from medvqa.build.llm._reports import ReportsConfig, ReportsResult, build_reports
+from medvqa.build.llm._reports import ReportsConfig, build_reports
 
 __all__ = [
     "PRESETS",
     "CaptionsConfig",
-    "CaptionsResult",
+    "LLMBuildResult",
     "GeneratedQA",
     "JudgeScores",
     "KeywordList",
@@ -59,7 +59,6 @@ __all__ = [
     "Polarity",
     "ReportSchema",
     "ReportsConfig",
-    "ReportsResult",
     "SchemaField",
     "SweepRow",
     "Task",

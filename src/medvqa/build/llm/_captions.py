@@ -20,6 +20,7 @@ from medvqa.build.llm._keywords import KeywordMatcher, SweepRow, load_keywords, 
 from medvqa.build.llm._output import (
     BuildOutput,
     Dropped,
+    LLMBuildResult,
     new_folder,
     store_image,
     write_output,
@@ -79,15 +80,6 @@ class CaptionsConfig:
     strict: bool = False
 
 
-@dataclass
-class CaptionsResult:
-    """What was written."""
-
-    out: Path
-    counts: dict[str, Any]
-    problems: Problems
-
-
 def read_labelled(path: str | Path) -> list[tuple[str, bool]]:
     """(text, in-domain) pairs from a CSV with ``caption`` (or ``text``) and ``label`` columns.
 
@@ -131,7 +123,7 @@ def _reason(error: str | None) -> str:
     return "schema"
 
 
-def build_captions(config: CaptionsConfig) -> CaptionsResult:
+def build_captions(config: CaptionsConfig) -> LLMBuildResult:
     """Run the whole captions pipeline (see module docstring)."""
     problems = Problems(config.strict)
     for qt in config.types:
@@ -170,7 +162,7 @@ def _build(
     problems: Problems,
     out: Path,
     tmp: Path,
-) -> CaptionsResult:
+) -> LLMBuildResult:
     images = _images(records, config.captions, tmp, problems)
     records = [r for r in records if r.id in images]
     fewshot = load_fewshot(config.fewshot)
@@ -232,7 +224,7 @@ def _build(
         result.review.append(_review(result.items[-1], rec, judged))
     result.extra_counts["captions_filtered"] = filtered
     counts = write_output(tmp, out, result)
-    return CaptionsResult(out, counts, problems)
+    return LLMBuildResult(out, counts, problems)
 
 
 def _images(

@@ -9,7 +9,6 @@ text, the judges' scores and ``status: "pending"``.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 import tempfile
@@ -26,11 +25,11 @@ from medvqa.schema import (
     CreatedWith,
     Item,
     SourceInfo,
-    dump_line,
     write_json,
+    write_jsonl,
 )
 from medvqa.sources import Problems
-from medvqa.store import ImageStore, atomic_write_bytes, atomic_write_text
+from medvqa.store import ImageStore, atomic_write_text
 
 DROPPED_FILE = "dropped.jsonl"
 REVIEW_FILE = "review.jsonl"
@@ -97,6 +96,15 @@ class BuildOutput:
     extra_counts: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass
+class LLMBuildResult:
+    """What an LLM builder wrote: the BENCH/ folder, benchmark.json's counts, skipped rows."""
+
+    out: Path
+    counts: dict[str, Any]
+    problems: Problems
+
+
 def dropped_counts(dropped: list[Dropped]) -> dict[str, int]:
     """``stage:reason`` → count, sorted."""
     return dict(sorted(Counter(f"{d.stage}:{d.reason}" for d in dropped).items()))
@@ -118,8 +126,7 @@ def write_output(tmp: Path, out: Path, result: BuildOutput) -> dict[str, Any]:
     from medvqa.build._pipeline import _replace, bench_counts
 
     try:
-        data = "".join(dump_line(i) for i in result.items).encode("utf-8")
-        atomic_write_bytes(tmp / ITEMS_FILE, data)
+        digest = write_jsonl(tmp / ITEMS_FILE, result.items)
         counts: dict[str, Any] = bench_counts(
             result.items, len(result.problems), len({p for i in result.items for p in i.images})
         )
@@ -136,7 +143,7 @@ def write_output(tmp: Path, out: Path, result: BuildOutput) -> dict[str, Any]:
                 tool_version=__version__, recipe=result.recipe, seed=result.seed
             ),
             counts=counts,
-            items_sha256=hashlib.sha256(data).hexdigest(),
+            items_sha256=digest,
         )
         write_json(tmp / BENCHMARK_FILE, bench)
         atomic_write_text(tmp / DROPPED_FILE, "".join(d.line() for d in result.dropped))

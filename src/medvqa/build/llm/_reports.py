@@ -17,7 +17,13 @@ from typing import Any
 from medvqa.build.llm._extract import extract_reports
 from medvqa.build.llm._generate import LLMSettings
 from medvqa.build.llm._local import check_local
-from medvqa.build.llm._output import BuildOutput, Dropped, new_folder, write_output
+from medvqa.build.llm._output import (
+    BuildOutput,
+    Dropped,
+    LLMBuildResult,
+    new_folder,
+    write_output,
+)
 from medvqa.build.llm._report_questions import QuestionDraft, field_questions, mcq_questions
 from medvqa.build.llm._report_schema import load_schema
 from medvqa.build.llm._texts import TextRecord, read_texts
@@ -54,15 +60,6 @@ class ReportsConfig:
     strict: bool = False
 
 
-@dataclass
-class ReportsResult:
-    """What was written."""
-
-    out: Path
-    counts: dict[str, Any]
-    problems: Problems
-
-
 def representative_slice(
     rec: TextRecord, base: Path, store: ImageStore
 ) -> tuple[str, dict[str, Any]]:
@@ -81,7 +78,7 @@ def representative_slice(
     return rel, {"volume": rec.volume, "slice_index": index, "slice_rule": how}
 
 
-def build_reports(config: ReportsConfig) -> ReportsResult:
+def build_reports(config: ReportsConfig) -> LLMBuildResult:
     """Run the whole reports pipeline (see module docstring)."""
     if config.generator.local_only:
         check_local(config.generator.model)  # before reading or sending anything
@@ -151,7 +148,7 @@ def build_reports(config: ReportsConfig) -> ReportsResult:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return ReportsResult(out, counts, problems)
+    return LLMBuildResult(out, counts, problems)
 
 
 def _item(
