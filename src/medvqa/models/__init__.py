@@ -1,6 +1,7 @@
 """Model backends behind one async protocol, and the one parser of ``--model`` strings."""
 
 from medvqa.models._base import (
+    EndpointAuthError,
     EndpointUnreachableError,
     GenerateRequest,
     GenerateResponse,
@@ -16,6 +17,7 @@ from medvqa.models._spec import SPEC_KINDS, ModelSpec, parse_model_spec
 
 __all__ = [
     "SPEC_KINDS",
+    "EndpointAuthError",
     "EndpointUnreachableError",
     "GenerateRequest",
     "GenerateResponse",

@@ -72,6 +72,11 @@ class EndpointUnreachableError(ModelError):
     """The endpoint could not be reached at all; the message names the URL."""
 
 
+class EndpointAuthError(EndpointUnreachableError):
+    """The endpoint refused the credentials (HTTP 401/403): no request can succeed, so the
+    whole run stops at once instead of recording the refusal for every item."""
+
+
 @dataclass(frozen=True)
 class ModelConfig:
     """Everything needed to build a backend; the CLI fills it, library code never reads env vars.
