@@ -61,7 +61,15 @@ class ModelError(Exception):
 
 
 class TransientModelError(ModelError):
-    """Worth retrying: rate limit (429), server error (5xx), timeout, dropped connection."""
+    """Worth retrying: rate limit (429), server error (5xx), timeout, dropped connection.
+
+    Attributes:
+        retry_after_s: seconds the endpoint asked to wait (``Retry-After``), or None.
+    """
+
+    def __init__(self, message: str = "", retry_after_s: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
 
 
 class ModelRequestError(ModelError):

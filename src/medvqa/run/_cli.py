@@ -76,11 +76,20 @@ def run_command(
     timeout: float = typer.Option(60.0, "--timeout", help="Per-request timeout in seconds."),
     batch_size: int = typer.Option(8, "--batch-size", min=1, help="Batch for local models."),
     max_retries: int = typer.Option(4, "--max-retries", min=0, help="Retries of 429/5xx."),
+    max_retry_after: float = typer.Option(
+        120.0, "--max-retry-after", min=0,
+        help="Most seconds to wait when the endpoint sends Retry-After (seconds or a date).",
+    ),
+    stop_after_failures: int = typer.Option(
+        50, "--stop-after-failures", min=0,
+        help="Stop when the first N requests sent all failed (0: never stop early).",
+    ),
 ) -> None:
     """Run a model on a benchmark; resumes where it stopped and never asks twice.
 
     Example: medvqa run bench/lung/ -m openai:qwen2.5-vl@http://127.0.0.1:8000/v1 -o runs/qwen/
     """
+    import os
     import time
 
     from rich.console import Console
@@ -93,9 +102,14 @@ def run_command(
         TimeRemainingColumn,
     )
 
+    from medvqa.errors import MedvqaUsageError
     from medvqa.models import ModelConfig
+    from medvqa.models._endpoint import missing_key_problem
     from medvqa.run._runner import RunConfig, RunProgress, run_benchmark
 
+    problem = missing_key_problem(model, api_key_env, os.environ)
+    if problem is not None:
+        raise MedvqaUsageError(problem)
     config = RunConfig(
         bench_dir=bench,
         out_dir=out,
@@ -118,6 +132,8 @@ def run_command(
         force_new=force_new,
         seed=seed,
         max_retries=max_retries,
+        max_retry_after_s=max_retry_after,
+        stop_after_failures=stop_after_failures,
     )
     console = Console(stderr=True, highlight=False)
     bar = Progress(
@@ -164,7 +180,11 @@ def run_command(
         f"{summary.already_done} already done, {summary.errors} errors"
     )
     if summary.bad_lines:
-        out_console.print(f"[yellow]{summary.bad_lines} malformed item line(s) skipped[/yellow]")
+        out_console.print(f"[yellow]{summary.bad_lines} malformed item line(s) skipped:[/yellow]")
+        for line in summary.bad_line_messages[:20]:
+            out_console.print(f"  skipped {line}", soft_wrap=True, markup=False)
+        if summary.bad_lines > 20:
+            out_console.print(f"  … and {summary.bad_lines - 20} more (see `medvqa validate`)")
     for message in summary.error_messages:
         out_console.print(f"[red]error:[/red] {message}", soft_wrap=True)
     out_console.print(
@@ -172,3 +192,8 @@ def run_command(
         f"{summary.prediction_errors} errors"
         + (" (rerun with --retry-errors to ask them again)" if summary.prediction_errors else "")
     )
+    if summary.completed and summary.errors == summary.completed:
+        Console(stderr=True, highlight=False).print(
+            f"[red]error:[/red] every request of this run failed ({summary.errors}); "
+            "see the errors above", soft_wrap=True)
+        raise typer.Exit(2)

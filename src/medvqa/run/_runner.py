@@ -76,6 +76,7 @@ class RunConfig:
         backoff_s: first backoff wait in seconds (doubles per retry).
         stop_after_failures: stop the run when this many requests were sent and every one
             failed (0 = never stop early).
+        max_retry_after_s: most seconds waited when the endpoint sends ``Retry-After``.
 
     """
 
@@ -94,6 +95,7 @@ class RunConfig:
     max_retries: int = 4
     backoff_s: float = 0.5
     stop_after_failures: int = 50
+    max_retry_after_s: float = 120.0
 
 
 @dataclass(frozen=True)
@@ -275,6 +277,7 @@ async def _run_locked(
         backoff_s=config.backoff_s,
         timeout_s=config.model.timeout_s,
         seed=config.seed,
+        max_retry_after_s=config.max_retry_after_s,
     )
     settings = SendSettings(config.concurrency, policy, config.retry_errors,
                             config.stop_after_failures)
