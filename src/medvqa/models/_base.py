@@ -81,8 +81,11 @@ class EndpointUnreachableError(ModelError):
 
 
 class EndpointAuthError(EndpointUnreachableError):
-    """The endpoint refused the credentials (HTTP 401/403): no request can succeed, so the
-    whole run stops at once instead of recording the refusal for every item."""
+    """The endpoint refused the credentials (HTTP 401/403).
+
+    No request can succeed, so the whole run stops at once instead of recording the refusal for
+    every item.
+    """
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from medvqa.report import _plots
 from medvqa.report._console import fmt
 from medvqa.schema import METRICS_FILE, RUN_FILE, RunInfo, read_json
 from medvqa.score._model import MetricsFile
+from medvqa.score._provenance import require_fresh
 
 COLUMNS = ("accuracy", "weighted_accuracy", "macro_f1", "invalid_rate", "valid_accuracy")
 
@@ -56,7 +57,9 @@ def load_run(path: Path) -> LoadedRun:
     if not metrics_path.is_file():
         raise BadInputError(f"{path}: no {METRICS_FILE} (run `medvqa score BENCH {path}` first)")
     info = read_json(Path(path) / RUN_FILE, RunInfo) if (Path(path) / RUN_FILE).is_file() else None
-    return LoadedRun(Path(path), info, read_json(metrics_path, MetricsFile))
+    metrics = read_json(metrics_path, MetricsFile)
+    require_fresh(Path(path), metrics.provenance)
+    return LoadedRun(Path(path), info, metrics)
 
 
 def _leaderboard_row(run: LoadedRun) -> dict[str, Any] | None:
@@ -67,13 +70,25 @@ def _leaderboard_row(run: LoadedRun) -> dict[str, Any] | None:
     return {
         "model": run.label,
         "text_only": bool(run.info and run.info.model_info.get("text_only")),
-        "n": o.n,
+        "n": n_of(run.metrics.coverage, "clean", o.n),
         "errors": o.errors,
         **{c: fmt(getattr(o, c)) for c in COLUMNS},
         "accuracy_value": o.accuracy.value,
         "random": f"{o.random_baseline:.3f}" if o.random_baseline is not None else "–",
         "frequent": f"{o.frequent_baseline:.3f}" if o.frequent_baseline is not None else "–",
     }
+
+
+def n_of(cov: dict[str, Any] | None, condition: str, n: int) -> str:
+    """'34 of 60 (26 missing)': items scored against the items the run should have answered."""
+    c = (cov or {}).get("conditions", {}).get(condition)
+    if not c:
+        return str(n)
+    size = (cov or {}).get("benchmark_items", c["expected"])
+    of = f"{n} of {c['expected']}"
+    if c["expected"] != size:
+        of += f" (benchmark {size})"
+    return of + (f", {c['missing']} missing" if c["missing"] else "")
 
 
 def _verdict(condition: str, needs: bool, delta: float | None) -> str:

@@ -3,8 +3,8 @@
 Two runs writing one folder would both send every request (each resumes from the same journal
 before either has written an answer). The lock is ``filelock``'s OS-level lock on
 ``RUN/.lock`` (released by the kernel when the holder dies, so a SIGKILL leaves no stale lock);
-beside it, ``RUN/.lock.holder.json`` says who holds it (pid, host, start time; never the command line, which may hold
-secrets), so
+beside it, ``RUN/.lock.holder.json`` says who holds it (pid, host, start time; never the
+command line, which may hold secrets), so
 the process that is refused can say who to wait for.
 """
 

@@ -7,9 +7,9 @@ that cannot be rendered, an image that leaves the benchmark or does not decode, 
 that cannot transform an image) are that item's error; the rest of the run goes on.
 
 The run stops early, instead of recording the same failure for every item, when the endpoint
-refuses the key (401/403: :class:`~medvqa.models.EndpointAuthError` stops everything at
-once, like an unreachable endpoint) or when the first :attr:`SendSettings.stop_after_failures` requests sent
-all failed without one success.
+refuses the key (401/403: :class:`~medvqa.models.EndpointAuthError` stops everything at once,
+like an unreachable endpoint) or when the first ``SendSettings.stop_after_failures`` requests
+sent all failed without one success.
 """
 
 from __future__ import annotations

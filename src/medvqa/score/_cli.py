@@ -34,6 +34,9 @@ def score_command(
     api_key_env: str = typer.Option(
         "", "--api-key-env", help="Environment variable with the judge's API key (default: "
         "OPENAI_API_KEY for openai:, ANTHROPIC_API_KEY for anthropic:)."),
+    allow_other_benchmark: bool = typer.Option(
+        False, "--allow-other-benchmark", help="Score a run made for another version of the "
+        "benchmark (items_sha256 differs); recorded in metrics.json."),
 ) -> None:
     """Parse responses and write RUN/metrics.json with 95 % bootstrap CIs.
 
@@ -44,19 +47,26 @@ def score_command(
     from rich.console import Console
 
     from medvqa._registry import UnknownNameError
-    from medvqa.errors import MedvqaUsageError
+    from medvqa.errors import BadInputError, MedvqaUsageError
     from medvqa.report._console import print_metrics
+    from medvqa.score._checks import check_by, check_resamples
+    from medvqa.score._coverage import missing_lines
     from medvqa.score._judge import JudgeConfig
     from medvqa.score._score import ScoreConfig, score_run
+
+    fields = check_by(by)
+    check_resamples(resamples)
 
     judge_config = None if judge is None else JudgeConfig(
         judge, judge_max_items, judge_images, api_key_env, judge_concurrency,
         prompt_path=judge_prompt)
     try:
         edges = tuple(float(x) for x in age_bands.split(","))
-        config = ScoreConfig(bench, run, style, tuple(b for b in by.split(",") if b), seed,
-                             resamples, not no_cluster, edges, judge_config)
+        config = ScoreConfig(bench, run, style, fields, seed, resamples, not no_cluster, edges,
+                             judge_config, allow_other_benchmark)
         result = score_run(config)
+    except BadInputError:
+        raise
     except (UnknownNameError, ValueError) as exc:
         raise MedvqaUsageError(str(exc)) from None
     err = Console(stderr=True)
@@ -67,6 +77,9 @@ def score_command(
         _print_judge(Console(), result.metrics.failure_modes or {})
     if result.problems:
         err.print(f"skipped {len(result.problems)} line(s); the rest was scored", soft_wrap=True)
+    for line in missing_lines(result.metrics.coverage or {}):
+        err.print(f"[yellow]missing[/yellow] {line}", highlight=False, soft_wrap=True,
+                  markup=True)
 
 
 def _print_judge(console: object, modes: dict[str, dict[str, object]]) -> None:
@@ -103,9 +116,14 @@ def compare_command(
     from rich.console import Console
     from rich.table import Table
 
+    from medvqa.score._checks import check_resamples
     from medvqa.score._paired import compare_runs
+    from medvqa.score._provenance import require_fresh_run
     from medvqa.store import atomic_write_text
 
+    check_resamples(resamples)
+    for r in dict.fromkeys([run_a, run_b or run_a]):
+        require_fresh_run(r)
     result = compare_runs(run_a, run_b or run_a, condition, vs_condition, bench, resamples, seed)
     table = Table(title="paired comparison")
     for col in ("A", "B", "n", "acc A", "acc B", "A − B", "95 % CI", "McNemar p"):

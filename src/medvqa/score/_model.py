@@ -77,3 +77,11 @@ class MetricsFile(BaseModel):
     failure_judge: dict[str, Any] | None = Field(
         default=None, description="The failure-mode judge used: model spec and parameters, "
         "prompt version, text and SHA-256, image use, max_items (null: no judge).")
+    provenance: dict[str, Any] | None = Field(
+        default=None, description="What these figures were computed from: run.json identity "
+        "and predictions.jsonl SHA-256 (medvqa.score._provenance.Provenance); report and "
+        "compare refuse a metrics.json whose run changed since.")
+    coverage: dict[str, Any] | None = Field(
+        default=None, description="Per condition: expected items, scored, errors, missing "
+        "(count and first ids), complete-case and all-items accuracy "
+        "(medvqa.score._coverage).")
