@@ -26,6 +26,7 @@ from medvqa.report._cli import report_command
 from medvqa.run._cli import run_command, validate_command
 from medvqa.score._cli import compare_command, score_command
 from medvqa.score.parsers._cli import parse_command
+from medvqa.sources._data_cli import data_app
 
 app = typer.Typer(
     name="medvqa",
@@ -69,6 +70,7 @@ app.command("parse")(parse_command)
 app.command("demo")(demo_command)
 app.command("bench")(bench_command)
 app.add_typer(filter_app, name="filter")
+app.add_typer(data_app, name="data")
 
 
 def _usage_errors() -> tuple[type[Exception], ...]:
@@ -98,10 +100,10 @@ def main(argv: list[str] | None = None) -> None:
         _err.print("aborted")
         sys.exit(130)
     except MedvqaUsageError as exc:
-        _err.print(f"[red]error:[/red] {exc}", highlight=False)
+        _err.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
         sys.exit(1)
     except BadInputError as exc:
-        _err.print(f"[red]error:[/red] {exc}", highlight=False)
+        _err.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
         sys.exit(2)
     sys.exit(code if isinstance(code, int) else 0)
 
