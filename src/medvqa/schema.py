@@ -14,10 +14,11 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from medvqa.errors import BadInputError
 from medvqa.store import atomic_write_text, atomic_writer
 
 SCHEMA_VERSION = 1
@@ -179,7 +180,7 @@ class RecordError:
         return f"{self.file}:{self.line}: {self.field}: {self.message}"
 
 
-class InputError(ValueError):
+class InputError(BadInputError, ValueError):
     """Raised when a caller asked for strict reading and a line is bad."""
 
     def __init__(self, error: RecordError):
@@ -226,16 +227,36 @@ def read_jsonl(
                 errors.append(err)
 
 
-def iter_json_lines(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield ``(line_number, object)`` for each parseable line; skip a torn final line."""
-    with Path(path).open("r", encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
+class JsonLine(NamedTuple):
+    """One non-blank line of a JSON-lines file, parsed.
+
+    Attributes:
+        line: 1-based line number.
+        value: the parsed JSON value (None when ``error`` is set).
+        error: ``""``, or why the line could not be read (``(json): …``, ``(encoding): …``).
+    """
+
+    line: int
+    value: Any
+    error: str
+
+
+def iter_json_lines(path: str | Path) -> Iterator[JsonLine]:
+    """Every non-blank line of a JSON-lines file, parsed; a bad line carries its error.
+
+    The one reader of untyped JSON lines (typed records: :func:`read_jsonl`). Lines are decoded
+    one at a time, so a stray non-UTF-8 byte spoils its own line only.
+    """
+    with Path(path).open("rb") as fh:
+        for lineno, raw in enumerate(fh, start=1):
+            if not raw.strip():
                 continue
             try:
-                yield lineno, json.loads(line)
-            except json.JSONDecodeError:
-                continue
+                yield JsonLine(lineno, json.loads(raw.decode("utf-8")), "")
+            except UnicodeDecodeError as exc:
+                yield JsonLine(lineno, None, f"(encoding): not UTF-8 at byte {exc.start}")
+            except json.JSONDecodeError as exc:
+                yield JsonLine(lineno, None, f"(json): {exc.msg}")
 
 
 def dump_line(record: BaseModel) -> str:

@@ -8,7 +8,6 @@ never either.
 
 from __future__ import annotations
 
-import difflib
 from importlib import resources
 from pathlib import Path
 from typing import Literal
@@ -16,7 +15,8 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from medvqa.errors import BadInputError, MedvqaUsageError
+from medvqa._suggest import did_you_mean
+from medvqa.errors import BadInputError, UsageError
 from medvqa.sources import SourceSpec
 
 Level = Literal["image", "finding", "exam"]
@@ -108,7 +108,7 @@ def resolve_recipe(name_or_path: str) -> tuple[str, Path | None]:
     """The recipe's YAML text and its folder (None for a shipped recipe).
 
     Raises:
-        MedvqaUsageError: neither a file nor a shipped name (with "did you mean").
+        UsageError: neither a file nor a shipped name (with "did you mean").
 
     """
     path = Path(name_or_path)
@@ -118,9 +118,8 @@ def resolve_recipe(name_or_path: str) -> tuple[str, Path | None]:
         return path.read_text(encoding="utf-8"), path.resolve().parent
     names = shipped_recipes()
     if name_or_path not in names:
-        close = difflib.get_close_matches(name_or_path, names, n=3)
-        hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-        raise MedvqaUsageError(
+        hint = did_you_mean(name_or_path, names)
+        raise UsageError(
             f"unknown recipe {name_or_path!r}.{hint} Shipped: {', '.join(names)}."
         )
     text = (resources.files("medvqa") / "recipes" / f"{name_or_path}.yaml").read_text("utf-8")

@@ -27,10 +27,10 @@ def export_command(
       medvqa export bench/idrid --format vlmevalkit -o IDRiD_DR.tsv
       medvqa export bench/idrid --format parquet -o hf/idrid
     """
-    from medvqa.errors import BadInputError, MedvqaUsageError
+    from medvqa.errors import BadInputError, UsageError
 
     if fmt not in FORMATS:
-        raise MedvqaUsageError(f"--format {fmt!r}: use one of {', '.join(FORMATS)}")
+        raise UsageError(f"--format {fmt!r}: use one of {', '.join(FORMATS)}")
     if not (bench / "items.jsonl").is_file():
         raise BadInputError(f"{bench}: no items.jsonl (not a benchmark folder)")
     if fmt == "vlmevalkit":

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 
 
 def validate_command(
@@ -29,9 +30,9 @@ def validate_command(
     console = Console(highlight=False)
     report = validate_benchmark(bench)
     for problem in report.problems:
-        console.print(f"[red]✗[/red] {problem}", markup=True, soft_wrap=True)
+        console.print(f"[red]✗[/red] {escape(str(problem))}", markup=True, soft_wrap=True)
     for warning in report.warnings:
-        console.print(f"[yellow]![/yellow] {warning}", soft_wrap=True)
+        console.print(f"[yellow]![/yellow] {escape(str(warning))}", soft_wrap=True)
     summary = f"{bench}: {report.n_items} items, {report.n_images} images"
     if report.ok:
         console.print(f"[green]✓[/green] {summary}: no problems")
@@ -166,7 +167,7 @@ def run_command(
     if summary.bad_lines:
         out_console.print(f"[yellow]{summary.bad_lines} malformed item line(s) skipped[/yellow]")
     for message in summary.error_messages:
-        out_console.print(f"[red]error:[/red] {message}", soft_wrap=True)
+        out_console.print(f"[red]error:[/red] {escape(str(message))}", soft_wrap=True)
     out_console.print(
         f"predictions.jsonl: {summary.predictions} predictions, "
         f"{summary.prediction_errors} errors"

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import typer
 
+from medvqa.cli._console import print_skipped
+
 
 def score_command(
     bench: Path = typer.Argument(..., help="The BENCH/ folder."),
@@ -44,7 +46,7 @@ def score_command(
     from rich.console import Console
 
     from medvqa._registry import UnknownNameError
-    from medvqa.errors import MedvqaUsageError
+    from medvqa.errors import UsageError
     from medvqa.report._console import print_metrics
     from medvqa.score._judge import JudgeConfig
     from medvqa.score._score import ScoreConfig, score_run
@@ -58,10 +60,9 @@ def score_command(
                              resamples, not no_cluster, edges, judge_config)
         result = score_run(config)
     except (UnknownNameError, ValueError) as exc:
-        raise MedvqaUsageError(str(exc)) from None
+        raise UsageError(str(exc)) from None
     err = Console(stderr=True)
-    for problem in result.problems:
-        err.print(f"[yellow]skipped[/yellow] {problem}", highlight=False, soft_wrap=True)
+    print_skipped(result.problems, err)
     print_metrics(Console(), result.metrics, run)
     if result.metrics.failure_judge is not None:
         _print_judge(Console(), result.metrics.failure_modes or {})

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import csv
 import logging
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from medvqa.builders import BenchWriter
 from medvqa.curate.llm._generate import LLMSettings, Outcome, generate_structured
 from medvqa.curate.llm._judges import JudgeInput, judge_decision, run_judges
 from medvqa.curate.llm._keywords import KeywordMatcher, SweepRow, load_keywords, sweep
@@ -21,8 +21,6 @@ from medvqa.curate.llm._output import (
     BuildOutput,
     Dropped,
     LLMBuildResult,
-    new_folder,
-    store_image,
     write_output,
 )
 from medvqa.curate.llm._qa import (
@@ -145,13 +143,8 @@ def build_captions(config: CaptionsConfig) -> LLMBuildResult:
         records = kept_records
     if config.limit:
         records = records[: config.limit]
-    out = Path(config.out)
-    tmp = new_folder(out)
-    try:
-        return _build(config, records, hits, filtered, problems, out, tmp)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    with BenchWriter(config.out) as writer:
+        return _build(config, records, hits, filtered, problems, writer)
 
 
 def _build(
@@ -160,10 +153,9 @@ def _build(
     hits: dict[str, list[str]],
     filtered: int,
     problems: Problems,
-    out: Path,
-    tmp: Path,
+    writer: BenchWriter,
 ) -> LLMBuildResult:
-    images = _images(records, config.captions, tmp, problems)
+    images = _images(records, config.captions, writer, problems)
     records = [r for r in records if r.id in images]
     fewshot = load_fewshot(config.fewshot)
     result = BuildOutput(
@@ -223,12 +215,12 @@ def _build(
         result.items.append(_item(config, o, rec, images[rec.id], hits.get(rec.id, []), judged))
         result.review.append(_review(result.items[-1], rec, judged))
     result.extra_counts["captions_filtered"] = filtered
-    counts = write_output(tmp, out, result)
-    return LLMBuildResult(out, counts, problems)
+    counts = write_output(writer, result)
+    return LLMBuildResult(writer.out, counts, problems)
 
 
 def _images(
-    records: list[TextRecord], captions: Path, tmp: Path, problems: Problems
+    records: list[TextRecord], captions: Path, writer: BenchWriter, problems: Problems
 ) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for rec in records:
@@ -239,7 +231,7 @@ def _images(
         if not path.is_file():
             problems.add(rec.where, f"image: {rec.image} not found")
             continue
-        out[rec.id] = [store_image(tmp, path)]
+        out[rec.id] = [writer.images.add_file(path)]
     return out
 
 

@@ -9,11 +9,11 @@ generator model, prompt SHA-256 and the grounding span.
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from medvqa.builders import BenchWriter
 from medvqa.curate.llm._extract import extract_reports
 from medvqa.curate.llm._generate import LLMSettings
 from medvqa.curate.llm._local import check_local
@@ -21,7 +21,6 @@ from medvqa.curate.llm._output import (
     BuildOutput,
     Dropped,
     LLMBuildResult,
-    new_folder,
     write_output,
 )
 from medvqa.curate.llm._report_questions import QuestionDraft, field_questions, mcq_questions
@@ -87,11 +86,9 @@ def build_reports(config: ReportsConfig) -> LLMBuildResult:
     reports = read_texts(config.reports, "report", problems)
     if config.limit:
         reports = reports[: config.limit]
-    out = Path(config.out)
-    tmp = new_folder(out)
-    try:
+    with BenchWriter(config.out) as writer:
         base = config.reports if config.reports.is_dir() else config.reports.parent
-        store, slices = ImageStore(tmp), {}
+        store, slices = writer.images, {}
         for rec in list(reports):
             if rec.volume:
                 try:
@@ -144,11 +141,8 @@ def build_reports(config: ReportsConfig) -> LLMBuildResult:
             result.items.append(item)
             result.review.append(_review(item, d))
         result.extra_counts["not_stated"] = sum(len(ex.not_stated) for ex in extractions)
-        counts = write_output(tmp, out, result)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return LLMBuildResult(out, counts, problems)
+        counts = write_output(writer, result)
+    return LLMBuildResult(writer.out, counts, problems)
 
 
 def _item(

@@ -10,7 +10,6 @@ reports named by file stem. A bad row is reported once (file, row, field), skipp
 from __future__ import annotations
 
 import csv
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
@@ -20,6 +19,7 @@ from typing import Any
 import yaml
 
 from medvqa.errors import BadInputError
+from medvqa.schema import iter_json_lines
 from medvqa.sources import Problems
 
 
@@ -53,15 +53,10 @@ def _rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, str]]:
             for n, row in enumerate(csv.DictReader(fh), start=2):
                 yield n, dict(row), ""
         return
-    with path.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                yield n, None, f"(json): {exc.msg}"
-                continue
+    for n, obj, error in iter_json_lines(path):
+        if error:
+            yield n, None, error
+        else:
             yield (
                 n,
                 (obj if isinstance(obj, dict) else None),
