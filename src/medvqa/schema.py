@@ -167,6 +167,44 @@ class RunInfo(BaseModel):
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
+class JudgeVerdict(BaseModel):
+    """One LLM judge's scores of a generated item (MIRA's two judges), kept in review.jsonl."""
+
+    model: str = Field(description="Judge model spec.")
+    scores: dict[str, Any] = Field(
+        default_factory=dict, description="Criterion → score, as the judge prompt defines them."
+    )
+    error: str | None = Field(default=None, description="Null, or why the judge gave no scores.")
+    prompt_sha256: str = Field(default="", description="SHA-256 of the judge prompt template.")
+
+
+class ReviewRecord(BaseModel):
+    """One line of BENCH/review.jsonl: a generated item as the expert review app shows it.
+
+    Written by the LLM builders (one per kept item, ``status: "pending"``) and read by
+    ``medvqa review``; the item itself is in items.jsonl under the same id.
+    """
+
+    item_id: str = Field(description="Id of the item in items.jsonl.")
+    source_id: str = Field(description="Id of the caption or report the item came from.")
+    source_text: str = Field(description="The caption or report text, as given to the generator.")
+    images: list[str] = Field(default_factory=list, description="Image paths relative to BENCH/.")
+    question: str = Field(description="Question as generated.")
+    options: dict[str, str] = Field(default_factory=dict, description="Letter → option text.")
+    answer: str | list[str] = Field(description="Gold answer as generated.")
+    question_type: QuestionType = Field(description="single | multi | yesno | open | …")
+    explanation: str = Field(default="", description="The generator's explanation, if any.")
+    grounding_span: str = Field(
+        default="", description="The report clause the answer is grounded in (report builder)."
+    )
+    judges: dict[str, JudgeVerdict] = Field(
+        default_factory=dict, description="Judge name → its verdict (caption builder)."
+    )
+    status: Literal["pending"] = Field(
+        default="pending", description="Always pending here; decisions live in the review app."
+    )
+
+
 @dataclass(frozen=True)
 class RecordError:
     """A line that could not be read, with where and why, for a one-line report."""

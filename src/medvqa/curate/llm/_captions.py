@@ -35,7 +35,7 @@ from medvqa.curate.llm._qa import (
 )
 from medvqa.curate.llm._texts import TextRecord, read_texts
 from medvqa.errors import BadInputError
-from medvqa.schema import Item, SourceInfo
+from medvqa.schema import Item, ReviewRecord, SourceInfo
 from medvqa.sources import Problems
 
 log = logging.getLogger(__name__)
@@ -272,7 +272,7 @@ def _item(
 
 
 def _review(item: Item, rec: TextRecord, judged: list[Any]) -> dict[str, Any]:
-    return {
+    return ReviewRecord.model_validate({
         "item_id": item.id,
         "source_id": rec.id,
         "source_text": rec.text,
@@ -283,5 +283,4 @@ def _review(item: Item, rec: TextRecord, judged: list[Any]) -> dict[str, Any]:
         "question_type": item.question_type,
         "explanation": item.meta.get("explanation", ""),
         "judges": {v.judge: v.as_meta() for v in judged},
-        "status": "pending",
-    }
+    }).model_dump(mode="json")

@@ -26,7 +26,7 @@ from medvqa.curate.llm._output import (
 from medvqa.curate.llm._report_questions import QuestionDraft, field_questions, mcq_questions
 from medvqa.curate.llm._report_schema import load_schema
 from medvqa.curate.llm._texts import TextRecord, read_texts
-from medvqa.schema import Item, SourceInfo
+from medvqa.schema import Item, ReviewRecord, SourceInfo
 from medvqa.sources import Problems
 from medvqa.store import ImageStore
 
@@ -167,7 +167,7 @@ def _item(
 
 
 def _review(item: Item, d: QuestionDraft) -> dict[str, Any]:
-    return {
+    return ReviewRecord.model_validate({
         "item_id": item.id,
         "source_id": d.report.id,
         "source_text": d.report.text,
@@ -177,5 +177,4 @@ def _review(item: Item, d: QuestionDraft) -> dict[str, Any]:
         "answer": item.answer,
         "question_type": item.question_type,
         "grounding_span": d.provenance.get("grounding_span", ""),
-        "status": "pending",
-    }
+    }).model_dump(mode="json")
