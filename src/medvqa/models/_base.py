@@ -14,6 +14,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from medvqa.errors import (  # noqa: F401  (re-exported by medvqa.models)
+    EndpointAuthError,
+    EndpointUnreachableError,
+    ModelError,
+    ModelRequestError,
+    TransientModelError,
+)
+
 
 @dataclass(frozen=True)
 class ImageInput:
@@ -54,38 +62,6 @@ class GenerateResponse:
     text: str | None
     latency_s: float
     error: str | None = None
-
-
-class ModelError(Exception):
-    """Base of the errors a backend raises for one request."""
-
-
-class TransientModelError(ModelError):
-    """Worth retrying: rate limit (429), server error (5xx), timeout, dropped connection.
-
-    Attributes:
-        retry_after_s: seconds the endpoint asked to wait (``Retry-After``), or None.
-    """
-
-    def __init__(self, message: str = "", retry_after_s: float | None = None) -> None:
-        super().__init__(message)
-        self.retry_after_s = retry_after_s
-
-
-class ModelRequestError(ModelError):
-    """Not worth retrying: the request itself was refused (4xx other than 429)."""
-
-
-class EndpointUnreachableError(ModelError):
-    """The endpoint could not be reached at all; the message names the URL."""
-
-
-class EndpointAuthError(EndpointUnreachableError):
-    """The endpoint refused the credentials (HTTP 401/403).
-
-    No request can succeed, so the whole run stops at once instead of recording the refusal for
-    every item.
-    """
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit
 
-from medvqa.errors import MedvqaUsageError
+from medvqa.errors import UsageError
 
 #: Schemes an HTTP backend may be pointed at.
 ALLOWED_SCHEMES = frozenset({"http", "https"})
@@ -55,7 +55,7 @@ def check_endpoint_url(url: str, key_env: str) -> None:
         key_env: the environment variable the backend reads the key from (for the message).
 
     Raises:
-        MedvqaUsageError: one line naming the problem; the secret itself is never repeated.
+        UsageError: one line naming the problem; the secret itself is never repeated.
 
     """
     if not url:
@@ -63,18 +63,18 @@ def check_endpoint_url(url: str, key_env: str) -> None:
     parts = urlsplit(url)
     shown = strip_userinfo(url)
     if parts.scheme.lower() not in ALLOWED_SCHEMES:
-        raise MedvqaUsageError(
+        raise UsageError(
             f"--model endpoint {shown}: scheme {parts.scheme or '(none)'!r} is not supported; "
             "use an http:// or https:// URL"
         )
     if parts.username is not None or parts.password is not None:
-        raise MedvqaUsageError(
+        raise UsageError(
             f"--model endpoint {shown}: credentials in the URL are refused (they would be "
             f"recorded in run.json); put the key in an environment variable and name it with "
             f"--api-key-env (default {key_env})"
         )
     if not parts.hostname:
-        raise MedvqaUsageError(f"--model endpoint {shown}: no host name")
+        raise UsageError(f"--model endpoint {shown}: no host name")
 
 
 def redact_secrets(text: str, secrets: Iterable[str] = ()) -> str:

@@ -27,16 +27,17 @@ from pathlib import Path
 from typing import Any
 
 from medvqa import __version__
-from medvqa.errors import BadInputError, MedvqaUsageError
+from medvqa.conditions import Condition, expand_conditions, get_condition
+from medvqa.errors import BadInputError, UsageError
+from medvqa.models import ResponseCache
 from medvqa.models._base import EndpointUnreachableError, ModelBackend, ModelConfig
-from medvqa.run._cache import PredictionJournal, ResponseCache
-from medvqa.run._complete import RetryPolicy, _load
-from medvqa.run._images import ImageLoader
+from medvqa.models._complete import RetryPolicy, _load
+from medvqa.models._images import ImageLoader
+from medvqa.run._journal import PredictionJournal
 from medvqa.run._lock import RunFolderLock
 from medvqa.run._prompts import PromptError, load_template
 from medvqa.run._selection import ItemSelection, SelectionScan, resume_info, scan_selection
 from medvqa.run._sending import RequestSender, SendCounts, SendSettings
-from medvqa.run.conditions import Condition, expand_conditions, get_condition
 from medvqa.schema import (
     BENCHMARK_FILE,
     CACHE_FILE,
@@ -197,7 +198,7 @@ def _prepare(config: RunConfig) -> _Prepared:
         if not f.is_file():
             raise BadInputError(f"{f}: file is missing (is {bench_dir} a benchmark folder?)")
     if out_dir.resolve() == bench_dir.resolve():
-        raise MedvqaUsageError(f"--out {out_dir} is the benchmark folder; choose a RUN/ folder")
+        raise UsageError(f"--out {out_dir} is the benchmark folder; choose a RUN/ folder")
     try:
         card = read_json(bench_file, Benchmark)
     except InputError as exc:

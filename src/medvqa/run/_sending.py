@@ -20,7 +20,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from medvqa.conditions import Condition
 from medvqa.errors import BadInputError
+from medvqa.models import ResponseCache
 from medvqa.models._base import (
     EndpointAuthError,
     EndpointUnreachableError,
@@ -28,12 +30,11 @@ from medvqa.models._base import (
     ImageInput,
     ModelBackend,
 )
-from medvqa.run._cache import JournalRow, PredictionJournal, ResponseCache
-from medvqa.run._complete import Completion, RetryPolicy, complete_requests
-from medvqa.run._images import ImageLoader, ImageLoadError
+from medvqa.models._complete import Completion, RetryPolicy, complete_requests
+from medvqa.models._images import ImageLoader, ImageLoadError
+from medvqa.run._journal import JournalRow, PredictionJournal
 from medvqa.run._prompts import PromptError, render_prompt
 from medvqa.run._selection import ItemSelection
-from medvqa.run.conditions import Condition
 from medvqa.schema import Item
 
 log = logging.getLogger(__name__)

@@ -110,7 +110,7 @@ def check_image(bench_dir: Path, rel: str) -> str | None:
     benchmark folder and the bytes decode as an image of an allowed format; then the bytes must
     hash to the digest in the file's name.
     """
-    from medvqa.run._images import ImageLoadError, decoded_mime, resolve_inside
+    from medvqa.models._images import ImageLoadError, decoded_mime, resolve_inside
 
     try:
         path = resolve_inside(bench_dir, rel)

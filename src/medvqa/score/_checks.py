@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import fields
 
-from medvqa.errors import MedvqaUsageError
+from medvqa.errors import UsageError
 
 #: ScoredRow fields that are not groupings (ids, outcomes, per-row scores).
 _NOT_GROUPS = frozenset({"item_id", "correct", "invalid", "choice", "meta", "region", "open"})
@@ -22,7 +22,7 @@ def check_by(by: str) -> tuple[str, ...]:
     """The ``--by`` fields, each one known.
 
     Raises:
-        MedvqaUsageError: an unknown field (with a suggestion and the accepted names).
+        UsageError: an unknown field (with a suggestion and the accepted names).
 
     """
     names = tuple(b.strip() for b in by.split(",") if b.strip())
@@ -31,7 +31,7 @@ def check_by(by: str) -> tuple[str, ...]:
         if name not in known:
             close = difflib.get_close_matches(name, known, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise MedvqaUsageError(
+            raise UsageError(
                 f"--by {name!r} is not a field of scored items{hint}; use {', '.join(known)}"
             )
     return names
@@ -41,8 +41,8 @@ def check_resamples(resamples: int) -> None:
     """Refuse a bootstrap with no resample (a NumPy error otherwise).
 
     Raises:
-        MedvqaUsageError: ``resamples`` below 1.
+        UsageError: ``resamples`` below 1.
 
     """
     if resamples < 1:
-        raise MedvqaUsageError(f"--resamples must be at least 1 (got {resamples})")
+        raise UsageError(f"--resamples must be at least 1 (got {resamples})")

@@ -44,7 +44,7 @@ def _expected(selected: list[Item], condition: str, seed: int) -> list[str]:
     """Ids of the selected items ``condition`` applies to."""
     if condition == "clean":
         return [i.id for i in selected]
-    from medvqa.run.conditions import get_condition
+    from medvqa.conditions import get_condition
 
     try:
         cond = get_condition(condition, seed=seed)

@@ -1,0 +1,176 @@
+"""Load a benchmark's images as :class:`ImageInput` once per run, without re-encoding.
+
+Images in BENCH/ are stored under the SHA-256 of their bytes (``images/ab/<digest>.png``), so
+the digest is read from the file name instead of hashing every file on the hot path;
+``medvqa validate`` is what checks that names match contents. Files that are not named by a
+digest (hand-made benchmarks) are hashed once. Loaded images are kept in a small LRU memo
+bounded in bytes, so the conditions of one item (clean, blind, noise …, asked one after the
+other) read each file once, while a 100,000-item run stays flat in memory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import mimetypes
+import os
+import re
+import threading
+from collections import OrderedDict
+from pathlib import Path
+
+from medvqa.errors import BadInputError
+from medvqa.models._base import ImageInput
+
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+#: Suffix → MIME type for the formats benchmarks ship; anything else asks ``mimetypes``.
+MIME_BY_SUFFIX: dict[str, str] = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".bmp": "image/bmp",
+    ".webp": "image/webp",
+    ".tif": "image/tiff",
+    ".tiff": "image/tiff",
+    ".dcm": "application/dicom",
+}
+
+
+#: Pillow format name → MIME type of the images that may be sent to a model.
+ALLOWED_FORMATS: dict[str, str] = {
+    "PNG": "image/png",
+    "JPEG": "image/jpeg",
+    "GIF": "image/gif",
+    "WEBP": "image/webp",
+    "BMP": "image/bmp",
+    "TIFF": "image/tiff",
+}
+
+
+class ImageLoadError(BadInputError, OSError):
+    """An item's image could not be read; the message names the path."""
+
+
+def resolve_inside(bench_dir: str | Path, rel: str) -> Path:
+    """The real path of ``rel`` under ``bench_dir``, refusing anything that leaves it.
+
+    Absolute paths, ``..`` and symbolic links (of the file or of any folder on the way) that
+    resolve outside the benchmark folder are refused, so a downloaded benchmark cannot make
+    the runner read, and send, a local file.
+
+    Raises:
+        ImageLoadError: the path leaves the benchmark folder (the message says where to).
+
+    """
+    rel_path = Path(rel)
+    if rel_path.is_absolute() or ".." in rel_path.parts:
+        raise ImageLoadError(f"image path {rel!r} is outside the benchmark folder")
+    root = os.path.realpath(bench_dir)
+    real = os.path.realpath(os.path.join(root, rel_path))
+    if os.path.commonpath([root, real]) != root:
+        raise ImageLoadError(
+            f"image path {rel!r} is outside the benchmark folder (a link to {real})"
+        )
+    return Path(real)
+
+
+def decoded_mime(data: bytes) -> str:
+    """MIME type of ``data`` once it has decoded as an image of an allowed format.
+
+    Decoding the pixels (not only the header) catches truncated and corrupt files; a TIFF, BMP
+    or unknown-suffix file that does not decode fails here, before anything is sent.
+
+    Raises:
+        ImageLoadError: the bytes are not an image of an allowed format, or do not decode.
+
+    """
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(io.BytesIO(data)) as im:
+            fmt = im.format or ""
+            if fmt not in ALLOWED_FORMATS:
+                raise ImageLoadError(f"not an image of an allowed format ({fmt or 'unknown'})")
+            im.verify()
+        # verify() misses truncated data; decoding the pixels catches it.
+        with Image.open(io.BytesIO(data)) as im:
+            im.load()
+    except ImageLoadError:
+        raise
+    except UnidentifiedImageError:
+        raise ImageLoadError("not an image of an allowed format (unrecognised bytes)") from None
+    except Exception as exc:  # noqa: BLE001 - Pillow raises many types for bad files
+        raise ImageLoadError(f"corrupt image ({type(exc).__name__}: {exc})") from None
+    return ALLOWED_FORMATS[fmt]
+
+
+def mime_for(path: str | Path) -> str:
+    """MIME type from a file's suffix (``application/octet-stream`` when unknown).
+
+    >>> mime_for("images/ab/abcd.PNG")
+    'image/png'
+    """
+    suffix = Path(path).suffix.lower()
+    if suffix in MIME_BY_SUFFIX:
+        return MIME_BY_SUFFIX[suffix]
+    guessed, _ = mimetypes.guess_type(f"x{suffix}")
+    return guessed or "application/octet-stream"
+
+
+class ImageLoader:
+    """Memoized reader of BENCH/ images.
+
+    Args:
+        bench_dir: the benchmark folder that image paths are relative to.
+        max_bytes: memo budget in bytes (least recently used images are dropped first).
+
+    """
+
+    def __init__(self, bench_dir: str | Path, max_bytes: int = 256 << 20):
+        self.bench_dir = Path(bench_dir)
+        self.max_bytes = max_bytes
+        self._memo: OrderedDict[str, ImageInput] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        self.reads = 0
+
+    def load(self, rel: str) -> ImageInput:
+        """Return the image at ``rel`` (relative to the benchmark folder), memoized.
+
+        Raises:
+            ImageLoadError: the file is missing, unreadable, outside the benchmark folder (a
+                link that leaves it included), or not a decodable image of an allowed format.
+
+        """
+        with self._lock:
+            hit = self._memo.get(rel)
+            if hit is not None:
+                self._memo.move_to_end(rel)
+                return hit
+        path = resolve_inside(self.bench_dir, rel)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise ImageLoadError(f"cannot read image {rel}: {exc.strerror or exc}") from None
+        try:
+            mime = decoded_mime(data)
+        except ImageLoadError as exc:
+            raise ImageLoadError(f"image {rel}: {exc}") from None
+        stem = Path(rel).stem.lower()
+        digest = stem if _HEX64.match(stem) else hashlib.sha256(data).hexdigest()
+        image = ImageInput(data=data, mime=mime, sha256=digest)
+        with self._lock:
+            self.reads += 1
+            if len(data) <= self.max_bytes:
+                self._memo[rel] = image
+                self._bytes += len(data)
+                while self._bytes > self.max_bytes:
+                    _, old = self._memo.popitem(last=False)
+                    self._bytes -= len(old.data)
+        return image
+
+    def load_all(self, rels: list[str]) -> tuple[ImageInput, ...]:
+        """Every image of an item, in item order."""
+        return tuple(self.load(r) for r in rels)
