@@ -188,7 +188,8 @@ URL = "http://127.0.0.1:9/v1"
 
 CASES: list[Case] = [
     # validate
-    Case("validate-not-utf8", _edited_validate(_not_utf8), 2, "items.jsonl:3: (encoding): not UTF-8"),
+    Case("validate-not-utf8", _edited_validate(_not_utf8), 2,
+         "items.jsonl:3: (encoding): not UTF-8"),
     Case("validate-empty", _edited_validate(_empty), 2, "the benchmark has no items"),
     Case("validate-link-outside", _outside_link, 2, "outside the benchmark folder (a link to"),
     Case("validate-card-fields", _card_missing_fields, 2, "name: Field required; "
