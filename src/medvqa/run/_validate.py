@@ -125,7 +125,7 @@ def check_image(bench_dir: Path, rel: str) -> str | None:
         if actual != stem:
             return f"SHA-256 of the bytes is {actual[:12]}…, not the {stem[:12]}… in its name"
     try:
-        decoded_mime(data)
+        decoded_mime(data, thorough=True)
     except ImageLoadError as exc:
         return str(exc)
     return None
