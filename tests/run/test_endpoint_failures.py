@@ -38,6 +38,19 @@ def test_content_null_is_an_error_naming_the_finish_reason(bench: Path, tmp_path
     assert _preds(tmp_path / "run")["lung-002"].response == "A"
 
 
+def test_anthropic_reply_without_text_is_an_error(bench: Path, tmp_path: Path) -> None:
+    def reply(prompt: str, body: dict) -> str | None:
+        return None if "[lung-001]" in prompt else "B"
+
+    with CountingServer(reply=reply) as server:
+        spec = f"anthropic:claude-test@{server.url}"
+        run_benchmark(RunConfig(bench_dir=bench, out_dir=tmp_path / "run", limit=3,
+                                model=ModelConfig(spec=spec)))
+    preds = _preds(tmp_path / "run")
+    assert preds["lung-001"].response is None and "'max_tokens'" in preds["lung-001"].error
+    assert preds["lung-002"].response == "B"
+
+
 def test_a_refusal_is_the_answer_not_an_error(bench: Path, tmp_path: Path) -> None:
     from aiohttp import web
 
