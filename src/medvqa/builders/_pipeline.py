@@ -137,7 +137,8 @@ def _no_items(recipe: Recipe, root: Path, problems: Problems) -> str:
     return (
         f"recipe {recipe.name}: no items were built ({len(problems)} input(s) skipped{first}). "
         f"Data was looked for in {root}: point --data-root at the folder that holds "
-        f"{wanted!r}, or install the shipped sample data once with `medvqa data install`; "
+        f"{wanted!r}, or install the shipped sample data once with `medvqa data install "
+        "[--from DATA_DIR]`; "
         "pass --allow-empty to write an empty benchmark anyway"
     )
 
