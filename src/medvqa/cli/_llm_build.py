@@ -46,7 +46,8 @@ def _settings(
     seed: int,
     api_key_env: str,
 ):  # type: ignore[no-untyped-def]
-    from medvqa.curate.llm import LLMSettings, check_local
+    from medvqa.curate.llm import check_local
+    from medvqa.models import LLMSettings
 
     if local_only:
         check_local(model)

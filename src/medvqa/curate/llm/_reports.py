@@ -15,7 +15,6 @@ from typing import Any
 
 from medvqa.builders import BenchWriter
 from medvqa.curate.llm._extract import extract_reports
-from medvqa.curate.llm._generate import LLMSettings
 from medvqa.curate.llm._local import check_local
 from medvqa.curate.llm._output import (
     BuildOutput,
@@ -26,6 +25,7 @@ from medvqa.curate.llm._output import (
 from medvqa.curate.llm._report_questions import QuestionDraft, field_questions, mcq_questions
 from medvqa.curate.llm._report_schema import load_schema
 from medvqa.curate.llm._texts import TextRecord, read_texts
+from medvqa.models import LLMSettings
 from medvqa.schema import Item, ReviewRecord, SourceInfo
 from medvqa.sources import Problems
 from medvqa.store import ImageStore
