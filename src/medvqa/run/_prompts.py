@@ -2,9 +2,9 @@
 
 Templates live in ``medvqa/prompts/answer/NAME.yaml`` (or any YAML path a user passes). Each
 names an option format (``"{letter}: {text}"`` joined by ``", "`` for MammoVQA,
-``"({letter}) {text}"`` lines for PathMMU) and one template per question type. An item may pick another template key
-through ``meta["prompt_key"]`` (LMOD's ``glaucoma`` and ``staging`` prompts). Placeholders are
-``{question}``, ``{options}`` and any key of ``item.meta``.
+``"({letter}) {text}"`` lines for PathMMU) and one template per question type. An item may pick
+another template key through ``meta["prompt_key"]`` (LMOD's ``glaucoma`` and ``staging``
+prompts). Placeholders are ``{question}``, ``{options}`` and any key of ``item.meta``.
 """
 
 from __future__ import annotations
