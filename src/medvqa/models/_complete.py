@@ -134,7 +134,7 @@ class _Jitter:
         asked = getattr(exc, "retry_after_s", None)
         if asked is not None:
             wait = max(wait, min(float(asked), self.policy.max_retry_after_s))
-        return wait
+        return float(wait)
 
 
 class _End:

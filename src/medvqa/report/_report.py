@@ -70,7 +70,7 @@ def _leaderboard_row(run: LoadedRun) -> dict[str, Any] | None:
     return {
         "model": run.label,
         "text_only": bool(run.info and run.info.model_info.get("text_only")),
-        "n": n_of(run.metrics.coverage, "clean", o.n),
+        "n": n_of(run.metrics.coverage, CLEAN, o.n),
         "errors": o.errors,
         **{c: fmt(getattr(o, c)) for c in COLUMNS},
         "accuracy_value": o.accuracy.value,

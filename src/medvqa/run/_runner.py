@@ -41,6 +41,7 @@ from medvqa.run._sending import RequestSender, SendCounts, SendSettings
 from medvqa.schema import (
     BENCHMARK_FILE,
     CACHE_FILE,
+    CLEAN,
     ITEMS_FILE,
     PREDICTIONS_FILE,
     RUN_FILE,
@@ -85,7 +86,7 @@ class RunConfig:
     out_dir: Path
     model: ModelConfig
     prompt: str | None = None
-    conditions: list[str] = field(default_factory=lambda: ["clean"])
+    conditions: list[str] = field(default_factory=lambda: [CLEAN])
     concurrency: int = 16
     limit: int | None = None
     split: str | None = None
@@ -208,7 +209,7 @@ def _prepare(config: RunConfig) -> _Prepared:
         template = load_template(template_name)
     except PromptError as exc:
         raise BadInputError(f"prompt template: {exc}") from None
-    conditions = _resolve_conditions(config.conditions or ["clean"], config.seed)
+    conditions = _resolve_conditions(config.conditions or [CLEAN], config.seed)
     selection = ItemSelection(items_file, config.split, config.category, config.limit)
     scan = scan_selection(selection)
     return _Prepared(card, template_name, template, conditions, selection, scan)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from medvqa.schema import Item, Prediction, RunInfo
+from medvqa.schema import CLEAN, Item, Prediction, RunInfo
 
 #: Missing item ids listed per condition (the count is always complete).
 SHOWN_MISSING = 20
@@ -42,7 +42,7 @@ def selected_items(items: Mapping[str, Item], info: RunInfo | None) -> list[Item
 
 def _expected(selected: list[Item], condition: str, seed: int) -> list[str]:
     """Ids of the selected items ``condition`` applies to."""
-    if condition == "clean":
+    if condition == CLEAN:
         return [i.id for i in selected]
     from medvqa.conditions import get_condition
 
