@@ -16,7 +16,7 @@ from medvqa import __version__
 from medvqa.errors import BadInputError
 from medvqa.report import _plots
 from medvqa.report._console import fmt
-from medvqa.schema import METRICS_FILE, RUN_FILE, RunInfo, read_json
+from medvqa.schema import CLEAN, METRICS_FILE, RUN_FILE, RunInfo, read_json
 from medvqa.score._model import MetricsFile
 from medvqa.score._provenance import require_fresh
 
