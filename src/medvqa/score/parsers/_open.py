@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from medvqa.score.parsers._base import INVALID, ParsedAnswer
-from medvqa.score.parsers._strict import _REFUSAL
+from medvqa.score.parsers._cues import REFUSAL as _REFUSAL
 
 _ARTICLES = re.compile(r"\b(?:a|an|the)\b")
 _PUNCT = str.maketrans({c: " " for c in string.punctuation})

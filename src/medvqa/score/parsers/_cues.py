@@ -1,0 +1,101 @@
+"""Phrase lists the ``strict`` parser reads: refusals, hedges and negations (English).
+
+Each is one compiled, case-insensitive pattern over a lower-cased response whose option texts
+have been blanked out (so an option called "Cannot be assessed" is not a refusal). The lists are
+deliberately broad: a false alarm makes an answer *invalid* (counted, reported), never wrong in
+the other direction — the strict parser prefers not reading an answer to misreading one.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Refusals: the model says it cannot or will not answer (or that it has no image to look at).
+REFUSAL = re.compile(
+    r"\bi\s*(?:am|'m)\s+(?:sorry|unable|not\s+able|afraid)"
+    r"|\bi\s+(?:cannot|can't|can\s+not|could\s+not|couldn't|won't|will\s+not|am\s+unable)\b"
+    r"|\bunable\s+to\b|\bnot\s+able\s+to\b|\b(?:not\s+possible|impossible)\s+to\b"
+    r"|\b(?:cannot|can't|can\s+not)\s+(?:be\s+)?(?:determin|assess|tell|say|see|identif|evaluat"
+    r"|answer|view|read|interpret|provide|make|know|confirm|conclude|decide|comment)"
+    r"|\bdo(?:\s+not|n't)\s+know\b|\bno\s+idea\b|\bno\s+way\s+to\b|\bdunno\b|\bunknown\b"
+    r"|\bno\s+(?:image|picture|photo|scan|radiograph|mammogram|visual)s?\b"
+    r"|\b(?:image|picture|photo|scan)s?\s+(?:is|was|were|are|has|have)?\s*(?:not|n't|never)\s+"
+    r"(?:been\s+)?(?:provided|available|shown|attached|included|uploaded|given|shared)"
+    r"|\bwithout\s+(?:an?|the|seeing\s+the|access\s+to\s+the)\s+(?:actual\s+)?image"
+    r"|\binsufficient\s+(?:information|evidence|data|detail)|\bnot\s+enough\s+(?:information"
+    r"|evidence|data|detail)|\bmore\s+information\s+(?:is\s+)?needed"
+    r"|\bas\s+an\s+ai\b|\blanguage\s+model\b|\bcannot\s+be\s+determined\b|\bn/a\b",
+    re.IGNORECASE,
+)
+
+# Hedges: the model does not commit (the strict parser never picks among its guesses).
+HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|possibly|either|unsure|uncertain|unclear|undecided|inconclusive)\b"
+    r"|\b(?:might|may|could)\s+(?:also\s+)?be\b|\bnot\s+(?:entirely\s+|completely\s+|100%\s+)?"
+    r"(?:sure|certain)\b|\b(?:hard|difficult|impossible)\s+to\s+(?:say|tell|determine|assess|know)"
+    r"|\bcan(?:not|'t|\s+not)\s+be\s+(?:sure|certain)\b|\bi\s+(?:guess|doubt)\b|\bdoubtful\b",
+    re.IGNORECASE,
+)
+
+# "I cannot say for sure, but the answer is B.": a hedge clause that goes on to commit.
+HEDGE_BUT = re.compile(
+    r"^(?:i\s+(?:cannot|can't|can\s+not)\s+(?:say|be)\s+(?:for\s+)?(?:sure|certain|100%)"
+    r"|i\s*(?:am|'m)\s+not\s+(?:entirely\s+|completely\s+|100%\s+)?(?:sure|certain))"
+    r"\s*,?\s+but\s+",
+    re.IGNORECASE,
+)
+
+# Before an option in the same clause: the option is negated, rejected or doubted.
+NEG_BEFORE = re.compile(
+    r"\b(?:not|no|never|neither|nor|without|non|none|exclud\w*|rul\w*\s+out|rather\s+than"
+    r"|instead\s+of|unlike|absence|absent|free\s+of|negative\s+for|unlikely|other\s+than|except"
+    r"|against|less\s+likely|wrong|incorrect|false|isn't|aren't|wasn't|weren't|doesn't|don't"
+    r"|didn't|cannot|can't|nothing|lack\w*|eliminat\w*|den(?:y|ies|ied)|doubt\w*)\b"
+    r"|\bnon-|n't\b",
+    re.IGNORECASE,
+)
+
+# Right after an option in the same clause: "… is ruled out", "… can be excluded", "… is wrong".
+NEG_AFTER = re.compile(
+    r"^[\s)\]*]*(?:(?:is|are|was|were|seems|appears|can|could|should|would|has|have|must)"
+    r"(?:\s+(?:be|been|also|now|clearly|definitely|safely))*\s+)?(?:not\b|n't\b|never\b"
+    r"|ruled\s+out|excluded|unlikely|incorrect|wrong|absent|less\s+likely|false\b|negative\b"
+    r"|eliminated|out\s+of\s+the\s+question|improbable)"
+    r"|^[\s)\]*]*(?:is|was|are)n't\b",
+    re.IGNORECASE,
+)
+
+# After a letter and its own punctuation ("A. is ruled out"): a verb must come first.
+NEG_AFTER_VERB = re.compile(
+    r"[\s.)\]:*]+(?:is|are|was|were|can|could|should|would|has|have|must|seems|appears)"
+    r"(?:\s+(?:be|been|also|now|clearly|definitely|safely))*\s*(?:not\b|n't\b|never\b"
+    r"|ruled\s+out|excluded|unlikely|incorrect|wrong|absent|less\s+likely|false\b|eliminated)",
+    re.IGNORECASE,
+)
+
+# Where a clause ends: negation and choice read within one clause.
+CLAUSE_END = re.compile(r"[.;,!?\n]|\b(?:but|however|whereas|although|though|while|so)\b",
+                        re.IGNORECASE)
+
+# The LMOD answer form "FIELD; Explanation: …": only the field before it is read.
+EXPLANATION = re.compile(r"(?:^|[\s;.,])(?:explanation|reasoning|rationale|reason)\s*:",
+                         re.IGNORECASE)
+
+# "Yes"/"No" words of a yes/no item, read only at the start of the answer.
+YES_WORDS = frozenset({"yes", "true"})
+NO_WORDS = frozenset({"no", "false"})
+
+# Words without one of which neither REFUSAL nor HEDGE can match: a set intersection decides
+# most responses before either pattern runs (the patterns are long alternations).
+TRIGGERS = frozenset({
+    "i", "i'm", "im", "unable", "not", "impossible", "cannot", "can't", "can", "do", "don't",
+    "dont", "no", "dunno", "unknown", "image", "images", "picture", "pictures", "photo",
+    "photos", "scan", "scans", "without", "insufficient", "more", "as", "language", "n/a",
+    "maybe", "perhaps", "possibly", "either", "unsure", "uncertain", "unclear", "undecided",
+    "inconclusive", "might", "may", "could", "hard", "difficult", "doubtful",
+})
+WORD = re.compile(r"[a-z'/]+")
+# Clause ends: the punctuation alone is a cheap character class; the conjunctions are looked
+# for only when one of them occurs as a substring.
+CLAUSE_PUNCT = re.compile(r"[.;,!?\n]")
+CLAUSE_WORDS = ("but", "however", "whereas", "though", "while", "so")
