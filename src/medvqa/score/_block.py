@@ -88,12 +88,16 @@ def _means(
 ) -> dict[str, MetricValue]:
     """Per-item score means (region, open) with CIs, case-clustered like the rest."""
     arr = np.asarray(values, dtype=float)
-    ones = np.ones(len(arr))
     clusters = cluster_index([r.case_id for r in rows], len(rows)) if cluster else None
-    return {
-        name: _mv(float(arr[:, j].mean()), ratio_ci(arr[:, j], ones, clusters, resamples, seed))
-        for j, name in enumerate(names)
-    }
+    out = {}
+    for j, name in enumerate(names):
+        # An undefined score (NaN: region HR of an invalid prediction) is left out of its mean.
+        defined = ~np.isnan(arr[:, j])
+        num = np.where(defined, arr[:, j], 0.0)
+        den = defined.astype(float)
+        value = float(num.sum() / den.sum()) if den.sum() else float("nan")
+        out[name] = _mv(value, ratio_ci(num, den, clusters, resamples, seed))
+    return out
 
 
 def confusion(rows: list[ScoredRow]) -> dict[str, object] | None:

@@ -10,8 +10,10 @@ import numpy as np
 from medvqa.schema import Item, Prediction
 from medvqa.score.parsers import (
     AnswerParser,
+    gold_regions,
     is_correct,
     open_scores,
+    read_regions,
     region_scores,
 )
 
@@ -56,8 +58,11 @@ def score_row(item: Item, pred: Prediction, parser: AnswerParser) -> ScoredRow:
                     texts=item.options if parser.compares_text else None)
     region = open_ = None
     if qtype == "region":
-        got = parsed.choice if isinstance(parsed.choice, list) else []
-        region = tuple(region_scores(got, list(item.answer)))  # type: ignore[assignment]
+        scores = region_scores(read_regions(pred.response or "") if not parsed.invalid else None,
+                               gold_regions(item.answer, item.meta))
+        region = tuple(scores)  # type: ignore[assignment]
+        # Right only when every region on the image is named with its type, and nothing else.
+        ok = scores.precision == 1.0 and scores.recall == 1.0
     elif qtype == "open":
         open_ = tuple(open_scores(pred.response or "", str(item.answer)))  # type: ignore[assignment]
     return ScoredRow(

@@ -6,7 +6,13 @@ reproduced), ``region`` (LMOD ID sets) and ``open`` (free text).
 
 from medvqa.score.parsers._base import INVALID, AnswerParser, ParsedAnswer, is_correct
 from medvqa.score.parsers._open import OpenScores, normalize_answer, open_scores, token_f1
-from medvqa.score.parsers._region import RegionScores, region_scores
+from medvqa.score.parsers._region import (
+    RegionScores,
+    gold_regions,
+    normalize_type,
+    read_regions,
+    region_scores,
+)
 from medvqa.score.parsers._registry import STYLES, clear_caches, make_parser
 
 __all__ = [
@@ -17,10 +23,13 @@ __all__ = [
     "ParsedAnswer",
     "RegionScores",
     "clear_caches",
+    "gold_regions",
     "is_correct",
     "make_parser",
     "normalize_answer",
+    "normalize_type",
     "open_scores",
+    "read_regions",
     "region_scores",
     "token_f1",
 ]
