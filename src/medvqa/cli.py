@@ -16,6 +16,7 @@ import typer.exceptions
 from rich.console import Console
 
 from medvqa import __version__
+from medvqa._score_cli import compare_command, score_command
 from medvqa.bench._cli import bench_command
 from medvqa.build._cli import filter_app
 from medvqa.build._dispatch import build_command
@@ -24,7 +25,6 @@ from medvqa.demo._cli import demo_command
 from medvqa.errors import BadInputError, MedvqaUsageError
 from medvqa.report._cli import report_command
 from medvqa.run._cli import run_command, validate_command
-from medvqa.score._cli import compare_command, score_command
 from medvqa.score.parsers._cli import parse_command
 
 app = typer.Typer(

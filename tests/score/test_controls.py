@@ -73,7 +73,8 @@ def test_blind_delta_excludes_zero_and_says_needs_the_image(scored: Path) -> Non
     blind = metrics["controls"]["deltas"]["blind"]["overall"]
     assert blind["clean"] == 1.0 and blind["condition"] == pytest.approx(1 / 3, abs=0.01)
     assert blind["ci"][0] > 0 and blind["needs_image"]
-    assert blind["mcnemar_p"] < 0.01 and blind["condition_only"] == 0
+    assert blind["p_value"] < 0.01 and blind["condition_only"] == 0
+    assert blind["p_holm"] >= blind["p_value"] and blind["test"]
 
 
 def test_swap_keeps_the_image_so_the_oracle_is_unaffected(scored: Path) -> None:

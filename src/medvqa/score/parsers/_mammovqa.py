@@ -1,11 +1,11 @@
 r"""``mammovqa``: the published MammoVQA answer matcher, reproduced with its quirks (seed 000).
 
 Single choice and yes/no. Every option has three candidate strings, listed letters first, then
-``L: text`` strings, then texts. Each candidate is compared with the response, **both
-lower-cased**, by :class:`difflib.SequenceMatcher` ratio; candidates are ranked by ratio (stable), and those at the
-maximum are mapped back to options (a letter or text maps to the first option whose letter or
-text equals it). One option → chosen. Otherwise the *combined* score of each ``L: text``
-candidate (its ratio + its letter's + its text's) decides; a tie again → fuzzywuzzy
+``L: text`` strings, then texts. Each candidate is compared with the response, **both lower-
+cased**, by :class:`difflib.SequenceMatcher` ratio; candidates are ranked by ratio (stable), and
+those at the maximum are mapped back to options (a letter or text maps to the first option whose
+letter or text equals it). One option → chosen. Otherwise the *combined* score of each ``L:
+text`` candidate (its ratio + its letter's + its text's) decides; a tie again → fuzzywuzzy
 ``process.extract(response, candidates, limit=50)`` (WRatio, default processor) ranks the
 candidates and the same two steps repeat on its scores; a tie after that → no choice (score 0).
 A refusal or garbage therefore still lands on some option nearly always.
@@ -172,8 +172,10 @@ def _wratio(response: str, candidates: tuple[str, ...]) -> tuple[tuple[str, floa
 
 
 def _decide(response: str, options: dict[str, str]) -> str | None:
-    """Single choice and yes/no: the difflib stage (both sides lower-cased), then fuzzywuzzy's
-    on the response as given (its default processor lower-cases), else no choice."""
+    """Single choice and yes/no: difflib (both sides lower-cased), then fuzzywuzzy, else None.
+
+    fuzzywuzzy gets the response as given: its default processor lower-cases it.
+    """
     choice = _difflib_pick(response.lower(), options)
     if choice is None:
         texts = tuple(_candidates(tuple(options.items())).texts)
