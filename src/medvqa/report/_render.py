@@ -6,16 +6,17 @@ from importlib import resources
 from pathlib import Path
 
 from medvqa import __version__
-from medvqa.report._report import COLUMNS, BenchmarkSection, build_sections, load_run, methods_text
+from medvqa.report._report import (
+    COLUMNS,
+    HEADERS,
+    BenchmarkSection,
+    build_sections,
+    load_run,
+    methods_text,
+)
 from medvqa.store import atomic_write_text
 
-_HEADERS = {
-    "accuracy": "Accuracy [95 % CI]",
-    "weighted_accuracy": "Weighted acc.",
-    "macro_f1": "Macro-F1",
-    "invalid_rate": "Invalid rate",
-    "valid_accuracy": "Valid acc.",
-}
+_HEADERS = HEADERS  # from the metric registry
 
 
 def render_html(sections: list[BenchmarkSection], methods: str) -> str:
@@ -53,10 +54,16 @@ def render_markdown(sections: list[BenchmarkSection], methods: str) -> str:
             )
         if s.controls:
             lines += ["", "### Controls (clean − condition)", ""] + _md_table(
-                ["Model", "Condition", "n", "Clean", "Perturbed", "Δ", "95 % CI", "McNemar p",
-                 "Verdict"],
+                ["Model", "Condition", "n", "Clean", "Perturbed", "Δ", "95 % CI",
+                 "p (Holm); test", "Verdict"],
                 [[c[k] for k in ("model", "condition", "n", "clean", "perturbed", "delta", "ci",
                                  "p", "verdict")] for c in s.controls],
+            )
+        if s.subgroup_rows:
+            lines += ["", "### Subgroups (clean)", ""] + _md_table(
+                ["Model", "Grouping", "Accuracy by group", "Test", "p (Holm)"],
+                [[g[k] for k in ("model", "grouping", "groups", "test", "p")]
+                 for g in s.subgroup_rows],
             )
         if s.failure_rows:
             lines += ["", "### Failure modes", ""] + _md_table(
