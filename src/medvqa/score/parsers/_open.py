@@ -16,26 +16,18 @@ its default ``exp`` smoothing), computed from the items' summed sufficient stati
 from __future__ import annotations
 
 import re
-import string
 from collections import Counter
 from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 
-from medvqa.score.parsers._base import INVALID, ParsedAnswer
+from medvqa.score.parsers._base import INVALID, ParsedAnswer, normalize_answer
 from medvqa.score.parsers._cues import REFUSAL as _REFUSAL
 
-_ARTICLES = re.compile(r"\b(?:a|an|the)\b")
-_PUNCT = str.maketrans({c: " " for c in string.punctuation})
 # One token per CJK (Han, kana, hangul) character; otherwise runs of word characters.
 _TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]|[^\W_]+")
 BLEU_COLUMNS = 10  # correct n-grams ×4, total n-grams ×4, hypothesis length, reference length
-
-
-def normalize_answer(text: str) -> str:
-    """Lower-case, drop punctuation and articles, collapse white space."""
-    return " ".join(_ARTICLES.sub(" ", text.lower().translate(_PUNCT)).split())
 
 
 class OpenScores(NamedTuple):
