@@ -96,7 +96,8 @@ def region_scores(pred: dict[str, str | None] | None,
     recall = typed / len(truth) if truth else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     hallucinated = sum(1 for rid in pred if rid not in truth)
-    return RegionScores(precision, recall, f1, 1.0 - hallucinated / len(pred))
+    # 1 − hallucinated/|P|, written so that it is exactly |P ∩ T| / |P| in floating point.
+    return RegionScores(precision, recall, f1, (len(pred) - hallucinated) / len(pred))
 
 
 def gold_regions(answer: list[str] | str, meta: dict[str, object]) -> dict[str, str | None]:
