@@ -85,17 +85,30 @@ EXPLANATION = re.compile(r"(?:^|[\s;.,])(?:explanation|reasoning|rationale|reaso
 YES_WORDS = frozenset({"yes", "true"})
 NO_WORDS = frozenset({"no", "false"})
 
-# Words without one of which neither REFUSAL nor HEDGE can match: a set intersection decides
+# Words without one of which REFUSAL (resp. HEDGE) cannot match: a set intersection decides
 # most responses before either pattern runs (the patterns are long alternations).
-TRIGGERS = frozenset({
-    "i", "i'm", "im", "unable", "not", "impossible", "cannot", "can't", "can", "do", "don't",
-    "dont", "no", "dunno", "unknown", "image", "images", "picture", "pictures", "photo",
-    "photos", "scan", "scans", "without", "insufficient", "more", "as", "language", "n/a",
-    "maybe", "perhaps", "possibly", "either", "unsure", "uncertain", "unclear", "undecided",
-    "inconclusive", "might", "may", "could", "hard", "difficult", "doubtful",
+REFUSAL_TRIGGERS = frozenset({
+    "sorry", "unable", "able", "afraid", "cannot", "can't", "can", "could", "couldn't", "won't",
+    "will", "impossible", "possible", "know", "idea", "way", "dunno", "unknown", "image",
+    "images", "picture", "pictures", "photo", "photos", "scan", "scans", "mammogram",
+    "mammograms", "radiograph", "radiographs", "visual", "visuals", "insufficient", "enough",
+    "information", "ai", "model", "n/a", "determined",
 })
+HEDGE_TRIGGERS = frozenset({
+    "maybe", "perhaps", "possibly", "either", "unsure", "uncertain", "unclear", "undecided",
+    "inconclusive", "might", "may", "could", "sure", "certain", "hard", "difficult",
+    "impossible", "guess", "doubt", "doubtful",
+})
+# Words (and word starts) without one of which NEG_BEFORE cannot match anywhere.
+NEG_WORDS = frozenset({
+    "not", "no", "never", "neither", "nor", "without", "non", "none", "rather", "instead",
+    "unlike", "absence", "absent", "free", "negative", "unlikely", "other", "except", "against",
+    "less", "wrong", "incorrect", "false", "isn't", "aren't", "wasn't", "weren't", "doesn't",
+    "don't", "didn't", "cannot", "can't", "nothing",
+})
+NEG_STARTS = ("exclud", "rul", "lack", "eliminat", "den", "doubt")
 WORD = re.compile(r"[a-z'/]+")
 # Clause ends: the punctuation alone is a cheap character class; the conjunctions are looked
 # for only when one of them occurs as a substring.
 CLAUSE_PUNCT = re.compile(r"[.;,!?\n]")
-CLAUSE_WORDS = ("but", "however", "whereas", "though", "while", "so")
+CLAUSE_WORDS = frozenset({"but", "however", "whereas", "although", "though", "while", "so"})

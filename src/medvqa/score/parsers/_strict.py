@@ -67,12 +67,15 @@ from medvqa.score.parsers._cues import (
     EXPLANATION,
     HEDGE,
     HEDGE_BUT,
+    HEDGE_TRIGGERS,
     NEG_AFTER,
     NEG_AFTER_VERB,
     NEG_BEFORE,
+    NEG_STARTS,
+    NEG_WORDS,
     NO_WORDS,
     REFUSAL,
-    TRIGGERS,
+    REFUSAL_TRIGGERS,
     WORD,
     YES_WORDS,
 )
@@ -174,7 +177,7 @@ def _parse(text: str, qtype: str, ix: _OptionSet) -> ParsedAnswer:
         text = text.translate(_QUOTES)
     if "*" in text or "_" in text or "`" in text or "#" in text or ">" in text:
         text = _MARKUP.sub("", text).strip()
-    if m := HEDGE_BUT.match(text):
+    if text[:1] in "iI" and (m := HEDGE_BUT.match(text)):
         text = text[m.end():]
     lowered = text.lower()
     if len(lowered) != len(text):  # a character whose lower case is longer (İ): keep it
@@ -184,8 +187,9 @@ def _parse(text: str, qtype: str, ix: _OptionSet) -> ParsedAnswer:
     masked = lowered
     for m in reversed(spans):
         masked = masked[:m.start()] + " " * (m.end() - m.start()) + masked[m.end():]
-    if not text or (not TRIGGERS.isdisjoint(WORD.findall(masked))
-                    and (REFUSAL.search(masked) or HEDGE.search(masked))):
+    words = set(WORD.findall(masked))
+    if not text or (not REFUSAL_TRIGGERS.isdisjoint(words) and REFUSAL.search(masked)) or (
+            not HEDGE_TRIGGERS.isdisjoint(words) and HEDGE.search(masked)):
         return INVALID
     cut = EXPLANATION.search(text) if ":" in text else None
     if cut is not None and cut.start() > 0:
@@ -198,9 +202,11 @@ def _parse(text: str, qtype: str, ix: _OptionSet) -> ParsedAnswer:
         if letters <= ix.keys and (multi or len(letters) == 1):
             return ParsedAnswer(sorted(letters) if multi else letters.pop(), False)
         return INVALID
-    clause = CLAUSE_END if any(w in lowered for w in CLAUSE_WORDS) else CLAUSE_PUNCT
+    clause = CLAUSE_PUNCT if CLAUSE_WORDS.isdisjoint(words) else CLAUSE_END
     # "A. Left": the period after a lone option letter ends no clause.
     ends = [e for m in clause.finditer(lowered) if not _letter_dot(text, e := m.end(), ix)]
+    may_negate = (not NEG_WORDS.isdisjoint(words) or "n't" in masked
+                  or any(w.startswith(NEG_STARTS) for w in words))
     asserted: set[str] = set()
     negated: set[str] = set()
 
@@ -208,9 +214,10 @@ def _parse(text: str, qtype: str, ix: _OptionSet) -> ParsedAnswer:
         i = bisect_right(ends, start)
         begin = ends[i - 1] if i else 0
         stop = ends[i] if i < len(ends) else len(lowered)
-        neg = NEG_BEFORE.search(masked, begin, start) is not None or (
+        neg = may_negate and NEG_BEFORE.search(masked, begin, start) is not None or (
             NEG_AFTER.match(masked[end:stop]) is not None) or (
-            NEG_AFTER_VERB.match(masked[end:_next_end(ends, masked, end)]) is not None)
+            ("." in masked[end:end + 3] or ":" in masked[end:end + 3])
+            and NEG_AFTER_VERB.match(masked[end:_next_end(ends, masked, end)]) is not None)
         (negated if neg else asserted).update(letters)
 
     for m in spans:
