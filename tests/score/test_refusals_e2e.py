@@ -90,3 +90,14 @@ def test_the_console_shows_it_and_the_clustering_is_what_was_done(refused: Path)
     assert metrics["clustered"] and metrics["clustering"] == "cases (12 cases, 24 items)"
     # The controls' paired test and the subgroup tests form one Holm family.
     assert metrics["tests_adjusted"] >= 2
+
+
+def test_the_report_shows_subgroups_and_the_paired_test(refused: Path):
+    out = refused / "report.html"
+    medvqa("report", str(refused / "run"), "-o", str(out))
+    md = out.with_suffix(".md").read_text()
+    assert "### Subgroups (clean)" in md
+    assert "| sex |" in md and "F 0.000 (n 12), M 0.000 (n 12)" in md
+    assert "cluster permutation" in md or "Fisher" in md or "none" in md
+    assert "Subgroups (clean)" in out.read_text()
+    assert "cluster sign-flip (exact)" in md or "McNemar exact" in md
