@@ -124,3 +124,19 @@ def test_p_values_keep_significant_digits():
     assert significant(3.14159e-9) == 3.142e-9
     assert significant(0.000012345) == 1.234e-05 or significant(0.000012345) == 1.235e-05
     assert significant(None) is None
+
+
+def test_many_cases_use_the_asymptotic_cluster_robust_test():
+    # Above PERMUTATION_MAX_CASES cases the Wald test replaces the (cases × resamples) permutation
+    # test; the labels of a case need not be contiguous integers.
+    from medvqa.score._tests import PERMUTATION_MAX_CASES
+
+    rng = np.random.default_rng(3)
+    k = PERMUTATION_MAX_CASES + 50
+    clusters = rng.integers(0, k, 4 * k) * 7  # gaps in the labels
+    sex = (clusters // 7) % 2
+    y = (rng.random(4 * k) < 0.6).astype(float)
+    name, p = group_test(y, sex, clusters, resamples=999)
+    assert name == "cluster-robust Wald" and 0 < p <= 1
+    few = clusters < 7 * 40
+    assert group_test(y[few], sex[few], clusters[few], resamples=999)[0].startswith("cluster perm")
