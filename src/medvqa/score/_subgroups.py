@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -54,12 +55,17 @@ def _label(value: Any) -> str:
     return text if text and text.lower() not in {"nan", "none", "null"} else "unknown"
 
 
+def _pair() -> list[int]:
+    """[right, total] of one group."""
+    return [0, 0]
+
+
 def subgroup_analysis(
     rows: list[ScoredRow], age_edges: tuple[float, ...] = DEFAULT_AGE_BANDS,
     cluster: bool = True, resamples: int = 9999, seed: int = 0,
 ) -> dict[str, Any] | None:
     """Accuracy per group for age band, sex and source, each with a (clustered) test."""
-    keys = {
+    keys: dict[str, Callable[[ScoredRow], str]] = {
         "age_band": lambda r: age_band(r.meta.get("age"), age_edges),
         "sex": lambda r: _label(r.meta.get("sex")),
         "source": lambda r: _label(r.source),
@@ -67,7 +73,7 @@ def subgroup_analysis(
     out: dict[str, Any] = {}
     for name, key in keys.items():
         labels = [key(r) for r in rows]
-        groups: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        groups: dict[str, list[int]] = defaultdict(_pair)
         for r, g in zip(rows, labels, strict=True):
             groups[g][0] += int(r.correct)
             groups[g][1] += 1

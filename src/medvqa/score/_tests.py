@@ -61,7 +61,7 @@ def sign_flip_p(d: np.ndarray) -> float:
     total = int(np.sum(mags * counts))
     observed = abs(int(d.sum()))
     pmf = np.ones(1)
-    for m, c in zip(mags.tolist(), counts.tolist(), strict=True):
+    for m, c in zip(map(int, mags.tolist()), map(int, counts.tolist()), strict=True):
         part = np.zeros(m * c + 1)
         part[::m] = binom.pmf(np.arange(c + 1), c, 0.5)
         if pmf.size * part.size > _CONVOLVE_CELLS:
@@ -80,7 +80,8 @@ def _chi2(hits: np.ndarray, sizes: np.ndarray, p: float) -> np.ndarray:
     """Pearson χ² of groups × (right, wrong) from per-group hits and sizes (last axis)."""
     expected = sizes * p
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.nansum((hits - expected) ** 2 / (expected * (1 - p)), axis=-1)
+        return np.asarray(np.nansum((hits - expected) ** 2 / (expected * (1 - p)), axis=-1),
+                          dtype=float)
 
 
 def _permutation_p(unit_hits: np.ndarray, unit_sizes: np.ndarray, labels: np.ndarray,
@@ -99,7 +100,8 @@ def _permutation_p(unit_hits: np.ndarray, unit_sizes: np.ndarray, labels: np.nda
         flat = (perm + n_groups * np.arange(b)[:, None]).ravel()
         hits = np.bincount(flat, np.tile(unit_hits, b), b * n_groups).reshape(b, n_groups)
         sizes = np.bincount(flat, np.tile(unit_sizes, b), b * n_groups).reshape(b, n_groups)
-        exceed += int(np.sum(_chi2(hits, sizes, p) >= observed - 1e-9 * max(observed, 1.0)))
+        tolerance = 1e-9 * max(float(observed), 1.0)
+        exceed += int(np.sum(_chi2(hits, sizes, p) >= observed - tolerance))
     return (1 + exceed) / (resamples + 1)
 
 

@@ -50,9 +50,9 @@ _DECIDED_SIZE = 1 << 15
 _DECIDED_LEN = 200
 
 
-def _matcher(candidate: str) -> SequenceMatcher:
+def _matcher(candidate: str) -> SequenceMatcher[str]:
     """A matcher of this thread with ``candidate`` as the second sequence, indexed once."""
-    cache: dict[str, SequenceMatcher] | None = getattr(_LOCAL, "matchers", None)
+    cache: dict[str, SequenceMatcher[str]] | None = getattr(_LOCAL, "matchers", None)
     if cache is None:
         cache = _LOCAL.matchers = {}
     matcher = cache.get(candidate)
