@@ -117,7 +117,7 @@ _MEMO_LEN = 80
 class _OptionSet:
     """Per option set, computed once: letters, the phrase pattern, the yes and no letters."""
 
-    __slots__ = ("keys", "owner", "pattern", "yes", "no", "yesno")
+    __slots__ = ("by_length", "keys", "no", "owner", "pattern", "yes", "yesno")
 
     def __init__(self, items: tuple[tuple[str, str], ...]):
         self.keys = frozenset(k for k, _ in items)
@@ -132,6 +132,7 @@ class _OptionSet:
                 owner.setdefault(t, set()).add(k)
         self.owner = owner
         phrases = sorted(owner, key=len, reverse=True)
+        self.by_length = phrases
         self.pattern = (re.compile("(?<![\\w-])(?:" + "|".join(map(re.escape, phrases))
                                    + ")(?![\\w-])") if phrases else None)
 
@@ -182,11 +183,10 @@ def _parse(text: str, qtype: str, ix: _OptionSet) -> ParsedAnswer:
     lowered = text.lower()
     if len(lowered) != len(text):  # a character whose lower case is longer (İ): keep it
         lowered = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
-    spans = (list(ix.pattern.finditer(lowered))
-             if ix.pattern is not None and any(p in lowered for p in ix.owner) else [])
+    spans = _phrases(lowered, ix)
     masked = lowered
-    for m in reversed(spans):
-        masked = masked[:m.start()] + " " * (m.end() - m.start()) + masked[m.end():]
+    for start, end, _ in reversed(spans):
+        masked = masked[:start] + " " * (end - start) + masked[end:]
     words = set(WORD.findall(masked))
     if not text or (not REFUSAL_TRIGGERS.isdisjoint(words) and REFUSAL.search(masked)) or (
             not HEDGE_TRIGGERS.isdisjoint(words) and HEDGE.search(masked)):
@@ -194,7 +194,7 @@ def _parse(text: str, qtype: str, ix: _OptionSet) -> ParsedAnswer:
     cut = EXPLANATION.search(text) if ":" in text else None
     if cut is not None and cut.start() > 0:
         text, lowered, masked = text[:cut.start()], lowered[:cut.start()], masked[:cut.start()]
-        spans = [m for m in spans if m.end() <= cut.start()]
+        spans = [s for s in spans if s[1] <= cut.start()]
     multi = qtype == "multi"
     only = _ONLY_LETTERS.match(text)
     if only is not None:
@@ -220,8 +220,8 @@ def _parse(text: str, qtype: str, ix: _OptionSet) -> ParsedAnswer:
             and NEG_AFTER_VERB.match(masked[end:_next_end(ends, masked, end)]) is not None)
         (negated if neg else asserted).update(letters)
 
-    for m in spans:
-        mention(ix.owner[m.group()], m.start(), m.end())
+    for start, end, phrase in spans:
+        mention(ix.owner[phrase], start, end)
     letter_forms = ("(" in text or "[" in text or "\n" in text or "answer" in lowered
                     or "option" in lowered or "choice" in lowered or "letter" in lowered
                     or _LINE_START.match(text) is not None)
@@ -249,6 +249,31 @@ def _parse(text: str, qtype: str, ix: _OptionSet) -> ParsedAnswer:
             return INVALID
         return ParsedAnswer(sorted(asserted), False)
     return ParsedAnswer(asserted.pop(), False) if len(asserted) == 1 else INVALID
+
+
+def _phrases(lowered: str, ix: _OptionSet) -> list[tuple[int, int, str]]:
+    """Whole-phrase option mentions (start, end, phrase), left to right, longest first.
+
+    The same matches as ``ix.pattern.finditer`` (kept as the definition), found with
+    ``str.find`` for the few phrases that occur at all: most responses name one or two.
+    """
+    present = [p for p in ix.by_length if p in lowered]
+    if not present or ix.pattern is None:
+        return []
+    if len(present) > 1:
+        return [(m.start(), m.end(), m.group()) for m in ix.pattern.finditer(lowered)]
+    phrase = present[0]
+    out = []
+    n, i = len(phrase), lowered.find(phrase)
+    while i >= 0:
+        before = lowered[i - 1] if i else " "
+        after = lowered[i + n] if i + n < len(lowered) else " "
+        if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
+            out.append((i, i + n, phrase))
+            i = lowered.find(phrase, i + n)
+        else:
+            i = lowered.find(phrase, i + 1)
+    return out
 
 
 def _next_end(ends: list[int], masked: str, end: int) -> int:
