@@ -93,13 +93,14 @@ _ONLY_LETTERS = re.compile(rf"^\s*{_LEAD}?(?:option\s+|choice\s+)?({_ONE}(?:{_SE
                            r"[\s.!:;,]*$", re.IGNORECASE)
 _LETTER = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
 # Letters named inside text.
-_IN_TEXT = re.compile(
-    r"[(\[](?P<p>[A-Z])[)\]]"
-    r"|(?i:\b(?:answers?|options?|choices?|letter)\s*(?:is|are|would\s+be|:|=|-|#)?\s*:?\s*"
-    r"(?:not\s+)?(?:option\s+|choice\s+)?)[(\[]?(?P<k>[A-Za-z])[)\]]?(?![\w-])"
-    r"|^[ \t]*(?:[-*\u2022][ \t]*|\d+[.)][ \t]*)?(?P<l>[A-Z])[.):](?=\s|$)",
-    re.MULTILINE,
-)
+_P_PAREN = r"[(\[](?P<p>[A-Z])[)\]]"
+_P_KEY = (r"(?i:\b(?:answers?|options?|choices?|letter)\s*(?:is|are|would\s+be|:|=|-|#)?\s*:?\s*"
+          r"(?:not\s+)?(?:option\s+|choice\s+)?)[(\[]?(?P<k>[A-Za-z])[)\]]?(?![\w-])")
+_P_LINE = r"^[ \t]*(?:[-*\u2022][ \t]*|\d+[.)][ \t]*)?(?P<l>[A-Z])[.):](?=\s|$)"
+_IN_TEXT = re.compile(f"{_P_PAREN}|{_P_KEY}|{_P_LINE}", re.MULTILINE)
+# Each letter position alone, run only when its literal cue is in the text.
+_PAREN, _KEY, _LINE = (re.compile(p, re.MULTILINE) for p in (_P_PAREN, _P_KEY, _P_LINE))
+_KEYWORDS = ("answer", "option", "choice", "letter")
 _LINE_START = re.compile(r"(?:[-*\u2022]\s*|\d+[.)]\s*)?[A-Z][.):]")
 _ARTICLE = re.compile(r"\s+[a-z]{2,}")
 _NOT_ARTICLE = frozenset({"and", "or", "because", "since", "as", "is", "was", "with", "for",
@@ -191,7 +192,8 @@ def _parse(text: str, qtype: str, ix: _OptionSet) -> ParsedAnswer:
     if not text or (not REFUSAL_TRIGGERS.isdisjoint(words) and REFUSAL.search(masked)) or (
             not HEDGE_TRIGGERS.isdisjoint(words) and HEDGE.search(masked)):
         return INVALID
-    cut = EXPLANATION.search(text) if ":" in text else None
+    cut = (EXPLANATION.search(text) if ":" in text and (
+        "expla" in lowered or "reason" in lowered or "rational" in lowered) else None)
     if cut is not None and cut.start() > 0:
         text, lowered, masked = text[:cut.start()], lowered[:cut.start()], masked[:cut.start()]
         spans = [s for s in spans if s[1] <= cut.start()]
@@ -206,7 +208,7 @@ def _parse(text: str, qtype: str, ix: _OptionSet) -> ParsedAnswer:
     # "A. Left": the period after a lone option letter ends no clause.
     ends = [e for m in clause.finditer(lowered) if not _letter_dot(text, e := m.end(), ix)]
     may_negate = (not NEG_WORDS.isdisjoint(words) or "n't" in masked
-                  or any(w.startswith(NEG_STARTS) for w in words))
+                  or any(w in masked for w in NEG_STARTS))
     asserted: set[str] = set()
     negated: set[str] = set()
 
@@ -222,10 +224,7 @@ def _parse(text: str, qtype: str, ix: _OptionSet) -> ParsedAnswer:
 
     for start, end, phrase in spans:
         mention(ix.owner[phrase], start, end)
-    letter_forms = ("(" in text or "[" in text or "\n" in text or "answer" in lowered
-                    or "option" in lowered or "choice" in lowered or "letter" in lowered
-                    or _LINE_START.match(text) is not None)
-    for m in _IN_TEXT.finditer(text) if letter_forms else ():
+    for m in _letter_positions(text, lowered):
         group = m.lastgroup or ""
         letter = m.group(group)
         if group == "k" and (letter.islower() and not _ends_clause(text, m.end())
@@ -249,6 +248,21 @@ def _parse(text: str, qtype: str, ix: _OptionSet) -> ParsedAnswer:
             return INVALID
         return ParsedAnswer(sorted(asserted), False)
     return ParsedAnswer(asserted.pop(), False) if len(asserted) == 1 else INVALID
+
+
+def _letter_positions(text: str, lowered: str) -> list[re.Match[str]]:
+    """Matches of the three letter positions (:data:`_IN_TEXT`), each only where cued.
+
+    A bracket cues ``(B)``, a keyword cues ``answer is B``, a line start cues ``B: …``.
+    """
+    out: list[re.Match[str]] = []
+    if "(" in text or "[" in text:
+        out += _PAREN.finditer(text)
+    if any(k in lowered for k in _KEYWORDS):
+        out += _KEY.finditer(text)
+    if "\n" in text or _LINE_START.match(text) is not None:
+        out += _LINE.finditer(text)
+    return out
 
 
 def _phrases(lowered: str, ix: _OptionSet) -> list[tuple[int, int, str]]:
