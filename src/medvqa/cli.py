@@ -23,6 +23,7 @@ from medvqa.build._export_cli import export_command
 from medvqa.demo._cli import demo_command
 from medvqa.errors import BadInputError, MedvqaUsageError
 from medvqa.report._cli import report_command
+from medvqa.review._cli import review_app
 from medvqa.run._cli import run_command, validate_command
 from medvqa.score._cli import compare_command, score_command
 from medvqa.score.parsers._cli import parse_command
@@ -69,6 +70,7 @@ app.command("parse")(parse_command)
 app.command("demo")(demo_command)
 app.command("bench")(bench_command)
 app.add_typer(filter_app, name="filter")
+app.add_typer(review_app, name="review")
 
 
 def _usage_errors() -> tuple[type[Exception], ...]:
