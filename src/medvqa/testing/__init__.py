@@ -1,5 +1,4 @@
-"""Real local parts for tests and benchmarks: a loopback chat server, a tiny random VLM and a
-throwaway PostgreSQL server."""
+"""Real local parts for tests and benchmarks: chat server, tiny VLM, throwaway PostgreSQL."""
 
 from medvqa.testing._chat_server import ChatServer, ChatServerProcess, first_letter_reply
 from medvqa.testing._postgres import PostgresServer, postgres_bin
