@@ -31,7 +31,7 @@ def percent_agreement(m: Matrix) -> float | None:
     """Mean over items rated at least twice of the share of rater pairs that agree.
 
     >>> percent_agreement(np.array([[0, 1, 1.0], [0, 0, 1.0], [0, 1, np.nan]]))
-    0.666667
+    0.777778
     """
     shares = []
     for col in m.T:
