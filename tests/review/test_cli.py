@@ -8,8 +8,19 @@ import json
 import pytest
 
 from medvqa.cli import main
-from medvqa.review import ReviewStore, load_bench, write_exam_run
-from medvqa.review import _agreement, _criteria, _db, _edit, _export, _exam, _resolve, _security
+from medvqa.review import (
+    ReviewStore,
+    _agreement,
+    _criteria,
+    _db,
+    _edit,
+    _exam,
+    _export,
+    _resolve,
+    _security,
+    load_bench,
+    write_exam_run,
+)
 
 
 def cli(*args, capsys=None):
