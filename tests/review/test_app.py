@@ -78,6 +78,17 @@ def test_rejection_needs_a_known_reason(app):
     assert r.status_code == 400 and store.decisions(key) == []
 
 
+def test_other_reason_needs_free_text(app):
+    client, store, tokens, key = app
+    login(client, tokens["ann"])
+    csrf, nonce = form_tokens(client.get("/b/0/item?id=r1").text)
+    data = {"item_id": "r1", "action": "reject", "reason": "other", "nonce": nonce, "csrf": csrf}
+    assert client.post("/b/0/decide", data=data).status_code == 400
+    data["note"] = "duplicate of r0"
+    assert client.post("/b/0/decide", data=data, follow_redirects=False).status_code == 303
+    assert [(d.reason, d.note) for d in store.decisions(key)] == [("other", "duplicate of r0")]
+
+
 def test_benchmark_text_is_escaped(app):
     client, _, tokens, _ = app
     login(client, tokens["ann"])

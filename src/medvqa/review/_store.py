@@ -166,6 +166,8 @@ class ReviewStore:
             raise BadInputError(f"verdict: {verdict!r} is not one of {', '.join(VERDICTS)}")
         if verdict == "reject" and reason not in REASONS:
             raise BadInputError(f"reason: a rejection needs one of {', '.join(REASONS)}")
+        if verdict == "reject" and reason == "other" and not (note or "").strip():
+            raise BadInputError("note: a rejection for 'other' needs a few words of why")
         if kind not in ("review", "adjudication"):
             raise BadInputError(f"kind: {kind!r}")
         sa = _sa()
