@@ -44,6 +44,16 @@ def test_add_reviewer_prints_a_token_that_logs_in(bench, tmp_path, capsys):
     assert r is not None and r.name == "ann" and r.role == "admin"
     assert ReviewStore(db).benches_of(r) == {load_bench(bench).key}
     assert cli("review", "add-reviewer", "ann", "--db", db) == 2  # exists already
+    other = bench.parent / "OTHER"
+    other.mkdir()
+    for f in ("items.jsonl", "benchmark.json"):
+        (other / f).write_bytes((bench / f).read_bytes())
+    (other / "benchmark.json").write_text((bench / "benchmark.json").read_text().replace(
+        "reviewtest", "othertest"))
+    capsys.readouterr()
+    assert cli("review", "add-reviewer", "ann", "--bench", str(other), "--db", db) == 0
+    assert "assigned" in capsys.readouterr().out
+    assert len(ReviewStore(db).benches_of(r)) == 2
     assert cli("review", "add-reviewer", "bo", "--role", "god", "--db", db) == 2
 
 

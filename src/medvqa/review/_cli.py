@@ -67,11 +67,19 @@ def add_reviewer_command(
     bench: list[Path] = typer.Option([], "--bench", help="Assign this BENCH/ (repeatable)."),
     db: str = _DB,
 ) -> None:
-    """Create a reviewer and print their login token (shown once; stored hashed)."""
+    """Create a reviewer and print their login token (shown once; stored hashed).
+
+    For an existing reviewer, ``--bench`` assigns more benchmarks (no new token).
+    """
     from medvqa.review import ReviewStore, load_bench
 
     store = ReviewStore(default_db(list(bench), db))
     keys = [load_bench(b).key for b in bench]
+    if keys and store.reviewer_by_name(name) is not None:
+        for key in keys:
+            store.assign(name, key)
+        _out.print(f"reviewer {name} exists; assigned {', '.join(keys)}")
+        return
     token = store.add_reviewer(name, role, keys)
     _out.print(f"reviewer {name} ({role}), assigned: {', '.join(keys) or 'none'}")
     _out.print("token (shown once, give it to them privately):")
