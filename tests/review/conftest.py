@@ -3,12 +3,11 @@ lung tiles, a hostile ``<script>`` item, LLM judges' scores in review.jsonl, a t
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from medvqa.schema import Benchmark, CreatedWith, Item, write_json, write_jsonl
+from medvqa.schema import Benchmark, CreatedWith, Item, ReviewRecord, write_json, write_jsonl
 from medvqa.store import ImageStore
 
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -57,17 +56,20 @@ def write_review_bench(root: Path) -> Path:
     write_json(root / "benchmark.json", Benchmark(
         name="reviewtest", version="1.0", created_with=CreatedWith(tool_version="test"),
         counts={"items": len(items)}, items_sha256=digest))
+    judged = {"r0": {"judge1": judge(5, 4, 5), "judge2": judge(4, 3, 4)},
+              "r1": {"judge1": judge(5, 5, 5), "judge2": judge(2, 4, 4)},
+              "r2": {"judge1": judge(3, 3, 3), "judge2": judge(4, 4, 4)},
+              "r3": {"judge1": judge(5, 5, 4), "judge2": judge(5, 5, 5)}}
+    by_id = {i.id: i for i in items}
     review = [
-        {"item_id": "r0", "source_text": "A benign mass in the left breast with smooth margins.",
-         "judges": {"judge1": judge(5, 4, 5), "judge2": judge(4, 3, 4)}, "status": "pending"},
-        {"item_id": "r1", "judges": {"judge1": judge(5, 5, 5), "judge2": judge(2, 4, 4)},
-         "status": "pending"},
-        {"item_id": "r2", "judges": {"judge1": judge(3, 3, 3), "judge2": judge(4, 4, 4)},
-         "status": "pending"},
-        {"item_id": "r3", "judges": {"judge1": judge(5, 5, 4), "judge2": judge(5, 5, 5)},
-         "status": "pending"},
+        ReviewRecord(item_id=k, source_id=f"caption-{k}",
+                     source_text=by_id[k].meta.get("provenance", {}).get("source_text", ""),
+                     images=by_id[k].images, question=by_id[k].question,
+                     options=by_id[k].options, answer=by_id[k].answer,
+                     question_type=by_id[k].question_type, judges=v)
+        for k, v in judged.items()
     ]
-    (root / "review.jsonl").write_text("".join(json.dumps(r) + "\n" for r in review), "utf-8")
+    write_jsonl(root / "review.jsonl", review)
     return root
 
 

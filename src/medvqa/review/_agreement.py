@@ -1,8 +1,8 @@
 """Agreement coefficients over a raters × items matrix of nominal labels, with bootstrap CIs.
 
-The coefficients come from well-kept libraries: Cohen's κ from scikit-learn, Fleiss' κ from
-statsmodels, Krippendorff's α from ``krippendorff``. Percent agreement is the mean over items of
-the share of agreeing rater pairs. A coefficient that is undefined (every label the same, fewer
+The coefficients come from well-kept libraries: Cohen's and Fleiss' κ from statsmodels,
+Krippendorff's α from ``krippendorff``. Percent agreement is the mean over items of the share of
+agreeing rater pairs. A coefficient that is undefined (every label the same, fewer
 than two rated items) is None, never a made-up 0 or 1.
 
 Confidence intervals: 95 % percentile bootstrap over items (seeded ``numpy`` generator).
@@ -49,7 +49,7 @@ def fleiss(m: Matrix) -> float | None:
     Fleiss' κ assumes every item has the same number of ratings, so items with another count
     are left out.
     """
-    inter = optional_import("statsmodels.stats.inter_rater", "statsmodels")
+    inter = optional_import("statsmodels.stats.inter_rater")
     counts = (~np.isnan(m)).sum(axis=0)
     many = counts[counts >= 2]
     if many.size < 2:
@@ -67,7 +67,7 @@ def fleiss(m: Matrix) -> float | None:
 
 def kripp(m: Matrix) -> float | None:
     """Krippendorff's α, nominal (``krippendorff``); NaN marks a missing rating."""
-    kd = optional_import("krippendorff", "krippendorff")
+    kd = optional_import("krippendorff")
     vals = m[~np.isnan(m)]
     if np.unique(vals).size < 2 or ((~np.isnan(m)).sum(axis=0) >= 2).sum() < 1:
         return None
@@ -79,14 +79,23 @@ def kripp(m: Matrix) -> float | None:
 
 
 def cohen(a: np.ndarray, b: np.ndarray) -> float | None:
-    """Cohen's κ (scikit-learn) of two raters over the items both rated."""
-    metrics = optional_import("sklearn.metrics", "scikit-learn")
+    """Cohen's κ (statsmodels) of two raters over the items both rated.
+
+    >>> cohen(np.array([1, 1, 0, 1.0]), np.array([1, 0, 0, 1.0]))
+    0.5
+    """
+    inter = optional_import("statsmodels.stats.inter_rater")
     both = ~np.isnan(a) & ~np.isnan(b)
-    if both.sum() < 2 or np.unique(np.concatenate([a[both], b[both]])).size < 2:
+    cats = np.unique(np.concatenate([a[both], b[both]]))
+    if both.sum() < 2 or cats.size < 2:
         return None
+    index = {c: i for i, c in enumerate(cats.tolist())}
+    table = np.zeros((cats.size, cats.size))
+    for x, y in zip(a[both].tolist(), b[both].tolist(), strict=True):
+        table[index[x], index[y]] += 1
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        return _clean(metrics.cohen_kappa_score(a[both].astype(int), b[both].astype(int)))
+        return _clean(float(inter.cohens_kappa(table, return_results=False)))
 
 
 def bootstrap_ci(

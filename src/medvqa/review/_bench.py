@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from medvqa.errors import BadInputError
-from medvqa.schema import BENCHMARK_FILE, ITEMS_FILE, Benchmark, Item, read_json, read_jsonl
+from medvqa.schema import (
+    BENCHMARK_FILE,
+    ITEMS_FILE,
+    Benchmark,
+    Item,
+    ReviewRecord,
+    read_json,
+    read_jsonl,
+)
 
 REVIEW_FILE = "review.jsonl"
 
@@ -71,24 +78,19 @@ class ReviewBench:
 
 
 def load_bench(path: Path) -> ReviewBench:
-    """Read BENCH/ (items.jsonl, benchmark.json, review.jsonl when present); bad input exits 2."""
+    """Read BENCH/ (items.jsonl, benchmark.json, review.jsonl when present).
+
+    A bad line raises :class:`~medvqa.schema.InputError` naming file, line and field (exit 2).
+    """
     path = Path(path)
     if not (path / ITEMS_FILE).is_file() or not (path / BENCHMARK_FILE).is_file():
         raise BadInputError(
             f"{path}: not a benchmark folder (needs {ITEMS_FILE} and {BENCHMARK_FILE})")
     card = read_json(path / BENCHMARK_FILE, Benchmark)
     items = {i.id: i for i in read_jsonl(path / ITEMS_FILE, Item)}
-    review: dict[str, dict[str, Any]] = {}
     rfile = path / REVIEW_FILE
-    if rfile.is_file():
-        for lineno, line in enumerate(rfile.read_text("utf-8").splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-                review[str(rec["item_id"])] = rec
-            except (json.JSONDecodeError, KeyError, TypeError) as exc:
-                raise BadInputError(f"{rfile}:{lineno}: item_id: {exc}") from None
+    review = ({r.item_id: r.model_dump(mode="json") for r in read_jsonl(rfile, ReviewRecord)}
+              if rfile.is_file() else {})
     sha = card.items_sha256 or "nohash"
     return ReviewBench(
         key=f"{card.name}@{sha[:12]}",

@@ -14,11 +14,9 @@ from typing import Any
 
 from medvqa._optional import optional_import
 
-_HINT = "medvqa[review]"
-
 
 def _sa() -> Any:
-    return optional_import("sqlalchemy", _HINT)
+    return optional_import("sqlalchemy")
 
 
 def make_metadata() -> Any:
@@ -127,7 +125,7 @@ class Database:
             )
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
         else:
-            optional_import("psycopg", "medvqa[review]")
+            optional_import("psycopg")
             self.engine = sa.create_engine(url, pool_size=10, max_overflow=30, pool_pre_ping=True)
         md = make_metadata()
         md.create_all(self.engine)

@@ -11,20 +11,19 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from medvqa import __version__
+from medvqa.builders import BenchWriter, bench_counts
 from medvqa.errors import BadInputError
 from medvqa.review._bench import ReviewBench
 from medvqa.review._criteria import REASONS
 from medvqa.review._resolve import Final, resolve_all
 from medvqa.review._stats import StatsConfig, review_stats
 from medvqa.review._store import ReviewStore
-from medvqa.schema import BENCHMARK_FILE, ITEMS_FILE, Item, write_jsonl
+from medvqa.schema import BENCHMARK_FILE, Item
 from medvqa.store import atomic_write_text
 
 CHANGELOG_FILE = "changelog.jsonl"
@@ -114,25 +113,18 @@ def export_reviewed(
         when = max((d.created_at for d in deciders), default=None)
         log.append(_entry(item, final, versions, new, when))
     stats = review_stats(bench, store, cfg)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.export-"))
-    try:
-        digest = write_jsonl(tmp / ITEMS_FILE, kept)
+    with BenchWriter(out) as writer:
+        written = writer.write_items(kept)
         for rel in sorted({p for i in kept for p in i.images}):
-            (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(bench.path / rel, tmp / rel)
-        card = _card(bench, kept, digest, stats, log)
-        atomic_write_text(tmp / BENCHMARK_FILE, json.dumps(card, indent=2, ensure_ascii=False)
-                          + "\n")
-        atomic_write_text(tmp / CHANGELOG_FILE, "".join(
-            json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n" for e in log))
-        atomic_write_text(tmp / "CHANGELOG.md", changelog_markdown(bench, card["version"], log))
-        if out.exists():
-            out.rmdir()
-        tmp.rename(out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+            if writer.images.add_file(bench.path / rel) != rel:
+                raise BadInputError(f"{bench.path / rel}: bytes do not match its content name")
+        card = _card(bench, kept, written.sha256, stats, log)
+        atomic_write_text(writer.folder / BENCHMARK_FILE,
+                          json.dumps(card, indent=2, ensure_ascii=False) + "\n")
+        writer.write_records(CHANGELOG_FILE, log)
+        atomic_write_text(writer.folder / "CHANGELOG.md",
+                          changelog_markdown(bench, card["version"], log))
+        writer.commit()
     n = {c: sum(1 for e in log if e["change"] == c) for c in ("accepted", "edited", "removed")}
     return ExportResult(out, len(kept), n["edited"], n["removed"],
                         sum(1 for e in log if e["change"] == "left_out"))
@@ -140,8 +132,6 @@ def export_reviewed(
 
 def _card(bench: ReviewBench, kept: list[Item], digest: str, stats: dict[str, Any],
           log: list[dict[str, Any]]) -> dict[str, Any]:
-    from medvqa.build._pipeline import bench_counts
-
     card = bench.card.model_dump(mode="json")
     card["version"] = next_version(bench.card.version)
     card["counts"] = bench_counts(kept, 0, len({p for i in kept for p in i.images}))

@@ -6,10 +6,10 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from medvqa.errors import BadInputError
-from medvqa.review._app import new_nonce
 from medvqa.review._criteria import REASONS
 from medvqa.review._edit import view_model
 from medvqa.review._resolve import resolve_all
+from medvqa.review._state import new_nonce
 from medvqa.review._web import (
     HTTPException,
     check_csrf,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from medvqa.review._app import new_nonce
 from medvqa.review._exam import answer_text, exam_items, run_slug, write_exam_run
+from medvqa.review._state import new_nonce
 from medvqa.review._web import (
     HTTPException,
     check_csrf,

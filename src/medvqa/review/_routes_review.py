@@ -7,10 +7,10 @@ from typing import Any
 from urllib.parse import quote
 
 from medvqa.errors import BadInputError
-from medvqa.review._app import COOKIE, PRE_COOKIE, new_nonce, secure_headers
 from medvqa.review._criteria import REASONS
 from medvqa.review._edit import edited_item, view_model
 from medvqa.review._security import same_token
+from medvqa.review._state import COOKIE, PRE_COOKIE, new_nonce, secure_headers
 from medvqa.review._web import (
     HTTPException,
     check_csrf,

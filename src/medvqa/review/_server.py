@@ -21,7 +21,7 @@ class BackgroundServer:
     """``with BackgroundServer(app) as url:`` serves ``app`` with uvicorn on 127.0.0.1."""
 
     def __init__(self, app: Any, host: str = "127.0.0.1", port: int | None = None):
-        uvicorn = optional_import("uvicorn", "medvqa[review]")
+        uvicorn = optional_import("uvicorn")
         self.host = host
         self.port = port or free_port(host)
         config = uvicorn.Config(app, host=host, port=self.port, log_level="warning",

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from medvqa._optional import optional_import
-from medvqa.review._app import COOKIE, AppState
 from medvqa.review._security import same_token
+from medvqa.review._state import COOKIE, AppState
 from medvqa.review._store import Session
 
-fastapi = optional_import("fastapi", "medvqa[review]")
-responses = optional_import("fastapi.responses", "medvqa[review]")
-concurrency = optional_import("starlette.concurrency", "medvqa[review]")
+fastapi = optional_import("fastapi")
+responses = optional_import("fastapi.responses")
+concurrency = optional_import("starlette.concurrency")
 HTTPException = fastapi.HTTPException
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from medvqa._optional import require
+
 CHAT_TEMPLATE = (
     "{% for message in messages %}<|im_start|>{{ message['role'] }}\n"
     "{% if message['content'] is string %}{{ message['content'] }}{% else %}"
@@ -22,6 +24,7 @@ CHAT_TEMPLATE = (
 
 def write_tiny_vlm(folder: Path, seed: int = 0, image_size: int = 64) -> Path:
     """Write a tiny random LLaVA checkpoint (config, weights, processor) to ``folder``."""
+    require("torch", "transformers", "gguf")
     import torch
     from transformers import (
         AutoTokenizer,
