@@ -195,3 +195,14 @@ def test_logout_ends_the_session(app):
     csrf, _ = form_tokens(client.get("/admin").text + 'name="nonce" value="x"')
     assert client.post("/logout", data={"csrf": csrf}, follow_redirects=False).status_code == 303
     assert client.get("/admin", follow_redirects=False).status_code == 303
+
+
+def test_exam_server_hides_review_pages_and_answers(bench, tmp_path):
+    client, store = make_client(bench, str(tmp_path / "x.sqlite"), exam_split="test_tiny")
+    login(client, store.add_reviewer("ex", "reviewer", [load_bench(bench).key]))
+    assert client.get("/b/0/item?id=t0").status_code == 404
+    assert client.get("/b/0/next").status_code == 404
+    page = client.get("/exam/0/test_tiny")
+    assert page.status_code == 200 and "Which organ" in page.text
+    assert "correct" not in page.text and "judge1" not in page.text
+    assert "/exam/0/test_tiny" in client.get("/").text

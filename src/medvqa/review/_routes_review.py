@@ -26,6 +26,12 @@ from medvqa.review._web import (
 router = fastapi.APIRouter()
 
 
+def _reviewing(st: Any) -> None:
+    """404 on review pages while the app serves an exam (they show the answers)."""
+    if st.config.exam_split is not None:
+        raise HTTPException(status_code=404, detail="this server runs an exam only")
+
+
 @router.get("/login")
 def login_page(request: fastapi.Request) -> Any:
     """The login form, with a pre-session CSRF token double-submitted as a cookie."""
@@ -93,6 +99,7 @@ def next_item(request: fastapi.Request, index: int, skip: str | None = None) -> 
     """Send the reviewer to the item that most needs their review (``skip``: not this one)."""
     s = need_session(request)
     st = state(request)
+    _reviewing(st)
     bench = st.bench_for(s.reviewer, index)
     if bench is None:
         raise HTTPException(status_code=404, detail="no such benchmark for you")
@@ -109,6 +116,7 @@ def item_page(request: fastapi.Request, index: int, id: str) -> Any:  # noqa: A0
     """One item: images, question, options, answer, provenance, judges, decision forms."""
     s = need_session(request)
     st = state(request)
+    _reviewing(st)
     bench = st.bench_for(s.reviewer, index)
     if bench is None or id not in bench.items:
         raise HTTPException(status_code=404, detail="no such item for you")
@@ -125,6 +133,7 @@ async def decide(request: fastapi.Request, index: int) -> Any:
     form = await request.form()
     check_csrf(s, form)
     st = state(request)
+    _reviewing(st)
     bench = st.bench_for(s.reviewer, index)
     item_id = str(form.get("item_id", ""))
     if bench is None or item_id not in bench.items:
