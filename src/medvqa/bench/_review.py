@@ -74,13 +74,18 @@ def make_load_bench(root: Path, n_items: int, seed: int = 0) -> Path:
     return root
 
 
+def _grab(pattern: re.Pattern[str], html: str) -> str:
+    m = pattern.search(html)
+    return m.group(1) if m else ""
+
+
 def _reviewer(url: str, token: str, n: int, index: int, lat: list[float],
               errors: list[str]) -> None:
     import httpx
 
     with httpx.Client(base_url=url, timeout=60) as c:
         page = c.get("/login")
-        r = c.post("/login", data={"token": token, "csrf": _CSRF.search(page.text).group(1)})
+        r = c.post("/login", data={"token": token, "csrf": _grab(_CSRF, page.text)})
         if r.status_code >= 400:
             errors.append(f"login {r.status_code}")
             return
@@ -91,8 +96,8 @@ def _reviewer(url: str, token: str, n: int, index: int, lat: list[float],
                 errors.append(f"reviewer {index}: no item left after {k}")
                 return
             verdict = "reject" if (index + k) % 3 == 0 else "accept"
-            data = {"csrf": _CSRF.search(page.text).group(1), "item_id": m.group(1),
-                    "nonce": _NONCE.search(page.text).group(1), "action": verdict,
+            data = {"csrf": _grab(_CSRF, page.text), "item_id": m.group(1),
+                    "nonce": _grab(_NONCE, page.text), "action": verdict,
                     "reason": _REASONS[k % len(_REASONS)] if verdict == "reject" else ""}
             for attempt in range(2 if k % 5 == 0 else 1):
                 t0 = time.perf_counter()
@@ -149,7 +154,8 @@ def _wait(url: str, proc: subprocess.Popen) -> None:  # type: ignore[type-arg]
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"review server exited: {proc.stderr.read().decode()[-500:]}")
+            err = proc.stderr.read().decode()[-500:] if proc.stderr else ""
+            raise RuntimeError(f"review server exited: {err}")
         try:
             httpx.get(f"{url}/login", timeout=2)
             return

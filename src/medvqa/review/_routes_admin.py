@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
+from fastapi import Request
+
 from medvqa.errors import BadInputError
 from medvqa.review._criteria import REASONS
 from medvqa.review._edit import view_model
@@ -24,7 +26,7 @@ router = fastapi.APIRouter()
 
 
 @router.get("/admin")
-def admin(request: fastapi.Request) -> Any:
+def admin(request: Request) -> Any:
     """Progress of every benchmark: per reviewer, per category, and the outcome counts."""
     s = need_session(request, admin=True)
     st = state(request)
@@ -50,7 +52,7 @@ def admin(request: fastapi.Request) -> Any:
 
 
 @router.get("/admin/{index}/queue")
-def queue(request: fastapi.Request, index: int) -> Any:
+def queue(request: Request, index: int) -> Any:
     """Items whose reviewers disagree, each with every decision and edited version."""
     s = need_session(request, admin=True)
     st = state(request)
@@ -71,7 +73,7 @@ def queue(request: fastapi.Request, index: int) -> Any:
 
 
 @router.post("/admin/{index}/adjudicate")
-async def adjudicate(request: fastapi.Request, index: int) -> Any:
+async def adjudicate(request: Request, index: int) -> Any:
     """Record the admin's final decision on a disputed item (append-only)."""
     s = need_session(request, admin=True)
     form = await request.form()

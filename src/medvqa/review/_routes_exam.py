@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from fastapi import Request
+
 from medvqa.review._exam import answer_text, exam_items, run_slug, write_exam_run
 from medvqa.review._state import new_nonce
 from medvqa.review._web import (
@@ -29,7 +31,7 @@ def _bench(request: Any, index: int) -> Any:
 
 
 @router.get("/exam/{index}/{split}")
-def exam_page(request: fastapi.Request, index: int, split: str) -> Any:
+def exam_page(request: Request, index: int, split: str) -> Any:
     """The next unanswered item of the split, or the end page (which writes the RUN/)."""
     s, b = _bench(request, index)
     st = state(request)
@@ -49,7 +51,7 @@ def exam_page(request: fastapi.Request, index: int, split: str) -> Any:
 
 
 @router.post("/exam/{index}/{split}/answer")
-async def answer(request: fastapi.Request, index: int, split: str) -> Any:
+async def answer(request: Request, index: int, split: str) -> Any:
     """Record the expert's answer (append-only; a re-posted form counts once)."""
     s, b = _bench(request, index)
     form = await request.form()

@@ -6,6 +6,8 @@ import secrets
 from typing import Any
 from urllib.parse import quote
 
+from fastapi import Request
+
 from medvqa.errors import BadInputError
 from medvqa.review._criteria import REASONS
 from medvqa.review._edit import edited_item, view_model
@@ -33,7 +35,7 @@ def _reviewing(st: Any) -> None:
 
 
 @router.get("/login")
-def login_page(request: fastapi.Request) -> Any:
+def login_page(request: Request) -> Any:
     """The login form, with a pre-session CSRF token double-submitted as a cookie."""
     token = secrets.token_urlsafe(24)
     resp = state(request).render("login.html", None, csrf=token, error="")
@@ -43,11 +45,11 @@ def login_page(request: fastapi.Request) -> Any:
 
 
 @router.post("/login")
-async def login(request: fastapi.Request) -> Any:
+async def login(request: Request) -> Any:
     """Check the token; rate-limited per client address."""
     st = state(request)
     form = await request.form()
-    if not same_token(request.cookies.get(PRE_COOKIE), form.get("csrf")):
+    if not same_token(request.cookies.get(PRE_COOKIE), str(form.get("csrf") or "")):
         raise HTTPException(status_code=403, detail="missing or wrong CSRF token")
     client = request.client.host if request.client else "?"
     if st.limiter.blocked(client):
@@ -67,7 +69,7 @@ async def login(request: fastapi.Request) -> Any:
 
 
 @router.post("/logout")
-async def logout(request: fastapi.Request) -> Any:
+async def logout(request: Request) -> Any:
     """End the session."""
     s = need_session(request)
     form = await request.form()
@@ -79,7 +81,7 @@ async def logout(request: fastapi.Request) -> Any:
 
 
 @router.get("/")
-def home(request: fastapi.Request) -> Any:
+def home(request: Request) -> Any:
     """The reviewer's benchmarks with their own progress, or the exam when serving one."""
     s = session_of(request)
     if s is None:
@@ -95,7 +97,7 @@ def home(request: fastapi.Request) -> Any:
 
 
 @router.get("/b/{index}/next")
-def next_item(request: fastapi.Request, index: int, skip: str | None = None) -> Any:
+def next_item(request: Request, index: int, skip: str | None = None) -> Any:
     """Send the reviewer to the item that most needs their review (``skip``: not this one)."""
     s = need_session(request)
     st = state(request)
@@ -112,7 +114,7 @@ def next_item(request: fastapi.Request, index: int, skip: str | None = None) -> 
 
 
 @router.get("/b/{index}/item")
-def item_page(request: fastapi.Request, index: int, id: str) -> Any:  # noqa: A002
+def item_page(request: Request, index: int, id: str) -> Any:  # noqa: A002
     """One item: images, question, options, answer, provenance, judges, decision forms."""
     s = need_session(request)
     st = state(request)
@@ -127,7 +129,7 @@ def item_page(request: fastapi.Request, index: int, id: str) -> Any:  # noqa: A0
 
 
 @router.post("/b/{index}/decide")
-async def decide(request: fastapi.Request, index: int) -> Any:
+async def decide(request: Request, index: int) -> Any:
     """Record accept / edit / reject (append-only), then go to the next item."""
     s = need_session(request)
     form = await request.form()
@@ -160,7 +162,7 @@ async def decide(request: fastapi.Request, index: int) -> Any:
 
 
 @router.get("/img/{index}/{rel:path}")
-def image(request: fastapi.Request, index: int, rel: str) -> Any:
+def image(request: Request, index: int, rel: str) -> Any:
     """An item's image — only files the items reference, inside BENCH/, symlinks resolved."""
     s = need_session(request)
     bench = state(request).bench_for(s.reviewer, index)

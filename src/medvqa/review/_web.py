@@ -37,7 +37,7 @@ def need_session(request: Any, admin: bool = False) -> Session:
 
 def check_csrf(session: Session, form: Any) -> None:
     """403 unless the form carries this session's CSRF token."""
-    if not same_token(session.csrf, form.get("csrf")):
+    if not same_token(session.csrf, str(form.get("csrf") or "")):
         raise HTTPException(status_code=403, detail="missing or wrong CSRF token")
 
 

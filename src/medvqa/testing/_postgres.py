@@ -43,10 +43,11 @@ class PostgresServer:
     """
 
     def __init__(self) -> None:
-        self.bin = postgres_bin()
-        if self.bin is None:
+        found = postgres_bin()
+        if found is None:
             raise FileNotFoundError("PostgreSQL server binaries not found "
                                     "(apt-get install postgresql)")
+        self.bin: Path = found
         self.port = _free_port()
         self.folder = Path(tempfile.mkdtemp(prefix="medvqa-pg-"))
         self.as_user: list[str] = []
