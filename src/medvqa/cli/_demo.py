@@ -19,7 +19,7 @@ def _model_slug(run: DemoRun) -> str:
 #: Captions and tries of the demo's caption build: SmolLM2-135M under constrained decoding needs
 #: room (tokens) to close its JSON and a second try for a reply the validator refused, and enough
 #: captions that some items pass the judge — so the review app has something to show.
-DEMO_CAPTIONS, DEMO_TRIES, DEMO_CAPTION_TOKENS = 6, 3, 200
+DEMO_CAPTIONS, DEMO_TRIES, DEMO_CAPTION_TOKENS = 6, 2, 200
 
 
 def _captions_step(step, out: Path, data_root: Path, seed: int) -> Path:  # type: ignore[no-untyped-def]
