@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import typer
@@ -22,7 +23,9 @@ def _model_slug(run: DemoRun) -> str:
 DEMO_CAPTIONS, DEMO_TRIES, DEMO_CAPTION_TOKENS = 6, 2, 200
 
 
-def _captions_step(step, out: Path, data_root: Path, seed: int) -> Path:  # type: ignore[no-untyped-def]
+def _captions_step(
+    step: Callable[[str, list[str]], None], out: Path, data_root: Path, seed: int
+) -> Path:
     """MIRA's caption → QA → judge path with SmolLM2 on real PathMMU explanations.
 
     SmolLM2-135M writes poor questions; the step shows the pipeline validating, counting and

@@ -70,9 +70,10 @@ def field_questions(
     skipped: list[SkippedQuestion] = []
     for ex in extractions:
         for f in schema.fields:
-            val = ex.values.get(f.name)
-            if val is None:
+            found = ex.values.get(f.name)
+            if found is None:
                 continue
+            val = found
             prov = {
                 "source_id": ex.report.id,
                 "generator": generator,
