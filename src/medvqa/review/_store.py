@@ -249,8 +249,9 @@ class ReviewStore:
         """Hold an item for a reviewer while they look at it (so others are sent elsewhere)."""
         c_ = self.t["claims"]
         with self.db.write() as c:
-            c.execute(c_.delete().where((c_.c.bench == bench) & (c_.c.item_id == item_id)
-                                        & (c_.c.reviewer_id == reviewer.id)))
+            c.execute(c_.delete().where(
+                ((c_.c.bench == bench) & (c_.c.item_id == item_id)
+                 & (c_.c.reviewer_id == reviewer.id)) | (c_.c.expires_at < time.time())))
             c.execute(c_.insert().values(bench=bench, item_id=item_id, reviewer_id=reviewer.id,
                                          expires_at=time.time() + ttl_s))
 
