@@ -108,9 +108,13 @@ def test_review_exam_and_export_in_chromium(browser, bench, tmp_path):
         card.locator("input[name=note]").fill("edited answer is right")
         card.locator("button[type=submit]").click()
         page.wait_for_selector("#queue-empty")
+        page.goto(f"{url}/admin")
+        page.screenshot(path=str(shots / "admin_page.png"), full_page=True)
         # Human exam on test_tiny: t0 right (A), t1 wrong (A; gold B). No answer is shown.
         page.goto(f"{url}/exam/0/test_tiny")
         assert page.locator(".tick, li.correct, table.judges, #edit-answer").count() == 0
+        page.wait_for_selector("figure.viewer[data-ready]")
+        page.screenshot(path=str(shots / "exam_page.png"))
         page.check("#opt-A")
         page.click("#submit-answer")
         page.wait_for_selector("text=question 2 of 2")

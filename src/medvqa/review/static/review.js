@@ -58,7 +58,7 @@ function setupViewer(fig) {
 
   function fit() {
     const avail = fig.querySelector(".stage").clientWidth || base.width;
-    zoom = Math.min(1, avail / base.width) || 1;
+    zoom = Math.min(4, avail / base.width) || 1; // small tiles are enlarged, large images shrunk
     applyZoom();
   }
 
