@@ -27,55 +27,79 @@ def _clean(x: float) -> float | None:
     return None if x is None or not math.isfinite(x) else round(float(x), 6)
 
 
-def percent_agreement(m: Matrix) -> float | None:
-    """Mean over items rated at least twice of the share of rater pairs that agree.
+def counts_table(m: Matrix) -> np.ndarray:
+    """Items × categories: how many raters gave each label to each item (NaN = not rated).
 
-    >>> percent_agreement(np.array([[0, 1, 1.0], [0, 0, 1.0], [0, 1, np.nan]]))
-    0.777778
+    >>> counts_table(np.array([[0, 1.0], [0, np.nan], [1, 1.0]])).tolist()
+    [[2, 1], [0, 2]]
     """
-    shares = []
-    for col in m.T:
-        vals = col[~np.isnan(col)]
-        if len(vals) < 2:
-            continue
-        pairs = list(combinations(vals.tolist(), 2))
-        shares.append(sum(a == b for a, b in pairs) / len(pairs))
-    return _clean(float(np.mean(shares))) if shares else None
+    values = np.unique(m[~np.isnan(m)])
+    return np.stack([(m == v).sum(axis=0) for v in values], axis=1) if values.size else (
+        np.zeros((m.shape[1], 0), dtype=int))
 
 
-def fleiss(m: Matrix) -> float | None:
+def _rated(t: np.ndarray) -> np.ndarray:
+    return t[t.sum(axis=1) >= 2]
+
+
+def agreement_from_counts(t: np.ndarray) -> float | None:
+    """Percent agreement from a counts table: mean over items of agreeing pairs / all pairs."""
+    t = _rated(t)
+    if t.shape[0] == 0:
+        return None
+    n = t.sum(axis=1)
+    return _clean(float(np.mean((t * (t - 1)).sum(axis=1) / (n * (n - 1)))))
+
+
+def fleiss_from_counts(t: np.ndarray) -> float | None:
     """Fleiss' κ (statsmodels) over the items rated by the modal number (≥ 2) of raters.
 
     Fleiss' κ assumes every item has the same number of ratings, so items with another count
     are left out.
     """
     inter = optional_import("statsmodels.stats.inter_rater")
-    counts = (~np.isnan(m)).sum(axis=0)
-    many = counts[counts >= 2]
-    if many.size < 2:
+    t = _rated(t)
+    if t.shape[0] < 2:
         return None
-    modal = int(np.bincount(many).argmax())
-    cols = m[:, counts == modal]
-    if cols.shape[1] < 2:
+    n = t.sum(axis=1)
+    t = t[n == int(np.bincount(n).argmax())]
+    if t.shape[0] < 2 or (t.sum(axis=0) > 0).sum() < 2:
         return None
-    data = np.array([c[~np.isnan(c)] for c in cols.T], dtype=int)  # items × raters
-    table, _ = inter.aggregate_raters(data)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        return _clean(inter.fleiss_kappa(table, method="fleiss"))
+        return _clean(inter.fleiss_kappa(t, method="fleiss"))
 
 
-def kripp(m: Matrix) -> float | None:
-    """Krippendorff's α, nominal (``krippendorff``); NaN marks a missing rating."""
+def kripp_from_counts(t: np.ndarray) -> float | None:
+    """Krippendorff's α, nominal (``krippendorff``, from value counts per item)."""
     kd = optional_import("krippendorff")
-    vals = m[~np.isnan(m)]
-    if np.unique(vals).size < 2 or ((~np.isnan(m)).sum(axis=0) >= 2).sum() < 1:
+    t = _rated(t)
+    if t.shape[0] == 0 or (t.sum(axis=0) > 0).sum() < 2:
         return None
     try:
         with np.errstate(all="ignore"):
-            return _clean(kd.alpha(reliability_data=m, level_of_measurement="nominal"))
+            return _clean(kd.alpha(value_counts=t, level_of_measurement="nominal"))
     except (ValueError, ZeroDivisionError):
         return None
+
+
+def percent_agreement(m: Matrix) -> float | None:
+    """Mean over items rated at least twice of the share of rater pairs that agree.
+
+    >>> percent_agreement(np.array([[0, 1, 1.0], [0, 0, 1.0], [0, 1, np.nan]]))
+    0.777778
+    """
+    return agreement_from_counts(counts_table(m))
+
+
+def fleiss(m: Matrix) -> float | None:
+    """Fleiss' κ of a ratings matrix (see :func:`fleiss_from_counts`)."""
+    return fleiss_from_counts(counts_table(m))
+
+
+def kripp(m: Matrix) -> float | None:
+    """Krippendorff's α, nominal, of a ratings matrix; NaN marks a missing rating."""
+    return kripp_from_counts(counts_table(m))
 
 
 def cohen(a: np.ndarray, b: np.ndarray) -> float | None:
@@ -89,26 +113,29 @@ def cohen(a: np.ndarray, b: np.ndarray) -> float | None:
     cats = np.unique(np.concatenate([a[both], b[both]]))
     if both.sum() < 2 or cats.size < 2:
         return None
-    index = {c: i for i, c in enumerate(cats.tolist())}
-    table = np.zeros((cats.size, cats.size))
-    for x, y in zip(a[both].tolist(), b[both].tolist(), strict=True):
-        table[index[x], index[y]] += 1
+    k = cats.size
+    codes = np.searchsorted(cats, a[both]) * k + np.searchsorted(cats, b[both])
+    table = np.bincount(codes, minlength=k * k).reshape(k, k).astype(float)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         return _clean(float(inter.cohens_kappa(table, return_results=False)))
 
 
 def bootstrap_ci(
-    m: Matrix, stat: Callable[[Matrix], float | None], resamples: int, seed: int
+    data: np.ndarray, stat: Callable[[np.ndarray], float | None], resamples: int, seed: int,
+    axis: int = 1,
 ) -> list[float] | None:
-    """95 % percentile interval of ``stat`` over item resamples; None when undefined."""
-    n = m.shape[1]
+    """95 % percentile interval of ``stat`` over resamples of items (``axis``); None if undefined.
+
+    Items are columns of a ratings matrix (``axis=1``) or rows of a counts table (``axis=0``).
+    """
+    n = data.shape[axis]
     if n < 2 or resamples < 1:
         return None
     rng = np.random.default_rng(seed)
     vals = []
     for _ in range(resamples):
-        v = stat(m[:, rng.integers(0, n, n)])
+        v = stat(np.take(data, rng.integers(0, n, n), axis=axis))
         if v is not None:
             vals.append(v)
     if len(vals) < max(10, resamples // 10):
@@ -119,12 +146,13 @@ def bootstrap_ci(
 
 def agreement_block(m: Matrix, resamples: int, seed: int) -> dict[str, object]:
     """Percent agreement, Fleiss' κ, Krippendorff's α (each ``{value, ci}``) and ``n`` items."""
-    rated = m[:, (~np.isnan(m)).sum(axis=0) >= 2] if m.size else m
-    out: dict[str, object] = {"n": int(rated.shape[1]) if rated.size else 0}
-    for name, fn in (("percent_agreement", percent_agreement), ("fleiss_kappa", fleiss),
-                     ("krippendorff_alpha", kripp)):
-        value = fn(rated) if rated.size else None
-        ci = bootstrap_ci(rated, fn, resamples, seed) if value is not None else None
+    t = _rated(counts_table(m)) if m.size else np.zeros((0, 0), dtype=int)
+    out: dict[str, object] = {"n": int(t.shape[0])}
+    stats = (("percent_agreement", agreement_from_counts), ("fleiss_kappa", fleiss_from_counts),
+             ("krippendorff_alpha", kripp_from_counts))
+    for name, fn in stats:
+        value = fn(t) if t.size else None
+        ci = bootstrap_ci(t, fn, resamples, seed, axis=0) if value is not None else None
         out[name] = {"value": value, "ci": ci}
     return out
 

@@ -8,11 +8,12 @@ Labels compared:
   criteria), one binary label per criterion;
 - ``by_category[CAT]``: ``keep`` agreement within one item category.
 
-Each block holds percent agreement, Fleiss' κ and Krippendorff's α over all raters, plus Cohen's
-κ per pair of raters, each with a 95 % bootstrap CI over items. ``judges[NAME]`` compares each
-LLM judge's verdict (every criterion scored ≥ ``judge_threshold``) with the final expert
-decision (adjudicated, or unanimous) on the items both have: percent agreement, Cohen's κ and
-Krippendorff's α, so a user learns whether the judges can be trusted on the next batch.
+Each block holds percent agreement, Fleiss' κ and Krippendorff's α over all raters (``verdict``
+and ``keep`` also Cohen's κ per pair of raters), each with a 95 % bootstrap CI over items.
+``judges[NAME]`` compares each LLM judge's verdict (every criterion scored ≥
+``judge_threshold``) with the final expert decision (adjudicated, or unanimous) on the items both
+have: percent agreement, Cohen's κ and Krippendorff's α, so a user learns whether the judges can
+be trusted on the next batch.
 """
 
 from __future__ import annotations
@@ -53,9 +54,11 @@ def _matrix(
     return m
 
 
-def _block(m: np.ndarray, raters: list[str], cfg: StatsConfig) -> dict[str, Any]:
+def _block(m: np.ndarray, raters: list[str], cfg: StatsConfig, pairs: bool = False
+           ) -> dict[str, Any]:
     out = agreement_block(m, cfg.resamples, cfg.seed)
-    out["cohen_kappa"] = pairwise_cohen(m, raters, cfg.resamples, cfg.seed)
+    if pairs:
+        out["cohen_kappa"] = pairwise_cohen(m, raters, cfg.resamples, cfg.seed)
     return out
 
 
@@ -114,8 +117,9 @@ def review_stats(bench: ReviewBench, store: ReviewStore, cfg: StatsConfig) -> di
         "adjudicated": sum(1 for f in finals.values() if f.adjudicated),
     }
     out["verdict"] = _block(
-        _matrix(reviews, items, raters, lambda d: verdict_code[d.verdict]), raters, cfg)
-    out["keep"] = _block(_matrix(reviews, items, raters, lambda d: keeps(d.verdict)), raters, cfg)
+        _matrix(reviews, items, raters, lambda d: verdict_code[d.verdict]), raters, cfg, True)
+    out["keep"] = _block(_matrix(reviews, items, raters, lambda d: keeps(d.verdict)), raters, cfg,
+                         True)
     out["criteria"] = {
         reason: _block(_matrix(reviews, items, raters,
                                lambda d, r=reason: d.verdict == "reject" and d.reason == r),
