@@ -6,7 +6,7 @@ import os
 import time
 
 import pytest
-from _client import form_tokens, login, make_client
+from _review_client import form_tokens, login, make_client
 
 from medvqa.review import load_bench
 
@@ -146,7 +146,7 @@ def test_image_route_serves_only_item_images_inside_bench(app, bench, tmp_path):
 
 
 def test_symlinked_image_pointing_outside_bench_is_refused(tmp_path):
-    from conftest import write_review_bench
+    from _review_fixtures import write_review_bench
 
     bench = write_review_bench(tmp_path / "B")
     rel = load_bench(bench).items["r0"].images[0]
