@@ -161,3 +161,22 @@ def test_phrase_search_equals_its_regex_definition(text, texts):
     lowered = text.lower() + " " + " ".join(t.lower() for t in texts[:1])
     expected = [(m.start(), m.end(), m.group()) for m in ix.pattern.finditer(lowered)]
     assert _phrases(lowered, ix) == expected
+
+
+_CUE_WORDS = ["i", "am", "i'm", "sorry", "unable", "not", "able", "to", "possible", "cannot",
+              "can't", "can", "be", "determined", "do", "don't", "know", "no", "idea", "way",
+              "image", "images", "was", "provided", "without", "the", "insufficient",
+              "information", "more", "needed", "as", "an", "ai", "language", "model", "n/a",
+              "maybe", "might", "could", "sure", "hard", "say", "guess", "doubt", "either",
+              "scan", "scans", "shown", "left", "mass", "is"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(words=st.lists(st.sampled_from(_CUE_WORDS), max_size=10))
+def test_cued_refusal_and_hedge_search_equal_the_whole_patterns(words):
+    from medvqa.score.parsers._cues import HEDGE, REFUSAL, WORD, hedges, refuses
+
+    text = " ".join(words)
+    tokens = set(WORD.findall(text))
+    assert refuses(text, tokens) == bool(REFUSAL.search(text))
+    assert hedges(text, tokens) == bool(HEDGE.search(text))

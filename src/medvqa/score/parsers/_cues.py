@@ -112,3 +112,58 @@ WORD = re.compile(r"[a-z'/]+")
 # for only when one of them occurs as a substring.
 CLAUSE_PUNCT = re.compile(r"[.;,!?\n]")
 CLAUSE_WORDS = frozenset({"but", "however", "whereas", "although", "though", "while", "so"})
+
+
+def _alternatives(pattern: str) -> list[str]:
+    """The top-level ``|`` alternatives of a regular expression's source."""
+    out, depth, start, i = [], 0, 0, 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            i = pattern.index("]", i + 2 if pattern[i + 1] == "]" else i + 1)
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            out.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    out.append(pattern[start:])
+    return out
+
+
+def by_trigger(pattern: re.Pattern[str], triggers: frozenset[str]) -> dict[str, re.Pattern[str]]:
+    """Trigger word → the alternatives of ``pattern`` whose source contains it, compiled.
+
+    Every alternative's match contains one of its own literal words, so when ``pattern``
+    matches, some trigger word of the text selects a sub-pattern that matches too: searching
+    only the sub-patterns of the triggers present gives the same answer, faster.
+    """
+    parts = _alternatives(pattern.pattern)
+    out = {}
+    for t in triggers:
+        forms = {t, t[:-1]} if t.endswith("s") else {t}  # "images": the source has image)s?
+        mine = [p for p in parts if any(f in p for f in forms)]
+        if mine:
+            out[t] = re.compile("|".join(mine), pattern.flags)
+    return out
+
+
+REFUSAL_BY_WORD = by_trigger(REFUSAL, REFUSAL_TRIGGERS)
+HEDGE_BY_WORD = by_trigger(HEDGE, HEDGE_TRIGGERS)
+
+
+def refuses(masked: str, words: set[str]) -> bool:
+    """``REFUSAL.search(masked)``, searching only the alternatives cued by ``words``."""
+    return any(REFUSAL_BY_WORD[w].search(masked) for w in words & REFUSAL_TRIGGERS
+               if w in REFUSAL_BY_WORD)
+
+
+def hedges(masked: str, words: set[str]) -> bool:
+    """``HEDGE.search(masked)``, searching only the alternatives cued by ``words``."""
+    return any(HEDGE_BY_WORD[w].search(masked) for w in words & HEDGE_TRIGGERS
+               if w in HEDGE_BY_WORD)

@@ -61,13 +61,10 @@ from functools import lru_cache
 
 from medvqa.score.parsers._base import INVALID, ParsedAnswer
 from medvqa.score.parsers._cues import (
-    CLAUSE_END,
     CLAUSE_PUNCT,
     CLAUSE_WORDS,
     EXPLANATION,
-    HEDGE,
     HEDGE_BUT,
-    HEDGE_TRIGGERS,
     NEG_AFTER,
     NEG_AFTER_VERB,
     NEG_BEFORE,
@@ -75,9 +72,10 @@ from medvqa.score.parsers._cues import (
     NEG_WORDS,
     NO_WORDS,
     REFUSAL,
-    REFUSAL_TRIGGERS,
     WORD,
     YES_WORDS,
+    hedges,
+    refuses,
 )
 
 __all__ = ["REFUSAL", "StrictParser", "clear_memo"]
@@ -189,8 +187,7 @@ def _parse(text: str, qtype: str, ix: _OptionSet) -> ParsedAnswer:
     for start, end, _ in reversed(spans):
         masked = masked[:start] + " " * (end - start) + masked[end:]
     words = set(WORD.findall(masked))
-    if not text or (not REFUSAL_TRIGGERS.isdisjoint(words) and REFUSAL.search(masked)) or (
-            not HEDGE_TRIGGERS.isdisjoint(words) and HEDGE.search(masked)):
+    if not text or refuses(masked, words) or hedges(masked, words):
         return INVALID
     cut = (EXPLANATION.search(text) if ":" in text and (
         "expla" in lowered or "reason" in lowered or "rational" in lowered) else None)
@@ -204,7 +201,7 @@ def _parse(text: str, qtype: str, ix: _OptionSet) -> ParsedAnswer:
         if letters <= ix.keys and (multi or len(letters) == 1):
             return ParsedAnswer(sorted(letters) if multi else letters.pop(), False)
         return INVALID
-    clause = CLAUSE_PUNCT if CLAUSE_WORDS.isdisjoint(words) else CLAUSE_END
+    clause = _clause_ends(frozenset(words & CLAUSE_WORDS))
     # "A. Left": the period after a lone option letter ends no clause.
     ends = [e for m in clause.finditer(lowered) if not _letter_dot(text, e := m.end(), ix)]
     may_negate = (not NEG_WORDS.isdisjoint(words) or "n't" in masked
@@ -248,6 +245,14 @@ def _parse(text: str, qtype: str, ix: _OptionSet) -> ParsedAnswer:
             return INVALID
         return ParsedAnswer(sorted(asserted), False)
     return ParsedAnswer(asserted.pop(), False) if len(asserted) == 1 else INVALID
+
+
+@lru_cache(maxsize=128)
+def _clause_ends(present: frozenset[str]) -> re.Pattern[str]:
+    """:data:`~._cues.CLAUSE_END` restricted to the conjunctions present (same ends)."""
+    if not present:
+        return CLAUSE_PUNCT
+    return re.compile(r"[.;,!?\n]|\b(?:" + "|".join(sorted(present)) + r")\b", re.IGNORECASE)
 
 
 def _letter_positions(text: str, lowered: str) -> list[re.Match[str]]:
