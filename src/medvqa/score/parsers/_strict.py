@@ -110,7 +110,7 @@ _YN_BOTH = re.compile(r"\b(yes|no|true|false)[\s,/]*(?:or\b)?[\s,/]*(?!\1\b)"
 _OR = re.compile(r"\bor\b|\beither\b", re.IGNORECASE)
 _MEMO: dict[tuple[str, str, tuple[tuple[str, str], ...]], ParsedAnswer] = {}
 _MEMO_SIZE = 1 << 15
-_MEMO_LEN = 80
+_MEMO_LEN = 64
 
 
 class _OptionSet:
@@ -166,9 +166,10 @@ class StrictParser:
         key = (fast, question_type, items)
         got = _MEMO.get(key)
         if got is None:
-            if len(_MEMO) >= _MEMO_SIZE:
-                _MEMO.clear()
-            got = _MEMO[key] = _parse(fast, question_type, _index(items))
+            got = _parse(fast, question_type, _index(items))
+            # Full: keep what is there (the forms that repeat come early) and stop adding.
+            if len(_MEMO) < _MEMO_SIZE:
+                _MEMO[key] = got
         return got
 
 
