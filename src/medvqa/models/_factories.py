@@ -64,7 +64,7 @@ def build_openai(config: ModelConfig, spec: ModelSpec, bench_dir: Path | None) -
 
     urls = list(dict.fromkeys(([spec.base_url] if spec.base_url else []) + list(config.endpoints)))
     needs_pool = len(urls) > 1 or config.requests_per_min > 0 or config.tokens_per_min > 0
-    if not needs_pool and not config.reasoning:
+    if not needs_pool and not config.reasoning and config.top_p is None:
         return OpenAICompatModel(config, spec.name, urls[0] if urls else "")
     from medvqa.models._pool import EndpointPool
 
