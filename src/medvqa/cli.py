@@ -14,6 +14,7 @@ import click
 import typer
 import typer.exceptions
 from rich.console import Console
+from rich.markup import escape
 
 from medvqa import __version__
 from medvqa.bench._cli import bench_command
@@ -22,6 +23,7 @@ from medvqa.build._dispatch import build_command
 from medvqa.build._export_cli import export_command
 from medvqa.demo._cli import demo_command
 from medvqa.errors import BadInputError, MedvqaUsageError
+from medvqa.models._serve_cli import serve_command
 from medvqa.report._cli import report_command
 from medvqa.run._cli import run_command, validate_command
 from medvqa.score._cli import compare_command, score_command
@@ -68,6 +70,8 @@ app.command("report")(report_command)
 app.command("parse")(parse_command)
 app.command("demo")(demo_command)
 app.command("bench")(bench_command)
+app.command("serve", context_settings={"allow_extra_args": True,
+                                       "ignore_unknown_options": True})(serve_command)
 app.add_typer(filter_app, name="filter")
 
 
@@ -98,10 +102,10 @@ def main(argv: list[str] | None = None) -> None:
         _err.print("aborted")
         sys.exit(130)
     except MedvqaUsageError as exc:
-        _err.print(f"[red]error:[/red] {exc}", highlight=False)
+        _err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         sys.exit(1)
     except BadInputError as exc:
-        _err.print(f"[red]error:[/red] {exc}", highlight=False)
+        _err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         sys.exit(2)
     sys.exit(code if isinstance(code, int) else 0)
 

@@ -18,6 +18,7 @@ import json
 import subprocess
 import sys
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -212,8 +213,9 @@ class ChatServerProcess:
                 self._proc.kill()
 
 
-def serve_forever(latency_s: float) -> None:
+def serve_forever(latency_s: float, port: int = 0, delay_s: float = 0.0) -> None:
     """Run a non-decoding server until terminated; prints ``port N`` once listening."""
-    with ChatServer(latency_s=latency_s, parse=False) as server:
+    time.sleep(delay_s)
+    with ChatServer(latency_s=latency_s, parse=False, port=port) as server:
         print(f"port {server.port}", flush=True)
         threading.Event().wait()
