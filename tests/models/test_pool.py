@@ -9,8 +9,8 @@ import time
 import pytest
 
 from medvqa.models import ModelConfig, RateLimiter, load_model, strip_thinking
-from medvqa.models._pool import EndpointPool
 from medvqa.models._base import GenerateRequest
+from medvqa.models._pool import EndpointPool
 from medvqa.testing import ChatServer
 
 
