@@ -1,4 +1,4 @@
-"""``medvqa serve``: start a server, wait for /v1/models, print the spec (stand-in server)."""
+"""``medvqa serve``: start a server, wait for /v1/models, print the spec (a stand-in server)."""
 
 from __future__ import annotations
 
