@@ -9,16 +9,16 @@ one row here. Everything that needs to know about backends reads this table: the
 
 from __future__ import annotations
 
-import difflib
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from medvqa._suggest import did_you_mean
+
 if TYPE_CHECKING:
     from medvqa.models._base import ModelBackend, ModelConfig
-    from medvqa.models._spec import ModelSpec
 
 #: How a backend accepts a JSON schema for its output: ``json_schema`` = ``extra["json_schema"]``
 #: (constrained decoding in-process), ``response_format`` = the OpenAI ``response_format`` body
@@ -75,7 +75,8 @@ BACKENDS: dict[str, BackendInfo] = {
     )
 }
 
-Factory = Callable[["ModelConfig", "ModelSpec", "Path | None"], "ModelBackend"]
+#: ``(config, parsed spec, bench_dir) -> backend`` (the spec is a :class:`ModelSpec`).
+Factory = Callable[["ModelConfig", Any, "Path | None"], "ModelBackend"]
 
 
 def backend_info(prefix: str) -> BackendInfo:
@@ -86,8 +87,7 @@ def backend_info(prefix: str) -> BackendInfo:
     """
     row = BACKENDS.get(prefix)
     if row is None:
-        close = difflib.get_close_matches(prefix, BACKENDS, n=1)
-        hint = f" Did you mean {close[0]!r}?" if close else ""
+        hint = did_you_mean(prefix, BACKENDS, n=1)
         raise ValueError(f"unknown model kind {prefix!r}.{hint} Known: {', '.join(BACKENDS)}")
     return row
 
@@ -109,9 +109,7 @@ def structured_extra(spec: str, purpose: str, schema: dict[str, Any]) -> dict[st
     >>> sorted(structured_extra("openai:m@http://127.0.0.1:1/v1", "qa", {})["response_format"])
     ['json_schema', 'type']
     """
-    from medvqa.models._spec import parse_model_spec
-
-    how = BACKENDS[parse_model_spec(spec).kind].structured
+    how = backend_info(spec.strip().partition(":")[0]).structured
     if how == "json_schema":
         return {"json_schema": schema}
     if how == "response_format":

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from medvqa._optional import require
 from medvqa.errors import BadInputError
 
 log = logging.getLogger(__name__)
@@ -146,7 +147,9 @@ def resolve_placement(
     Raises:
         BadInputError: an unknown value, a GPU that is not there, or flash attention without
             the flash-attn package.
+        MissingDependencyError: torch is not installed (the ``local`` extra).
     """
+    require("torch")
     where = resolve_device(device)
     if device_map not in DEVICE_MAPS:
         raise BadInputError(f"device_map {device_map!r}: use 'auto' or leave it unset")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from medvqa._optional import require
 from medvqa.errors import BadInputError
 from medvqa.models._base import GenerateRequest, GenerateResponse, ModelConfig
 from medvqa.models._hf_device import Placement, resolve_placement
@@ -54,6 +55,7 @@ def smollm2_location() -> tuple[Path, str]:
 
 def load_local_lm(path: str, gguf_file: str = "", placement: Placement | None = None) -> LoadedLM:
     """Load (once per process) a causal LM from a local folder, a GGUF file in it, or a hub id."""
+    require("torch", "transformers", *(["gguf"] if gguf_file else []))
     placement = placement or Placement("cpu", "float32")
     key = (path, gguf_file, placement)
     with _LOCK:

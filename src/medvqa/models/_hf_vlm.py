@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from medvqa._optional import require
 from medvqa.models._base import GenerateRequest, GenerateResponse, ModelConfig
 from medvqa.models._hf_device import (
     Placement,
@@ -61,6 +62,7 @@ def is_vision_checkpoint(path: str) -> bool:
         return "vision_config" in json.loads(config_file.read_text())
     if Path(path).exists():
         return False
+    require("transformers")
     from transformers import AutoConfig
 
     return hasattr(AutoConfig.from_pretrained(path), "vision_config")
@@ -68,6 +70,7 @@ def is_vision_checkpoint(path: str) -> bool:
 
 def load_vlm(path: str, placement: Placement | None = None) -> LoadedVLM:
     """Load (once per process and placement) a vision-language model and its processor."""
+    require("torch", "transformers")
     placement = placement or Placement("cpu", "float32")
     key = (path, placement)
     with _LOCK:

@@ -9,7 +9,6 @@ through ``meta["prompt_key"]`` (LMOD's ``glaucoma`` and ``staging`` prompts). Pl
 
 from __future__ import annotations
 
-import difflib
 import string
 from dataclasses import dataclass
 from functools import lru_cache
@@ -18,10 +17,12 @@ from pathlib import Path
 
 import yaml
 
+from medvqa._suggest import did_you_mean
+from medvqa.errors import BadInputError
 from medvqa.schema import Item
 
 
-class PromptError(ValueError):
+class PromptError(BadInputError, ValueError):
     """A template that cannot be found or cannot be rendered for an item."""
 
 
@@ -71,8 +72,7 @@ def load_template(name_or_path: str) -> PromptTemplate:
     else:
         shipped = _packaged()
         if name_or_path not in shipped:
-            close = difflib.get_close_matches(name_or_path, shipped, n=3)
-            hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+            hint = did_you_mean(name_or_path, shipped)
             raise PromptError(
                 f"unknown prompt template {name_or_path!r}.{hint} "
                 f"Known: {', '.join(sorted(shipped))}"

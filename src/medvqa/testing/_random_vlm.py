@@ -43,6 +43,9 @@ def random_vlm(
     device: str = "cpu", dtype: str = "float32",
 ) -> tuple[Any, Any]:
     """A processor and a random LLaVA model of ``shape`` (see :data:`SHAPES`), in eval mode."""
+    from medvqa._optional import require
+
+    require("torch", "transformers", "gguf")
     import torch
     from transformers import (
         AutoTokenizer,
