@@ -29,6 +29,11 @@ GREY_MODALITIES = (
     "angiogra", "fluoroscop", "pet",
 )
 
+#: What a condition can take away: the medical image (blank, noise, none, or a photo in its
+#: place), the image's quality (a corruption), the question (another item's), the options'
+#: order, the image's domain (an out-of-domain photo: abstaining is the right answer).
+REMOVABLE = frozenset({"image", "image quality", "question", "options order", "domain"})
+
 #: One process-wide in-memory cache shared by every image condition (bounded in bytes).
 SHARED_CACHE = PerturbedCache()
 
@@ -46,10 +51,13 @@ class Condition:
     Attributes:
         name: the condition's full name as written in predictions.jsonl.
         seed: seed of its random steps.
+        removes: what the condition takes away from what the model is shown, from
+            :data:`REMOVABLE` (scoring and reports read this, never the name).
 
     """
 
     name: str = "clean"
+    removes: frozenset[str] = frozenset()
 
     def __init__(self, seed: int = 0):
         self.seed = seed

@@ -45,6 +45,7 @@ class OutOfDomain(ImageCondition):
     """``ood``: a seeded natural photo in place of each image, plus :data:`OOD_INSTRUCTION`."""
 
     name = "ood"
+    removes = frozenset({"image", "domain"})
     random = True
 
     def transform_item(self, item: Item) -> Item:
