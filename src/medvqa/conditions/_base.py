@@ -112,11 +112,14 @@ class ImageCondition(Condition):
         """Each image perturbed; deterministic given (item id, condition, seed, image)."""
         return tuple(self._one(item, i, image) for i, image in enumerate(images))
 
-    def _one(self, item: Item, index: int, image: ImageInput) -> ImageInput:
+    def cache_key(self, item: Item, index: int, image: ImageInput) -> str:
+        """The perturbed-image cache key of image ``index`` of ``item`` under this condition."""
         if self.random:
-            key = PerturbedCache.key(self.name, self.seed, item.id, index, image.sha256)
-        else:
-            key = PerturbedCache.key(self.name, image.sha256)
+            return PerturbedCache.key(self.name, self.seed, item.id, index, image.sha256)
+        return PerturbedCache.key(self.name, image.sha256)
+
+    def _one(self, item: Item, index: int, image: ImageInput) -> ImageInput:
+        key = self.cache_key(item, index, image)
         hit = self.cache.get(key)
         if hit is not None:
             return hit
