@@ -35,6 +35,10 @@ METRICS_FILE = "metrics.json"
 CACHE_FILE = "cache.sqlite"
 
 
+#: The identity condition: the item as built, image and question untouched.
+CLEAN = "clean"
+
+
 class Item(BaseModel):
     """One benchmark question about zero or more images (one line of ``items.jsonl``)."""
 
@@ -130,7 +134,7 @@ class Prediction(BaseModel):
     """One model response to one item under one condition (a line of ``predictions.jsonl``)."""
 
     item_id: str = Field(description="Id of the item answered.")
-    condition: str = Field(default="clean", description="clean, blind, noise, jpeg@3, swap, …")
+    condition: str = Field(default=CLEAN, description="clean, blind, noise, jpeg@3, swap, …")
     response: str | None = Field(default=None, description="Raw model text; null on error.")
     latency_s: float | None = Field(default=None, description="Seconds the request took.")
     error: str | None = Field(default=None, description="Null, or why the request failed.")
@@ -149,7 +153,7 @@ class RunInfo(BaseModel):
         default_factory=dict, description="Backend facts, e.g. text_only: true for SmolLM2."
     )
     prompt_template: str = Field(default="default", description="Prompt template name used.")
-    conditions: list[str] = Field(default_factory=lambda: ["clean"], description="Conditions.")
+    conditions: list[str] = Field(default_factory=lambda: [CLEAN], description="Conditions.")
     benchmark_name: str = Field(default="", description="Benchmark name.")
     benchmark_version: str = Field(default="", description="Benchmark version.")
     items_sha256: str = Field(description="items_sha256 of the benchmark this run belongs to.")

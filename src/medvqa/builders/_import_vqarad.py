@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 from medvqa.builders._context import BuildContext, Draft, unique_id
 from medvqa.builders._options import LETTERS, balanced_positions
@@ -62,7 +63,7 @@ def import_vqa_rad(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
         if spec.modality:
             meta["modality"] = spec.modality
         split = "test" if str(row.get("phrase_type", "")).startswith("test") else "train"
-        common = dict(
+        common: dict[str, Any] = dict(
             id=item_id,
             images=[rel],
             question=question,

@@ -77,7 +77,7 @@ class Recipe(BaseModel):
     sources: list[SourceSpec] = Field(min_length=1, description="Datasets read.")
     topics: list[TopicSpec] = Field(default_factory=list, description="Question topics.")
     splits: dict[Literal["train", "val", "test"], float] = Field(
-        default_factory=lambda: {"train": 7.0, "val": 1.0, "test": 2.0},
+        default_factory=lambda: {"train": 7.0, "val": 1.0, "test": 2.0},  # type: ignore[arg-type]  # pydantic validates the literal keys
         description="Split ratios, stratified by answer and grouped by case.",
     )
     test_tiny: int = Field(default=0, ge=0, description="Items moved from test to test_tiny.")

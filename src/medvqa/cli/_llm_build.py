@@ -6,11 +6,15 @@ Only argument parsing and rendering live here; the work is in ``medvqa.curate.ll
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
 
 from medvqa.cli._console import print_skipped
+
+if TYPE_CHECKING:
+    from medvqa.models import LLMSettings
 
 captions_app = typer.Typer(add_completion=False)
 reports_app = typer.Typer(add_completion=False)
@@ -45,8 +49,9 @@ def _settings(
     local_only: bool,
     seed: int,
     api_key_env: str,
-):  # type: ignore[no-untyped-def]
-    from medvqa.curate.llm import LLMSettings, check_local
+) -> LLMSettings:
+    from medvqa.curate.llm import check_local
+    from medvqa.models import LLMSettings
 
     if local_only:
         check_local(model)
@@ -63,7 +68,7 @@ def _settings(
     )
 
 
-def _summary(out: Path, counts: dict, problems: object) -> None:  # type: ignore[type-arg]
+def _summary(out: Path, counts: dict[str, Any], problems: object) -> None:
     print_skipped(problems, _err)  # type: ignore[arg-type]
     dropped = ", ".join(f"{k} {v}" for k, v in counts.get("dropped", {}).items()) or "none"
     _out.print(

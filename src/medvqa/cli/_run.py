@@ -62,7 +62,8 @@ def run_command(
         None, "--prompt", help="Prompt template name or YAML path (default: the benchmark's)."
     ),
     conditions: str = typer.Option(
-        "clean", "--conditions", help="Comma-separated conditions, e.g. clean,blind,noise."
+        "", "--conditions", help="Comma-separated conditions, e.g. clean,blind,noise "
+        "(default: clean)."
     ),
     concurrency: int = typer.Option(16, "--concurrency", min=1, help="Requests in flight."),
     limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N items."),
@@ -145,7 +146,7 @@ def run_command(
             tokens_per_min=tpm,
         ),
         prompt=prompt,
-        conditions=[c.strip() for c in conditions.split(",") if c.strip()] or ["clean"],
+        conditions=[c.strip() for c in conditions.split(",") if c.strip()],
         concurrency=concurrency,
         limit=limit,
         split=split,

@@ -47,13 +47,15 @@ def score_command(
 
     from medvqa._registry import UnknownNameError
     from medvqa.errors import UsageError
+    from medvqa.models import LLMSettings
     from medvqa.report._console import print_metrics
-    from medvqa.score._judge import JudgeConfig
+    from medvqa.score._judge import JUDGE_MAX_TOKENS, JUDGE_TIMEOUT_S, JudgeConfig
     from medvqa.score._score import ScoreConfig, score_run
 
     judge_config = None if judge is None else JudgeConfig(
-        judge, judge_max_items, judge_images, api_key_env, judge_concurrency,
-        prompt_path=judge_prompt)
+        LLMSettings(judge, api_key_env=api_key_env, concurrency=judge_concurrency,
+                    max_tokens=JUDGE_MAX_TOKENS, timeout_s=JUDGE_TIMEOUT_S),
+        judge_max_items, judge_images, prompt_path=judge_prompt)
     try:
         edges = tuple(float(x) for x in age_bands.split(","))
         config = ScoreConfig(bench, run, style, tuple(b for b in by.split(",") if b), seed,

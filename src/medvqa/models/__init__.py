@@ -34,6 +34,7 @@ from medvqa.models._base import (
 from medvqa.models._load import load_model
 from medvqa.models._rate_limit import RateLimiter, estimate_tokens
 from medvqa.models._reasoning import strip_thinking
+from medvqa.models._settings import LLMSettings, structured_output
 from medvqa.models._spec import SPEC_KINDS, ModelSpec, parse_model_spec
 
 if TYPE_CHECKING:
@@ -82,6 +83,7 @@ __all__ = [
     "ImageInput",
     "ImageLoadError",
     "ImageLoader",
+    "LLMSettings",
     "ModelBackend",
     "ModelConfig",
     "ModelError",
@@ -107,6 +109,7 @@ __all__ = [
     "request_key",
     "strip_thinking",
     "structured_extra",
+    "structured_output",
 ]
 
 

@@ -68,7 +68,7 @@ def random_vlm(
                        pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id,
                        **text_sizes)
     vision = CLIPVisionConfig(image_size=side, patch_size=patch, **vision_sizes)
-    config = LlavaConfig(text_config=text, vision_config=vision,
+    config = LlavaConfig(text_config=text, vision_config=vision,  # type: ignore[call-arg]  # transformers 5 renamed image_token_index
                          image_token_id=tokenizer.convert_tokens_to_ids("<image>"),
                          vision_feature_layer=-1, vision_feature_select_strategy="default")
     torch.manual_seed(seed)

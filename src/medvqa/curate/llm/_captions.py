@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from medvqa.builders import BenchWriter
-from medvqa.curate.llm._generate import LLMSettings, Outcome, generate_structured
+from medvqa.curate.llm._generate import Outcome, generate_structured
 from medvqa.curate.llm._judges import JudgeInput, judge_decision, run_judges
 from medvqa.curate.llm._keywords import KeywordMatcher, SweepRow, load_keywords, sweep
 from medvqa.curate.llm._output import (
@@ -35,6 +35,7 @@ from medvqa.curate.llm._qa import (
 )
 from medvqa.curate.llm._texts import TextRecord, read_texts
 from medvqa.errors import BadInputError
+from medvqa.models import LLMSettings
 from medvqa.schema import Item, ReviewRecord, SourceInfo
 from medvqa.sources import Problems
 

@@ -127,7 +127,7 @@ class KeywordMatcher:
         return self.count(text) >= min_terms
 
 
-def _ratio(num: int, den: int) -> float:
+def _ratio(num: float, den: float) -> float:
     return num / den if den else 0.0
 
 

@@ -15,7 +15,6 @@ from typing import Any
 
 from medvqa.builders import BenchWriter
 from medvqa.curate.llm._extract import extract_reports
-from medvqa.curate.llm._generate import LLMSettings
 from medvqa.curate.llm._local import check_local
 from medvqa.curate.llm._output import (
     BuildOutput,
@@ -26,6 +25,7 @@ from medvqa.curate.llm._output import (
 from medvqa.curate.llm._report_questions import QuestionDraft, field_questions, mcq_questions
 from medvqa.curate.llm._report_schema import load_schema
 from medvqa.curate.llm._texts import TextRecord, read_texts
+from medvqa.models import LLMSettings
 from medvqa.schema import Item, ReviewRecord, SourceInfo
 from medvqa.sources import Problems
 from medvqa.store import ImageStore
@@ -69,8 +69,9 @@ def representative_slice(
     from medvqa.sources import encode_png, to_uint8
     from medvqa.sources._nifti import _slice2d, choose_slice
 
-    volume = np.asanyarray(nib.load(str(base / rec.volume)).dataobj)
-    mask = np.asanyarray(nib.load(str(base / rec.mask)).dataobj) if rec.mask else None
+    volume = np.asanyarray(nib.load(str(base / rec.volume)).dataobj)  # type: ignore[attr-defined]  # nibabel's stub types load() as FileBasedImage
+    mask = (np.asanyarray(nib.load(str(base / rec.mask)).dataobj)  # type: ignore[attr-defined]
+            if rec.mask else None)
     how = "largest_mask" if mask is not None else "central"
     index = choose_slice(volume, how, mask)
     rel = store.add_bytes(encode_png(to_uint8(_slice2d(volume, index), None)), ".png")
