@@ -144,9 +144,11 @@ def hf_vs_generate(shape: str, device: str, dtype: str, batches: tuple[int, ...]
             backend = LocalVLM(ModelConfig(spec=f"hf:{path}", max_tokens=new_tokens,
                                            batch_size=b, device=device, dtype=dtype), path)
             asyncio.run(backend.start())
-            out[("hf backend", b)] = _median_rate(
-                lambda backend=backend, reqs=reqs: asyncio.run(backend.generate(reqs)) and None,
-                tokens, reps, sync)
+
+            def through_backend(backend: LocalVLM = backend, reqs: list[Any] = reqs) -> None:
+                asyncio.run(backend.generate(reqs))
+
+            out[("hf backend", b)] = _median_rate(through_backend, tokens, reps, sync)
             asyncio.run(backend.aclose())
     finally:
         _LOADED.pop((path, placement), None)

@@ -72,7 +72,7 @@ def load_local_lm(path: str, gguf_file: str = "", placement: Placement | None = 
                 tokenizer.pad_token = tokenizer.eos_token
             model = AutoModelForCausalLM.from_pretrained(path, **placement.load_kwargs(), **kwargs)
             if not placement.device_map:
-                model.to(placement.device)
+                model.to(placement.device)  # type: ignore[arg-type]  # transformers' wrapper hides the signature
             model.eval()
             _LOADED[key] = LoadedLM(tokenizer, model, time.perf_counter() - t0)
             log.info("loaded %s%s in %.1f s", path, f"/{gguf_file}" if gguf_file else "",

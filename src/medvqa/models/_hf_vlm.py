@@ -84,7 +84,7 @@ def load_vlm(path: str, placement: Placement | None = None) -> LoadedVLM:
             processor.tokenizer.padding_side = "left"  # batched generation continues on the right
             model = AutoModelForImageTextToText.from_pretrained(path, **placement.load_kwargs())
             if not placement.device_map:
-                model.to(placement.device)
+                model.to(placement.device)  # type: ignore[arg-type]  # transformers' wrapper hides the signature
             model.eval()
             cache = placement.cache
             if cache == "static" and not supports_static_cache(model):

@@ -20,7 +20,7 @@ CHAT_TEMPLATE = (
 )
 
 #: name → (decoder sizes, vision sizes, image side, patch side).
-SHAPES: dict[str, tuple[dict[str, int], dict[str, int], int, int]] = {
+SHAPES: dict[str, tuple[dict[str, Any], dict[str, Any], int, int]] = {
     "tiny": (
         {"hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
          "num_attention_heads": 4, "num_key_value_heads": 2, "max_position_embeddings": 1024},
