@@ -79,3 +79,15 @@ def test_batches_grouped_by_length_and_what_was_sent_is_recorded(
     assert [r.sent["images"] for r in out] == [1, 2, 3, 1, 2]
     assert all(r.sent["image_sizes"] == [[64, 64]] * r.sent["images"] for r in out)
     assert out[4].sent["prompt_tokens"] > out[0].sent["prompt_tokens"]
+
+
+def test_run_json_records_placement_and_what_was_sent(checkpoint: Path, bench: Path,
+                                                      tmp_path: Path) -> None:
+    config = RunConfig(bench_dir=bench, out_dir=tmp_path / "run", limit=4,
+                       model=ModelConfig(spec=f"hf:{checkpoint}", max_tokens=2, batch_size=2,
+                                         device="cpu", dtype="float32"))
+    run_benchmark(config)
+    info = read_json(tmp_path / "run" / "run.json", RunInfo).model_info
+    assert (info["device"], info["dtype"], info["cache"]) == ("cpu", "float32", "dynamic")
+    assert info["sent"]["requests"] == 4 and info["sent"]["images"] == 4
+    assert info["sent"]["image_sizes"] == [[64, 64]] and info["sent"]["prompt_tokens_max"] > 0

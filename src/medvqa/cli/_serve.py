@@ -31,24 +31,27 @@ def serve_command(
 
     from rich.console import Console
 
-    from medvqa.models._serve import launch_argv, start_server
+    from medvqa.models._serve import Server, launch_argv, start_server
 
     argv = launch_argv(engine, model, host, port, list(ctx.args), sys.executable, command)
     err = Console(stderr=True, highlight=False)
     err.print(f"starting: {' '.join(argv)}")
     client_host = "127.0.0.1" if host in {"0.0.0.0", "::"} else host  # noqa: S104
-    server = start_server(argv, f"http://{client_host}:{port}/v1", timeout_s=timeout)
-    print(server.spec, flush=True)
-    err.print(f"ready; run with: medvqa run BENCH/ -m {server.spec} -o RUN/   (Ctrl-C stops it)")
-
+    started: list[Server] = []
     stopping: list[bool] = []
 
     def stop(*_: object) -> None:
-        # Only signal the child here: the main thread is inside process.wait() already.
         stopping.append(True)
-        server.process.terminate()
+        if not started:
+            raise SystemExit(0)  # still starting: start_server stops the child on the way out
+        # Only signal the child here: the main thread is inside process.wait() already.
+        started[0].process.terminate()
 
     signal.signal(signal.SIGTERM, stop)
+    server = start_server(argv, f"http://{client_host}:{port}/v1", timeout_s=timeout)
+    started.append(server)
+    print(server.spec, flush=True)
+    err.print(f"ready; run with: medvqa run BENCH/ -m {server.spec} -o RUN/   (Ctrl-C stops it)")
     try:
         server.process.wait()
     except KeyboardInterrupt:

@@ -178,6 +178,7 @@ class LocalVLM:
                                      "batch_size": self.forward_batch, **self.placement.record()}
         self._vlm: LoadedVLM | None = None
         self._prep = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vlm-prep")
+        self._tally_lock = threading.Lock()
         self.tokens_generated = 0
         self.generate_s = 0.0
 
@@ -192,9 +193,6 @@ class LocalVLM:
     async def aclose(self) -> None:
         """Stop the preprocessing thread; weights stay cached for the process."""
         self._prep.shutdown(wait=False)
-        if self._vlm is not None and "cache_fallback" in self._vlm.state:
-            self.info["cache"] = "dynamic"
-            self.info["cache_fallback"] = self._vlm.state["cache_fallback"]
 
     async def generate(self, requests: Sequence[GenerateRequest]) -> list[GenerateResponse]:
         """Generate for up to ``batch_size`` requests: grouped by length, in forward batches."""
@@ -253,6 +251,9 @@ class LocalVLM:
             with torch.inference_mode():
                 generated = generate_with_fallback(model.generate, kwargs, self._vlm.state)
             elapsed = time.perf_counter() - t0
+            if "cache_fallback" in self._vlm.state:
+                self.info["cache"] = "dynamic"
+                self.info["cache_fallback"] = self._vlm.state["cache_fallback"]
         new = generated[:, inputs["input_ids"].shape[1]:].cpu()
         pad = processor.tokenizer.pad_token_id
         new_counts = (new != pad).sum(dim=1).tolist()
@@ -266,4 +267,24 @@ class LocalVLM:
                     "prompt_tokens": int(prompt_tokens[j]), "new_tokens": int(new_counts[j])}
             k += n_images[j]
             responses.append(GenerateResponse(text=text.strip(), latency_s=per_item, sent=sent))
+        self._tally([r.sent for r in responses if r.sent is not None], elapsed)
         return responses
+
+    def _tally(self, sent: list[dict[str, Any]], elapsed: float) -> None:
+        """Run-level summary of what was sent, kept in ``info`` (run.json's model_info)."""
+        with self._tally_lock:
+            self._tally_locked(sent, elapsed)
+
+    def _tally_locked(self, sent: list[dict[str, Any]], elapsed: float) -> None:
+        t = self.info.setdefault("sent", {"requests": 0, "images": 0, "image_sizes": [],
+                                          "prompt_tokens_max": 0, "prompt_tokens_sum": 0,
+                                          "new_tokens": 0, "generate_s": 0.0})
+        t["requests"] += len(sent)
+        t["images"] += sum(s["images"] for s in sent)
+        sizes = {tuple(x) for x in t["image_sizes"]} | {tuple(x) for s in sent
+                                                         for x in s["image_sizes"]}
+        t["image_sizes"] = sorted(list(x) for x in sizes)[:20]
+        t["prompt_tokens_max"] = max([t["prompt_tokens_max"], *(s["prompt_tokens"] for s in sent)])
+        t["prompt_tokens_sum"] += sum(s["prompt_tokens"] for s in sent)
+        t["new_tokens"] += sum(s["new_tokens"] for s in sent)
+        t["generate_s"] = round(t["generate_s"] + elapsed, 3)

@@ -97,6 +97,7 @@ class EndpointPool:
             "endpoints": [e.url for e in self.endpoints],
             **({"requests_per_min": config.requests_per_min} if config.requests_per_min else {}),
             **({"tokens_per_min": config.tokens_per_min} if config.tokens_per_min else {}),
+            "sent_per_endpoint": {e.url: 0 for e in self.endpoints},
         }
         self.max_tokens = config.max_tokens
         self.limiter = RateLimiter(config.requests_per_min, config.tokens_per_min)
@@ -126,7 +127,6 @@ class EndpointPool:
                     await e.probe
                 e.probe = None
             await e.client.aclose()
-        self.info["sent_per_endpoint"] = {e.url: e.sent for e in self.endpoints}
         if self.limiter.active:
             self.info["rate_limit_wait_s"] = round(self.limiter.waited_s, 3)
 
@@ -165,6 +165,7 @@ class EndpointPool:
                 e.outstanding -= 1
             e.fails = 0
             e.sent += 1
+            self.info["sent_per_endpoint"][e.url] = e.sent
             return out[0]
 
     def _take_out(self, e: Endpoint) -> None:

@@ -133,16 +133,21 @@ def start_server(argv: list[str], base_url: str, *, timeout_s: float = 600.0,
 
     Thread(target=drain, daemon=True).start()
     deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        model_id = ready_model(base_url)
-        if model_id is not None:
-            return Server(process, base_url, model_id)
-        if process.poll() is not None:
-            last = next((t for t in reversed(tail) if t.strip()), "no output")
-            raise BadInputError(
-                f"the server exited with code {process.returncode} before it was ready: {last}"
-            )
-        time.sleep(poll_s)
+    try:
+        while time.monotonic() < deadline:
+            model_id = ready_model(base_url)
+            if model_id is not None:
+                return Server(process, base_url, model_id)
+            if process.poll() is not None:
+                last = next((t for t in reversed(tail) if t.strip()), "no output")
+                raise BadInputError(
+                    f"the server exited with code {process.returncode} before it was ready: "
+                    f"{last}"
+                )
+            time.sleep(poll_s)
+    except BaseException:  # Ctrl-C or SIGTERM while waiting: never leave the server behind
+        stop_process(process, 10)
+        raise
     stop_process(process, 10)
     raise BadInputError(
         f"the server did not answer {base_url}/models within {timeout_s:g} s and was stopped; "

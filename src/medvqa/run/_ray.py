@@ -180,6 +180,7 @@ class RayBackend:
         self.batch_size = HTTP_BATCH if inner == 1 else inner
         self.info: dict[str, Any] = dict(first["info"]) | {
             "executor": "ray", "ray_workers": options.workers, "ray_gpus": options.gpus,
+            "worker_failures": 0,
         }
         if len(self.configs) > 1 and "endpoint" in first["info"]:
             self.info["endpoints"] = sorted(
@@ -199,7 +200,6 @@ class RayBackend:
 
     async def aclose(self) -> None:
         """Kill the actors (the Ray instance stays up for other runs)."""
-        self.info["worker_failures"] = self.failures
         self._kill_all()
 
     def worker_pids(self) -> list[int]:
@@ -216,6 +216,7 @@ class RayBackend:
             results = await self.actors[i].generate.remote(list(requests))
         except self._ray.exceptions.RayActorError as exc:
             self.failures += 1
+            self.info["worker_failures"] = self.failures
             raise TransientModelError(f"ray worker {i} died: {type(exc).__name__}") from None
         finally:
             self.outstanding[i] -= 1

@@ -344,6 +344,8 @@ async def arun_benchmark(
         try:
             summary.predictions = journal.export(pred_file)
             summary.predictions, summary.prediction_errors = journal.counts()
+            # Facts a backend learns while running (placement, endpoints used, what was sent).
+            info.model_info = {**info.model_info, **model.info, "text_only": text_only}
             info.counts = {
                 "predictions": summary.predictions,
                 "errors": summary.prediction_errors,
