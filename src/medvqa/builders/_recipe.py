@@ -8,13 +8,13 @@ never either.
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from medvqa._resources import shipped_path, shipped_text
 from medvqa._suggest import did_you_mean
 from medvqa.errors import BadInputError, UsageError
 from medvqa.sources import SourceSpec
@@ -96,7 +96,7 @@ class Recipe(BaseModel):
 def shipped_recipes() -> dict[str, str]:
     """Name → description of the recipes shipped in ``medvqa/recipes``, sorted by name."""
     out: dict[str, str] = {}
-    folder = resources.files("medvqa") / "recipes"
+    folder = shipped_path("recipes")
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".yaml"):
             data = yaml.safe_load(entry.read_text(encoding="utf-8")) or {}
@@ -122,7 +122,7 @@ def resolve_recipe(name_or_path: str) -> tuple[str, Path | None]:
         raise UsageError(
             f"unknown recipe {name_or_path!r}.{hint} Shipped: {', '.join(names)}."
         )
-    text = (resources.files("medvqa") / "recipes" / f"{name_or_path}.yaml").read_text("utf-8")
+    text = shipped_text("recipes", f"{name_or_path}.yaml")
     return text, None
 
 

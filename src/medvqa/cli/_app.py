@@ -24,6 +24,7 @@ from medvqa.cli._export import export_command
 from medvqa.cli._filter import filter_app
 from medvqa.cli._parse import parse_command
 from medvqa.cli._report import report_command
+from medvqa.cli._review import review_app
 from medvqa.cli._run import run_command, validate_command
 from medvqa.cli._score import compare_command, score_command
 from medvqa.cli._serve import serve_command
@@ -73,6 +74,7 @@ app.command("bench")(bench_command)
 app.command("serve", context_settings={"allow_extra_args": True,
                                        "ignore_unknown_options": True})(serve_command)
 app.add_typer(filter_app, name="filter")
+app.add_typer(review_app, name="review")
 
 
 def _usage_errors() -> tuple[type[Exception], ...]:

@@ -16,6 +16,8 @@ def report_command(
     runs_dir: Path = typer.Option(
         Path("runs"), "--runs-dir", help="With --models: the --out folder of that run."
     ),
+    bench: list[Path] = typer.Option(
+        [], "--bench", help="BENCH/ whose build yield (generated, kept, dropped) to show."),
 ) -> None:
     """Write a leaderboard, per-category tables, plots, controls and methods as HTML + Markdown.
 
@@ -35,5 +37,5 @@ def report_command(
         from medvqa.errors import BadInputError
 
         raise BadInputError("name the RUN/ folders to report, or give --models models.yaml")
-    html, md = write_report(runs, out)
+    html, md = write_report(runs, out, bench)
     Console().print(f"wrote {html} and {md}")

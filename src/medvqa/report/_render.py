@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 from medvqa import __version__
+from medvqa._resources import shipped_text
 from medvqa.report._report import COLUMNS, BenchmarkSection, build_sections, load_run, methods_text
 from medvqa.store import atomic_write_text
 
@@ -18,16 +18,17 @@ _HEADERS = {
 }
 
 
-def render_html(sections: list[BenchmarkSection], methods: str) -> str:
+def render_html(sections: list[BenchmarkSection], methods: str,
+                builds: list[dict[str, object]] | None = None) -> str:
     """The report page; CSS and SVG inline, no external resource."""
     from jinja2 import Environment, select_autoescape
 
     env = Environment(autoescape=select_autoescape(["html"]), keep_trailing_newline=True)
     template = env.from_string(
-        (resources.files("medvqa") / "report" / "templates" / "report.html.j2").read_text("utf-8")
+        shipped_text("report", "templates", "report.html.j2")
     )
     return template.render(sections=sections, methods=methods, columns=COLUMNS,
-                           headers=_HEADERS, version=__version__)
+                           headers=_HEADERS, version=__version__, builds=builds or [])
 
 
 def _md_table(header: list[str], rows: list[list[object]]) -> list[str]:
@@ -37,9 +38,15 @@ def _md_table(header: list[str], rows: list[list[object]]) -> list[str]:
     ]
 
 
-def render_markdown(sections: list[BenchmarkSection], methods: str) -> str:
+def render_markdown(sections: list[BenchmarkSection], methods: str,
+                    builds: list[dict[str, object]] | None = None) -> str:
     """The same tables as Markdown (plots are in the HTML)."""
     lines = ["# medvqa report", ""]
+    if builds:
+        lines += ["## Built benchmarks: kept and dropped", ""] + _md_table(
+            ["Benchmark", "Generated", "Kept", "Dropped", "Dropped by reason"],
+            [[b["name"], b["generated"], b["kept"], b["dropped"], b["reasons"]] for b in builds],
+        ) + [""]
     for s in sections:
         lines += [f"## {s.name}", ""] + _md_table(
             ["Model", "n", *(_HEADERS[c] for c in COLUMNS), "Random", "Frequent", "Errors"],
@@ -70,12 +77,19 @@ def render_markdown(sections: list[BenchmarkSection], methods: str) -> str:
     return "\n".join(lines)
 
 
-def write_report(run_dirs: list[Path], out: Path) -> tuple[Path, Path]:
-    """Write ``out`` (HTML) and ``out`` with suffix .md; return both paths."""
+def write_report(run_dirs: list[Path], out: Path,
+                 benches: list[Path] | None = None) -> tuple[Path, Path]:
+    """Write ``out`` (HTML) and ``out`` with suffix .md; return both paths.
+
+    ``benches``: BENCH/ folders whose build yield (generated, kept, dropped) is shown.
+    """
+    from medvqa.report._builds import build_rows
+
+    builds = build_rows(list(benches or []))
     runs = [load_run(Path(p)) for p in run_dirs]
     sections = build_sections(runs)
     methods = methods_text(runs)
     md_path = Path(out).with_suffix(".md")
-    atomic_write_text(out, render_html(sections, methods))
-    atomic_write_text(md_path, render_markdown(sections, methods))
+    atomic_write_text(out, render_html(sections, methods, builds))
+    atomic_write_text(md_path, render_markdown(sections, methods, builds))
     return Path(out), md_path

@@ -12,12 +12,12 @@ from __future__ import annotations
 import csv
 from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from medvqa._resources import shipped_path, shipped_text
 from medvqa.errors import BadInputError
 from medvqa.schema import iter_json_lines
 from medvqa.sources import Problems
@@ -121,13 +121,10 @@ def read_texts(path: str | Path, kind: str, problems: Problems) -> list[TextReco
 
 
 def load_prompts() -> dict[str, Any]:
-    """The builders' prompt templates (``resources/prompts/llm_builders.yaml``)."""
-    text = (resources.files("medvqa") / "resources" / "prompts" / "llm_builders.yaml").read_text(
-        "utf-8"
-    )
-    return dict(yaml.safe_load(text))
+    """The builders' prompt templates (``prompts/llm_builders.yaml``)."""
+    return dict(yaml.safe_load(shipped_text("prompts", "llm_builders.yaml")))
 
 
 def resource_path(*parts: str) -> Path:
     """Path of a file shipped under ``medvqa/resources``."""
-    return Path(str(resources.files("medvqa").joinpath("resources", *parts)))
+    return shipped_path("resources", *parts)
