@@ -27,6 +27,7 @@ from medvqa.cli._report import report_command
 from medvqa.cli._review import review_app
 from medvqa.cli._run import run_command, validate_command
 from medvqa.cli._score import compare_command, score_command
+from medvqa.cli._serve import serve_command
 from medvqa.errors import EXIT_CODES, MedvqaError
 
 app = typer.Typer(
@@ -70,6 +71,8 @@ app.command("report")(report_command)
 app.command("parse")(parse_command)
 app.command("demo")(demo_command)
 app.command("bench")(bench_command)
+app.command("serve", context_settings={"allow_extra_args": True,
+                                       "ignore_unknown_options": True})(serve_command)
 app.add_typer(filter_app, name="filter")
 app.add_typer(review_app, name="review")
 

@@ -24,6 +24,9 @@ SECTIONS: Registry = Registry(
         "conditions": "medvqa.bench._conditions:bench_conditions",
         "llm": "medvqa.bench._llm:bench_llm",
         "review": "medvqa.bench._review:bench_review",
+        "ray": "medvqa.bench._ray:bench_ray",
+        "local": "medvqa.bench._local:bench_local",
+        "gpu": "medvqa.bench._local:bench_gpu",
     },
 )
 

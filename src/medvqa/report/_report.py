@@ -80,10 +80,13 @@ def _leaderboard_row(run: LoadedRun) -> dict[str, Any] | None:
 
 
 def _verdict(condition: str, needs: bool, delta: float | None) -> str:
-    """What a positive Δ means depends on what the condition took away."""
-    if condition == "swap":
+    """What a positive Δ means depends on what the condition took away (its ``removes``)."""
+    from medvqa.conditions import removes
+
+    taken = removes(condition)
+    if "question" in taken:
         return "needs the question" if needs else "no evidence it needs the question"
-    if condition == "ood":
+    if "domain" in taken:
         return "see abstention rate"
     if needs:
         return "needs the image"

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from medvqa.errors import BadInputError
+from medvqa.models._reasoning import strip_thinking
 from medvqa.schema import (
     BENCHMARK_FILE,
     CACHE_FILE,
@@ -113,6 +114,8 @@ def score_run(config: ScoreConfig) -> ScoreResult:
     items = load_items(bench_dir, problems)
     run_info = read_json(run_dir / RUN_FILE, RunInfo) if (run_dir / RUN_FILE).is_file() else None
     seed = run_info.seed if run_info else 0
+    # A reasoning model's raw text is kept; the parser sees only what follows its thinking.
+    thinking = bool(run_info and run_info.model_params.get("reasoning"))
     preds_errors: list[RecordError] = []
     predictions = list(read_jsonl(pred_path, Prediction, preds_errors))
     problems.extend(_with_ids(preds_errors, "item_id"))
@@ -145,7 +148,9 @@ def score_run(config: ScoreConfig) -> ScoreResult:
         if key not in parsers:
             parsers[key] = make_parser(style, seed=42)
         shown = transforms[cond](item)
-        row = score_row(shown, pred, parsers[key])  # type: ignore[arg-type]
+        answer = (pred.model_copy(update={"response": strip_thinking(pred.response)})
+                  if thinking else pred)
+        row = score_row(shown, answer, parsers[key])  # type: ignore[arg-type]
         rows[cond].append(row)
         tags = failures[cond].add(pred.response, row, shown.options)
         if config.judge is not None and needs_judge(tags, row):
