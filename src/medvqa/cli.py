@@ -20,6 +20,7 @@ from medvqa.bench._cli import bench_command
 from medvqa.build._cli import filter_app
 from medvqa.build._dispatch import build_command
 from medvqa.build._export_cli import export_command
+from medvqa.build._import_cli import import_command
 from medvqa.demo._cli import demo_command
 from medvqa.errors import BadInputError, MedvqaUsageError
 from medvqa.report._cli import report_command
@@ -61,6 +62,7 @@ _forward = {"allow_extra_args": True, "ignore_unknown_options": True, "help_opti
 app.command("build", context_settings=_forward, add_help_option=False)(build_command)
 app.command("validate")(validate_command)
 app.command("export")(export_command)
+app.command("import")(import_command)
 app.command("run")(run_command)
 app.command("score")(score_command)
 app.command("compare")(compare_command)

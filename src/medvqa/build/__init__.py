@@ -1,7 +1,8 @@
 """Build benchmarks: recipes, importers, exporters and the guessability filter.
 
 Recipes: classification, grading, findings, exams, regions, volumes. Importers: VQA-RAD, PathMMU,
-MammoVQA, VLMEvalKit TSV.
+MammoVQA, VLMEvalKit TSV, SLAKE, PathVQA and VQA-RAD (Hugging Face
+Parquet), PMC-VQA, OmniMedVQA and any table with a column mapping (``medvqa import``).
 
 Recipe types are looked up in :data:`RECIPE_TYPES` (one table, "did you mean" errors).
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from medvqa.build._context import BuildContext, Draft
 from medvqa.build._export_parquet import ParquetExport, export_parquet
+from medvqa.build._export_vlmevalkit import VlmExport, export_vlmevalkit
 from medvqa.build._pipeline import (
     BuildConfig,
     BuildResult,
@@ -21,7 +23,6 @@ from medvqa.build._recipe import Recipe, TopicSpec, load_recipe, parse_recipe, s
 from medvqa.build._rng import rng_for
 from medvqa.build._splits import assign_splits
 from medvqa.build._types import RECIPE_TYPES
-from medvqa.build._vlmevalkit import ExportResult, export_vlmevalkit
 
 __all__ = [
     "RECIPE_TYPES",
@@ -29,10 +30,10 @@ __all__ = [
     "BuildContext",
     "BuildResult",
     "Draft",
-    "ExportResult",
     "ParquetExport",
     "Recipe",
     "TopicSpec",
+    "VlmExport",
     "assign_splits",
     "build_benchmark",
     "build_from_recipe",

@@ -24,5 +24,11 @@ RECIPE_TYPES: Registry[RecipeType] = Registry(
         "volumes": "medvqa.build._volumes:build_volumes",
         "mammovqa": "medvqa.build._import_mammovqa:import_mammovqa",
         "vlmevalkit": "medvqa.build._vlmevalkit:import_vlmevalkit",
+        "vqa_rad_hf": "medvqa.build._import_hfvqa:import_vqa_rad_hf",
+        "pathvqa": "medvqa.build._import_hfvqa:import_pathvqa",
+        "slake": "medvqa.build._import_slake:import_slake",
+        "pmc_vqa": "medvqa.build._import_pmcvqa:import_pmc_vqa",
+        "omnimedvqa": "medvqa.build._import_omnimedvqa:import_omnimedvqa",
+        "table": "medvqa.build._import_table:import_table",
     },
 )
