@@ -23,6 +23,7 @@ from medvqa.build._export_cli import export_command
 from medvqa.build._import_cli import import_command
 from medvqa.demo._cli import demo_command
 from medvqa.errors import BadInputError, MedvqaUsageError
+from medvqa.integrations._cli import import_predictions_command
 from medvqa.report._cli import report_command
 from medvqa.run._cli import run_command, validate_command
 from medvqa.score._cli import compare_command, score_command
@@ -63,6 +64,7 @@ app.command("build", context_settings=_forward, add_help_option=False)(build_com
 app.command("validate")(validate_command)
 app.command("export")(export_command)
 app.command("import")(import_command)
+app.command("import-predictions")(import_predictions_command)
 app.command("run")(run_command)
 app.command("score")(score_command)
 app.command("compare")(compare_command)

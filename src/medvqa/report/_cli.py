@@ -10,6 +10,8 @@ import typer
 def report_command(
     runs: list[Path] = typer.Argument(..., help="Scored RUN/ folders."),
     out: Path = typer.Option(Path("report.html"), "--out", "-o", help="HTML file; .md beside it."),
+    by: str = typer.Option("category", "--by", help="Breakdown table: a --by of `medvqa score` "
+                           "(category, source, split, meta.KEY …)."),
 ) -> None:
     """Write a leaderboard, per-category tables, plots, controls and methods as HTML + Markdown.
 
@@ -19,5 +21,5 @@ def report_command(
 
     from medvqa.report._render import write_report
 
-    html, md = write_report(runs, out)
+    html, md = write_report(runs, out, by)
     Console().print(f"wrote {html} and {md}")

@@ -1,0 +1,50 @@
+"""``medvqa import-predictions FORMAT FILE --bench BENCH/ -o RUN/`` (rendering only)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+
+def import_predictions_command(
+    fmt: str = typer.Argument(..., help="vlmevalkit | lmms-eval | inspect"),
+    source: Path = typer.Argument(..., help="The tool's result file (VLMEvalKit .xlsx/.tsv, "
+                                  "lmms-eval samples_*.jsonl, Inspect .eval/.json log)."),
+    bench: Path = typer.Option(..., "--bench", help="The BENCH/ the tool was run on."),
+    out: Path = typer.Option(..., "-o", "--out", help="RUN/ folder to write."),
+    split: str = typer.Option("", "--split", help="Split the tool ran on, for logs that "
+                              "number documents instead of naming items (lmms-eval)."),
+) -> None:
+    """Turn another tool's results into a RUN/ that medvqa score, compare and report read.
+
+    Examples:
+      medvqa import-predictions vlmevalkit Qwen2-VL_VQA_RAD.xlsx --bench bench/rad -o runs/qwen
+      medvqa import-predictions lmms-eval samples_medvqa_rad.jsonl --bench bench/rad -o runs/l
+      medvqa import-predictions inspect logs/2026-01-01_medvqa.eval --bench bench/rad -o runs/i
+    """
+    from rich.console import Console
+
+    from medvqa.errors import BadInputError, MedvqaUsageError
+    from medvqa.integrations._predictions import write_run
+    from medvqa.integrations._readers import READERS
+
+    if fmt not in READERS:
+        raise MedvqaUsageError(f"unknown format {fmt!r}: use one of {', '.join(READERS)}")
+    if not source.is_file():
+        raise BadInputError(f"{source}: not found")
+    found = READERS[fmt](source)
+    result = write_run(bench, out, found, fmt, source, split or None)
+    err = Console(stderr=True)
+    if result.unmatched:
+        shown = ", ".join(result.unmatched[:10])
+        more = f" and {len(result.unmatched) - 10} more" if len(result.unmatched) > 10 else ""
+        err.print(f"[yellow]unmatched[/yellow] {len(result.unmatched)} answer(s) name no item "
+                  f"of {bench}: {shown}{more}", highlight=False, soft_wrap=True)
+    if result.duplicates:
+        err.print(f"[yellow]duplicates[/yellow] kept the first answer for "
+                  f"{len(result.duplicates)} item(s): {', '.join(result.duplicates[:10])}",
+                  highlight=False, soft_wrap=True)
+    Console().print(f"wrote {out}: {result.written} predictions from {source.name} "
+                    f"({len(result.unmatched)} unmatched, {result.missing} items without an "
+                    f"answer); next: medvqa score {bench} {out}", highlight=False, soft_wrap=True)

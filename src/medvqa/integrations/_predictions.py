@@ -1,0 +1,142 @@
+"""Other tools' result files → a medvqa RUN/ (``predictions.jsonl`` + ``run.json``).
+
+A reader turns a result file into :class:`Imported` answers keyed by whatever the tool kept of
+the item (medvqa's item id when the export carried it, else the row index or document position);
+:func:`write_run` maps them onto the benchmark's items by id and writes a RUN/ that ``medvqa
+score``, ``compare``, ``report`` and the controls read like any other. Answers whose id matches no
+item are reported, never guessed; items the file has no answer for are counted as missing.
+``run.json`` records where the answers came from (format, file, its SHA-256, the tool's model
+name) in ``model_info.imported_from``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from medvqa import __version__
+from medvqa.errors import BadInputError
+from medvqa.schema import (
+    BENCHMARK_FILE,
+    ITEMS_FILE,
+    PREDICTIONS_FILE,
+    RUN_FILE,
+    Benchmark,
+    Item,
+    Prediction,
+    RunInfo,
+    file_sha256,
+    read_json,
+    read_jsonl,
+    write_json,
+    write_jsonl,
+)
+
+
+@dataclass(frozen=True)
+class Imported:
+    """One answer from another tool: its key (item id, or ``#N`` = N-th item), text, error."""
+
+    key: str
+    response: str | None
+    error: str | None = None
+    condition: str = "clean"
+
+
+@dataclass
+class ImportedFile:
+    """What a reader found in a result file."""
+
+    answers: list[Imported]
+    model: str = ""
+    params: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass
+class ImportResult:
+    """What ``medvqa import-predictions`` wrote and what it could not place."""
+
+    out: Path
+    written: int
+    unmatched: list[str] = field(default_factory=list)
+    missing: int = 0
+    duplicates: list[str] = field(default_factory=list)
+
+
+def _resolve(key: str, ids: dict[str, Item], order: list[str], prefixes: list[str]) -> str | None:
+    """The item id a key names: an id, ``#N`` (position in ``order``), or ``PREFIX/key``."""
+    if key in ids:
+        return key
+    if key.startswith("#") and key[1:].isdigit():
+        n = int(key[1:])
+        return order[n] if 0 <= n < len(order) else None
+    for prefix in prefixes:
+        if f"{prefix}/{key}" in ids:
+            return f"{prefix}/{key}"
+    return None
+
+
+def write_run(bench: Path, out: Path, found: ImportedFile, fmt: str, source: Path,
+              split: str | None = None) -> ImportResult:
+    """Map ``found`` onto ``bench``'s items and write RUN/ ``out`` (replacing its files).
+
+    ``split`` restricts positional keys (``#N``) to that split's items, in benchmark order (the
+    order medvqa's exports write them in).
+
+    Raises:
+        BadInputError: ``bench`` is not a benchmark, or no answer matches an item.
+
+    """
+    bench, out = Path(bench), Path(out)
+    if not (bench / ITEMS_FILE).is_file():
+        raise BadInputError(f"{bench}: not a benchmark folder (no {ITEMS_FILE})")
+    items = {i.id: i for i in read_jsonl(bench / ITEMS_FILE, Item)}
+    order = [i for i, it in items.items() if split is None or it.split == split]
+    prefixes = sorted({i.rsplit("/", 1)[0] for i in items if "/" in i})
+    result = ImportResult(out, 0)
+    preds: list[Prediction] = []
+    seen: set[tuple[str, str]] = set()
+    for ans in found.answers:
+        item_id = _resolve(ans.key, items, order, prefixes)
+        if item_id is None:
+            result.unmatched.append(ans.key)
+            continue
+        if (item_id, ans.condition) in seen:
+            result.duplicates.append(item_id)
+            continue
+        seen.add((item_id, ans.condition))
+        preds.append(Prediction(item_id=item_id, condition=ans.condition,
+                                response=None if ans.error else ans.response, error=ans.error))
+    if not preds:
+        raise BadInputError(f"{source}: no answer matches an item of {bench} "
+                            f"({len(result.unmatched)} unmatched, e.g. "
+                            f"{', '.join(result.unmatched[:3]) or 'none'})")
+    card = read_json(bench / BENCHMARK_FILE, Benchmark) if (bench / BENCHMARK_FILE).is_file() \
+        else None
+    conditions = list(dict.fromkeys(p.condition for p in preds))
+    result.written = len(preds)
+    result.missing = len(order if split else items) - len({p.item_id for p in preds})
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    info = RunInfo(
+        model=found.model or f"{fmt}:{source.stem}",
+        model_params=dict(found.params),
+        model_info={"imported_from": {"format": fmt, "file": str(source.resolve()),
+                                      "sha256": file_sha256(source)},
+                    "text_only": False},
+        prompt_template=f"{fmt} (as run there)",
+        conditions=conditions,
+        benchmark_name=card.name if card else bench.name,
+        benchmark_version=card.version if card else "",
+        items_sha256=file_sha256(bench / ITEMS_FILE),
+        tool_version=__version__,
+        started_at=now,
+        ended_at=now,
+        counts={"requests": len(preds), "errors": sum(p.error is not None for p in preds),
+                "unmatched": len(result.unmatched), "missing": result.missing},
+        errors=sorted({p.error for p in preds if p.error})[:5],
+    )
+    out.mkdir(parents=True, exist_ok=True)
+    write_jsonl(out / PREDICTIONS_FILE, preds)
+    write_json(out / RUN_FILE, info)
+    return result

@@ -1,0 +1,122 @@
+"""Readers of other tools' result files (see ``_predictions``): VLMEvalKit, lmms-eval, Inspect.
+
+- VLMEvalKit writes ``{model}_{dataset}.xlsx`` (or ``.tsv`` / ``.csv``): the benchmark's rows
+  plus a ``prediction`` column. Rows are keyed by medvqa's ``id`` column when the TSV came from
+  ``medvqa export``, else by ``index``. Cells are read as text (a prediction ``None`` stays text).
+- lmms-eval writes ``samples_{task}.jsonl`` with ``--log_samples``: one line per document with
+  ``doc_id`` (position in the split), ``filtered_resps`` / ``resps`` and, when logged, ``doc``;
+  keyed by ``doc.id`` when present, else by position (``#doc_id``).
+- Inspect AI writes ``.eval`` (zip) or ``.json`` logs; read with ``inspect_ai.log.read_eval_log``
+  when inspect_ai is installed (``.json`` also without it). Samples are keyed by their ``id``
+  (medvqa's task sets it to the item id); the answer is ``output.completion``, an errored sample
+  an error.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from medvqa.errors import BadInputError
+from medvqa.integrations._predictions import Imported, ImportedFile
+
+
+def read_vlmevalkit(path: Path) -> ImportedFile:
+    """Answers of a VLMEvalKit result file (xlsx, tsv or csv with a ``prediction`` column)."""
+    import pandas as pd
+
+    suffix = path.suffix.lower()
+    try:
+        if suffix in {".xlsx", ".xls"}:
+            from medvqa._optional import optional_import
+
+            optional_import("openpyxl", "'medvqa[interop]'")
+            frame = pd.read_excel(path, dtype=str, keep_default_na=False)
+        else:
+            frame = pd.read_csv(path, sep="\t" if suffix == ".tsv" else ",", dtype=str,
+                                keep_default_na=False)
+    except (ValueError, OSError) as exc:
+        raise BadInputError(f"{path}: not a VLMEvalKit result file: {exc}") from None
+    if "prediction" not in frame.columns:
+        raise BadInputError(f"{path}: not a VLMEvalKit result file: no prediction column "
+                            f"(found: {', '.join(map(str, frame.columns[:12]))})")
+    key = "id" if "id" in frame.columns else "index"
+    if key not in frame.columns:
+        raise BadInputError(f"{path}: no id or index column to match items by")
+    answers = [Imported(str(k), str(p)) for k, p in zip(frame[key], frame["prediction"],
+                                                         strict=True)]
+    model = path.stem.rsplit("_", 1)[0] if "_" in path.stem else path.stem
+    return ImportedFile(answers, model=f"vlmevalkit:{model}")
+
+
+def _lmms_text(rec: dict[str, Any]) -> str | None:
+    for key in ("filtered_resps", "resps"):
+        value = rec.get(key)
+        while isinstance(value, list) and value:
+            value = value[0]
+        if isinstance(value, str):
+            return value
+    return None
+
+
+def read_lmms_eval(path: Path) -> ImportedFile:
+    """Answers of an lmms-eval ``samples_*.jsonl`` log (``--log_samples``)."""
+    answers: list[Imported] = []
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except ValueError as exc:
+                raise BadInputError(f"{path}:{lineno}: not JSON: {exc}") from None
+            if not isinstance(rec, dict) or "doc_id" not in rec:
+                raise BadInputError(f"{path}:{lineno}: not an lmms-eval sample (no doc_id)")
+            doc = rec.get("doc") if isinstance(rec.get("doc"), dict) else {}
+            key = str(doc["id"]) if doc.get("id") else f"#{rec['doc_id']}"
+            text = _lmms_text(rec)
+            answers.append(Imported(key, text, None if text is not None else "no response"))
+    task = path.stem.removeprefix("samples_").split("_20")[0]
+    return ImportedFile(answers, model=f"lmms-eval:{task}")
+
+
+def _inspect_samples(path: Path) -> tuple[list[Any], str, dict[str, object]]:
+    try:
+        from inspect_ai.log import read_eval_log
+    except ImportError:
+        read_eval_log = None
+    if read_eval_log is not None:
+        try:
+            log = read_eval_log(str(path))
+        except Exception as exc:  # noqa: BLE001 - the reader raises many types for bad files
+            raise BadInputError(f"{path}: not an Inspect log: {exc}") from None
+        samples = [s.model_dump() for s in (log.samples or [])]
+        cfg = log.eval.model_generate_config.model_dump(exclude_none=True)
+        return samples, log.eval.model, cfg
+    if path.suffix != ".json":
+        raise BadInputError(f"{path}: reading .eval logs needs inspect_ai: "
+                            "pip install 'medvqa[interop]'")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise BadInputError(f"{path}: not an Inspect JSON log: {exc}") from None
+    return data.get("samples") or [], str(data.get("eval", {}).get("model", "")), {}
+
+
+def read_inspect(path: Path) -> ImportedFile:
+    """Answers of an Inspect AI log (``.eval`` or ``.json``)."""
+    samples, model, params = _inspect_samples(path)
+    answers = []
+    for s in samples:
+        err = s.get("error")
+        message = (err.get("message") if isinstance(err, dict) else str(err)) if err else None
+        text = (s.get("output") or {}).get("completion")
+        if not message and text is None:
+            message = "no output"
+        # Later epochs repeat an item: write_run keeps the first and reports the others.
+        answers.append(Imported(str(s.get("id")), text, message))
+    return ImportedFile(answers, model=f"inspect:{model}", params=params)
+
+
+READERS = {"vlmevalkit": read_vlmevalkit, "lmms-eval": read_lmms_eval, "inspect": read_inspect}
