@@ -28,7 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from medvqa import __version__
+from medvqa.conditions import Condition, expand_conditions, get_condition
 from medvqa.errors import BadInputError
+from medvqa.models import ResponseCache
 from medvqa.models._base import (
     EndpointUnreachableError,
     GenerateRequest,
@@ -36,12 +38,11 @@ from medvqa.models._base import (
     ModelBackend,
     ModelConfig,
 )
-from medvqa.run._cache import JournalRow, PredictionJournal, ResponseCache
-from medvqa.run._complete import RetryPolicy, _load, complete_requests
-from medvqa.run._images import ImageLoader, ImageLoadError
+from medvqa.models._complete import RetryPolicy, _load, complete_requests
+from medvqa.models._images import ImageLoader, ImageLoadError
+from medvqa.run._journal import JournalRow, PredictionJournal
 from medvqa.run._prompts import PromptError, load_template, render_prompt
 from medvqa.run._validate import iter_items
-from medvqa.run.conditions import Condition, expand_conditions, get_condition
 from medvqa.schema import (
     BENCHMARK_FILE,
     CACHE_FILE,

@@ -202,8 +202,7 @@ def run_judge(
     Raises:
         BadInputError: bad judge spec or prompt file, or the judge endpoint is unreachable.
     """
-    from medvqa.models import load_model
-    from medvqa.run import ImageLoader, complete
+    from medvqa.models import ImageLoader, complete, load_model
 
     prompt = load_judge_prompt(config.prompt_path)
     model_config = judge_model_config(config, prompt)

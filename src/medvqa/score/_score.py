@@ -74,7 +74,7 @@ class ScoreResult:
 def _condition_transform(name: str, seed: int) -> Callable[[Item], Item]:
     if name == "clean":
         return lambda item: item
-    from medvqa.run.conditions import get_condition
+    from medvqa.conditions import get_condition
 
     return get_condition(name, seed).transform_item
 
