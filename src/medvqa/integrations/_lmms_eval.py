@@ -6,7 +6,7 @@ Layout of ``OUT/``:
   ``OUT/dataset``, the Parquet export, so ``datasets`` gives exactly medvqa's splits; the split
   evaluated is ``test_split``; metric ``accuracy``, mean);
 - ``utils.py``: ``doc_to_visual``, ``doc_to_text``, ``doc_to_target``, ``process_results``
-  (standalone, shipped in ``medvqa/resources/lmms_eval``);
+  (standalone: a copy of ``medvqa/integrations/_lmms_utils.py``);
 - ``prompts.json``: item id → medvqa's rendered prompt (the same text ``medvqa run`` sends);
 - ``dataset/``: the Parquet export (``medvqa export --format parquet``).
 
@@ -90,6 +90,6 @@ def export_lmms_eval(bench: Path, out: Path, split: str = "test", template: str 
     yaml_path = out / f"{name}.yaml"
     atomic_write_text(yaml_path, text)
     atomic_write_text(out / "prompts.json", json.dumps(prompts, ensure_ascii=False, indent=0))
-    utils = (resources.files("medvqa") / "resources" / "lmms_eval" / "utils.py").read_text("utf-8")
+    utils = (resources.files("medvqa.integrations") / "_lmms_utils.py").read_text("utf-8")
     atomic_write_text(out / "utils.py", utils)
     return LmmsExport(out, name, yaml_path, split, res.rows)
