@@ -48,3 +48,32 @@ def import_predictions_command(
     Console().print(f"wrote {out}: {result.written} predictions from {source.name} "
                     f"({len(result.unmatched)} unmatched, {result.missing} items without an "
                     f"answer); next: medvqa score {bench} {out}", highlight=False, soft_wrap=True)
+
+
+def agreement_command(
+    run: Path = typer.Argument(..., help="A RUN/ made by import-predictions and scored."),
+    show: int = typer.Option(20, "--show", help="Disagreements to list (0: all)."),
+) -> None:
+    """Compare medvqa's verdicts with the other tool's on the same responses.
+
+    Example: medvqa agreement runs/qwen-inspect
+    """
+    from rich.console import Console
+    from rich.table import Table
+
+    from medvqa.integrations import agreement
+
+    res = agreement(run)
+    out = Console()
+    out.print(f"{res.n} responses: the tool's accuracy {res.tool_accuracy:.4f}, medvqa's "
+              f"{res.medvqa_accuracy:.4f}; parsers agree on {res.agreed}, disagree on "
+              f"{len(res.disagreements)}", highlight=False, soft_wrap=True)
+    if res.disagreements:
+        table = Table(title="disagreements")
+        for col in ("item", "response", "tool", "medvqa"):
+            table.add_column(col)
+        for d in res.disagreements[: show or None]:
+            mark = "invalid" if d.medvqa_invalid else ("right" if d.medvqa_correct else "wrong")
+            table.add_row(d.item_id, d.response[:80], "right" if d.tool_correct else "wrong",
+                          mark)
+        out.print(table)

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from pydantic import BaseModel, Field
+
 from medvqa import __version__
 from medvqa.errors import BadInputError
 from medvqa.schema import (
@@ -33,6 +35,17 @@ from medvqa.schema import (
     write_jsonl,
 )
 
+#: The other tool's own per-item verdicts, beside predictions.jsonl (see ``_agreement``).
+TOOL_SCORES_FILE = "tool_scores.jsonl"
+
+
+class ToolVerdict(BaseModel):
+    """One line of ``tool_scores.jsonl``: whether the other tool scored the answer right."""
+
+    item_id: str = Field(description="Item id.")
+    condition: str = Field(default="clean", description="Condition (clean for imports).")
+    tool_correct: bool = Field(description="The other tool's verdict on the same response.")
+
 
 @dataclass(frozen=True)
 class Imported:
@@ -42,6 +55,7 @@ class Imported:
     response: str | None
     error: str | None = None
     condition: str = "clean"
+    tool_correct: bool | None = None
 
 
 @dataclass
@@ -96,6 +110,7 @@ def write_run(bench: Path, out: Path, found: ImportedFile, fmt: str, source: Pat
     prefixes = sorted({i.rsplit("/", 1)[0] for i in items if "/" in i})
     result = ImportResult(out, 0)
     preds: list[Prediction] = []
+    verdicts: list[ToolVerdict] = []
     seen: set[tuple[str, str]] = set()
     for ans in found.answers:
         item_id = _resolve(ans.key, items, order, prefixes)
@@ -106,6 +121,9 @@ def write_run(bench: Path, out: Path, found: ImportedFile, fmt: str, source: Pat
             result.duplicates.append(item_id)
             continue
         seen.add((item_id, ans.condition))
+        if ans.tool_correct is not None:
+            verdicts.append(ToolVerdict(item_id=item_id, condition=ans.condition,
+                                        tool_correct=ans.tool_correct))
         preds.append(Prediction(item_id=item_id, condition=ans.condition,
                                 response=None if ans.error else ans.response, error=ans.error))
     if not preds:
@@ -138,5 +156,9 @@ def write_run(bench: Path, out: Path, found: ImportedFile, fmt: str, source: Pat
     )
     out.mkdir(parents=True, exist_ok=True)
     write_jsonl(out / PREDICTIONS_FILE, preds)
+    if verdicts:
+        write_jsonl(out / TOOL_SCORES_FILE, verdicts)
+    elif (out / TOOL_SCORES_FILE).exists():
+        (out / TOOL_SCORES_FILE).unlink()
     write_json(out / RUN_FILE, info)
     return result

@@ -44,10 +44,25 @@ def read_vlmevalkit(path: Path) -> ImportedFile:
     key = "id" if "id" in frame.columns else "index"
     if key not in frame.columns:
         raise BadInputError(f"{path}: no id or index column to match items by")
-    answers = [Imported(str(k), str(p)) for k, p in zip(frame[key], frame["prediction"],
-                                                         strict=True)]
+    hits = frame["hit"] if "hit" in frame.columns else [""] * len(frame)
+    answers = [Imported(str(k), str(p), tool_correct=_verdict(h))
+               for k, p, h in zip(frame[key], frame["prediction"], hits, strict=True)]
     model = path.stem.rsplit("_", 1)[0] if "_" in path.stem else path.stem
     return ImportedFile(answers, model=f"vlmevalkit:{model}")
+
+
+def _verdict(value: Any) -> bool | None:
+    """A tool's per-item score as right/wrong (``C``/``I``, 1/0, true/false); None if absent."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        return value >= 1
+    text = str(value).strip().upper()
+    if text in {"C", "1", "1.0", "TRUE", "CORRECT"}:
+        return True
+    if text in {"I", "0", "0.0", "FALSE", "INCORRECT"}:
+        return False
+    return None
 
 
 def _lmms_text(rec: dict[str, Any]) -> str | None:
@@ -76,7 +91,10 @@ def read_lmms_eval(path: Path) -> ImportedFile:
             doc = rec.get("doc") if isinstance(rec.get("doc"), dict) else {}
             key = str(doc["id"]) if doc.get("id") else f"#{rec['doc_id']}"
             text = _lmms_text(rec)
-            answers.append(Imported(key, text, None if text is not None else "no response"))
+            metric = next((rec[m] for m in ("accuracy", "exact_match") if m in rec), None)
+            answers.append(Imported(key, text, None if text is not None else "no response",
+                                    tool_correct=_verdict(metric) if metric is not None
+                                    else None))
     task = path.stem.removeprefix("samples_").split("_20")[0]
     return ImportedFile(answers, model=f"lmms-eval:{task}")
 
@@ -114,8 +132,11 @@ def read_inspect(path: Path) -> ImportedFile:
         text = (s.get("output") or {}).get("completion")
         if not message and text is None:
             message = "no output"
+        scores = s.get("scores") or {}
+        first = next(iter(scores.values()), None)
+        verdict = _verdict(first.get("value")) if isinstance(first, dict) else None
         # Later epochs repeat an item: write_run keeps the first and reports the others.
-        answers.append(Imported(str(s.get("id")), text, message))
+        answers.append(Imported(str(s.get("id")), text, message, tool_correct=verdict))
     return ImportedFile(answers, model=f"inspect:{model}", params=params)
 
 
