@@ -47,8 +47,8 @@ def read_vlmevalkit(path: Path) -> ImportedFile:
     hits = frame["hit"] if "hit" in frame.columns else [""] * len(frame)
     answers = [Imported(str(k), str(p), tool_correct=_verdict(h))
                for k, p, h in zip(frame[key], frame["prediction"], hits, strict=True)]
-    model = path.stem.rsplit("_", 1)[0] if "_" in path.stem else path.stem
-    return ImportedFile(answers, model=f"vlmevalkit:{model}")
+    # VLMEvalKit names the file {model}_{dataset}; both may contain "_", so keep the stem whole.
+    return ImportedFile(answers, model=f"vlmevalkit:{path.stem}")
 
 
 def _verdict(value: Any) -> bool | None:
