@@ -15,6 +15,8 @@ The log Inspect writes goes back into medvqa with ``medvqa import-predictions in
 Needs ``pip install 'medvqa[interop]'`` (inspect_ai).
 """
 
+# ruff: noqa: E402 - inspect_ai is imported after the check that names the extra to install.
+
 from __future__ import annotations
 
 import base64
@@ -22,6 +24,10 @@ import mimetypes
 import re
 from pathlib import Path
 from typing import Any
+
+from medvqa._optional import optional_import
+
+optional_import("inspect_ai", "'medvqa[interop]'")
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
