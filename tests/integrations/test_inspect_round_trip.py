@@ -106,3 +106,50 @@ def test_inspect_task_round_trip(bench: Path, tmp_path: Path,
     assert res.medvqa_accuracy - res.tool_accuracy == pytest.approx(delta)
     read = read_eval_log(str(path))
     assert {s.id for s in read.samples} == {i.id for i in items}
+
+
+def test_each_question_type_gets_its_solver_and_scorer(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Right answers in each type's own form score 1.0 in Inspect; wrong ones 0.0."""
+    from conftest import make_bench
+    from inspect_ai import eval as inspect_eval
+
+    from medvqa.integrations.inspect import bench_dataset, medvqa_task
+    from medvqa.schema import write_jsonl
+
+    bench = make_bench(tmp_path / "b", n=4)
+    base = list(read_jsonl(bench / "items.jsonl", Item))
+    img = base[0].images
+    items = [
+        base[0].model_copy(update={"id": "single", "split": "test"}),
+        Item(id="multi", images=img, question="[multi] Which apply?",
+             options={"A": "x", "B": "y", "C": "z"}, answer=["A", "C"], question_type="multi"),
+        Item(id="region", images=img, question="[region] Which regions show a mass?",
+             options={}, answer=["3", "7"], question_type="region"),
+        Item(id="open", images=img, question="[open] Which organ?", options={},
+             answer="lung", question_type="open"),
+    ]
+    write_jsonl(bench / "items.jsonl", items)
+    samples = bench_dataset(bench)
+    assert [s.choices for s in samples] == [list(items[0].options.values()), ["x", "y", "z"],
+                                            None, None]
+    wrong_letter = next(k for k in items[0].options if k != items[0].answer)
+    replies = {
+        "C": {"single": f"ANSWER: {items[0].answer}", "multi": "ANSWER: A, C",
+              "region": "Regions 3, 7", "open": "Lung"},
+        "I": {"single": f"ANSWER: {wrong_letter}", "multi": "ANSWER: A",
+              "region": "Regions 3, 7, 9", "open": "liver"},
+    }
+    monkeypatch.setenv("OPENAI_API_KEY", "local-test-key")
+    for verdict, said in replies.items():
+
+        def reply(prompt: str, body: dict, said: dict = said) -> str:
+            return next(v for k, v in said.items() if f"[{k}]" in prompt
+                        or (k == "single" and "[lung" in prompt))
+
+        with ChatServer(reply=reply) as server:
+            log = inspect_eval(medvqa_task(bench=str(bench)), model="openai/test",
+                               model_base_url=server.url, model_args={"responses_api": False},
+                               log_dir=str(tmp_path / "logs"), display="none")[0]
+        scores = {s.id: next(iter(s.scores.values())).value for s in log.samples}
+        assert scores == dict.fromkeys(said, verdict)
