@@ -231,3 +231,35 @@ def test_zero_items_is_bad_input(tmp_path: Path) -> None:
     shutil.rmtree(src / "imgs")
     assert cli("import", "slake", str(src), "-o", str(tmp_path / "b")) == 2
     assert not (tmp_path / "b").exists()
+
+
+def test_printed_recipe_builds_the_same_benchmark(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    src = write_slake(tmp_path)
+    assert cli("import", "slake", str(src), "--print-recipe") == 0
+    text = capsys.readouterr().out
+    root = text.splitlines()[0].removeprefix("# paths relative to --data-root ")
+    (tmp_path / "slake.yaml").write_text(text)
+    assert cli("build", str(tmp_path / "slake.yaml"), "--data-root", root,
+               "-o", str(tmp_path / "built")) == 0
+    assert cli("import", "slake", str(src), "-o", str(tmp_path / "imported")) == 0
+    assert (tmp_path / "built" / "items.jsonl").read_bytes() == (
+        tmp_path / "imported" / "items.jsonl").read_bytes()
+
+
+def test_build_list_shows_the_import_recipe_types(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli("build", "--list") == 0
+    out = capsys.readouterr().out
+    assert all(t in out for t in ("slake", "pathvqa", "pmc_vqa", "omnimedvqa", "table"))
+
+
+def test_hub_id_offline_is_one_clear_line(tmp_path: Path) -> None:
+    import os
+
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_HOME": str(tmp_path / "hf")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "medvqa.cli", "import", "pathvqa", "someone/path-vqa",
+         "-o", str(tmp_path / "b")], capture_output=True, text=True, timeout=120, env=env)
+    text = " ".join(proc.stderr.split())
+    assert proc.returncode == 2 and "someone/path-vqa: not a local path" in text, text
+    assert "Traceback" not in text

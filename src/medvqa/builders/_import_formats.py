@@ -10,6 +10,7 @@ returned data root, so ``medvqa import`` and ``medvqa build RECIPE`` build the s
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -124,6 +125,32 @@ FORMATS: dict[str, ImportFormat] = {
 }
 
 
+_HUB_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+")
+
+
+def hub_dataset(repo_id: str) -> Path:
+    """The local copy of a Hugging Face dataset repository (``owner/name``), fetched on demand.
+
+    Only when the user names a hub ID that is not a local path; ``HF_HUB_OFFLINE=1`` keeps it
+    to the local cache.
+
+    Raises:
+        BadInputError: not a hub ID, or the dataset cannot be had (offline, unknown, gated).
+
+    """
+    if not _HUB_ID.fullmatch(repo_id):
+        raise BadInputError(f"{repo_id}: not found")
+    from medvqa._optional import optional_import
+
+    hub = optional_import("huggingface_hub", "'medvqa[interop]'")
+    try:
+        return Path(hub.snapshot_download(repo_id=repo_id, repo_type="dataset"))
+    except Exception as exc:  # noqa: BLE001 - hub errors are many; all mean "cannot have it"
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise BadInputError(f"{repo_id}: not a local path, and the Hugging Face dataset could "
+                            f"not be fetched: {first}") from None
+
+
 def _rel(path: Path, root: Path) -> str:
     return Path(os.path.relpath(path.resolve(), root)).as_posix()
 
@@ -141,7 +168,7 @@ def import_recipe(fmt: str, source: Path, *, images: Path | None = None, name: s
     if fmt not in FORMATS:
         raise MedvqaUsageError(f"unknown import format {fmt!r}: use one of {', '.join(FORMATS)}")
     if not source.exists():
-        raise BadInputError(f"{source}: not found")
+        source = hub_dataset(str(source))
     spec = FORMATS[fmt]
     folder, tables = spec.layout(source, images)
     root = (source if source.is_dir() else source.parent).resolve()
