@@ -77,3 +77,17 @@ def test_wrong_file_is_bad_input(bench: Path, tmp_path: Path) -> None:
                str(bench), "-o", str(tmp_path / "run")) == 2
     assert cli("import-predictions", "lmms-eval", str(tmp_path / "x.tsv"), "--bench",
                str(bench), "-o", str(tmp_path / "run")) == 2
+
+
+def test_reimport_replaces_stale_results_and_never_overwrites_a_real_run(
+        bench: Path, tmp_path: Path) -> None:
+    pytest.importorskip("openpyxl")
+    exported = export_vlmevalkit(bench, tmp_path / "VQA_RAD.tsv", ["test"])
+    result = inference_file(exported.files[0].path, tmp_path / "M_VQA_RAD.tsv", "A")
+    args = ("import-predictions", "vlmevalkit", str(result), "--bench", str(bench), "-o")
+    assert cli(*args, str(tmp_path / "run")) == 0
+    assert cli("score", str(bench), str(tmp_path / "run"), "--resamples", "50") == 0
+    assert cli(*args, str(tmp_path / "run")) == 0
+    assert not (tmp_path / "run" / "metrics.json").exists()  # stale scores removed
+    assert cli("run", str(bench), "-m", "random", "-o", str(tmp_path / "real")) == 0
+    assert cli(*args, str(tmp_path / "real")) == 2

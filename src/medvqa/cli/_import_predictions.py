@@ -14,7 +14,8 @@ def import_predictions_command(
     bench: Path = typer.Option(..., "--bench", help="The BENCH/ the tool was run on."),
     out: Path = typer.Option(..., "-o", "--out", help="RUN/ folder to write."),
     split: str = typer.Option("", "--split", help="Split the tool ran on, for logs that "
-                              "number documents instead of naming items (lmms-eval)."),
+                              "number documents instead of naming items (lmms-eval; default "
+                              "test, as medvqa's lmms-eval export)."),
 ) -> None:
     """Turn another tool's results into a RUN/ that medvqa score, compare and report read.
 
@@ -34,6 +35,8 @@ def import_predictions_command(
     if not source.is_file():
         raise BadInputError(f"{source}: not found")
     found = READERS[fmt](source)
+    if fmt == "lmms-eval" and not split:
+        split = "test"
     result = write_run(bench, out, found, fmt, source, split or None)
     err = Console(stderr=True)
     if result.unmatched:

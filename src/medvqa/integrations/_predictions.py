@@ -22,6 +22,7 @@ from medvqa.errors import BadInputError
 from medvqa.schema import (
     BENCHMARK_FILE,
     ITEMS_FILE,
+    METRICS_FILE,
     PREDICTIONS_FILE,
     RUN_FILE,
     Benchmark,
@@ -91,6 +92,20 @@ def _resolve(key: str, ids: dict[str, Item], order: list[str], prefixes: list[st
     return None
 
 
+def _check_target(out: Path) -> None:
+    """Refuse to overwrite a run medvqa made itself; clear an earlier import's stale results."""
+    if (out / RUN_FILE).is_file():
+        old = read_json(out / RUN_FILE, RunInfo)
+        if "imported_from" not in old.model_info:
+            raise BadInputError(f"{out}: holds a run of {old.model} made by `medvqa run`; "
+                                "import into another folder")
+    elif out.is_dir() and any(out.iterdir()):
+        raise BadInputError(f"{out}: exists and is not a run folder; not writing into it")
+    for stale in (METRICS_FILE, TOOL_SCORES_FILE):
+        if (out / stale).exists():
+            (out / stale).unlink()
+
+
 def write_run(bench: Path, out: Path, found: ImportedFile, fmt: str, source: Path,
               split: str | None = None) -> ImportResult:
     """Map ``found`` onto ``bench``'s items and write RUN/ ``out`` (replacing its files).
@@ -105,6 +120,7 @@ def write_run(bench: Path, out: Path, found: ImportedFile, fmt: str, source: Pat
     bench, out = Path(bench), Path(out)
     if not (bench / ITEMS_FILE).is_file():
         raise BadInputError(f"{bench}: not a benchmark folder (no {ITEMS_FILE})")
+    _check_target(out)
     items = {i.id: i for i in read_jsonl(bench / ITEMS_FILE, Item)}
     order = [i for i, it in items.items() if split is None or it.split == split]
     prefixes = sorted({i.rsplit("/", 1)[0] for i in items if "/" in i})
@@ -158,7 +174,5 @@ def write_run(bench: Path, out: Path, found: ImportedFile, fmt: str, source: Pat
     write_jsonl(out / PREDICTIONS_FILE, preds)
     if verdicts:
         write_jsonl(out / TOOL_SCORES_FILE, verdicts)
-    elif (out / TOOL_SCORES_FILE).exists():
-        (out / TOOL_SCORES_FILE).unlink()
     write_json(out / RUN_FILE, info)
     return result
