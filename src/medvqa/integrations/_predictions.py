@@ -150,7 +150,10 @@ def write_run(bench: Path, out: Path, found: ImportedFile, fmt: str, source: Pat
         else None
     conditions = list(dict.fromkeys(p.condition for p in preds))
     result.written = len(preds)
-    result.missing = len(order if split else items) - len({p.item_id for p in preds})
+    # Items of the splits the answers cover (the split the tool ran on) that got no answer.
+    covered = {items[p.item_id].split for p in preds}
+    answered = {p.item_id for p in preds}
+    result.missing = sum(1 for i, it in items.items() if it.split in covered and i not in answered)
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
     info = RunInfo(
         model=found.model or f"{fmt}:{source.stem}",
