@@ -98,13 +98,13 @@ def test_hugging_face_datasets_loads_the_folder(
 
 
 @pytest.mark.parametrize("how", ["path", "data_dir"])
-def test_datasets_loads_exactly_medvqas_splits(how: str, tmp_path: Path) -> None:
+def test_datasets_loads_exactly_medvqas_splits(how: str, tmp_path: Path,
+                                               bench_factory) -> None:
     import datasets
-    from conftest import make_bench
 
     from medvqa.schema import Item, read_jsonl, write_jsonl
 
-    bench = make_bench(tmp_path / "b", n=10)
+    bench = bench_factory(tmp_path / "b", n=10)
     names = ["train", "val", "test", "test_tiny", "external"]
     items = [i.model_copy(update={"split": names[k % 5]})
              for k, i in enumerate(read_jsonl(bench / "items.jsonl", Item))]

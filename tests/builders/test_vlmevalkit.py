@@ -172,12 +172,11 @@ def test_open_items_go_to_their_own_file_read_as_vlmevalkit_does(
     assert dict(zip(vqa["id"], vqa["answer"].astype(str), strict=True)) == gold
 
 
-def test_split_filter_missing_text_warning_and_imageless_items(tmp_path: Path) -> None:
-    from conftest import make_bench
-
+def test_split_filter_missing_text_warning_and_imageless_items(tmp_path: Path,
+                                                               bench_factory) -> None:
     from medvqa.schema import Item, read_jsonl, write_jsonl
 
-    bench = make_bench(tmp_path / "b", n=6)
+    bench = bench_factory(tmp_path / "b", n=6)
     items = [i.model_copy(update={"split": "test"})
              for i in read_jsonl(bench / "items.jsonl", Item)]
     items[0] = items[0].model_copy(update={"options": {"A": "None", "B": "benign", "C": "NA"},

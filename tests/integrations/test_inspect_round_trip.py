@@ -108,16 +108,15 @@ def test_inspect_task_round_trip(bench: Path, tmp_path: Path,
     assert {s.id for s in read.samples} == {i.id for i in items}
 
 
-def test_each_question_type_gets_its_solver_and_scorer(tmp_path: Path,
+def test_each_question_type_gets_its_solver_and_scorer(tmp_path: Path, bench_factory,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Right answers in each type's own form score 1.0 in Inspect; wrong ones 0.0."""
-    from conftest import make_bench
     from inspect_ai import eval as inspect_eval
 
     from medvqa.integrations.inspect import bench_dataset, medvqa_task
     from medvqa.schema import write_jsonl
 
-    bench = make_bench(tmp_path / "b", n=4)
+    bench = bench_factory(tmp_path / "b", n=4)
     base = list(read_jsonl(bench / "items.jsonl", Item))
     img = base[0].images
     items = [
