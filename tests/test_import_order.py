@@ -17,8 +17,8 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "medvqa"
 #: The rooms, lowest first. A room imports only rooms at its own rank or lower; rooms of equal
 #: rank never import each other.
 LAYERS: list[set[str]] = [
-    {"__init__", "errors", "_suggest", "rng", "_optional"},
-    {"_registry", "store"},
+    {"__init__", "errors", "_suggest", "rng", "_resources"},
+    {"_registry", "_optional", "store"},
     {"schema"},
     {"sources"},
     {"builders"},
@@ -31,7 +31,7 @@ LAYERS: list[set[str]] = [
     {"train", "review", "integrations"},
     {"testing"},
     {"bench", "demo"},
-    {"cli", "__main__"},
+    {"cli"},
 ]
 RANK = {room: i for i, rooms in enumerate(LAYERS) for room in rooms}
 
@@ -69,7 +69,9 @@ def _imports(path: Path, name: str, modules: dict[str, Path]) -> set[str]:
 
 def _room(module: str) -> str:
     parts = module.split(".")
-    return parts[1] if len(parts) > 1 else "__init__"
+    if len(parts) == 1:
+        return "__init__"
+    return "cli" if parts[1] == "__main__" else parts[1]
 
 
 def _graph() -> dict[str, set[str]]:

@@ -23,8 +23,13 @@ from medvqa.builders._pipeline import (
 from medvqa.builders._recipe import Recipe, TopicSpec, load_recipe, parse_recipe, shipped_recipes
 from medvqa.builders._splits import assign_splits
 from medvqa.builders._types import RECIPE_TYPES
+from medvqa.builders._writer import BenchWriter, CountTally, WrittenItems, bench_counts
 
 __all__ = [
+    "BenchWriter",
+    "CountTally",
+    "WrittenItems",
+    "bench_counts",
     "RECIPE_TYPES",
     "BuildConfig",
     "BuildContext",

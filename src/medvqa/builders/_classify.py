@@ -92,10 +92,10 @@ def _store_unit(unit: Unit, recipe: Recipe, ctx: BuildContext) -> list[str] | No
         rect = finding_rect(unit.box, recipe.crop_margin, image.size)
     else:
         assert unit.normal_of is not None and unit.normal_of.extra.get("crop")
-        left, top, right, bottom = unit.normal_of.extra["crop"]  # type: ignore[misc]
+        left, top, right, bottom = (int(v) for v in unit.normal_of.extra["crop"])
         rect = random_rect(right - left, bottom - top, image.size, ctx.seed, unit.key)
     unit.extra["crop"] = list(rect)
-    crop = image.crop(tuple(rect))
+    crop = image.crop((rect[0], rect[1], rect[2], rect[3]))
     import numpy as np  # local: only crops need the array round trip
 
     return [ctx.store_bytes(encode_png(np.asarray(crop)), ".png")]
@@ -153,7 +153,7 @@ def _topic_items(
         if rels is None:
             continue
         if "crop" in unit.extra:
-            crops[u] = unit.extra["crop"]  # type: ignore[assignment]
+            crops[u] = unit.extra["crop"]
         stored.append(u)
         stored_rels.append(rels[0] if len(rels) == 1 else tuple(rels))
         seen_labels.update(units.labels_of(u))
@@ -162,7 +162,7 @@ def _topic_items(
     positions = balanced_positions(len(stored), n_opts, ctx.seed, topic.name)
     seen_ids: set[str] = set()
     for u, paths, pos in zip(stored, stored_rels, positions, strict=True):
-        rels = [paths] if isinstance(paths, str) else list(paths)
+        item_images = [paths] if isinstance(paths, str) else list(paths)
         unit = units.unit(u, records, crops)
         rec = unit.records[0]
         bad = [label for label in unit.labels if label not in choices]
@@ -170,6 +170,7 @@ def _topic_items(
             ctx.problems.add(rec.where, f"unknown label {bad[0]!r} for topic {topic.name!r}")
             continue
         item_id = unique_id(f"{topic.name}/{unit.key}", seen_ids)
+        answer: str | list[str]
         if topic.question_type == "multi":
             options, answer = multi_options(
                 unit.labels, choices, topic.shuffle_options, ctx.seed, item_id
@@ -185,7 +186,7 @@ def _topic_items(
             )
         item = Item(
             id=item_id,
-            images=rels,
+            images=item_images,
             question=choose_question(topic.questions, ctx.seed, item_id),
             options=options,
             answer=answer,

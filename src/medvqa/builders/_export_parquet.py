@@ -179,8 +179,8 @@ def export_parquet(bench: Path, out: Path) -> ParquetExport:
             rows[split] += 1
             if len(buffers[split]) >= BATCH_ROWS:
                 flush(split)
-        for split, writer in writers.items():
-            flush(split)
+        for name, writer in writers.items():
+            flush(name)
             writer.close()
         (tmp / "README.md").write_text(_card(bench, rows), encoding="utf-8")
         if out.exists():

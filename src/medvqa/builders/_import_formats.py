@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from medvqa.builders._recipe import Recipe
-from medvqa.errors import BadInputError, MedvqaUsageError
+from medvqa.errors import BadInputError, UsageError
 from medvqa.sources import SourceSpec
 
 
@@ -142,7 +142,7 @@ def hub_dataset(repo_id: str) -> Path:
         raise BadInputError(f"{repo_id}: not found")
     from medvqa._optional import optional_import
 
-    hub = optional_import("huggingface_hub", "'medvqa[interop]'")
+    hub = optional_import("huggingface_hub")
     try:
         return Path(hub.snapshot_download(repo_id=repo_id, repo_type="dataset"))
     except Exception as exc:  # noqa: BLE001 - hub errors are many; all mean "cannot have it"
@@ -161,12 +161,12 @@ def import_recipe(fmt: str, source: Path, *, images: Path | None = None, name: s
     """The recipe importing ``source`` as ``fmt``, and the data root its paths are relative to.
 
     Raises:
-        MedvqaUsageError: unknown format.
+        UsageError: unknown format.
         BadInputError: the source (or a file it should contain) does not exist.
 
     """
     if fmt not in FORMATS:
-        raise MedvqaUsageError(f"unknown import format {fmt!r}: use one of {', '.join(FORMATS)}")
+        raise UsageError(f"unknown import format {fmt!r}: use one of {', '.join(FORMATS)}")
     if not source.exists():
         source = hub_dataset(str(source))
     spec = FORMATS[fmt]

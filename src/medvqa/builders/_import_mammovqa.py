@@ -92,8 +92,8 @@ def import_mammovqa(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
     groups: dict[tuple[str, int], list[int]] = {}
     for i, (_, sample, _) in enumerate(good):
         if QUESTION_TYPES[str(sample["Question type"]).strip().lower()] != "multi":
-            key = (str(sample.get("Question topic", "")), len(sample["Options"]))
-            groups.setdefault(key, []).append(i)
+            group = (str(sample.get("Question topic", "")), len(sample["Options"]))
+            groups.setdefault(group, []).append(i)
     position: dict[int, int] = {}
     for (topic, k), members in groups.items():
         positions = balanced_positions(len(members), k, ctx.seed, f"mammovqa {topic}")

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from medvqa.builders._context import BuildContext, Draft, unique_id
 from medvqa.builders._import_common import read_json_rows, require_fields
 from medvqa.builders._recipe import Recipe
-from medvqa.errors import MedvqaUsageError
+from medvqa.errors import UsageError
 from medvqa.schema import Item
 
 FIELDS = ("question", "gt_answer", "image_path", "option_A")
@@ -25,7 +25,7 @@ def import_omnimedvqa(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
     """Items from the JSON files ``sources[0].labels``, images under ``sources[0].path``."""
     spec = recipe.sources[0]
     if not spec.labels:
-        raise MedvqaUsageError("omnimedvqa: sources[0].labels must name OmniMedVQA JSON files")
+        raise UsageError("omnimedvqa: sources[0].labels must name OmniMedVQA JSON files")
     seen: set[str] = set()
     for table in spec.labels:
         rows = read_json_rows(ctx.root / table, table, "OmniMedVQA")

@@ -17,7 +17,7 @@ from pathlib import Path
 from medvqa.builders._context import BuildContext, Draft, unique_id
 from medvqa.builders._import_common import require_fields, split_name
 from medvqa.builders._recipe import Recipe
-from medvqa.errors import MedvqaUsageError
+from medvqa.errors import UsageError
 from medvqa.schema import Item
 
 FIELDS = ("Figure_path", "Question", "Choice A", "Choice B")
@@ -51,7 +51,7 @@ def import_pmc_vqa(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
     """Items from the CSV files ``sources[0].labels``, images under ``sources[0].path``."""
     spec = recipe.sources[0]
     if not spec.labels:
-        raise MedvqaUsageError("pmc_vqa: sources[0].labels must name the PMC-VQA CSV files")
+        raise UsageError("pmc_vqa: sources[0].labels must name the PMC-VQA CSV files")
     seen: set[str] = set()
     for table in spec.labels:
         with (ctx.root / table).open(encoding="utf-8", newline="") as fh:

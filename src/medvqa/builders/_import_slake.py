@@ -23,7 +23,7 @@ from medvqa.builders._import_common import (
     yesno_positions,
 )
 from medvqa.builders._recipe import Recipe
-from medvqa.errors import MedvqaUsageError
+from medvqa.errors import UsageError
 
 FIELDS = ("img_name", "question", "answer", "q_lang", "answer_type")
 _META_KEYS = ("qid", "img_id", "q_lang", "answer_type", "content_type", "location", "modality",
@@ -35,9 +35,9 @@ def import_slake(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
     spec = recipe.sources[0]
     lang = recipe.import_options.get("lang", "en")
     if lang not in {"en", "zh", "all"}:
-        raise MedvqaUsageError(f"slake: lang {lang!r}: use en, zh or all")
+        raise UsageError(f"slake: lang {lang!r}: use en, zh or all")
     if not spec.labels:
-        raise MedvqaUsageError("slake: sources[0].labels must name the SLAKE JSON files")
+        raise UsageError("slake: sources[0].labels must name the SLAKE JSON files")
     seen: set[str] = set()
     for table in spec.labels:
         rows = read_json_rows(ctx.root / table, table, "SLAKE")

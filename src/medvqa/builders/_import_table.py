@@ -31,7 +31,7 @@ from medvqa.builders._import_common import (
 )
 from medvqa.builders._options import LETTERS
 from medvqa.builders._recipe import Recipe
-from medvqa.errors import BadInputError, MedvqaUsageError
+from medvqa.errors import BadInputError, UsageError
 from medvqa.schema import Item
 
 MAPPED = ("id", "question", "answer", "image", "options", "split", "category", "case_id")
@@ -88,9 +88,9 @@ def import_table(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
     cols = {k: v for k, v in recipe.import_options.items() if k in MAPPED and v}
     unknown = sorted(set(recipe.import_options) - set(MAPPED))
     if unknown:
-        raise MedvqaUsageError(f"table: unknown mapping {', '.join(unknown)} (use {MAPPED})")
+        raise UsageError(f"table: unknown mapping {', '.join(unknown)} (use {MAPPED})")
     if "question" not in cols or "answer" not in cols:
-        raise MedvqaUsageError("table: map question=COLUMN and answer=COLUMN at least")
+        raise UsageError("table: map question=COLUMN and answer=COLUMN at least")
     option_cols = [c.strip() for c in cols.get("options", "").split(",") if c.strip()]
     needed = [cols["question"], cols["answer"], *option_cols]
     needed += [cols[k] for k in ("image", "id", "split", "category", "case_id") if k in cols]

@@ -8,6 +8,7 @@ question text is kept as is; case_id is the image; phrase_type ``test_*`` → sp
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from medvqa.builders._context import BuildContext, Draft, unique_id
 from medvqa.builders._import_common import read_json_rows, require_fields
@@ -63,7 +64,7 @@ def import_vqa_rad(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
         if spec.modality:
             meta["modality"] = spec.modality
         split = "test" if str(row.get("phrase_type", "")).startswith("test") else "train"
-        common = dict(
+        common: dict[str, Any] = dict(
             id=item_id,
             images=[rel],
             question=question,

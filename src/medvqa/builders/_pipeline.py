@@ -11,12 +11,7 @@ split set, in the same order.
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import os
-import shutil
-import tempfile
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,16 +21,14 @@ from medvqa.builders._context import BuildContext, Draft
 from medvqa.builders._recipe import Recipe, load_recipe
 from medvqa.builders._splits import SplitKeys, assign_split_keys
 from medvqa.builders._types import RECIPE_TYPES
-from medvqa.errors import BadInputError
+from medvqa.builders._writer import BenchWriter
 from medvqa.schema import (
     BENCHMARK_FILE,
-    ITEMS_FILE,
     Benchmark,
     CreatedWith,
     Item,
     SourceInfo,
     dump_line,
-    write_json,
 )
 from medvqa.sources import Problem, Problems
 
@@ -103,77 +96,26 @@ def build_from_recipe(
     """Build from an already parsed recipe."""
     root = data_root_for(recipe, folder, config.data_root)
     builder = RECIPE_TYPES.get(recipe.type)
-    out = Path(config.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.building-"))
-    try:
+    with BenchWriter(config.out) as writer:
+        tmp = writer.folder
         ctx = BuildContext(root=root, out=tmp, seed=config.seed, problems=Problems(config.strict))
         keys, images = _spill(builder(recipe, ctx), tmp / _SCRATCH)
         assign_split_keys(keys, recipe.splits, config.seed, recipe.test_tiny)
-        tally, digest = _write_items(tmp / _SCRATCH, tmp / ITEMS_FILE, keys)
+        tally, digest = writer.write_items(_with_splits(tmp / _SCRATCH, keys))
         (tmp / _SCRATCH).unlink()
         counts = tally.counts(len(ctx.problems), images)
-        result = _write_meta(tmp, recipe, counts, digest, config.seed, ctx.problems,
+        result = _write_meta(writer, recipe, counts, digest, config.seed, ctx.problems,
                              str(config.recipe))
-        _replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+        out = writer.commit()
     result.out = out
     result.filter = config.filter or recipe.filter
     return result
-
-
-def _replace(tmp: Path, out: Path) -> None:
-    if out.exists():
-        if out.is_dir() and not any(out.iterdir()):
-            out.rmdir()
-        elif (out / BENCHMARK_FILE).exists() or (out / ITEMS_FILE).exists():
-            old = out.with_name(f".{out.name}.old")
-            shutil.rmtree(old, ignore_errors=True)
-            out.rename(old)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            raise BadInputError(f"{out}: exists and is not a benchmark folder; not replacing it")
-    tmp.rename(out)
 
 
 def reread_result(result: BuildResult) -> BuildResult:
     """``result`` with counts and hash read back from its benchmark.json (after a filter)."""
     bench = Benchmark.model_validate_json((result.out / BENCHMARK_FILE).read_text("utf-8"))
     return BuildResult(result.out, bench.counts, bench.items_sha256, result.problems)
-
-
-class CountTally:
-    """Running tallies behind the ``counts`` block of benchmark.json (no item is kept)."""
-
-    def __init__(self) -> None:
-        self.items = 0
-        self.by: dict[str, Counter[str]] = {
-            k: Counter() for k in ("by_split", "by_question_type", "by_category", "by_source")
-        }
-
-    def add(self, item: Item) -> None:
-        """Count one item."""
-        self.items += 1
-        self.by["by_split"][item.split] += 1
-        self.by["by_question_type"][item.question_type] += 1
-        self.by["by_category"][item.category] += 1
-        self.by["by_source"][item.source] += 1
-
-    def counts(self, skipped: int, n_images: int) -> dict[str, object]:
-        """The ``counts`` block (sorted keys, so bytes are stable)."""
-        out: dict[str, object] = {"items": self.items, "images": n_images, "skipped": skipped}
-        out.update({k: dict(sorted(c.items())) for k, c in self.by.items()})
-        return out
-
-
-def bench_counts(items: list[Item], skipped: int, n_images: int) -> dict[str, object]:
-    """The ``counts`` block of benchmark.json for items in memory (see :class:`CountTally`)."""
-    tally = CountTally()
-    for item in items:
-        tally.add(item)
-    return tally.counts(skipped, n_images)
 
 
 def _spill(drafts: Iterator[Draft], scratch: Path) -> tuple[SplitKeys, int]:
@@ -193,30 +135,17 @@ def _spill(drafts: Iterator[Draft], scratch: Path) -> tuple[SplitKeys, int]:
     return keys, len(images)
 
 
-def _write_items(scratch: Path, target: Path, keys: SplitKeys) -> tuple[CountTally, str]:
-    """Pass 2: stream the scratch items to ``target`` with their assigned splits.
-
-    Returns the count tallies and the SHA-256 of the bytes written.
-
-    ``target`` lies in the private building folder, so a plain write is crash-safe here.
-    """
-    tally = CountTally()
-    digest = hashlib.sha256()
-    with scratch.open("r", encoding="utf-8", newline="\n") as src, target.open("wb") as dst:
+def _with_splits(scratch: Path, keys: SplitKeys) -> Iterator[Item]:
+    """Pass 2: the scratch items again, in order, each with its assigned split."""
+    with scratch.open("r", encoding="utf-8", newline="\n") as src:
         for i, line in enumerate(src):
             item = Item.model_validate_json(line)
             item.split = keys.split_name(i)  # type: ignore[assignment]
-            data = dump_line(item).encode("utf-8")
-            digest.update(data)
-            dst.write(data)
-            tally.add(item)
-        dst.flush()
-        os.fsync(dst.fileno())
-    return tally, digest.hexdigest()
+            yield item
 
 
 def _write_meta(
-    out: Path,
+    writer: BenchWriter,
     recipe: Recipe,
     counts: dict[str, object],
     digest: str,
@@ -242,6 +171,6 @@ def _write_meta(
         counts=counts,
         items_sha256=digest,
     )
-    write_json(out / BENCHMARK_FILE, bench)
+    writer.write_benchmark(bench)
     log.info("built %s: %d items, %d skipped", recipe.name, counts["items"], len(problems))
-    return BuildResult(out, bench.counts, digest, list(problems))
+    return BuildResult(writer.out, bench.counts, digest, list(problems))

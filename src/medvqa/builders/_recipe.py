@@ -8,15 +8,15 @@ never either.
 
 from __future__ import annotations
 
-import difflib
-from importlib import resources
 from pathlib import Path
 from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from medvqa.errors import BadInputError, MedvqaUsageError
+from medvqa._resources import shipped_path, shipped_text
+from medvqa._suggest import did_you_mean
+from medvqa.errors import BadInputError, UsageError
 from medvqa.sources import SourceSpec
 
 Level = Literal["image", "finding", "exam"]
@@ -77,7 +77,7 @@ class Recipe(BaseModel):
     sources: list[SourceSpec] = Field(min_length=1, description="Datasets read.")
     topics: list[TopicSpec] = Field(default_factory=list, description="Question topics.")
     splits: dict[Literal["train", "val", "test"], float] = Field(
-        default_factory=lambda: {"train": 7.0, "val": 1.0, "test": 2.0},
+        default_factory=lambda: {"train": 7.0, "val": 1.0, "test": 2.0},  # type: ignore[arg-type]  # pydantic validates the literal keys
         description="Split ratios, stratified by answer and grouped by case.",
     )
     test_tiny: int = Field(default=0, ge=0, description="Items moved from test to test_tiny.")
@@ -101,7 +101,7 @@ class Recipe(BaseModel):
 def shipped_recipes() -> dict[str, str]:
     """Name → description of the recipes shipped in ``medvqa/recipes``, sorted by name."""
     out: dict[str, str] = {}
-    folder = resources.files("medvqa") / "recipes"
+    folder = shipped_path("recipes")
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".yaml"):
             data = yaml.safe_load(entry.read_text(encoding="utf-8")) or {}
@@ -113,7 +113,7 @@ def resolve_recipe(name_or_path: str) -> tuple[str, Path | None]:
     """The recipe's YAML text and its folder (None for a shipped recipe).
 
     Raises:
-        MedvqaUsageError: neither a file nor a shipped name (with "did you mean").
+        UsageError: neither a file nor a shipped name (with "did you mean").
 
     """
     path = Path(name_or_path)
@@ -123,12 +123,11 @@ def resolve_recipe(name_or_path: str) -> tuple[str, Path | None]:
         return path.read_text(encoding="utf-8"), path.resolve().parent
     names = shipped_recipes()
     if name_or_path not in names:
-        close = difflib.get_close_matches(name_or_path, names, n=3)
-        hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-        raise MedvqaUsageError(
+        hint = did_you_mean(name_or_path, names)
+        raise UsageError(
             f"unknown recipe {name_or_path!r}.{hint} Shipped: {', '.join(names)}."
         )
-    text = (resources.files("medvqa") / "recipes" / f"{name_or_path}.yaml").read_text("utf-8")
+    text = shipped_text("recipes", f"{name_or_path}.yaml")
     return text, None
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from array import array
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -103,7 +104,7 @@ def assign_splits(
 
 
 def assign_split_keys(
-    keys: SplitKeys, ratios: Mapping[str, float], seed: int, test_tiny: int = 0
+    keys: SplitKeys, ratios: Mapping[Any, float], seed: int, test_tiny: int = 0
 ) -> None:
     """:func:`assign_splits` on keys: set ``keys.split`` of every non-fixed item (in place)."""
     free = np.flatnonzero(np.array(keys.fixed, dtype=np.uint8) == 0)

@@ -13,6 +13,7 @@ import logging
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from medvqa.builders._recipe import TopicSpec
 from medvqa.rng import rng_for
@@ -42,7 +43,7 @@ class Unit:
     raw: list[str]
     box: Box | None = None
     normal_of: Unit | None = None
-    extra: dict[str, object] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class UnitTable:
@@ -116,7 +117,7 @@ class UnitTable:
             key = recs[0].case_id or recs[0].key
         else:
             key = recs[0].key
-        extra: dict[str, object] = {"crop": crops[i]} if i in crops else {}
+        extra: dict[str, Any] = {"crop": crops[i]} if i in crops else {}
         return Unit(key, recs, list(labels), list(raw), box, finding, extra)
 
 

@@ -14,6 +14,7 @@ import click
 import typer
 import typer.exceptions
 from rich.console import Console
+from rich.markup import escape
 
 from medvqa import __version__
 from medvqa.cli._bench import bench_command
@@ -27,7 +28,7 @@ from medvqa.cli._parse import parse_command
 from medvqa.cli._report import report_command
 from medvqa.cli._run import run_command, validate_command
 from medvqa.cli._score import compare_command, score_command
-from medvqa.errors import BadInputError, MedvqaUsageError
+from medvqa.errors import EXIT_CODES, MedvqaError
 
 app = typer.Typer(
     name="medvqa",
@@ -102,12 +103,9 @@ def main(argv: list[str] | None = None) -> None:
     except _ABORTS:
         _err.print("aborted")
         sys.exit(130)
-    except MedvqaUsageError as exc:
-        _err.print(f"[red]error:[/red] {exc}", highlight=False)
-        sys.exit(1)
-    except BadInputError as exc:
-        _err.print(f"[red]error:[/red] {exc}", highlight=False)
-        sys.exit(2)
+    except MedvqaError as exc:
+        _err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
+        sys.exit(next((c for cls, c in EXIT_CODES.items() if isinstance(exc, cls)), 2))
     sys.exit(code if isinstance(code, int) else 0)
 
 

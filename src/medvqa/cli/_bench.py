@@ -8,6 +8,7 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from medvqa._registry import Registry
@@ -45,7 +46,7 @@ def bench_command(
             try:
                 got = fn(quick)
             except ImportError as exc:
-                console.print(f"[yellow]{name}: skipped ({exc})[/yellow]")
+                console.print(f"[yellow]{name}: skipped ({escape(str(exc))})[/yellow]")
                 continue
         figures.extend(got)
         _print(console, name, got)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import typer
@@ -16,7 +17,9 @@ def _model_slug(run: DemoRun) -> str:
     return run.model.replace(":", "_").replace("/", "_")
 
 
-def _captions_step(step, out: Path, data_root: Path, seed: int) -> None:  # type: ignore[no-untyped-def]
+def _captions_step(
+    step: Callable[[str, list[str]], None], out: Path, data_root: Path, seed: int
+) -> None:
     """MIRA's caption → QA → judge path with SmolLM2 on two real PathMMU explanations.
 
     SmolLM2-135M writes poor questions; the step shows the pipeline validating, counting and

@@ -38,10 +38,10 @@ def export_command(
       medvqa export bench/idrid --format parquet -o hf/idrid
       medvqa export bench/vqa_rad --format lmms-eval -o tasks/vqa_rad
     """
-    from medvqa.errors import BadInputError, MedvqaUsageError
+    from medvqa.errors import BadInputError, UsageError
 
     if fmt not in FORMATS:
-        raise MedvqaUsageError(f"--format {fmt!r}: use one of {', '.join(FORMATS)}")
+        raise UsageError(f"--format {fmt!r}: use one of {', '.join(FORMATS)}")
     if not (bench / "items.jsonl").is_file():
         raise BadInputError(f"{bench}: no items.jsonl (not a benchmark folder)")
     splits = [s.strip() for s in split.split(",") if s.strip()]
@@ -81,7 +81,7 @@ def export_command(
         from medvqa.integrations import export_lmms_eval
 
         if len(splits) > 1:
-            raise MedvqaUsageError("--split: lmms-eval evaluates one split")
+            raise UsageError("--split: lmms-eval evaluates one split")
         lm = export_lmms_eval(bench, out, splits[0] if splits else "test", template)
         _out.print(f"wrote {lm.yaml_path} (task {lm.task}, split {lm.split}, "
                    f"{lm.rows[lm.split]} docs); run: lmms-eval --include_path {lm.out} "

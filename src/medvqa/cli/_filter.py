@@ -10,6 +10,8 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
+from medvqa.cli._console import print_skipped
+
 recipe_app = typer.Typer(add_completion=False, rich_markup_mode="rich")
 filter_app = typer.Typer(
     help="Filter a benchmark (e.g. drop text-guessable items).", no_args_is_help=True
@@ -43,7 +45,7 @@ def build_recipe(
 
     from medvqa.builders import BuildConfig, load_recipe, shipped_recipes
     from medvqa.curate import build_curated
-    from medvqa.errors import MedvqaUsageError
+    from medvqa.errors import UsageError
 
     if list_recipes:
         for name, desc in shipped_recipes().items():
@@ -56,18 +58,17 @@ def build_recipe(
                    "(--print-recipe shows the recipe; medvqa import --list)")
         return
     if not recipe:
-        raise MedvqaUsageError("give a recipe (a YAML file or a name from `medvqa build --list`)")
+        raise UsageError("give a recipe (a YAML file or a name from `medvqa build --list`)")
     if print_config:
         parsed, _ = load_recipe(recipe)
         typer.echo(yaml.safe_dump(parsed.model_dump(mode="json"), sort_keys=False), nl=False)
         return
     if out is None:
-        raise MedvqaUsageError("give the output folder with -o BENCH/")
+        raise UsageError("give the output folder with -o BENCH/")
     result = build_curated(
         BuildConfig(recipe, out, seed=seed, data_root=data_root, strict=strict, filter=filter_spec)
     )
-    for problem in result.problems:
-        _err.print(f"[yellow]skipped[/yellow] {problem}", highlight=False, soft_wrap=True)
+    print_skipped(result.problems, _err)
     counts = result.counts
     splits = ", ".join(f"{k} {v}" for k, v in dict(counts.get("by_split", {})).items())  # type: ignore[call-overload]
     _out.print(

@@ -16,14 +16,14 @@ _err = Console(stderr=True)
 
 
 def _mapping(text: str) -> dict[str, str]:
-    from medvqa.errors import MedvqaUsageError
+    from medvqa.errors import UsageError
 
     pairs: dict[str, str] = {}
     for part in (p for p in text.split(";") if p.strip()) if ";" in text else (
             p for p in text.split(",") if p.strip()):
         key, sep, value = part.partition("=")
         if not sep:
-            raise MedvqaUsageError(f"--map {part!r}: write FIELD=COLUMN")
+            raise UsageError(f"--map {part!r}: write FIELD=COLUMN")
         pairs[key.strip()] = value.strip()
     return pairs
 
@@ -65,14 +65,14 @@ def import_command(
 
     from medvqa.builders._import_formats import FORMATS, import_recipe
     from medvqa.builders._pipeline import BuildConfig, build_from_recipe
-    from medvqa.errors import BadInputError, MedvqaUsageError
+    from medvqa.errors import BadInputError, UsageError
 
     if list_formats:
         for key, f in FORMATS.items():
             typer.echo(f"{key:<12} {f.help}")
         return
     if not fmt or source is None:
-        raise MedvqaUsageError("give FORMAT and SOURCE (formats: `medvqa import --list`)")
+        raise UsageError("give FORMAT and SOURCE (formats: `medvqa import --list`)")
     options: dict[str, str] = {}
     if fmt == "slake":
         options["lang"] = lang
@@ -88,7 +88,7 @@ def import_command(
                                   sort_keys=False), nl=False)
         return
     if out is None:
-        raise MedvqaUsageError("give the output folder with -o BENCH/")
+        raise UsageError("give the output folder with -o BENCH/")
     result = build_from_recipe(recipe, BuildConfig(f"import {fmt}", out, seed=seed,
                                                    data_root=root, strict=strict))
     for problem in result.problems:

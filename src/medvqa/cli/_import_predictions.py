@@ -26,12 +26,12 @@ def import_predictions_command(
     """
     from rich.console import Console
 
-    from medvqa.errors import BadInputError, MedvqaUsageError
+    from medvqa.errors import BadInputError, UsageError
     from medvqa.integrations._predictions import write_run
     from medvqa.integrations._readers import READERS
 
     if fmt not in READERS:
-        raise MedvqaUsageError(f"unknown format {fmt!r}: use one of {', '.join(READERS)}")
+        raise UsageError(f"unknown format {fmt!r}: use one of {', '.join(READERS)}")
     if not source.is_file():
         raise BadInputError(f"{source}: not found")
     found = READERS[fmt](source)

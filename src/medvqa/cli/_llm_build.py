@@ -6,9 +6,15 @@ Only argument parsing and rendering live here; the work is in ``medvqa.curate.ll
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
+
+from medvqa.cli._console import print_skipped
+
+if TYPE_CHECKING:
+    from medvqa.models import LLMSettings
 
 captions_app = typer.Typer(add_completion=False)
 reports_app = typer.Typer(add_completion=False)
@@ -43,8 +49,9 @@ def _settings(
     local_only: bool,
     seed: int,
     api_key_env: str,
-):  # type: ignore[no-untyped-def]
-    from medvqa.curate.llm import LLMSettings, check_local
+) -> LLMSettings:
+    from medvqa.curate.llm import check_local
+    from medvqa.models import LLMSettings
 
     if local_only:
         check_local(model)
@@ -61,9 +68,8 @@ def _settings(
     )
 
 
-def _summary(out: Path, counts: dict, problems: object) -> None:  # type: ignore[type-arg]
-    for problem in problems:  # type: ignore[attr-defined]
-        _err.print(f"[yellow]skipped[/yellow] {problem}", highlight=False, soft_wrap=True)
+def _summary(out: Path, counts: dict[str, Any], problems: object) -> None:
+    print_skipped(problems, _err)  # type: ignore[arg-type]
     dropped = ", ".join(f"{k} {v}" for k, v in counts.get("dropped", {}).items()) or "none"
     _out.print(
         f"wrote {out}: {counts.get('items')} items from {counts.get('generated')} generations; "
@@ -114,7 +120,7 @@ def build_captions(
     """
     from medvqa.curate.llm import CaptionsConfig, keyword_sweep
     from medvqa.curate.llm import build_captions as run
-    from medvqa.errors import MedvqaUsageError
+    from medvqa.errors import UsageError
 
     if sweep_file is not None:
         _out.print(f"{'k':>2} {'precision':>9} {'recall':>7} {'F1':>6}   tp fp fn tn")
@@ -126,7 +132,7 @@ def build_captions(
             )
         return
     if captions is None or out is None:
-        raise MedvqaUsageError("give a captions file and -o BENCH/ (or --sweep LABELLED.csv)")
+        raise UsageError("give a captions file and -o BENCH/ (or --sweep LABELLED.csv)")
     args = (cache, max_tokens, batch_size, tries, constrain, local_only, seed, api_key_env)
     judge_specs = [j.strip() for j in judges.split(",") if j.strip()]
     result = run(
@@ -182,14 +188,14 @@ def build_reports(
     from medvqa.curate.llm import ReportsConfig, induce_schema, write_schema
     from medvqa.curate.llm import build_reports as run
     from medvqa.curate.llm._texts import read_texts
-    from medvqa.errors import MedvqaUsageError
+    from medvqa.errors import UsageError
     from medvqa.sources import Problems
 
     settings = _settings(
         model, cache, max_tokens, batch_size, tries, constrain, local_only, seed, api_key_env
     )
     if out is None:
-        raise MedvqaUsageError(
+        raise UsageError(
             "give the output with -o (BENCH/ folder, or YAML with --induce-schema)"
         )
     if induce:
@@ -204,7 +210,7 @@ def build_reports(
         )
         return
     if not schema:
-        raise MedvqaUsageError(
+        raise UsageError(
             "give --schema (lirads, lungrads, rano or a YAML) or --induce-schema"
         )
     result = run(

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import typer
 
+from medvqa.cli._console import print_skipped
+
 
 def parse_command(
     inp: Path = typer.Argument(..., help="JSONL: id, response, options, question_type, answer."),
@@ -23,7 +25,7 @@ def parse_command(
     from rich.console import Console
 
     from medvqa._registry import UnknownNameError
-    from medvqa.errors import BadInputError, MedvqaUsageError
+    from medvqa.errors import BadInputError, UsageError
     from medvqa.score.parsers._batch import parse_records
     from medvqa.store import atomic_write_text
 
@@ -31,11 +33,10 @@ def parse_command(
     try:
         lines, problems = parse_records(inp, style, seed)
     except UnknownNameError as exc:
-        raise MedvqaUsageError(str(exc)) from None
+        raise UsageError(str(exc)) from None
     except OSError as exc:
         raise BadInputError(f"{inp}: {exc.strerror}") from None
-    for problem in problems:
-        err.print(f"[yellow]skipped[/yellow] {problem}", highlight=False, soft_wrap=True)
+    print_skipped(problems, err)
     atomic_write_text(out, "".join(json.dumps(r) + "\n" for r in lines))
     err.print(f"parsed {len(lines)} responses with style {style!r} → {out}; "
               f"skipped {len(problems)}", highlight=False, soft_wrap=True)

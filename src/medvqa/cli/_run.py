@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 
 
 def validate_command(
@@ -29,9 +30,9 @@ def validate_command(
     console = Console(highlight=False)
     report = validate_benchmark(bench)
     for problem in report.problems:
-        console.print(f"[red]✗[/red] {problem}", markup=True, soft_wrap=True)
+        console.print(f"[red]✗[/red] {escape(str(problem))}", markup=True, soft_wrap=True)
     for warning in report.warnings:
-        console.print(f"[yellow]![/yellow] {warning}", soft_wrap=True)
+        console.print(f"[yellow]![/yellow] {escape(str(warning))}", soft_wrap=True)
     summary = f"{bench}: {report.n_items} items, {report.n_images} images"
     if report.ok:
         console.print(f"[green]✓[/green] {summary}: no problems")
@@ -53,7 +54,8 @@ def run_command(
         None, "--prompt", help="Prompt template name or YAML path (default: the benchmark's)."
     ),
     conditions: str = typer.Option(
-        "clean", "--conditions", help="Comma-separated conditions, e.g. clean,blind,noise."
+        "", "--conditions", help="Comma-separated conditions, e.g. clean,blind,noise "
+        "(default: clean)."
     ),
     concurrency: int = typer.Option(16, "--concurrency", min=1, help="Requests in flight."),
     limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N items."),
@@ -109,7 +111,7 @@ def run_command(
             batch_size=batch_size,
         ),
         prompt=prompt,
-        conditions=[c.strip() for c in conditions.split(",") if c.strip()] or ["clean"],
+        conditions=[c.strip() for c in conditions.split(",") if c.strip()],
         concurrency=concurrency,
         limit=limit,
         split=split,
@@ -166,7 +168,7 @@ def run_command(
     if summary.bad_lines:
         out_console.print(f"[yellow]{summary.bad_lines} malformed item line(s) skipped[/yellow]")
     for message in summary.error_messages:
-        out_console.print(f"[red]error:[/red] {message}", soft_wrap=True)
+        out_console.print(f"[red]error:[/red] {escape(str(message))}", soft_wrap=True)
     out_console.print(
         f"predictions.jsonl: {summary.predictions} predictions, "
         f"{summary.prediction_errors} errors"

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import typer
 
+from medvqa.cli._console import print_skipped
+
 
 def score_command(
     bench: Path = typer.Argument(..., help="The BENCH/ folder."),
@@ -45,15 +47,17 @@ def score_command(
     from rich.console import Console
 
     from medvqa._registry import UnknownNameError
-    from medvqa.errors import MedvqaUsageError
+    from medvqa.errors import UsageError
+    from medvqa.models import LLMSettings
     from medvqa.report._console import print_metrics
     from medvqa.score._by import check_by
-    from medvqa.score._judge import JudgeConfig
+    from medvqa.score._judge import JUDGE_MAX_TOKENS, JUDGE_TIMEOUT_S, JudgeConfig
     from medvqa.score._score import ScoreConfig, score_run
 
     judge_config = None if judge is None else JudgeConfig(
-        judge, judge_max_items, judge_images, api_key_env, judge_concurrency,
-        prompt_path=judge_prompt)
+        LLMSettings(judge, api_key_env=api_key_env, concurrency=judge_concurrency,
+                    max_tokens=JUDGE_MAX_TOKENS, timeout_s=JUDGE_TIMEOUT_S),
+        judge_max_items, judge_images, prompt_path=judge_prompt)
     try:
         edges = tuple(float(x) for x in age_bands.split(","))
         groups = tuple(check_by(b) for b in by.split(",") if b)
@@ -61,10 +65,9 @@ def score_command(
                              judge_config)
         result = score_run(config)
     except (UnknownNameError, ValueError) as exc:
-        raise MedvqaUsageError(str(exc)) from None
+        raise UsageError(str(exc)) from None
     err = Console(stderr=True)
-    for problem in result.problems:
-        err.print(f"[yellow]skipped[/yellow] {problem}", highlight=False, soft_wrap=True)
+    print_skipped(result.problems, err)
     print_metrics(Console(), result.metrics, run)
     if result.metrics.failure_judge is not None:
         _print_judge(Console(), result.metrics.failure_modes or {})

@@ -19,7 +19,7 @@ import numpy as np
 from medvqa.conditions._codec import PerturbedCache, decode_shared, encode
 from medvqa.models._base import ImageInput
 from medvqa.rng import rng_for
-from medvqa.schema import Item
+from medvqa.schema import CLEAN, Item
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ class Condition:
 
     """
 
-    name: str = "clean"
+    name: str = CLEAN
 
     def __init__(self, seed: int = 0):
         self.seed = seed

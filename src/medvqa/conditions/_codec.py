@@ -43,7 +43,7 @@ def decode(image: ImageInput) -> np.ndarray:
         ImageDecodeError: the bytes are not an image OpenCV reads (e.g. DICOM).
     """
     buf = np.frombuffer(image.data, np.uint8)
-    pixels = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED) if buf.size else None
+    pixels: np.ndarray | None = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED) if buf.size else None
     if pixels is None:
         raise ImageDecodeError(
             f"image {image.sha256[:12]}… ({image.mime}) cannot be decoded for perturbation"
@@ -51,7 +51,8 @@ def decode(image: ImageInput) -> np.ndarray:
     if pixels.dtype == np.uint16:
         pixels = (pixels >> 8).astype(np.uint8)
     elif pixels.dtype != np.uint8:
-        pixels = cv2.normalize(pixels, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
+        pixels = cv2.normalize(pixels, None, 0, 255, cv2.NORM_MINMAX).astype(  # type: ignore[call-overload]  # OpenCV's stubs omit dst=None
+            np.uint8)
     if pixels.ndim == 3 and pixels.shape[2] == 4:
         pixels = cv2.cvtColor(pixels, cv2.COLOR_BGRA2BGR)
     if pixels.ndim == 3 and pixels.shape[2] == 1:

@@ -96,7 +96,10 @@ def jpeg(image: np.ndarray, severity: int, rng: np.random.Generator) -> np.ndarr
     if not ok:  # pragma: no cover - OpenCV encodes any uint8 image
         raise ValueError("JPEG encoding failed")
     flag = cv2.IMREAD_COLOR if _is_colour(image) else cv2.IMREAD_GRAYSCALE
-    return cv2.imdecode(buf, flag)
+    decoded: np.ndarray | None = cv2.imdecode(buf, flag)
+    if decoded is None:  # pragma: no cover - OpenCV decodes what it just encoded
+        raise ValueError("JPEG decoding failed")
+    return decoded
 
 
 def pixelate(image: np.ndarray, severity: int, rng: np.random.Generator) -> np.ndarray:

@@ -11,22 +11,19 @@ are written to a new BENCH/ (images copied, items_sha256 recomputed); the droppe
 
 from __future__ import annotations
 
-import json
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from medvqa.builders import BenchWriter
 from medvqa.errors import BadInputError
 from medvqa.schema import (
     BENCHMARK_FILE,
     ITEMS_FILE,
     Benchmark,
     Item,
-    dump_line,
     read_jsonl,
-    write_json,
 )
-from medvqa.store import atomic_write_bytes, atomic_write_text
 
 
 @dataclass
@@ -161,40 +158,30 @@ def _write(
     correct: dict[str, list[str]],
     replies: dict[str, dict[str, object]],
 ) -> None:
-    out = Path(config.out)
-    for it in kept:
-        for rel in it.images:
-            target = out / rel
-            if not target.exists():
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(config.bench / rel, target)
-    data = "".join(dump_line(i) for i in kept).encode("utf-8")
-    atomic_write_bytes(out / ITEMS_FILE, data)
-    lines = [
-        json.dumps(
+    bench = Benchmark.model_validate_json((config.bench / BENCHMARK_FILE).read_text("utf-8"))
+    with BenchWriter(config.out) as writer:
+        for it in kept:
+            for rel in it.images:
+                target = writer.folder / rel
+                if not target.exists():
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(config.bench / rel, target)
+        written = writer.write_items(kept)
+        writer.write_records("dropped.jsonl", (
             {
                 "item_id": it.id,
                 "reason": f"answered correctly without the image by {len(correct[it.id])} "
                 f"of {len(config.models)} models (min {config.min_correct})",
                 "correct_models": correct[it.id],
                 "answers": replies[it.id],
-            },
-            sort_keys=True,
+            }
+            for it in dropped
+        ))
+        counts = written.tally.counts(
+            int(bench.counts.get("skipped", 0)), len({p for i in kept for p in i.images})
         )
-        + "\n"
-        for it in dropped
-    ]
-    atomic_write_text(out / "dropped.jsonl", "".join(lines))
-    bench = Benchmark.model_validate_json((config.bench / BENCHMARK_FILE).read_text("utf-8"))
-    import hashlib
-
-    from medvqa.builders._pipeline import bench_counts
-
-    counts = bench_counts(
-        kept, int(bench.counts.get("skipped", 0)), len({p for i in kept for p in i.images})
-    )
-    counts["filtered_guessable"] = len(dropped)
-    bench = bench.model_copy(
-        update={"counts": counts, "items_sha256": hashlib.sha256(data).hexdigest()}
-    )
-    write_json(out / BENCHMARK_FILE, bench)
+        counts["filtered_guessable"] = len(dropped)
+        writer.write_benchmark(
+            bench.model_copy(update={"counts": counts, "items_sha256": written.sha256})
+        )
+        writer.commit()

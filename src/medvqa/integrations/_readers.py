@@ -14,39 +14,62 @@
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 from typing import Any
 
+from medvqa._optional import optional_import
 from medvqa.errors import BadInputError
 from medvqa.integrations._predictions import Imported, ImportedFile
 
 
+def _cell(value: Any) -> str:
+    """A spreadsheet cell as text: None → "", 3.0 → "3" (an index written as a float)."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _table(path: Path) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of an xlsx (openpyxl), TSV or CSV file, every cell as written (text)."""
+    suffix = path.suffix.lower()
+    if suffix in {".xlsx", ".xlsm"}:
+        openpyxl = optional_import("openpyxl")
+        try:
+            book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+        except Exception as exc:  # noqa: BLE001 - openpyxl raises many types for a bad file
+            raise BadInputError(f"{path}: not an xlsx workbook: {exc}") from None
+        rows = [[_cell(v) for v in row] for row in book.worksheets[0].iter_rows(values_only=True)]
+        book.close()
+    else:
+        csv.field_size_limit(1 << 30)  # base64 image cells exceed the 128 KiB default
+        with path.open(encoding="utf-8", newline="") as fh:
+            rows = list(csv.reader(fh, delimiter="\t" if suffix == ".tsv" else ","))
+    if not rows:
+        raise BadInputError(f"{path}: empty file")
+    return rows[0], rows[1:]
+
+
 def read_vlmevalkit(path: Path) -> ImportedFile:
     """Answers of a VLMEvalKit result file (xlsx, tsv or csv with a ``prediction`` column)."""
-    import pandas as pd
-
-    suffix = path.suffix.lower()
-    try:
-        if suffix in {".xlsx", ".xls"}:
-            from medvqa._optional import optional_import
-
-            optional_import("openpyxl", "'medvqa[interop]'")
-            frame = pd.read_excel(path, dtype=str, keep_default_na=False)
-        else:
-            frame = pd.read_csv(path, sep="\t" if suffix == ".tsv" else ",", dtype=str,
-                                keep_default_na=False)
-    except (ValueError, OSError) as exc:
-        raise BadInputError(f"{path}: not a VLMEvalKit result file: {exc}") from None
-    if "prediction" not in frame.columns:
+    header, rows = _table(path)
+    if "prediction" not in header:
         raise BadInputError(f"{path}: not a VLMEvalKit result file: no prediction column "
-                            f"(found: {', '.join(map(str, frame.columns[:12]))})")
-    key = "id" if "id" in frame.columns else "index"
-    if key not in frame.columns:
+                            f"(found: {', '.join(header[:12])})")
+    key = "id" if "id" in header else "index"
+    if key not in header:
         raise BadInputError(f"{path}: no id or index column to match items by")
-    hits = frame["hit"] if "hit" in frame.columns else [""] * len(frame)
-    answers = [Imported(str(k), str(p), tool_correct=_verdict(h))
-               for k, p, h in zip(frame[key], frame["prediction"], hits, strict=True)]
+    at = {name: k for k, name in enumerate(header)}
+
+    def get(row: list[str], name: str) -> str:
+        k = at.get(name)
+        return row[k] if k is not None and k < len(row) else ""
+
+    answers = [Imported(get(r, key), get(r, "prediction"), tool_correct=_verdict(get(r, "hit")))
+               for r in rows if any(r)]
     # VLMEvalKit names the file {model}_{dataset}; both may contain "_", so keep the stem whole.
     return ImportedFile(answers, model=f"vlmevalkit:{path.stem}")
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from medvqa._optional import optional_import
 
-optional_import("inspect_ai", "'medvqa[interop]'")
+optional_import("inspect_ai")
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample

@@ -25,6 +25,7 @@ from medvqa.models._base import (
     TransientModelError,
 )
 from medvqa.models._load import load_model
+from medvqa.models._settings import LLMSettings, structured_output
 from medvqa.models._spec import SPEC_KINDS, ModelSpec, parse_model_spec
 
 if TYPE_CHECKING:
@@ -71,6 +72,7 @@ __all__ = [
     "ImageInput",
     "ImageLoadError",
     "ImageLoader",
+    "LLMSettings",
     "ModelBackend",
     "ModelConfig",
     "ModelError",
@@ -90,6 +92,7 @@ __all__ = [
     "open_cache_db",
     "parse_model_spec",
     "request_key",
+    "structured_output",
 ]
 
 

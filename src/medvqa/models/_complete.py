@@ -122,7 +122,7 @@ class _Jitter:
         n = state.attempt_number
         digest = hashlib.sha256(f"{self.policy.seed}:{self.key}:{n}".encode()).digest()
         u = 0.5 + 0.5 * int.from_bytes(digest[:8], "big") / 2**64
-        return min(self.policy.max_backoff_s, self.policy.backoff_s * 2 ** (n - 1)) * u
+        return float(min(self.policy.max_backoff_s, self.policy.backoff_s * 2 ** (n - 1)) * u)
 
 
 class _End:

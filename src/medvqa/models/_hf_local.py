@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from medvqa._optional import require
 from medvqa.errors import BadInputError
 from medvqa.models._base import GenerateRequest, GenerateResponse, ModelConfig
 
@@ -53,6 +54,7 @@ def smollm2_location() -> tuple[Path, str]:
 
 def load_local_lm(path: str, gguf_file: str = "") -> LoadedLM:
     """Load (once per process) a causal LM from a local folder, a GGUF file in it, or a hub id."""
+    require("torch", "transformers", *(["gguf"] if gguf_file else []))
     key = (path, gguf_file)
     with _LOCK:
         if key not in _LOADED:

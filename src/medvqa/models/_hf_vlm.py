@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from medvqa._optional import require
 from medvqa.models._base import GenerateRequest, GenerateResponse, ModelConfig
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,7 @@ def is_vision_checkpoint(path: str) -> bool:
         return "vision_config" in json.loads(config_file.read_text())
     if Path(path).exists():
         return False
+    require("transformers")
     from transformers import AutoConfig
 
     return hasattr(AutoConfig.from_pretrained(path), "vision_config")
@@ -51,6 +53,7 @@ def is_vision_checkpoint(path: str) -> bool:
 
 def load_vlm(path: str) -> LoadedVLM:
     """Load (once per process) a vision-language model and its processor."""
+    require("torch", "transformers")
     with _LOCK:
         if path not in _LOADED:
             import torch

@@ -17,6 +17,7 @@ import threading
 from collections import OrderedDict
 from pathlib import Path
 
+from medvqa.errors import BadInputError
 from medvqa.models._base import ImageInput
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -35,7 +36,7 @@ MIME_BY_SUFFIX: dict[str, str] = {
 }
 
 
-class ImageLoadError(OSError):
+class ImageLoadError(BadInputError, OSError):
     """An item's image could not be read; the message names the path."""
 
 

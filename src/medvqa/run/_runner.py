@@ -46,6 +46,7 @@ from medvqa.run._validate import iter_items
 from medvqa.schema import (
     BENCHMARK_FILE,
     CACHE_FILE,
+    CLEAN,
     ITEMS_FILE,
     PREDICTIONS_FILE,
     RUN_FILE,
@@ -89,7 +90,7 @@ class RunConfig:
     out_dir: Path
     model: ModelConfig
     prompt: str | None = None
-    conditions: list[str] = field(default_factory=lambda: ["clean"])
+    conditions: list[str] = field(default_factory=lambda: [CLEAN])
     concurrency: int = 16
     limit: int | None = None
     split: str | None = None
@@ -271,7 +272,7 @@ async def arun_benchmark(
         template = load_template(template_name)
     except PromptError as exc:
         raise BadInputError(f"prompt template: {exc}") from None
-    conditions = _resolve_conditions(config.conditions or ["clean"], config.seed)
+    conditions = _resolve_conditions(config.conditions or [CLEAN], config.seed)
     model = backend if backend is not None else _load(config.model, bench_dir)
     text_only = bool(model.info.get("text_only", False))
     info = RunInfo(

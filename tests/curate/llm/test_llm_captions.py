@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from _scripted import ScriptedServer
 
-from medvqa.curate.llm import CaptionsConfig, LLMSettings, build_captions
+from medvqa.curate.llm import CaptionsConfig, build_captions
+from medvqa.models import LLMSettings
 from medvqa.run import validate_benchmark
 from medvqa.schema import Item, read_jsonl
 

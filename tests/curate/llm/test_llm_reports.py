@@ -12,7 +12,6 @@ import yaml
 from _scripted import ScriptedServer
 
 from medvqa.curate.llm import (
-    LLMSettings,
     ReportsConfig,
     build_reports,
     induce_schema,
@@ -22,6 +21,7 @@ from medvqa.curate.llm import (
 )
 from medvqa.curate.llm._texts import read_texts, resource_path
 from medvqa.errors import BadInputError
+from medvqa.models import LLMSettings
 from medvqa.run import validate_benchmark
 from medvqa.schema import Item, read_jsonl
 from medvqa.sources import Problems

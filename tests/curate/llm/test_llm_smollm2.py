@@ -14,7 +14,6 @@ import pytest
 
 from medvqa.curate.llm import (
     CaptionsConfig,
-    LLMSettings,
     ReportsConfig,
     build_captions,
     build_reports,
@@ -25,7 +24,7 @@ from medvqa.curate.llm import (
     write_schema,
 )
 from medvqa.curate.llm._texts import resource_path
-from medvqa.models import GenerateRequest, ModelConfig, complete
+from medvqa.models import GenerateRequest, LLMSettings, ModelConfig, complete
 from medvqa.run import validate_benchmark
 from medvqa.schema import Item, read_jsonl
 

@@ -13,7 +13,7 @@ from medvqa.curate.llm._captions import (
     keyword_sweep,
     read_labelled,
 )
-from medvqa.curate.llm._generate import LLMSettings, Outcome, Task, generate_structured
+from medvqa.curate.llm._generate import Outcome, Task, generate_structured
 from medvqa.curate.llm._grounding import (
     answer_supported,
     ground_value,
@@ -53,7 +53,6 @@ __all__ = [
     "JudgeScores",
     "KeywordList",
     "KeywordMatcher",
-    "LLMSettings",
     "NegationScope",
     "Outcome",
     "Polarity",

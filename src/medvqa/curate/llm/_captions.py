@@ -9,20 +9,18 @@ from __future__ import annotations
 
 import csv
 import logging
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from medvqa.curate.llm._generate import LLMSettings, Outcome, generate_structured
+from medvqa.builders import BenchWriter
+from medvqa.curate.llm._generate import Outcome, generate_structured
 from medvqa.curate.llm._judges import JudgeInput, judge_decision, run_judges
 from medvqa.curate.llm._keywords import KeywordMatcher, SweepRow, load_keywords, sweep
 from medvqa.curate.llm._output import (
     BuildOutput,
     Dropped,
     LLMBuildResult,
-    new_folder,
-    store_image,
     write_output,
 )
 from medvqa.curate.llm._qa import (
@@ -37,7 +35,8 @@ from medvqa.curate.llm._qa import (
 )
 from medvqa.curate.llm._texts import TextRecord, read_texts
 from medvqa.errors import BadInputError
-from medvqa.schema import Item, SourceInfo
+from medvqa.models import LLMSettings
+from medvqa.schema import Item, ReviewRecord, SourceInfo
 from medvqa.sources import Problems
 
 log = logging.getLogger(__name__)
@@ -145,13 +144,8 @@ def build_captions(config: CaptionsConfig) -> LLMBuildResult:
         records = kept_records
     if config.limit:
         records = records[: config.limit]
-    out = Path(config.out)
-    tmp = new_folder(out)
-    try:
-        return _build(config, records, hits, filtered, problems, out, tmp)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    with BenchWriter(config.out) as writer:
+        return _build(config, records, hits, filtered, problems, writer)
 
 
 def _build(
@@ -160,10 +154,9 @@ def _build(
     hits: dict[str, list[str]],
     filtered: int,
     problems: Problems,
-    out: Path,
-    tmp: Path,
+    writer: BenchWriter,
 ) -> LLMBuildResult:
-    images = _images(records, config.captions, tmp, problems)
+    images = _images(records, config.captions, writer, problems)
     records = [r for r in records if r.id in images]
     fewshot = load_fewshot(config.fewshot)
     result = BuildOutput(
@@ -223,12 +216,12 @@ def _build(
         result.items.append(_item(config, o, rec, images[rec.id], hits.get(rec.id, []), judged))
         result.review.append(_review(result.items[-1], rec, judged))
     result.extra_counts["captions_filtered"] = filtered
-    counts = write_output(tmp, out, result)
-    return LLMBuildResult(out, counts, problems)
+    counts = write_output(writer, result)
+    return LLMBuildResult(writer.out, counts, problems)
 
 
 def _images(
-    records: list[TextRecord], captions: Path, tmp: Path, problems: Problems
+    records: list[TextRecord], captions: Path, writer: BenchWriter, problems: Problems
 ) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for rec in records:
@@ -239,7 +232,7 @@ def _images(
         if not path.is_file():
             problems.add(rec.where, f"image: {rec.image} not found")
             continue
-        out[rec.id] = [store_image(tmp, path)]
+        out[rec.id] = [writer.images.add_file(path)]
     return out
 
 
@@ -280,7 +273,7 @@ def _item(
 
 
 def _review(item: Item, rec: TextRecord, judged: list[Any]) -> dict[str, Any]:
-    return {
+    return ReviewRecord.model_validate({
         "item_id": item.id,
         "source_id": rec.id,
         "source_text": rec.text,
@@ -291,5 +284,4 @@ def _review(item: Item, rec: TextRecord, judged: list[Any]) -> dict[str, Any]:
         "question_type": item.question_type,
         "explanation": item.meta.get("explanation", ""),
         "judges": {v.judge: v.as_meta() for v in judged},
-        "status": "pending",
-    }
+    }).model_dump(mode="json")

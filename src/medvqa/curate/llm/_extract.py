@@ -14,10 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from medvqa.curate.llm._generate import LLMSettings, Task, generate_structured
+from medvqa.curate.llm._generate import Task, generate_structured
 from medvqa.curate.llm._grounding import ground_value, quote_pools
 from medvqa.curate.llm._report_schema import NOT_STATED, ReportSchema, SchemaField
 from medvqa.curate.llm._texts import TextRecord, load_prompts
+from medvqa.models import LLMSettings
 
 
 @dataclass(frozen=True)

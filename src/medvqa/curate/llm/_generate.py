@@ -17,14 +17,13 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from pydantic import ValidationError
 
 from medvqa.curate.llm._jsontext import extract_json
 from medvqa.curate.llm._local import check_local
-from medvqa.models import GenerateRequest, ModelConfig, parse_model_spec
+from medvqa.models import GenerateRequest, LLMSettings, ModelConfig
 
 log = logging.getLogger(__name__)
 
@@ -35,41 +34,6 @@ REPAIR_NOTE = (
     "\n\nYour previous reply could not be used: {error}. "
     "Reply again with one JSON object only, following the instructions above."
 )
-
-
-@dataclass(frozen=True)
-class LLMSettings:
-    """Which model answers and how.
-
-    Attributes:
-        model: model spec (``smollm2``, ``hf:PATH``, ``openai:MODEL@URL``, ``random``…).
-        cache_path: SQLite response cache shared with runs (None: no cache).
-        max_tokens: cap on generated tokens per reply.
-        temperature: sampling temperature (0 = greedy).
-        seed: seed of sampling and of random baselines.
-        batch_size: prompts per forward pass for local models.
-        concurrency: requests in flight for HTTP backends.
-        max_retries: transport retries of transient errors (429, 5xx, timeouts).
-        tries: attempts per task when the reply is invalid (1 = no repair round).
-        constrain: constrain decoding to the JSON schema where the backend supports it.
-        local_only: refuse any model whose endpoint is not on this machine.
-        api_key_env: environment variable holding the API key ("" = the backend's default).
-        timeout_s: per-request timeout in seconds.
-    """
-
-    model: str = "smollm2"
-    cache_path: Path | None = None
-    max_tokens: int = 256
-    temperature: float = 0.0
-    seed: int = 0
-    batch_size: int = 8
-    concurrency: int = 8
-    max_retries: int = 4
-    tries: int = 3
-    constrain: bool = True
-    local_only: bool = False
-    api_key_env: str = ""
-    timeout_s: float = 300.0
 
 
 @dataclass(frozen=True)
@@ -112,32 +76,6 @@ class Outcome(Generic[T]):
 def prompt_sha256(task: Task) -> str:
     """Hex SHA-256 of the task's system and user prompt."""
     return hashlib.sha256(f"{task.system or ''}\x1f{task.prompt}".encode()).hexdigest()
-
-
-def model_config(
-    settings: LLMSettings, purpose: str, json_schema: dict[str, Any] | None
-) -> ModelConfig:
-    """The :class:`ModelConfig` for ``settings``, with the schema constraint the backend takes."""
-    extra: dict[str, Any] = {}
-    if settings.constrain and json_schema is not None:
-        kind = parse_model_spec(settings.model).kind
-        if kind in {"smollm2", "hf"}:
-            extra["json_schema"] = json_schema
-        elif kind == "openai":
-            extra["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": purpose, "schema": json_schema},
-            }
-    return ModelConfig(
-        spec=settings.model,
-        api_key_env=settings.api_key_env,
-        temperature=settings.temperature,
-        max_tokens=settings.max_tokens,
-        timeout_s=settings.timeout_s,
-        seed=settings.seed,
-        batch_size=settings.batch_size,
-        extra=extra,
-    )
 
 
 def _short(exc: Exception) -> str:
@@ -189,7 +127,7 @@ def generate_structured(
             schema = tasks[i].json_schema or json_schema
             key = json.dumps(schema, sort_keys=True) if schema is not None else ""
             if key not in configs:
-                configs[key] = model_config(settings, purpose, schema)
+                configs[key] = settings.model_config(purpose, schema)
             groups.setdefault(key, []).append(i)
         responses: dict[int, Any] = {}
         for key, members in groups.items():

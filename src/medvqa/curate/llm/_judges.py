@@ -15,8 +15,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from medvqa.curate.llm._generate import LLMSettings, Task, generate_structured
+from medvqa.curate.llm._generate import Task, generate_structured
 from medvqa.curate.llm._texts import load_prompts
+from medvqa.models import LLMSettings
 
 CRITERIA: tuple[str, ...] = ("relevance", "complexity", "clarity")
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 import yaml
 from pydantic import BaseModel, Field, ValidationError
 
+from medvqa._resources import shipped_path
 from medvqa.errors import BadInputError
 
 
@@ -61,7 +61,7 @@ def load_keywords(name_or_path: str | Path = "mira_ir") -> KeywordList:
     """
     path = Path(name_or_path)
     if path.suffix not in {".yaml", ".yml"}:
-        shipped = resources.files("medvqa") / "resources" / "keywords" / f"{name_or_path}.yaml"
+        shipped = shipped_path("resources", "keywords", f"{name_or_path}.yaml")
         text = shipped.read_text("utf-8") if shipped.is_file() else None
         where = f"keyword list {name_or_path!r}"
     else:
@@ -127,7 +127,7 @@ class KeywordMatcher:
         return self.count(text) >= min_terms
 
 
-def _ratio(num: int, den: int) -> float:
+def _ratio(num: float, den: float) -> float:
     return num / den if den else 0.0
 
 

@@ -23,10 +23,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from medvqa.curate.llm._extract import ReportExtraction
-from medvqa.curate.llm._generate import LLMSettings, Outcome, Task, generate_structured
+from medvqa.curate.llm._generate import Outcome, Task, generate_structured
 from medvqa.curate.llm._grounding import answer_supported, quote_pools, span_in_text
 from medvqa.curate.llm._report_schema import ReportSchema
 from medvqa.curate.llm._texts import TextRecord, load_prompts
+from medvqa.models import LLMSettings
 from medvqa.rng import rng_for
 
 LETTERS = "ABCDE"
@@ -69,9 +70,10 @@ def field_questions(
     skipped: list[SkippedQuestion] = []
     for ex in extractions:
         for f in schema.fields:
-            val = ex.values.get(f.name)
-            if val is None:
+            found = ex.values.get(f.name)
+            if found is None:
                 continue
+            val = found
             prov = {
                 "source_id": ex.report.id,
                 "generator": generator,

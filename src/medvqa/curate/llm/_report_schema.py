@@ -15,9 +15,10 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
-from medvqa.curate.llm._generate import LLMSettings, Task, generate_structured
+from medvqa.curate.llm._generate import Task, generate_structured
 from medvqa.curate.llm._texts import TextRecord, load_prompts, resource_path
 from medvqa.errors import BadInputError
+from medvqa.models import LLMSettings
 from medvqa.rng import rng_for
 from medvqa.store import atomic_write_text
 

@@ -9,25 +9,24 @@ generator model, prompt SHA-256 and the grounding span.
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from medvqa.builders import BenchWriter
 from medvqa.curate.llm._extract import extract_reports
-from medvqa.curate.llm._generate import LLMSettings
 from medvqa.curate.llm._local import check_local
 from medvqa.curate.llm._output import (
     BuildOutput,
     Dropped,
     LLMBuildResult,
-    new_folder,
     write_output,
 )
 from medvqa.curate.llm._report_questions import QuestionDraft, field_questions, mcq_questions
 from medvqa.curate.llm._report_schema import load_schema
 from medvqa.curate.llm._texts import TextRecord, read_texts
-from medvqa.schema import Item, SourceInfo
+from medvqa.models import LLMSettings
+from medvqa.schema import Item, ReviewRecord, SourceInfo
 from medvqa.sources import Problems
 from medvqa.store import ImageStore
 
@@ -70,8 +69,9 @@ def representative_slice(
     from medvqa.sources import encode_png, to_uint8
     from medvqa.sources._nifti import _slice2d, choose_slice
 
-    volume = np.asanyarray(nib.load(str(base / rec.volume)).dataobj)
-    mask = np.asanyarray(nib.load(str(base / rec.mask)).dataobj) if rec.mask else None
+    volume = np.asanyarray(nib.load(str(base / rec.volume)).dataobj)  # type: ignore[attr-defined]  # nibabel's stub types load() as FileBasedImage
+    mask = (np.asanyarray(nib.load(str(base / rec.mask)).dataobj)  # type: ignore[attr-defined]
+            if rec.mask else None)
     how = "largest_mask" if mask is not None else "central"
     index = choose_slice(volume, how, mask)
     rel = store.add_bytes(encode_png(to_uint8(_slice2d(volume, index), None)), ".png")
@@ -87,11 +87,9 @@ def build_reports(config: ReportsConfig) -> LLMBuildResult:
     reports = read_texts(config.reports, "report", problems)
     if config.limit:
         reports = reports[: config.limit]
-    out = Path(config.out)
-    tmp = new_folder(out)
-    try:
+    with BenchWriter(config.out) as writer:
         base = config.reports if config.reports.is_dir() else config.reports.parent
-        store, slices = ImageStore(tmp), {}
+        store, slices = writer.images, {}
         for rec in list(reports):
             if rec.volume:
                 try:
@@ -144,11 +142,8 @@ def build_reports(config: ReportsConfig) -> LLMBuildResult:
             result.items.append(item)
             result.review.append(_review(item, d))
         result.extra_counts["not_stated"] = sum(len(ex.not_stated) for ex in extractions)
-        counts = write_output(tmp, out, result)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return LLMBuildResult(out, counts, problems)
+        counts = write_output(writer, result)
+    return LLMBuildResult(writer.out, counts, problems)
 
 
 def _item(
@@ -173,7 +168,7 @@ def _item(
 
 
 def _review(item: Item, d: QuestionDraft) -> dict[str, Any]:
-    return {
+    return ReviewRecord.model_validate({
         "item_id": item.id,
         "source_id": d.report.id,
         "source_text": d.report.text,
@@ -183,5 +178,4 @@ def _review(item: Item, d: QuestionDraft) -> dict[str, Any]:
         "answer": item.answer,
         "question_type": item.question_type,
         "grounding_span": d.provenance.get("grounding_span", ""),
-        "status": "pending",
-    }
+    }).model_dump(mode="json")

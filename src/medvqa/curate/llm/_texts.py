@@ -10,16 +10,16 @@ reports named by file stem. A bad row is reported once (file, row, field), skipp
 from __future__ import annotations
 
 import csv
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from medvqa._resources import shipped_path, shipped_text
 from medvqa.errors import BadInputError
+from medvqa.schema import iter_json_lines
 from medvqa.sources import Problems
 
 
@@ -53,15 +53,10 @@ def _rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, str]]:
             for n, row in enumerate(csv.DictReader(fh), start=2):
                 yield n, dict(row), ""
         return
-    with path.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                yield n, None, f"(json): {exc.msg}"
-                continue
+    for n, obj, error in iter_json_lines(path):
+        if error:
+            yield n, None, error
+        else:
             yield (
                 n,
                 (obj if isinstance(obj, dict) else None),
@@ -126,13 +121,10 @@ def read_texts(path: str | Path, kind: str, problems: Problems) -> list[TextReco
 
 
 def load_prompts() -> dict[str, Any]:
-    """The builders' prompt templates (``resources/prompts/llm_builders.yaml``)."""
-    text = (resources.files("medvqa") / "resources" / "prompts" / "llm_builders.yaml").read_text(
-        "utf-8"
-    )
-    return dict(yaml.safe_load(text))
+    """The builders' prompt templates (``prompts/llm_builders.yaml``)."""
+    return dict(yaml.safe_load(shipped_text("prompts", "llm_builders.yaml")))
 
 
 def resource_path(*parts: str) -> Path:
     """Path of a file shipped under ``medvqa/resources``."""
-    return Path(str(resources.files("medvqa").joinpath("resources", *parts)))
+    return shipped_path("resources", *parts)
