@@ -132,7 +132,7 @@ def _draft(row: dict[str, Any], i: int, where: str, cols: dict[str, str], option
     meta = {k: _meta_value(v) for k, v in row.items() if k not in used}
     meta = {k: v for k, v in meta.items() if v is not None}
     meta.update({"label_rows": [where], "source_file": table})
-    common = dict(
+    common: dict[str, Any] = dict(
         id=unique_id(f"{dataset}/{base or f'{split}/{i + 1}'}", seen),
         images=images,
         question=question,

@@ -111,7 +111,8 @@ def read_lmms_eval(path: Path) -> ImportedFile:
                 raise BadInputError(f"{path}:{lineno}: not JSON: {exc}") from None
             if not isinstance(rec, dict) or "doc_id" not in rec:
                 raise BadInputError(f"{path}:{lineno}: not an lmms-eval sample (no doc_id)")
-            doc = rec.get("doc") if isinstance(rec.get("doc"), dict) else {}
+            raw = rec.get("doc")
+            doc: dict[str, Any] = raw if isinstance(raw, dict) else {}
             key = str(doc["id"]) if doc.get("id") else f"#{rec['doc_id']}"
             text = _lmms_text(rec)
             metric = next((rec[m] for m in ("accuracy", "exact_match") if m in rec), None)
@@ -126,8 +127,10 @@ def _inspect_samples(path: Path) -> tuple[list[Any], str, dict[str, object]]:
     try:
         from inspect_ai.log import read_eval_log
     except ImportError:
-        read_eval_log = None
-    if read_eval_log is not None:
+        have_reader = False
+    else:
+        have_reader = True
+    if have_reader:
         try:
             log = read_eval_log(str(path))
         except Exception as exc:  # noqa: BLE001 - the reader raises many types for bad files

@@ -44,7 +44,8 @@ from inspect_ai.scorer import (
     scorer,
     stderr,
 )
-from inspect_ai.solver import Generate, Solver, TaskState, generate, multiple_choice, solver
+from inspect_ai.solver import Generate, Solver, TaskState, multiple_choice, solver
+from inspect_ai.solver import generate as generate_solver
 
 from medvqa.run._prompts import load_template, render_prompt
 from medvqa.schema import ITEMS_FILE, Item, read_jsonl
@@ -86,15 +87,17 @@ def bench_dataset(bench: str | Path, split: str = "test", template: str = "defau
 @solver
 def medvqa_solver() -> Solver:
     """Inspect's multiple-choice solver for choice items, plain generation for the others."""
-    single, several, plain = multiple_choice(), multiple_choice(multiple_correct=True), generate()
+    single = multiple_choice()
+    several = multiple_choice(multiple_correct=True)
+    plain = generate_solver()
 
-    async def solve(state: TaskState, generate_fn: Generate) -> TaskState:
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
         qtype = state.metadata.get("question_type")
         if qtype == "multi":
-            return await several(state, generate_fn)
+            return await several(state, generate)
         if qtype in CHOICE_TYPES:
-            return await single(state, generate_fn)
-        return await plain(state, generate_fn)
+            return await single(state, generate)
+        return await plain(state, generate)
 
     return solve
 
@@ -111,13 +114,13 @@ def medvqa_scorer() -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         qtype = state.metadata.get("question_type")
-        if qtype in CHOICE_TYPES:
-            return await by_choice(state, target)
         if qtype == "region":
             said = region_ids(state.output.completion)
             ok = said == set(target.target)
             return Score(value=CORRECT if ok else INCORRECT, answer=",".join(sorted(said)))
-        return await exact(state, target)
+        result = await (by_choice if qtype in CHOICE_TYPES else exact)(state, target)
+        # Inspect's scorers may return None (no score); that is not a right answer.
+        return result if result is not None else Score(value=INCORRECT)
 
     return score
 
