@@ -91,3 +91,28 @@ def test_reimport_replaces_stale_results_and_never_overwrites_a_real_run(
     assert not (tmp_path / "run" / "metrics.json").exists()  # stale scores removed
     assert cli("run", str(bench), "-m", "random", "-o", str(tmp_path / "real")) == 0
     assert cli(*args, str(tmp_path / "real")) == 2
+
+
+def test_a_blind_run_imported_beside_the_clean_one_gives_controls(bench: Path,
+                                                                   tmp_path: Path) -> None:
+    pytest.importorskip("openpyxl")
+    exported = export_vlmevalkit(bench, tmp_path / "VQA_RAD.tsv", ["test"])
+    clean = inference_file(exported.files[0].path, tmp_path / "M_VQA_RAD.xlsx", "A")
+    frame = pd.read_excel(clean, dtype=str, keep_default_na=False)
+    frame["prediction"] = "A"  # on blank images the model always says A
+    blind = tmp_path / "M_VQA_RAD_blank.xlsx"
+    frame.to_excel(blind, index=False)
+    run = tmp_path / "run"
+    base = ("import-predictions", "vlmevalkit")
+    assert cli(*base, str(clean), "--bench", str(bench), "-o", str(run)) == 0
+    assert cli(*base, str(blind), "--bench", str(bench), "-o", str(run), "--condition",
+               "blind") == 0
+    assert cli(*base, str(blind), "--bench", str(bench), "-o", str(run), "--condition",
+               "blnd") == 1
+    info = json.loads((run / "run.json").read_text())
+    assert info["conditions"] == ["clean", "blind"]
+    assert set(info["model_info"]["imported_conditions"]) == {"clean", "blind"}
+    assert cli("score", str(bench), str(run), "--resamples", "200") == 0
+    metrics = json.loads((run / "metrics.json").read_text())
+    delta = metrics["controls"]["deltas"]["blind"]["overall"]
+    assert delta["n"] == len(frame) - 1 and delta["delta"] > 0  # clean answers 2/3 right

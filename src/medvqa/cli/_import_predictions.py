@@ -13,6 +13,9 @@ def import_predictions_command(
                                   "lmms-eval samples_*.jsonl, Inspect .eval/.json log)."),
     bench: Path = typer.Option(..., "--bench", help="The BENCH/ the tool was run on."),
     out: Path = typer.Option(..., "-o", "--out", help="RUN/ folder to write."),
+    condition: str = typer.Option("clean", "--condition", help="Condition the tool's run "
+                                  "was under (e.g. blind: run on blank images); imports under "
+                                  "other conditions into the same RUN/ are kept, for controls."),
     split: str = typer.Option("", "--split", help="Split the tool ran on, for logs that "
                               "number documents instead of naming items (lmms-eval; default "
                               "test, as medvqa's lmms-eval export)."),
@@ -37,7 +40,15 @@ def import_predictions_command(
     found = READERS[fmt](source)
     if fmt == "lmms-eval" and not split:
         split = "test"
-    result = write_run(bench, out, found, fmt, source, split or None)
+    if condition != "clean":
+        from medvqa._registry import UnknownNameError
+        from medvqa.conditions import get_condition
+
+        try:
+            get_condition(condition)
+        except UnknownNameError as exc:
+            raise UsageError(str(exc)) from None
+    result = write_run(bench, out, found, fmt, source, split or None, condition)
     err = Console(stderr=True)
     if result.unmatched:
         shown = ", ".join(result.unmatched[:10])

@@ -92,8 +92,13 @@ def _resolve(key: str, ids: dict[str, Item], order: list[str], prefixes: list[st
     return None
 
 
-def _check_target(out: Path) -> None:
-    """Refuse to overwrite a run medvqa made itself; clear an earlier import's stale results."""
+def _earlier_import(out: Path, items_sha256: str) -> RunInfo | None:
+    """The run.json of an earlier import into ``out`` of the same benchmark, if any.
+
+    Refuses to write into a run medvqa made itself, or into a folder that is not a run; removes
+    the earlier import's metrics.json, which the new answers make stale.
+    """
+    old = None
     if (out / RUN_FILE).is_file():
         old = read_json(out / RUN_FILE, RunInfo)
         if "imported_from" not in old.model_info:
@@ -101,17 +106,31 @@ def _check_target(out: Path) -> None:
                                 "import into another folder")
     elif out.is_dir() and any(out.iterdir()):
         raise BadInputError(f"{out}: exists and is not a run folder; not writing into it")
-    for stale in (METRICS_FILE, TOOL_SCORES_FILE):
-        if (out / stale).exists():
-            (out / stale).unlink()
+    if (out / METRICS_FILE).exists():
+        (out / METRICS_FILE).unlink()
+    return old if old is not None and old.items_sha256 == items_sha256 else None
+
+
+def _kept(out: Path, old: RunInfo | None, condition: str) -> tuple[list[Prediction],
+                                                                   list[ToolVerdict]]:
+    """An earlier import's answers and verdicts under other conditions (kept beside the new)."""
+    if old is None:
+        return [], []
+    preds = [p.model_copy(update={"choice": None, "correct": None, "invalid": None})
+             for p in read_jsonl(out / PREDICTIONS_FILE, Prediction) if p.condition != condition]
+    verdicts = ([v for v in read_jsonl(out / TOOL_SCORES_FILE, ToolVerdict)
+                 if v.condition != condition] if (out / TOOL_SCORES_FILE).is_file() else [])
+    return preds, verdicts
 
 
 def write_run(bench: Path, out: Path, found: ImportedFile, fmt: str, source: Path,
-              split: str | None = None) -> ImportResult:
-    """Map ``found`` onto ``bench``'s items and write RUN/ ``out`` (replacing its files).
+              split: str | None = None, condition: str = "clean") -> ImportResult:
+    """Map ``found`` onto ``bench``'s items and write them to RUN/ ``out`` as ``condition``.
 
     ``split`` restricts positional keys (``#N``) to that split's items, in benchmark order (the
-    order medvqa's exports write them in).
+    order medvqa's exports write them in). An earlier import into ``out`` of the same benchmark
+    keeps its answers under other conditions, so a tool's run on blank images imported as
+    ``blind`` beside its clean run gives ``medvqa score`` its controls.
 
     Raises:
         BadInputError: ``bench`` is not a benchmark, or no answer matches an item.
@@ -120,7 +139,8 @@ def write_run(bench: Path, out: Path, found: ImportedFile, fmt: str, source: Pat
     bench, out = Path(bench), Path(out)
     if not (bench / ITEMS_FILE).is_file():
         raise BadInputError(f"{bench}: not a benchmark folder (no {ITEMS_FILE})")
-    _check_target(out)
+    items_sha = file_sha256(bench / ITEMS_FILE)
+    old = _earlier_import(out, items_sha)
     items = {i.id: i for i in read_jsonl(bench / ITEMS_FILE, Item)}
     order = [i for i, it in items.items() if split is None or it.split == split]
     prefixes = sorted({i.rsplit("/", 1)[0] for i in items if "/" in i})
@@ -128,7 +148,8 @@ def write_run(bench: Path, out: Path, found: ImportedFile, fmt: str, source: Pat
     preds: list[Prediction] = []
     verdicts: list[ToolVerdict] = []
     seen: set[tuple[str, str]] = set()
-    for ans in found.answers:
+    for ans in (Imported(a.key, a.response, a.error, condition, a.tool_correct)
+                for a in found.answers):
         item_id = _resolve(ans.key, items, order, prefixes)
         if item_id is None:
             result.unmatched.append(ans.key)
@@ -148,24 +169,27 @@ def write_run(bench: Path, out: Path, found: ImportedFile, fmt: str, source: Pat
                             f"{', '.join(result.unmatched[:3]) or 'none'})")
     card = read_json(bench / BENCHMARK_FILE, Benchmark) if (bench / BENCHMARK_FILE).is_file() \
         else None
-    conditions = list(dict.fromkeys(p.condition for p in preds))
     result.written = len(preds)
     # Items of the splits the answers cover (the split the tool ran on) that got no answer.
     covered = {items[p.item_id].split for p in preds}
     answered = {p.item_id for p in preds}
     result.missing = sum(1 for i, it in items.items() if it.split in covered and i not in answered)
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    origin = {"format": fmt, "file": str(source.resolve()), "sha256": file_sha256(source)}
+    by_condition = dict(old.model_info.get("imported_conditions", {})) if old else {}
+    by_condition[condition] = origin
+    kept_preds, kept_verdicts = _kept(out, old, condition)
+    preds, verdicts = kept_preds + preds, kept_verdicts + verdicts
     info = RunInfo(
-        model=found.model or f"{fmt}:{source.stem}",
+        model=old.model if old else (found.model or f"{fmt}:{source.stem}"),
         model_params=dict(found.params),
-        model_info={"imported_from": {"format": fmt, "file": str(source.resolve()),
-                                      "sha256": file_sha256(source)},
+        model_info={"imported_from": origin, "imported_conditions": by_condition,
                     "text_only": False},
         prompt_template=f"{fmt} (as run there)",
-        conditions=conditions,
+        conditions=list(dict.fromkeys(p.condition for p in preds)),
         benchmark_name=card.name if card else bench.name,
         benchmark_version=card.version if card else "",
-        items_sha256=file_sha256(bench / ITEMS_FILE),
+        items_sha256=items_sha,
         tool_version=__version__,
         started_at=now,
         ended_at=now,
@@ -177,5 +201,7 @@ def write_run(bench: Path, out: Path, found: ImportedFile, fmt: str, source: Pat
     write_jsonl(out / PREDICTIONS_FILE, preds)
     if verdicts:
         write_jsonl(out / TOOL_SCORES_FILE, verdicts)
+    elif (out / TOOL_SCORES_FILE).exists():
+        (out / TOOL_SCORES_FILE).unlink()
     write_json(out / RUN_FILE, info)
     return result
