@@ -263,3 +263,29 @@ def test_hub_id_offline_is_one_clear_line(tmp_path: Path) -> None:
     text = " ".join(proc.stderr.split())
     assert proc.returncode == 2 and "someone/path-vqa: not a local path" in text, text
     assert "Traceback" not in text
+
+
+@pytest.mark.parametrize(("fmt", "given"), [
+    ("slake", "omni"), ("omnimedvqa", "slake"), ("pmc_vqa", "table"), ("vlmevalkit", "pmc"),
+    ("pathvqa", "table_parquet"), ("vqa_rad", "omni")])
+def test_a_file_of_another_format_is_exit_2(fmt: str, given: str, tmp_path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    files = {
+        "omni": ("x.json", json.dumps([{"question": "q", "gt_answer": "a", "image_path": "i",
+                                         "option_A": "a"}])),
+        "slake": ("x.json", json.dumps([{"img_name": "i", "question": "q", "answer": "a",
+                                          "q_lang": "en", "answer_type": "OPEN"}])),
+        "table": ("x.csv", "question,answer\nq,a\n"),
+        "pmc": ("x.tsv", "Figure_path,Question,Choice A,Choice B\ni,q,A:a,B:b\n"),
+    }
+    if given == "table_parquet":
+        src = tmp_path / "x.parquet"
+        pq.write_table(pa.table({"q": ["q"], "a": ["a"]}), src)
+    else:
+        name, text = files[given]
+        src = tmp_path / name
+        src.write_text(text)
+    assert cli("import", fmt, str(src), "--images", str(tmp_path), "-o", str(tmp_path / "b")) == 2
+    assert not (tmp_path / "b").exists()
