@@ -226,11 +226,14 @@ def test_vlmevalkit_tsv_keeps_split_and_extra_columns(tmp_path: Path) -> None:
     assert items[1].images == items[0].images
 
 
-def test_zero_items_is_bad_input(tmp_path: Path) -> None:
+def test_zero_items_is_bad_input_and_keeps_the_old_benchmark(tmp_path: Path) -> None:
     src = write_slake(tmp_path)
+    assert cli("import", "slake", str(src), "-o", str(tmp_path / "b")) == 0
+    before = (tmp_path / "b" / "items.jsonl").read_bytes()
     shutil.rmtree(src / "imgs")
     assert cli("import", "slake", str(src), "-o", str(tmp_path / "b")) == 2
-    assert not (tmp_path / "b").exists()
+    assert (tmp_path / "b" / "items.jsonl").read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["Slake1.0", "b"]  # no staging left
 
 
 def test_printed_recipe_builds_the_same_benchmark(tmp_path: Path,

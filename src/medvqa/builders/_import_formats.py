@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from medvqa.builders._pipeline import BuildConfig, BuildResult, build_from_recipe
 from medvqa.builders._recipe import Recipe
+from medvqa.builders._writer import replace_folder
 from medvqa.errors import BadInputError, UsageError
 from medvqa.sources import SourceSpec
 
@@ -185,3 +188,30 @@ def import_recipe(fmt: str, source: Path, *, images: Path | None = None, name: s
         import_options=dict(options or {}),
     )
     return recipe, root
+
+
+def import_benchmark(recipe: Recipe, root: Path, out: Path, seed: int = 0,
+                     strict: bool = False) -> BuildResult:
+    """Build ``recipe`` (from :func:`import_recipe`) and put it at ``out`` if it has items.
+
+    The benchmark is built beside ``out`` and moved into place only when at least one item was
+    imported, so an import that matches nothing leaves an existing BENCH/ at ``out`` untouched.
+
+    Raises:
+        BadInputError: no item could be imported (the message counts the rows skipped).
+
+    """
+    out = Path(out)
+    staging = out.with_name(f".{out.name}.importing")
+    shutil.rmtree(staging, ignore_errors=True)
+    result = build_from_recipe(recipe, BuildConfig(f"import {recipe.type}", staging, seed=seed,
+                                                   data_root=root, strict=strict))
+    if not result.counts.get("items"):
+        shutil.rmtree(staging, ignore_errors=True)
+        spec = recipe.sources[0]
+        named = ", ".join(spec.labels) or spec.path
+        raise BadInputError(f"{named}: no item imported as {recipe.type} "
+                            f"({len(result.problems)} row(s) skipped); nothing written")
+    replace_folder(staging, out)
+    result.out = out
+    return result

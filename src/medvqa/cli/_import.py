@@ -59,13 +59,10 @@ def import_command(
       medvqa import vlmevalkit GMAI-MMBench_VAL.tsv --split val -o bench/gmai
       medvqa import table data.parquet --map question=q,answer=a,image=img -o bench/mine
     """
-    import shutil
-
     import yaml
 
-    from medvqa.builders._import_formats import FORMATS, import_recipe
-    from medvqa.builders._pipeline import BuildConfig, build_from_recipe
-    from medvqa.errors import BadInputError, UsageError
+    from medvqa.builders._import_formats import FORMATS, import_benchmark, import_recipe
+    from medvqa.errors import UsageError
 
     if list_formats:
         for key, f in FORMATS.items():
@@ -89,15 +86,10 @@ def import_command(
         return
     if out is None:
         raise UsageError("give the output folder with -o BENCH/")
-    result = build_from_recipe(recipe, BuildConfig(f"import {fmt}", out, seed=seed,
-                                                   data_root=root, strict=strict))
+    result = import_benchmark(recipe, root, out, seed=seed, strict=strict)
     for problem in result.problems:
         _err.print(f"[yellow]skipped[/yellow] {problem}", highlight=False, soft_wrap=True)
     counts = result.counts
-    if not counts.get("items"):
-        shutil.rmtree(out, ignore_errors=True)
-        raise BadInputError(f"{source}: no item imported as {fmt} "
-                            f"({len(result.problems)} row(s) skipped); nothing written")
     splits = ", ".join(f"{k} {v}" for k, v in dict(counts.get("by_split", {})).items())  # type: ignore[call-overload]
     _out.print(f"wrote {out}: {counts.get('items')} items ({splits}), {counts.get('images')} "
                f"images, {len(result.problems)} skipped; licence: {recipe.license or 'not given'}",
