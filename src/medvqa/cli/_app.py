@@ -26,6 +26,7 @@ from medvqa.cli._import import import_command
 from medvqa.cli._import_predictions import agreement_command, import_predictions_command
 from medvqa.cli._parse import parse_command
 from medvqa.cli._report import report_command
+from medvqa.cli._review import review_app
 from medvqa.cli._run import run_command, validate_command
 from medvqa.cli._score import compare_command, score_command
 from medvqa.errors import EXIT_CODES, MedvqaError
@@ -75,6 +76,7 @@ app.command("parse")(parse_command)
 app.command("demo")(demo_command)
 app.command("bench")(bench_command)
 app.add_typer(filter_app, name="filter")
+app.add_typer(review_app, name="review")
 
 
 def _usage_errors() -> tuple[type[Exception], ...]:

@@ -24,6 +24,7 @@ SECTIONS: Registry = Registry(
         "conditions": "medvqa.bench._conditions:bench_conditions",
         "llm": "medvqa.bench._llm:bench_llm",
         "interop": "medvqa.bench._interop:bench_interop",
+        "review": "medvqa.bench._review:bench_review",
     },
 )
 

@@ -12,6 +12,8 @@ def report_command(
     out: Path = typer.Option(Path("report.html"), "--out", "-o", help="HTML file; .md beside it."),
     by: str = typer.Option("category", "--by", help="Breakdown table: a --by of `medvqa score` "
                            "(category, source, split, meta.KEY …)."),
+    bench: list[Path] = typer.Option(
+        [], "--bench", help="BENCH/ whose build yield (generated, kept, dropped) to show."),
 ) -> None:
     """Write a leaderboard, per-category tables, plots, controls and methods as HTML + Markdown.
 
@@ -21,5 +23,5 @@ def report_command(
 
     from medvqa.report._render import write_report
 
-    html, md = write_report(runs, out, by)
+    html, md = write_report(runs, out, bench, by)
     Console().print(f"wrote {html} and {md}")

@@ -19,7 +19,8 @@ _HEADERS = {
 }
 
 
-def render_html(sections: list[BenchmarkSection], methods: str) -> str:
+def render_html(sections: list[BenchmarkSection], methods: str,
+                builds: list[dict[str, object]] | None = None) -> str:
     """The report page; CSS and SVG inline, no external resource."""
     from jinja2 import Environment, select_autoescape
 
@@ -28,7 +29,7 @@ def render_html(sections: list[BenchmarkSection], methods: str) -> str:
         shipped_text("report", "templates", "report.html.j2")
     )
     return template.render(sections=sections, methods=methods, columns=COLUMNS,
-                           headers=_HEADERS, version=__version__)
+                           headers=_HEADERS, version=__version__, builds=builds or [])
 
 
 def _md_table(header: list[str], rows: list[list[object]]) -> list[str]:
@@ -38,9 +39,15 @@ def _md_table(header: list[str], rows: list[list[object]]) -> list[str]:
     ]
 
 
-def render_markdown(sections: list[BenchmarkSection], methods: str) -> str:
+def render_markdown(sections: list[BenchmarkSection], methods: str,
+                    builds: list[dict[str, object]] | None = None) -> str:
     """The same tables as Markdown (plots are in the HTML)."""
     lines = ["# medvqa report", ""]
+    if builds:
+        lines += ["## Built benchmarks: kept and dropped", ""] + _md_table(
+            ["Benchmark", "Generated", "Kept", "Dropped", "Dropped by reason"],
+            [[b["name"], b["generated"], b["kept"], b["dropped"], b["reasons"]] for b in builds],
+        ) + [""]
     for s in sections:
         lines += [f"## {s.name}", ""] + _md_table(
             ["Model", "n", *(_HEADERS[c] for c in COLUMNS), "Random", "Frequent", "Errors"],
@@ -71,11 +78,16 @@ def render_markdown(sections: list[BenchmarkSection], methods: str) -> str:
     return "\n".join(lines)
 
 
-def write_report(run_dirs: list[Path], out: Path, by: str = "category") -> tuple[Path, Path]:
+def write_report(run_dirs: list[Path], out: Path, benches: list[Path] | None = None,
+                 by: str = "category") -> tuple[Path, Path]:
     """Write ``out`` (HTML) and ``out`` with suffix .md; return both paths.
 
+    ``benches``: BENCH/ folders whose build yield (generated, kept, dropped) is shown.
     ``by`` picks the breakdown of the per-group table (a key of metrics.json's ``by``).
     """
+    from medvqa.report._builds import build_rows
+
+    builds = build_rows(list(benches or []))
     runs = [load_run(Path(p)) for p in run_dirs]
     scored_by = {k for r in runs for c in r.metrics.conditions.values() for k in c.by}
     if by != "category" and by not in scored_by:
@@ -83,6 +95,6 @@ def write_report(run_dirs: list[Path], out: Path, by: str = "category") -> tuple
     sections = build_sections(runs, by)
     methods = methods_text(runs)
     md_path = Path(out).with_suffix(".md")
-    atomic_write_text(out, render_html(sections, methods))
-    atomic_write_text(md_path, render_markdown(sections, methods))
+    atomic_write_text(out, render_html(sections, methods, builds))
+    atomic_write_text(md_path, render_markdown(sections, methods, builds))
     return Path(out), md_path
