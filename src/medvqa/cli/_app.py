@@ -22,6 +22,8 @@ from medvqa.cli._build import build_command
 from medvqa.cli._demo import demo_command
 from medvqa.cli._export import export_command
 from medvqa.cli._filter import filter_app
+from medvqa.cli._import import import_command
+from medvqa.cli._import_predictions import agreement_command, import_predictions_command
 from medvqa.cli._parse import parse_command
 from medvqa.cli._report import report_command
 from medvqa.cli._review import review_app
@@ -64,6 +66,9 @@ _forward = {"allow_extra_args": True, "ignore_unknown_options": True, "help_opti
 app.command("build", context_settings=_forward, add_help_option=False)(build_command)
 app.command("validate")(validate_command)
 app.command("export")(export_command)
+app.command("import")(import_command)
+app.command("import-predictions")(import_predictions_command)
+app.command("agreement")(agreement_command)
 app.command("run")(run_command)
 app.command("score")(score_command)
 app.command("compare")(compare_command)

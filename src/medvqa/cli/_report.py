@@ -16,6 +16,8 @@ def report_command(
     runs_dir: Path = typer.Option(
         Path("runs"), "--runs-dir", help="With --models: the --out folder of that run."
     ),
+    by: str = typer.Option("category", "--by", help="Breakdown table: a --by of `medvqa score` "
+                           "(category, source, split, meta.KEY …)."),
     bench: list[Path] = typer.Option(
         [], "--bench", help="BENCH/ whose build yield (generated, kept, dropped) to show."),
 ) -> None:
@@ -37,5 +39,5 @@ def report_command(
         from medvqa.errors import BadInputError
 
         raise BadInputError("name the RUN/ folders to report, or give --models models.yaml")
-    html, md = write_report(runs, out, bench)
+    html, md = write_report(runs, out, bench, by)
     Console().print(f"wrote {html} and {md}")

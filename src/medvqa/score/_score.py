@@ -38,6 +38,7 @@ from medvqa.schema import (
 )
 from medvqa.score._block import confusion, metrics_block
 from medvqa.score._bootstrap import cluster_index
+from medvqa.score._by import check_by, group_key
 from medvqa.score._controls import control_table
 from medvqa.score._failure_modes import FailureCounts, needs_judge
 from medvqa.score._family import adjust_family
@@ -229,7 +230,7 @@ def _condition_metrics(rows: list[ScoredRow], config: ScoreConfig, errors: int) 
     for field_name in config.by:
         groups: dict[str, list[ScoredRow]] = defaultdict(list)
         for r in rows:
-            groups[str(getattr(r, field_name, "") or "")].append(r)
+            groups[group_key(r, check_by(field_name))].append(r)
         if len(groups) > 1 or field_name == "category":
             by[field_name] = {
                 g: metrics_block(rs, config.resamples, config.seed, config.cluster)
