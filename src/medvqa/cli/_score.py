@@ -19,7 +19,8 @@ def score_command(
     style: str = typer.Option(
         "strict", "--style", help="strict | mammovqa | pathmmu | region | open"
     ),
-    by: str = typer.Option("category,source,split", "--by", help="Breakdowns, comma-separated."),
+    by: str = typer.Option("category,source,split", "--by", help="Breakdowns, comma-separated: "
+                           "category, source, split, question_type or meta.KEY."),
     seed: int = typer.Option(0, "--seed", help="Bootstrap seed."),
     resamples: int = typer.Option(9999, "--resamples", help="Bootstrap resamples."),
     no_cluster: bool = typer.Option(False, "--no-cluster", help="Resample items, not cases."),
@@ -53,6 +54,7 @@ def score_command(
     from medvqa.errors import UsageError
     from medvqa.models import LLMSettings
     from medvqa.report._console import print_metrics
+    from medvqa.score._by import check_by
     from medvqa.score._judge import JUDGE_MAX_TOKENS, JUDGE_TIMEOUT_S, JudgeConfig
     from medvqa.score._score import ScoreConfig, score_run
 
@@ -62,8 +64,9 @@ def score_command(
         judge_max_items, judge_images, prompt_path=judge_prompt)
     try:
         edges = tuple(float(x) for x in age_bands.split(","))
-        config = ScoreConfig(bench, run, style, tuple(b for b in by.split(",") if b), seed,
-                             resamples, not no_cluster, edges, judge_config)
+        groups = tuple(check_by(b) for b in by.split(",") if b)
+        config = ScoreConfig(bench, run, style, groups, seed, resamples, not no_cluster, edges,
+                             judge_config)
         result = score_run(config)
     except (UnknownNameError, ValueError) as exc:
         raise UsageError(str(exc)) from None

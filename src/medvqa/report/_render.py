@@ -6,6 +6,7 @@ from pathlib import Path
 
 from medvqa import __version__
 from medvqa._resources import shipped_text
+from medvqa.errors import BadInputError
 from medvqa.report._report import (
     COLUMNS,
     HEADERS,
@@ -56,7 +57,7 @@ def render_markdown(sections: list[BenchmarkSection], methods: str,
              for r in s.leaderboard],
         )
         if s.categories:
-            lines += ["", "### Accuracy per category", ""] + _md_table(
+            lines += ["", f"### Accuracy per {s.by}", ""] + _md_table(
                 ["Model", *s.categories], [[r["model"], *r["cells"]] for r in s.category_rows]
             )
         if s.controls:
@@ -84,17 +85,21 @@ def render_markdown(sections: list[BenchmarkSection], methods: str,
     return "\n".join(lines)
 
 
-def write_report(run_dirs: list[Path], out: Path,
-                 benches: list[Path] | None = None) -> tuple[Path, Path]:
+def write_report(run_dirs: list[Path], out: Path, benches: list[Path] | None = None,
+                 by: str = "category") -> tuple[Path, Path]:
     """Write ``out`` (HTML) and ``out`` with suffix .md; return both paths.
 
     ``benches``: BENCH/ folders whose build yield (generated, kept, dropped) is shown.
+    ``by`` picks the breakdown of the per-group table (a key of metrics.json's ``by``).
     """
     from medvqa.report._builds import build_rows
 
     builds = build_rows(list(benches or []))
     runs = [load_run(Path(p)) for p in run_dirs]
-    sections = build_sections(runs)
+    scored_by = {k for r in runs for c in r.metrics.conditions.values() for k in c.by}
+    if by != "category" and by not in scored_by:
+        raise BadInputError(f"no run was scored by {by} (run `medvqa score BENCH RUN --by {by}`)")
+    sections = build_sections(runs, by)
     methods = methods_text(runs)
     md_path = Path(out).with_suffix(".md")
     atomic_write_text(out, render_html(sections, methods, builds))

@@ -51,6 +51,7 @@ class BenchmarkSection:
     control_plots: list[tuple[str, str]] = field(default_factory=list)
     failure_rows: list[dict[str, Any]] = field(default_factory=list)
     subgroup_rows: list[dict[str, Any]] = field(default_factory=list)
+    by: str = "category"
 
 
 def load_run(path: Path) -> LoadedRun:
@@ -80,10 +81,13 @@ def _leaderboard_row(run: LoadedRun) -> dict[str, Any] | None:
 
 
 def _verdict(condition: str, needs: bool, delta: float | None) -> str:
-    """What a positive Δ means depends on what the condition took away."""
-    if condition == "swap":
+    """What a positive Δ means depends on what the condition took away (its ``removes``)."""
+    from medvqa.conditions import removes
+
+    taken = removes(condition)
+    if "question" in taken:
         return "needs the question" if needs else "no evidence it needs the question"
-    if condition == "ood":
+    if "domain" in taken:
         return "see abstention rate"
     if needs:
         return "needs the image"
@@ -141,27 +145,27 @@ def _subgroup_rows(run: LoadedRun) -> list[dict[str, Any]]:
     return rows
 
 
-def build_sections(runs: list[LoadedRun]) -> list[BenchmarkSection]:
-    """One section per benchmark, runs ranked by clean accuracy."""
+def build_sections(runs: list[LoadedRun], by: str = "category") -> list[BenchmarkSection]:
+    """One section per benchmark, runs ranked by clean accuracy; groups of breakdown ``by``."""
     by_bench: dict[str, list[LoadedRun]] = defaultdict(list)
     for run in runs:
         by_bench[run.metrics.benchmark].append(run)
     sections = []
     for name in sorted(by_bench):
-        section = BenchmarkSection(name)
+        section = BenchmarkSection(name, by=by)
         ranked = sorted(by_bench[name], key=lambda r: -(
             (r.metrics.conditions.get("clean")
              and r.metrics.conditions["clean"].overall.accuracy.value) or 0))
         section.leaderboard = [row for r in ranked if (row := _leaderboard_row(r))]
         cats = sorted({c for r in ranked if "clean" in r.metrics.conditions
-                       for c in r.metrics.conditions["clean"].by.get("category", {})})
+                       for c in r.metrics.conditions["clean"].by.get(by, {})})
         section.categories = cats
         radar_series: dict[str, list[float | None]] = {}
         for r in ranked:
             clean = r.metrics.conditions.get("clean")
             if clean is None:
                 continue
-            per = clean.by.get("category", {})
+            per = clean.by.get(by, {})
             section.category_rows.append({"model": r.label, "cells": [
                 fmt(per[c].accuracy) if c in per else "–" for c in cats]})
             radar_series[r.label] = [per[c].accuracy.value if c in per else None for c in cats]

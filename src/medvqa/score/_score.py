@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from medvqa.errors import BadInputError
+from medvqa.models._reasoning import strip_thinking
 from medvqa.schema import (
     BENCHMARK_FILE,
     CACHE_FILE,
@@ -37,6 +38,7 @@ from medvqa.schema import (
 )
 from medvqa.score._block import confusion, metrics_block
 from medvqa.score._bootstrap import cluster_index
+from medvqa.score._by import check_by, group_key
 from medvqa.score._controls import control_table
 from medvqa.score._failure_modes import FailureCounts, needs_judge
 from medvqa.score._family import adjust_family
@@ -113,6 +115,8 @@ def score_run(config: ScoreConfig) -> ScoreResult:
     items = load_items(bench_dir, problems)
     run_info = read_json(run_dir / RUN_FILE, RunInfo) if (run_dir / RUN_FILE).is_file() else None
     seed = run_info.seed if run_info else 0
+    # A reasoning model's raw text is kept; the parser sees only what follows its thinking.
+    thinking = bool(run_info and run_info.model_params.get("reasoning"))
     preds_errors: list[RecordError] = []
     predictions = list(read_jsonl(pred_path, Prediction, preds_errors))
     problems.extend(_with_ids(preds_errors, "item_id"))
@@ -145,7 +149,9 @@ def score_run(config: ScoreConfig) -> ScoreResult:
         if key not in parsers:
             parsers[key] = make_parser(style, seed=42)
         shown = transforms[cond](item)
-        row = score_row(shown, pred, parsers[key])  # type: ignore[arg-type]
+        answer = (pred.model_copy(update={"response": strip_thinking(pred.response)})
+                  if thinking else pred)
+        row = score_row(shown, answer, parsers[key])  # type: ignore[arg-type]
         rows[cond].append(row)
         tags = failures[cond].add(pred.response, row, shown.options)
         if config.judge is not None and needs_judge(tags, row):
@@ -224,7 +230,7 @@ def _condition_metrics(rows: list[ScoredRow], config: ScoreConfig, errors: int) 
     for field_name in config.by:
         groups: dict[str, list[ScoredRow]] = defaultdict(list)
         for r in rows:
-            groups[str(getattr(r, field_name, "") or "")].append(r)
+            groups[group_key(r, check_by(field_name))].append(r)
         if len(groups) > 1 or field_name == "category":
             by[field_name] = {
                 g: metrics_block(rs, config.resamples, config.seed, config.cluster)
