@@ -217,7 +217,7 @@ CASES: list[Case] = [
     Case("score-not-utf8", _edited_score, 2, "(encoding): not UTF-8"),
     Case("score-other-benchmark", _other_benchmark, 2, "--allow-other-benchmark"),
     Case("score-by-unknown", _scored_then("score", "--by", "nosuchfield"), 1,
-         "--by 'nosuchfield' is not a field"),
+         "--by 'nosuchfield': use"),
     Case("score-resamples-0", _scored_then("score", "--resamples", "0"), 1,
          "--resamples must be at least 1"),
     Case("compare-resamples-0", _scored_then("compare", "--resamples", "0"), 1,

@@ -35,6 +35,7 @@ from medvqa.models._complete import RetryPolicy, _load
 from medvqa.models._images import ImageLoader
 from medvqa.run._journal import PredictionJournal
 from medvqa.run._lock import RunFolderLock
+from medvqa.run._perturb_ahead import perturb_ahead
 from medvqa.run._prompts import PromptError, load_template
 from medvqa.run._selection import ItemSelection, SelectionScan, resume_info, scan_selection
 from medvqa.run._sending import RequestSender, SendCounts, SendSettings
@@ -79,6 +80,10 @@ class RunConfig:
         stop_after_failures: stop the run when this many requests were sent and every one
             failed (0 = never stop early).
         max_retry_after_s: most seconds waited when the endpoint sends ``Retry-After``.
+        perturbed_dir: on-disk cache of perturbed images (None: RUN/perturbed); runs that
+            share it perturb each image once.
+        perturb_workers: processes that perturb images ahead (None: one per core; 0: none,
+            the request builder perturbs in-process).
 
     """
 
@@ -98,6 +103,8 @@ class RunConfig:
     backoff_s: float = 0.5
     stop_after_failures: int = 50
     max_retry_after_s: float = 120.0
+    perturbed_dir: Path | None = None
+    perturb_workers: int | None = None
 
 
 @dataclass(frozen=True)
@@ -267,6 +274,7 @@ async def _run_locked(
 ) -> RunSummary:
     """The run proper, holding the RUN/ folder's lock: send, then write what was answered."""
     out_dir = Path(config.out_dir)
+    text_only = bool(model.info.get("text_only", False))
     run_file, pred_file = out_dir / RUN_FILE, out_dir / PREDICTIONS_FILE
     journal = PredictionJournal(out_dir / CACHE_FILE)
     cache = ResponseCache(out_dir / CACHE_FILE)
@@ -283,8 +291,9 @@ async def _run_locked(
     )
     settings = SendSettings(config.concurrency, policy, config.retry_errors,
                             config.stop_after_failures)
-    sender = RequestSender(model, prep.conditions, prep.template, ImageLoader(config.bench_dir),
-                           journal, cache, settings)
+    loader = ImageLoader(config.bench_dir)
+    sender = RequestSender(model, prep.conditions, prep.template, loader, journal, cache,
+                           settings)
     total = prep.scan.items * len(prep.conditions)
 
     def report(c: SendCounts) -> None:
@@ -299,7 +308,8 @@ async def _run_locked(
         for cond in prep.conditions:
             cond.prepare(item for _, item in prep.selection)
         try:
-            await sender.send(prep.selection, report)
+            ahead = None if text_only else perturb_ahead(config, prep.conditions, loader)
+            await sender.send(prep.selection, report, ahead)
         finally:
             _copy_counts(sender.counts, summary)
         info.ended_at = _now()
@@ -307,6 +317,8 @@ async def _run_locked(
         try:
             journal.export(pred_file)
             summary.predictions, summary.prediction_errors = journal.counts()
+            # Facts a backend learns while running (placement, endpoints used, what was sent).
+            info.model_info = {**info.model_info, **model.info, "text_only": text_only}
             info.counts = {
                 "predictions": summary.predictions,
                 "errors": summary.prediction_errors,

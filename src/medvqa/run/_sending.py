@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -158,7 +158,9 @@ class RequestSender:
         # drained on the event loop (deque append and popleft are thread-safe).
         self._immediate: deque[JournalRow] = deque()
 
-    def _requests(self, selection: ItemSelection) -> Iterator[GenerateRequest]:
+    def _requests(
+        self, selection: Iterable[tuple[int, Item]]
+    ) -> Iterator[GenerateRequest]:
         include_errors = not self.settings.retry_errors
         index = 0
         for lineno, item in selection:
@@ -219,9 +221,16 @@ class RequestSender:
             )
 
     async def send(
-        self, selection: ItemSelection, progress: Callable[[SendCounts], None] | None = None
+        self,
+        selection: ItemSelection,
+        progress: Callable[[SendCounts], None] | None = None,
+        ahead: Any = None,
     ) -> SendCounts:
         """Send what is still to do; ``progress`` is called after each batch of answers.
+
+        ``ahead`` (:func:`medvqa.run._perturb_ahead.perturb_ahead`'s result, or None) perturbs
+        the next block's images in worker processes while this block is sent; it is closed
+        here.
 
         Raises:
             BadInputError: the endpoint went away or refused the key (names the URL), or every
@@ -233,7 +242,7 @@ class RequestSender:
         try:
             async for batch in complete_requests(
                 self.model,
-                self._requests(selection),
+                self._requests(ahead.items(selection) if ahead is not None else selection),
                 self.cache,
                 concurrency=self.settings.concurrency,
                 policy=self.settings.policy,
@@ -250,6 +259,8 @@ class RequestSender:
             raise BadInputError(f"model endpoint unreachable: {exc}") from None
         finally:
             self._flush_immediate()
+            if ahead is not None:
+                ahead.close()
         if progress is not None:
             progress(self.counts)
         return self.counts

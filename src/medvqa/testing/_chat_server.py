@@ -64,6 +64,7 @@ class ChatServer:
         fail_headers: headers sent with every scripted failure (e.g. ``Retry-After``).
         fail_body: ``fn(request_headers) -> JSON`` body of scripted failures (e.g. one that
             echoes the ``Authorization`` header, as some servers do).
+        port: port to listen on (0: any free port).
 
     Attributes:
         counts: requests received per prompt text.
@@ -82,6 +83,7 @@ class ChatServer:
         parse: bool = True,
         fail_headers: dict[str, str] | None = None,
         fail_body: FailBody | None = None,
+        port: int = 0,
     ):
         self.latency_s = latency_s
         self.fail = {k: list(v) for k, v in (fail or {}).items()}
@@ -94,7 +96,7 @@ class ChatServer:
         self.images: list[str] = []
         self.headers: list[str] = []
         self.bodies: list[dict[str, Any]] = []
-        self.port = 0
+        self.port = port
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._serve, daemon=True)
@@ -152,7 +154,7 @@ class ChatServer:
         asyncio.set_event_loop(self._loop)
         self._runner = web.AppRunner(self._app(), access_log=None)
         self._loop.run_until_complete(self._runner.setup())
-        site = web.TCPSite(self._runner, "127.0.0.1", 0, backlog=1024)
+        site = web.TCPSite(self._runner, "127.0.0.1", self.port, backlog=1024)
         self._loop.run_until_complete(site.start())
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
         self._ready.set()
@@ -228,8 +230,9 @@ class ChatServerProcess:
                 self._proc.kill()
 
 
-def serve_forever(latency_s: float) -> None:
+def serve_forever(latency_s: float, port: int = 0, delay_s: float = 0.0) -> None:
     """Run a non-decoding server until terminated; prints ``port N`` once listening."""
-    with ChatServer(latency_s=latency_s, parse=False) as server:
+    time.sleep(delay_s)
+    with ChatServer(latency_s=latency_s, parse=False, port=port) as server:
         print(f"port {server.port}", flush=True)
         threading.Event().wait()
