@@ -65,7 +65,7 @@ def test_report_and_compare_refuse_metrics_from_before_retry_errors(
         require_fresh_run(run)
     m = _score(bench, run)
     assert m["coverage"]["conditions"]["clean"]["errors"] == 0
-    assert compare_runs(run, run).n == 12
+    assert compare_runs(run, run, bench_dir=bench).n == 12
 
 
 def test_score_refuses_another_benchmark_unless_told(bench_factory, tmp_path: Path):

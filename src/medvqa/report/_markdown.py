@@ -16,7 +16,9 @@ import re
 # CommonMark lets any ASCII punctuation be backslash-escaped. Brackets are left alone: with
 # "(" escaped, "[x](…)" is no link, and a link definition needs "[x]:" at a line's start,
 # which a table cell or a heading never is.
-_SPECIAL = re.compile(r"([\\`*_()<>!|#~&@{}])")
+_SPECIAL = re.compile(r"([\\`*()<>!|#~&@{}])")
+# An underscore inside a word never opens emphasis (CommonMark), so ``no_json`` stays readable.
+_UNDERSCORE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
 _AUTOLINK = re.compile(r"(?i)(://|www\.)")
 
 
@@ -25,9 +27,10 @@ def md_escape(text: object) -> str:
 
     >>> md_escape("![x](http://evil/p.png) <b>")
     '\\![x]\\(http:\\/\\/evil/p.png\\) \\<b\\>'
-    >>> md_escape("0.512 [0.480, 0.540]")
-    '0.512 [0.480, 0.540]'
+    >>> md_escape("0.512 [0.480, 0.540] generate:no_json _x_")
+    '0.512 [0.480, 0.540] generate:no_json \\_x\\_'
     """
     s = " ".join(str(text).split())  # newlines and tabs would end the table row
     s = _SPECIAL.sub(r"\\\1", s)
+    s = _UNDERSCORE.sub(r"\\_", s)
     return _AUTOLINK.sub(lambda m: "".join("\\" + c if c in "/." else c for c in m.group(1)), s)
