@@ -18,6 +18,7 @@ rerun, which sends nothing that was already committed.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections import deque
@@ -444,6 +445,7 @@ async def _run_requests(
                         r.text,
                         r.latency_s,
                         r.error,
+                        json.dumps(r.sent, sort_keys=True) if r.sent else None,
                     )
                 )
                 if c.cached:
