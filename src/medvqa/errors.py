@@ -11,6 +11,7 @@
         ├── TransientModelError        worth retrying (429, 5xx, timeout)
         ├── ModelRequestError          not worth retrying (a refused request)
         └── EndpointUnreachableError   the endpoint cannot be reached; the run stops (exit 2)
+            └── EndpointAuthError      the endpoint refused the key (401/403); the run stops
 
 Narrower errors elsewhere (``InputError`` for a bad line of a file, ``PromptError``,
 ``ImageLoadError``, ``BoxError``) derive from :class:`BadInputError`, so the command line needs
@@ -41,7 +42,15 @@ class ModelError(MedvqaError):
 
 
 class TransientModelError(ModelError):
-    """Worth retrying: rate limit (429), server error (5xx), timeout, dropped connection."""
+    """Worth retrying: rate limit (429), server error (5xx), timeout, dropped connection.
+
+    Attributes:
+        retry_after_s: seconds the endpoint asked to wait (``Retry-After``), or None.
+    """
+
+    def __init__(self, message: str = "", retry_after_s: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
 
 
 class ModelRequestError(ModelError):
@@ -52,12 +61,21 @@ class EndpointUnreachableError(ModelError):
     """The endpoint could not be reached at all; the message names the URL."""
 
 
+class EndpointAuthError(EndpointUnreachableError):
+    """The endpoint refused the credentials (HTTP 401/403).
+
+    No request can succeed, so the whole run stops at once instead of recording the refusal for
+    every item.
+    """
+
+
 #: Exit code of each branch (the command line's mapping; 0 ok, 130 interrupted).
 EXIT_CODES: dict[type[MedvqaError], int] = {UsageError: 1, BadInputError: 2, ModelError: 2}
 
 __all__ = [
     "EXIT_CODES",
     "BadInputError",
+    "EndpointAuthError",
     "EndpointUnreachableError",
     "MedvqaError",
     "MissingDependencyError",

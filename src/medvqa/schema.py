@@ -179,6 +179,9 @@ class RunInfo(BaseModel):
     items_sha256: str = Field(description="items_sha256 of the benchmark this run belongs to.")
     tool_version: str = Field(description="medvqa version.")
     seed: int = Field(default=0, description="Seed of random models and conditions.")
+    selection: dict[str, Any] = Field(
+        default_factory=dict, description="Item filters of the run (split, category, limit); "
+        "empty: every item. Scoring uses it to tell which items lack a prediction.")
     started_at: str = Field(default="", description="ISO 8601 UTC start time.")
     ended_at: str | None = Field(default=None, description="ISO 8601 UTC end time, if finished.")
     counts: dict[str, int] = Field(default_factory=dict, description="Requests, cached, errors.")
@@ -243,14 +246,22 @@ class RecordError:
 
 
 class InputError(BadInputError, ValueError):
-    """Raised when a caller asked for strict reading and a line is bad."""
+    """Raised when a caller asked for strict reading and a line is bad (exit code 2)."""
 
     def __init__(self, error: RecordError):
         super().__init__(str(error))
         self.error = error
 
 
-def _record_error(path: Path, lineno: int, exc: Exception) -> RecordError:
+def _record_error(path: Path, lineno: int, exc: Exception, every: bool = False) -> RecordError:
+    """One error per bad record; with ``every``, all of a record's problems in one line."""
+    if isinstance(exc, ValidationError) and every and exc.error_count() > 1:
+        parts = []
+        for e in exc.errors():
+            loc = ".".join(str(p) for p in e["loc"]) or "(file)"
+            parts.append(f"{loc}: {e['msg'].removeprefix('Value error, ')}")
+        fields = ", ".join(".".join(str(p) for p in e["loc"]) or "(file)" for e in exc.errors())
+        return RecordError(str(path), lineno, fields, "; ".join(parts))
     if isinstance(exc, ValidationError):
         first = exc.errors()[0]
         field = ".".join(str(p) for p in first["loc"]) or "(line)"
@@ -276,10 +287,16 @@ def read_jsonl(
         One validated record per good line, in file order.
     """
     path = Path(path)
-    with path.open("r", encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
+    with path.open("rb") as fh:
+        for lineno, raw in enumerate(fh, start=1):
+            if not raw.strip():
                 continue
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                # Not a JSONL file of ours at all: never skipped, whatever ``errors`` says.
+                raise InputError(RecordError(str(path), lineno, "(encoding)", (
+                    f"not UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})"))) from None
             try:
                 yield model.model_validate_json(line)
             except (ValidationError, ValueError) as exc:
@@ -343,12 +360,25 @@ def write_json(path: str | Path, record: BaseModel) -> None:
 
 
 def read_json(path: str | Path, model: type[ModelT]) -> ModelT:
-    """Read one model from a JSON file; a bad file raises :class:`InputError` naming the field."""
+    """Read one model from a JSON file.
+
+    Raises:
+        InputError: the file is not UTF-8, not JSON, or misses or mistypes fields (every
+            field with a problem is named, in one line).
+
+    """
     path = Path(path)
     try:
-        return model.model_validate_json(path.read_text(encoding="utf-8"))
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(RecordError(str(path), 1, "(encoding)",
+                                     f"not UTF-8 (byte at offset {exc.start})")) from None
+    except OSError as exc:
+        raise InputError(RecordError(str(path), 0, "(file)", exc.strerror or str(exc))) from None
+    try:
+        return model.model_validate_json(text)
     except (ValidationError, ValueError) as exc:
-        raise InputError(_record_error(path, 1, exc)) from None
+        raise InputError(_record_error(path, 1, exc, every=True)) from None
 
 
 def file_sha256(path: str | Path, chunk: int = 1 << 20) -> str:
@@ -473,3 +503,10 @@ class MetricsFile(BaseModel):
     failure_judge: dict[str, Any] | None = None
     """The failure-mode judge used: model spec and parameters, prompt version, text and
     SHA-256, image use, max_items (null: no judge)."""
+    provenance: dict[str, Any] | None = None
+    """What these figures were computed from: run.json's identity and predictions.jsonl's
+    SHA-256 (medvqa.score._provenance.Provenance); report and compare refuse a metrics.json
+    whose run changed since."""
+    coverage: dict[str, Any] | None = None
+    """Per condition: expected items, scored, errors, missing (count and first ids),
+    complete-case and all-items accuracy (medvqa.score._coverage)."""

@@ -30,10 +30,23 @@ def test_memo_is_bounded_in_bytes(bench: Path) -> None:
     assert loader.reads == len(rels) + 1
 
 
+def _png() -> bytes:
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("L", (4, 4), 7).save(buf, format="PNG")
+    return buf.getvalue()
+
+
 def test_unnamed_file_is_hashed_and_bad_paths_named(tmp_path: Path) -> None:
-    (tmp_path / "scan.png").write_bytes(b"\x89PNG fake")
+    (tmp_path / "scan.png").write_bytes(_png())
     img = ImageLoader(tmp_path).load("scan.png")
-    assert img.sha256 == hashlib.sha256(b"\x89PNG fake").hexdigest() and img.mime == "image/png"
+    assert img.sha256 == hashlib.sha256(_png()).hexdigest() and img.mime == "image/png"
+    (tmp_path / "fake.png").write_bytes(b"\x89PNG fake")
+    with pytest.raises(ImageLoadError, match="fake.png: not an image of an allowed format"):
+        ImageLoader(tmp_path).load("fake.png")
     with pytest.raises(ImageLoadError, match="images/none.png"):
         ImageLoader(tmp_path).load("images/none.png")
     with pytest.raises(ImageLoadError, match="outside"):

@@ -22,6 +22,7 @@ from medvqa.builders._recipe import Recipe, load_recipe
 from medvqa.builders._splits import SplitKeys, assign_split_keys
 from medvqa.builders._types import RECIPE_TYPES
 from medvqa.builders._writer import BenchWriter
+from medvqa.errors import BadInputError
 from medvqa.schema import (
     BENCHMARK_FILE,
     Benchmark,
@@ -31,6 +32,7 @@ from medvqa.schema import (
     dump_line,
 )
 from medvqa.sources import Problem, Problems
+from medvqa.sources._sample_data import find_data_root
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +53,8 @@ class BuildConfig:
         strict: stop at the first bad input (exit 2) instead of skipping it.
         filter: post-build filter, e.g. ``guessable:random,frequent:2`` (overrides the recipe's);
             applied by :func:`medvqa.curate.build_curated`.
+        allow_empty: write a benchmark even when the recipe yields no item (otherwise that is
+            bad input, exit 2, with a line saying where the data was looked for).
 
     """
 
@@ -60,6 +64,7 @@ class BuildConfig:
     data_root: Path | None = None
     strict: bool = False
     filter: str = ""
+    allow_empty: bool = False
 
 
 @dataclass
@@ -76,12 +81,23 @@ class BuildResult:
 
 
 def data_root_for(recipe: Recipe, folder: Path | None, data_root: Path | None) -> Path:
-    """The folder recipe paths are resolved against (see :class:`BuildConfig`)."""
+    """The folder recipe paths are resolved against.
+
+    ``data_root`` when given; else the recipe's folder when its paths exist there; else
+    ``./data`` when they exist there; else, for a shipped recipe, the installed sample data
+    (:mod:`medvqa.sources._sample_data`); else ``./data``.
+    """
     if data_root is not None:
         return Path(data_root)
-    if folder is not None and all((folder / s.path).exists() for s in recipe.sources):
+    paths = [s.path for s in recipe.sources]
+    if folder is not None and all((folder / p).exists() for p in paths):
         return folder
-    return Path.cwd() / "data"
+    cwd = Path.cwd() / "data"
+    if folder is None and not all((cwd / p).exists() for p in paths):
+        found = find_data_root(paths)
+        if found is not None:
+            return found
+    return cwd
 
 
 def build_benchmark(config: BuildConfig) -> BuildResult:
@@ -104,12 +120,27 @@ def build_from_recipe(
         tally, digest = writer.write_items(_with_splits(tmp / _SCRATCH, keys))
         (tmp / _SCRATCH).unlink()
         counts = tally.counts(len(ctx.problems), images)
+        if not counts.get("items") and not config.allow_empty:
+            raise BadInputError(_no_items(recipe, root, ctx.problems))
         result = _write_meta(writer, recipe, counts, digest, config.seed, ctx.problems,
                              str(config.recipe))
         out = writer.commit()
     result.out = out
     result.filter = config.filter or recipe.filter
     return result
+
+
+def _no_items(recipe: Recipe, root: Path, problems: Problems) -> str:
+    """The one line that says a recipe built nothing, where data was looked for, and the fix."""
+    first = next((f"; first: {p}" for p in problems), "")
+    wanted = recipe.sources[0].path if recipe.sources else ""
+    return (
+        f"recipe {recipe.name}: no items were built ({len(problems)} input(s) skipped{first}). "
+        f"Data was looked for in {root}: point --data-root at the folder that holds "
+        f"{wanted!r}, or install the shipped sample data once with `medvqa data install "
+        "[--from DATA_DIR]`; "
+        "pass --allow-empty to write an empty benchmark anyway"
+    )
 
 
 def reread_result(result: BuildResult) -> BuildResult:

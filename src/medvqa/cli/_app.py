@@ -19,6 +19,7 @@ from rich.markup import escape
 from medvqa import __version__
 from medvqa.cli._bench import bench_command
 from medvqa.cli._build import build_command
+from medvqa.cli._data import data_app
 from medvqa.cli._demo import demo_command
 from medvqa.cli._export import export_command
 from medvqa.cli._filter import filter_app
@@ -79,6 +80,7 @@ app.command("bench")(bench_command)
 app.command("serve", context_settings={"allow_extra_args": True,
                                        "ignore_unknown_options": True})(serve_command)
 app.add_typer(filter_app, name="filter")
+app.add_typer(data_app, name="data")
 app.add_typer(review_app, name="review")
 
 
@@ -109,7 +111,7 @@ def main(argv: list[str] | None = None) -> None:
         _err.print("aborted")
         sys.exit(130)
     except MedvqaError as exc:
-        _err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
+        _err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
         sys.exit(next((c for cls, c in EXIT_CODES.items() if isinstance(exc, cls)), 2))
     sys.exit(code if isinstance(code, int) else 0)
 

@@ -28,6 +28,7 @@ SECTIONS: Registry = Registry(
         "ray": "medvqa.bench._ray:bench_ray",
         "local": "medvqa.bench._local:bench_local",
         "gpu": "medvqa.bench._local:bench_gpu",
+        "hardening": "medvqa.bench._hardening:bench_hardening",
     },
 )
 

@@ -26,7 +26,11 @@ def build_recipe(
     out: Path | None = typer.Option(None, "-o", "--out", help="BENCH/ folder to write."),
     seed: int = typer.Option(0, "--seed", help="Seed of every random step."),
     data_root: Path | None = typer.Option(
-        None, "--data-root", help="Folder recipe paths are relative to (default ./data)."
+        None, "--data-root", help="Folder recipe paths are relative to (default: ./data, then "
+        "the sample data installed by `medvqa data install` or of a source checkout)."
+    ),
+    allow_empty: bool = typer.Option(
+        False, "--allow-empty", help="Write the benchmark even if the recipe yields no item."
     ),
     strict: bool = typer.Option(False, "--strict", help="Fail (exit 2) on the first bad input."),
     filter_spec: str = typer.Option(
@@ -66,7 +70,8 @@ def build_recipe(
     if out is None:
         raise UsageError("give the output folder with -o BENCH/")
     result = build_curated(
-        BuildConfig(recipe, out, seed=seed, data_root=data_root, strict=strict, filter=filter_spec)
+        BuildConfig(recipe, out, seed=seed, data_root=data_root, strict=strict, filter=filter_spec,
+                    allow_empty=allow_empty)
     )
     print_skipped(result.problems, _err)
     counts = result.counts

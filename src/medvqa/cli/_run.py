@@ -90,6 +90,14 @@ def run_command(
     timeout: float = typer.Option(60.0, "--timeout", help="Per-request timeout in seconds."),
     batch_size: int = typer.Option(8, "--batch-size", min=1, help="Batch for local models."),
     max_retries: int = typer.Option(4, "--max-retries", min=0, help="Retries of 429/5xx."),
+    max_retry_after: float = typer.Option(
+        120.0, "--max-retry-after", min=0,
+        help="Most seconds to wait when the endpoint sends Retry-After (seconds or a date).",
+    ),
+    stop_after_failures: int = typer.Option(
+        50, "--stop-after-failures", min=0,
+        help="Stop when the first N requests sent all failed (0: never stop early).",
+    ),
     device: str = typer.Option("auto", "--device", help="Local models: auto|cpu|cuda|cuda:N|mps."),
     dtype: str = typer.Option(
         "auto", "--dtype", help="Local models: auto|bfloat16|float16|float32."
@@ -116,14 +124,20 @@ def run_command(
 
     Example: medvqa run bench/lung/ -m openai:qwen2.5-vl@http://127.0.0.1:8000/v1 -o runs/qwen/
     """
-    from medvqa.errors import BadInputError
+    import os
+
+    from medvqa.errors import BadInputError, UsageError
     from medvqa.models import ModelConfig
+    from medvqa.models._endpoint import missing_key_problem
     from medvqa.run._runner import RunConfig
 
     if (model is None) == (models is None):
         raise BadInputError("give either --model SPEC or --models models.yaml (one of them)")
     if executor not in {"local", "ray"}:
         raise BadInputError(f"--executor {executor!r}: use local or ray")
+    problem = missing_key_problem(model, api_key_env, os.environ) if model else None
+    if problem is not None:
+        raise UsageError(problem)
     config = RunConfig(
         bench_dir=bench,
         out_dir=out,
@@ -155,6 +169,8 @@ def run_command(
         force_new=force_new,
         seed=seed,
         max_retries=max_retries,
+        max_retry_after_s=max_retry_after,
+        stop_after_failures=stop_after_failures,
     )
     ray = {"address": ray_address, "workers": ray_workers, "gpus": ray_gpus}
     if models is None:
@@ -266,7 +282,11 @@ def _run_one(config: RunConfig, ray: dict[str, Any] | None) -> RunSummary:
         f"{summary.already_done} already done, {summary.errors} errors"
     )
     if summary.bad_lines:
-        out_console.print(f"[yellow]{summary.bad_lines} malformed item line(s) skipped[/yellow]")
+        out_console.print(f"[yellow]{summary.bad_lines} malformed item line(s) skipped:[/yellow]")
+        for line in summary.bad_line_messages[:20]:
+            out_console.print(f"  skipped {line}", soft_wrap=True, markup=False)
+        if summary.bad_lines > 20:
+            out_console.print(f"  … and {summary.bad_lines - 20} more (see `medvqa validate`)")
     for message in summary.error_messages:
         out_console.print(f"[red]error:[/red] {escape(str(message))}", soft_wrap=True)
     out_console.print(
@@ -274,4 +294,9 @@ def _run_one(config: RunConfig, ray: dict[str, Any] | None) -> RunSummary:
         f"{summary.prediction_errors} errors"
         + (" (rerun with --retry-errors to ask them again)" if summary.prediction_errors else "")
     )
+    if summary.completed and summary.errors == summary.completed:
+        from medvqa.errors import BadInputError
+
+        raise BadInputError(f"{out}: every request of this run failed ({summary.errors}); "
+                            "see the errors above")
     return summary

@@ -41,6 +41,9 @@ def score_command(
     api_key_env: str = typer.Option(
         "", "--api-key-env", help="Environment variable with the judge's API key (default: "
         "OPENAI_API_KEY for openai:, ANTHROPIC_API_KEY for anthropic:)."),
+    allow_other_benchmark: bool = typer.Option(
+        False, "--allow-other-benchmark", help="Score a run made for another version of the "
+        "benchmark (items_sha256 differs); recorded in metrics.json."),
 ) -> None:
     """Parse responses and write RUN/metrics.json with 95 % bootstrap CIs.
 
@@ -51,12 +54,16 @@ def score_command(
     from rich.console import Console
 
     from medvqa._registry import UnknownNameError
-    from medvqa.errors import UsageError
+    from medvqa.errors import BadInputError, UsageError
     from medvqa.models import LLMSettings
     from medvqa.report._console import print_metrics
     from medvqa.score._by import check_by
+    from medvqa.score._checks import check_resamples
+    from medvqa.score._coverage import missing_lines
     from medvqa.score._judge import JUDGE_MAX_TOKENS, JUDGE_TIMEOUT_S, JudgeConfig
     from medvqa.score._score import ScoreConfig, score_run
+
+    check_resamples(resamples)
 
     judge_config = None if judge is None else JudgeConfig(
         LLMSettings(judge, api_key_env=api_key_env, concurrency=judge_concurrency,
@@ -66,8 +73,10 @@ def score_command(
         edges = tuple(float(x) for x in age_bands.split(","))
         groups = tuple(check_by(b) for b in by.split(",") if b)
         config = ScoreConfig(bench, run, style, groups, seed, resamples, not no_cluster, edges,
-                             judge_config)
+                             judge_config, allow_other_benchmark)
         result = score_run(config)
+    except BadInputError:
+        raise
     except (UnknownNameError, ValueError) as exc:
         raise UsageError(str(exc)) from None
     err = Console(stderr=True)
@@ -77,6 +86,10 @@ def score_command(
         _print_judge(Console(), result.metrics.failure_modes or {})
     if result.problems:
         err.print(f"skipped {len(result.problems)} line(s); the rest was scored", soft_wrap=True)
+    from rich.markup import escape
+
+    for line in missing_lines(result.metrics.coverage or {}):
+        err.print(f"[yellow]missing[/yellow] {escape(line)}", highlight=False, soft_wrap=True)
 
 
 def _print_judge(console: object, modes: dict[str, dict[str, object]]) -> None:
@@ -119,9 +132,14 @@ def compare_command(
     from rich.console import Console
     from rich.table import Table
 
+    from medvqa.score._checks import check_resamples
     from medvqa.score._paired import compare_runs
+    from medvqa.score._provenance import require_fresh_run
     from medvqa.store import atomic_write_text
 
+    check_resamples(resamples)
+    for r in dict.fromkeys([run_a, run_b or run_a]):
+        require_fresh_run(r)
     result = compare_runs(run_a, run_b or run_a, condition, vs_condition, bench, resamples, seed,
                           cluster=not no_cluster)
     table = Table(title="paired comparison")

@@ -21,6 +21,7 @@ from medvqa.models._backends import (
     structured_extra,
 )
 from medvqa.models._base import (
+    EndpointAuthError,
     EndpointUnreachableError,
     GenerateRequest,
     GenerateResponse,
@@ -77,6 +78,7 @@ __all__ = [
     "SPEC_KINDS",
     "BackendInfo",
     "Completion",
+    "EndpointAuthError",
     "EndpointUnreachableError",
     "GenerateRequest",
     "GenerateResponse",

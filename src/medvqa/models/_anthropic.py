@@ -14,7 +14,7 @@ import base64
 import json
 from typing import Any
 
-from medvqa.models._base import GenerateRequest, ImageInput, ModelConfig
+from medvqa.models._base import GenerateRequest, ImageInput, ModelConfig, ModelRequestError
 from medvqa.models._openai_compat import ImagePartCache, OpenAICompatModel, web_image
 
 ANTHROPIC_BASE_URL = "https://api.anthropic.com/v1"
@@ -65,6 +65,17 @@ class AnthropicModel(OpenAICompatModel):
         return "{" + self._fixed + system + ',"messages":[' + user + "]}"
 
     def answer_text(self, payload: Any) -> str:
-        """The concatenated text blocks of ``content``."""
+        """The concatenated text blocks of ``content``.
+
+        No text block at all is no answer (a :class:`ModelRequestError` naming the stop
+        reason), unless the model ended its turn normally (``end_turn``): it chose to say
+        nothing, and the empty answer is scored.
+        """
         blocks = payload["content"]
-        return "".join(b["text"] for b in blocks if b.get("type") == "text")
+        texts = [b["text"] for b in blocks if b.get("type") == "text"]
+        if not texts and payload.get("stop_reason") != "end_turn":
+            raise ModelRequestError(
+                f"no answer from {self.endpoint}: no text block "
+                f"(stop_reason {payload.get('stop_reason')!r})"
+            )
+        return "".join(texts)

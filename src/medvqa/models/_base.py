@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from medvqa.errors import (  # noqa: F401  (re-exported by medvqa.models)
+    EndpointAuthError,
     EndpointUnreachableError,
     ModelError,
     ModelRequestError,

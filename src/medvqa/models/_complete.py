@@ -98,9 +98,11 @@ class RetryPolicy:
     Attributes:
         max_retries: retries after the first attempt for transient errors (0 = no retry).
         backoff_s: first wait in seconds; doubles with each retry.
-        max_backoff_s: cap on one wait, in seconds.
+        max_backoff_s: cap on one backoff wait, in seconds.
         timeout_s: per-request timeout in seconds (a batch gets ``timeout_s`` per request).
         seed: seeds the jitter.
+        max_retry_after_s: most seconds waited when the endpoint sends ``Retry-After``
+            (seconds or an HTTP date): the wait is ``max(backoff, min(Retry-After, this))``.
 
     """
 
@@ -109,10 +111,15 @@ class RetryPolicy:
     max_backoff_s: float = 30.0
     timeout_s: float = 60.0
     seed: int = 0
+    max_retry_after_s: float = 120.0
 
 
 class _Jitter:
-    """Tenacity wait: ``min(cap, base * 2**(n-1)) * u`` with ``u`` in [0.5, 1) from a hash."""
+    """Tenacity wait: ``min(cap, base * 2**(n-1)) * u`` with ``u`` in [0.5, 1) from a hash.
+
+    When the failed attempt carried a ``Retry-After`` (``TransientModelError.retry_after_s``),
+    at least that long, capped at ``RetryPolicy.max_retry_after_s``.
+    """
 
     def __init__(self, policy: RetryPolicy, key: str):
         self.policy = policy
@@ -122,7 +129,12 @@ class _Jitter:
         n = state.attempt_number
         digest = hashlib.sha256(f"{self.policy.seed}:{self.key}:{n}".encode()).digest()
         u = 0.5 + 0.5 * int.from_bytes(digest[:8], "big") / 2**64
-        return float(min(self.policy.max_backoff_s, self.policy.backoff_s * 2 ** (n - 1)) * u)
+        wait = min(self.policy.max_backoff_s, self.policy.backoff_s * 2 ** (n - 1)) * u
+        exc = state.outcome.exception() if state.outcome is not None else None
+        asked = getattr(exc, "retry_after_s", None)
+        if asked is not None:
+            wait = max(wait, min(float(asked), self.policy.max_retry_after_s))
+        return float(wait)
 
 
 class _End:
@@ -376,9 +388,12 @@ def complete(
 
 def _load(config: ModelConfig, bench_dir: Path | None) -> ModelBackend:
     """``medvqa.models.load_model``, with spec errors turned into BadInputError."""
+    from medvqa.models._endpoint import redact_secrets
     from medvqa.models._load import load_model
 
     try:
         return load_model(config, bench_dir=bench_dir)
     except (ValueError, KeyError) as exc:
-        raise BadInputError(f"--model {config.spec!r}: {exc}") from None
+        raise BadInputError(
+            redact_secrets(f"--model {config.spec!r}: {exc}")
+        ) from None

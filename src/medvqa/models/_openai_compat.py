@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 import aiohttp
 
 from medvqa.models._base import (
+    EndpointAuthError,
     EndpointUnreachableError,
     GenerateRequest,
     GenerateResponse,
@@ -32,9 +33,12 @@ from medvqa.models._base import (
     ModelRequestError,
     TransientModelError,
 )
+from medvqa.models._endpoint import check_endpoint_url, redact_secrets, retry_after_seconds
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 _TRANSIENT = {408, 409, 425, 429, 500, 502, 503, 504}
+#: Statuses that mean the key is missing or refused: the run stops instead of retrying.
+_AUTH = {401, 403}
 
 
 #: Image types every hosted API accepts; anything else (TIFF, BMP …) is sent as PNG.
@@ -89,13 +93,16 @@ class OpenAICompatModel:
     default_key_env = "OPENAI_API_KEY"
 
     def __init__(self, config: ModelConfig, model: str, base_url: str):
+        self.key_env = config.api_key_env or self.default_key_env
+        check_endpoint_url(base_url, self.key_env)
         self.model = model
         self.base_url = (base_url or self.default_base_url).rstrip("/")
         self.name = config.spec
         self.timeout_s = config.timeout_s
         self.params: dict[str, Any] = self.request_params(config)
         self.info: dict[str, Any] = {"text_only": False, "endpoint": self.base_url}
-        key = os.environ.get(config.api_key_env or self.default_key_env, "")
+        key = os.environ.get(self.key_env, "")
+        self._secrets = (key,) if key else ()
         self._headers = {"Content-Type": "application/json"}
         if key:
             self._headers |= self.auth_headers(key)
@@ -166,20 +173,44 @@ class OpenAICompatModel:
         return f"{self.base_url}/chat/completions"
 
     def answer_text(self, payload: Any) -> str:
-        """The answer text in a decoded response body (KeyError/IndexError/TypeError if none)."""
-        text = payload["choices"][0]["message"]["content"]
-        return text if isinstance(text, str) else ""
+        """The answer text in a decoded response body (KeyError/IndexError/TypeError if none).
+
+        ``content: null`` is no answer: a :class:`ModelRequestError` naming the finish reason,
+        unless the endpoint says the model refused (``message.refusal``), whose text is then the
+        answer (scored as whatever the parser makes of it, usually invalid).
+        """
+        choice = payload["choices"][0]
+        message = choice["message"]
+        content = message.get("content")
+        if isinstance(content, str):
+            return content
+        if isinstance(content, list):  # content parts
+            return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+        refusal = message.get("refusal")
+        if isinstance(refusal, str):
+            return refusal
+        raise ModelRequestError(
+            f"no answer from {self.endpoint}: content is null "
+            f"(finish_reason {choice.get('finish_reason')!r})"
+        )
 
     async def _one(self, request: GenerateRequest) -> GenerateResponse:
         if self._session is None:
             await self.start()
         assert self._session is not None
         url = self.endpoint
+        try:
+            body = self.body(request)
+        except Exception as exc:  # noqa: BLE001 - an image that cannot be encoded fails its item
+            raise ModelRequestError(
+                f"cannot encode the request for {url}: {type(exc).__name__}: {exc}"
+            ) from None
         t0 = time.perf_counter()
         try:
-            async with self._session.post(url, data=self.body(request)) as resp:
+            async with self._session.post(url, data=body) as resp:
                 raw = await resp.read()
                 status = resp.status
+                retry_after = resp.headers.get("Retry-After")
         except asyncio.TimeoutError:
             raise TransientModelError(f"timeout after {self.timeout_s:g} s from {url}") from None
         except aiohttp.ClientConnectorError as exc:
@@ -188,12 +219,21 @@ class OpenAICompatModel:
             raise TransientModelError(f"{exc.__class__.__name__} from {url}") from None
         latency = time.perf_counter() - t0
         if status != 200:
-            excerpt = raw[:200].decode("utf-8", "replace").replace("\n", " ")
-            transient = status in _TRANSIENT or status >= 500
-            cls = TransientModelError if transient else ModelRequestError
-            raise cls(f"HTTP {status} from {url}: {excerpt}")
+            excerpt = redact_secrets(
+                raw[:200].decode("utf-8", "replace").replace("\n", " "), self._secrets
+            )
+            message = f"HTTP {status} from {url}: {excerpt}"
+            if status in _AUTH:
+                raise EndpointAuthError(
+                    f"{message} (check the key in ${self.key_env}, or name another variable "
+                    "with --api-key-env)"
+                )
+            if status in _TRANSIENT or status >= 500:
+                raise TransientModelError(message, retry_after_s=retry_after_seconds(retry_after))
+            raise ModelRequestError(message)
         try:
             text = self.answer_text(json.loads(raw))
         except (ValueError, KeyError, IndexError, TypeError):
-            raise ModelRequestError(f"malformed response from {url}: {raw[:200]!r}") from None
+            excerpt = redact_secrets(repr(raw[:200]), self._secrets)
+            raise ModelRequestError(f"malformed response from {url}: {excerpt}") from None
         return GenerateResponse(text=text, latency_s=latency)

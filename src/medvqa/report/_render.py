@@ -7,6 +7,7 @@ from pathlib import Path
 from medvqa import __version__
 from medvqa._resources import shipped_text
 from medvqa.errors import BadInputError
+from medvqa.report._markdown import md_escape
 from medvqa.report._report import (
     COLUMNS,
     HEADERS,
@@ -34,9 +35,9 @@ def render_html(sections: list[BenchmarkSection], methods: str,
 
 
 def _md_table(header: list[str], rows: list[list[object]]) -> list[str]:
-    """A Markdown table: header line, separator, one line per row."""
-    return ["| " + " | ".join(header) + " |", "|---" * len(header) + "|"] + [
-        "| " + " | ".join(str(cell) for cell in row) + " |" for row in rows
+    """A Markdown table: header line, separator, one line per row (cells escaped)."""
+    return ["| " + " | ".join(md_escape(h) for h in header) + " |", "|---" * len(header) + "|"] + [
+        "| " + " | ".join(md_escape(cell) for cell in row) + " |" for row in rows
     ]
 
 
@@ -50,7 +51,7 @@ def render_markdown(sections: list[BenchmarkSection], methods: str,
             [[b["name"], b["generated"], b["kept"], b["dropped"], b["reasons"]] for b in builds],
         ) + [""]
     for s in sections:
-        lines += [f"## {s.name}", ""] + _md_table(
+        lines += [f"## {md_escape(s.name)}", ""] + _md_table(
             ["Model", "n", *(_HEADERS[c] for c in COLUMNS), "Random", "Frequent", "Errors"],
             [[r["model"] + (" (text only)" if r["text_only"] else ""), r["n"],
               *(r[c] for c in COLUMNS), r["random"], r["frequent"], r["errors"]]
@@ -81,7 +82,7 @@ def render_markdown(sections: list[BenchmarkSection], methods: str,
                                  "judge")] for f in s.failure_rows],
             )
         lines.append("")
-    lines += ["## Methods", "", methods, ""]
+    lines += ["## Methods", "", md_escape(methods), ""]
     return "\n".join(lines)
 
 

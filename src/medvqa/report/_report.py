@@ -16,8 +16,9 @@ from medvqa import __version__
 from medvqa.errors import BadInputError
 from medvqa.report import _plots
 from medvqa.report._console import cell, fmt, p_text
-from medvqa.schema import METRICS_FILE, RUN_FILE, MetricsFile, RunInfo, read_json
+from medvqa.schema import CLEAN, METRICS_FILE, RUN_FILE, MetricsFile, RunInfo, read_json
 from medvqa.score._metric_table import metric_names
+from medvqa.score._provenance import require_fresh
 
 # The leaderboard's metric columns: the registry's rows with report=True.
 COLUMNS = tuple(m.name for m in metric_names("report"))
@@ -60,7 +61,9 @@ def load_run(path: Path) -> LoadedRun:
     if not metrics_path.is_file():
         raise BadInputError(f"{path}: no {METRICS_FILE} (run `medvqa score BENCH {path}` first)")
     info = read_json(Path(path) / RUN_FILE, RunInfo) if (Path(path) / RUN_FILE).is_file() else None
-    return LoadedRun(Path(path), info, read_json(metrics_path, MetricsFile))
+    metrics = read_json(metrics_path, MetricsFile)
+    require_fresh(Path(path), metrics.provenance)
+    return LoadedRun(Path(path), info, metrics)
 
 
 def _leaderboard_row(run: LoadedRun) -> dict[str, Any] | None:
@@ -71,13 +74,25 @@ def _leaderboard_row(run: LoadedRun) -> dict[str, Any] | None:
     return {
         "model": run.label,
         "text_only": bool(run.info and run.info.model_info.get("text_only")),
-        "n": o.n,
+        "n": n_of(run.metrics.coverage, CLEAN, o.n),
         "errors": o.errors,
         **{m.name: cell(m, o) for m in metric_names("report")},
         "accuracy_value": o.accuracy.value,
         "random": f"{o.random_baseline:.3f}" if o.random_baseline is not None else "–",
         "frequent": f"{o.frequent_baseline:.3f}" if o.frequent_baseline is not None else "–",
     }
+
+
+def n_of(cov: dict[str, Any] | None, condition: str, n: int) -> str:
+    """'34 of 60 (26 missing)': items scored against the items the run should have answered."""
+    c = (cov or {}).get("conditions", {}).get(condition)
+    if not c:
+        return str(n)
+    size = (cov or {}).get("benchmark_items", c["expected"])
+    of = f"{n} of {c['expected']}"
+    if c["expected"] != size:
+        of += f" (benchmark {size})"
+    return of + (f", {c['missing']} missing" if c["missing"] else "")
 
 
 def _verdict(condition: str, needs: bool, delta: float | None) -> str:

@@ -10,7 +10,6 @@ Pillow can decode it. benchmark.json is checked for a known prompt template and 
 from __future__ import annotations
 
 import hashlib
-import io
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -31,8 +30,6 @@ from medvqa.schema import (
 )
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
-#: Suffixes Pillow is asked to decode; others (DICOM, NIfTI) are only hashed.
-_PILLOW_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".tif", ".tiff"})
 
 
 def item_error(path: Path, lineno: int, exc: Exception) -> RecordError:
@@ -54,11 +51,26 @@ def item_error(path: Path, lineno: int, exc: Exception) -> RecordError:
     return RecordError(str(path), lineno, "(json)", str(exc))
 
 
+#: The ``field`` of a line that is not UTF-8 (callers that must stop on it look for this).
+ENCODING_FIELD = "(encoding)"
+
+
 def iter_items(path: Path, errors: list[RecordError]) -> Iterator[tuple[int, Item]]:
-    """Stream ``(line_number, item)`` from items.jsonl; bad lines go to ``errors``."""
-    with path.open("r", encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
+    """Stream ``(line_number, item)`` from items.jsonl; bad lines go to ``errors``.
+
+    Lines are decoded one by one, so bytes that are not UTF-8 become a :class:`RecordError`
+    (field :data:`ENCODING_FIELD`) naming the line instead of a traceback.
+    """
+    with path.open("rb") as fh:
+        for lineno, raw in enumerate(fh, start=1):
+            if not raw.strip():
+                continue
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                errors.append(RecordError(str(path), lineno, ENCODING_FIELD,
+                                          f"not UTF-8 (byte {raw[exc.start]:#04x} at column "
+                                          f"{exc.start + 1})"))
                 continue
             try:
                 yield lineno, Item.model_validate_json(line)
@@ -92,30 +104,30 @@ class ValidationReport:
 
 
 def check_image(bench_dir: Path, rel: str) -> str | None:
-    """Why the image at ``rel`` is unusable, or None when it is fine."""
-    rel_path = Path(rel)
-    if rel_path.is_absolute() or ".." in rel_path.parts:
-        return "path is outside the benchmark folder"
-    path = bench_dir / rel_path
+    """Why the image at ``rel`` is unusable, or None when it is fine.
+
+    The same checks as the runner's loader: the real path (links followed) stays inside the
+    benchmark folder and the bytes decode as an image of an allowed format; then the bytes must
+    hash to the digest in the file's name.
+    """
+    from medvqa.models._images import ImageLoadError, decoded_mime, resolve_inside
+
+    try:
+        path = resolve_inside(bench_dir, rel)
+    except ImageLoadError as exc:
+        return "path is outside the benchmark folder" + str(exc).partition(" folder")[2]
     if not path.is_file():
         return "file is missing"
     data = path.read_bytes()
-    stem = path.stem.lower()
+    stem = Path(rel).stem.lower()
     if _HEX64.match(stem):
         actual = hashlib.sha256(data).hexdigest()
         if actual != stem:
             return f"SHA-256 of the bytes is {actual[:12]}…, not the {stem[:12]}… in its name"
-    if path.suffix.lower() in _PILLOW_SUFFIXES:
-        from PIL import Image
-
-        try:
-            with Image.open(io.BytesIO(data)) as im:
-                im.verify()
-            # verify() misses truncated data; decoding the pixels catches it.
-            with Image.open(io.BytesIO(data)) as im:
-                im.load()
-        except Exception as exc:  # noqa: BLE001 - Pillow raises many types for bad files
-            return f"corrupt image ({type(exc).__name__}: {exc})"
+    try:
+        decoded_mime(data, thorough=True)
+    except ImageLoadError as exc:
+        return str(exc)
     return None
 
 
@@ -189,6 +201,8 @@ def validate_benchmark(bench_dir: str | Path) -> ValidationReport:
         for i, rel in enumerate(item.images):
             image_users.setdefault(rel, (lineno, i))
 
+    if report.n_items == 0 and not any(p.file == str(items_file) for p in problems):
+        problems.append(RecordError(str(items_file), 0, "(file)", "the benchmark has no items"))
     report.n_images = len(image_users)
     for rel, (lineno, i) in image_users.items():
         why = check_image(bench, rel)

@@ -30,6 +30,7 @@ from medvqa.schema import (
     Prediction,
     RecordError,
     RunInfo,
+    file_sha256,
     iter_json_lines,
     read_json,
     read_jsonl,
@@ -40,10 +41,12 @@ from medvqa.score._block import confusion, metrics_block
 from medvqa.score._bootstrap import cluster_index
 from medvqa.score._by import check_by, group_key
 from medvqa.score._controls import control_table
+from medvqa.score._coverage import coverage
 from medvqa.score._failure_modes import FailureCounts, needs_judge
 from medvqa.score._family import adjust_family
 from medvqa.score._judge import Candidate, JudgeConfig, JudgeResult, run_judge, write_verdicts
 from medvqa.score._model import ConditionMetrics, MetricsFile
+from medvqa.score._provenance import Provenance, check_benchmark, run_identity
 from medvqa.score._rows import ScoredRow, score_row
 from medvqa.score._subgroups import DEFAULT_AGE_BANDS, subgroup_analysis
 from medvqa.score.parsers import make_parser
@@ -64,6 +67,7 @@ class ScoreConfig:
     cluster: bool = True
     age_bands: tuple[float, ...] = DEFAULT_AGE_BANDS
     judge: JudgeConfig | None = None
+    allow_other_benchmark: bool = False
 
 
 @dataclass
@@ -114,6 +118,9 @@ def score_run(config: ScoreConfig) -> ScoreResult:
     problems: list[str] = []
     items = load_items(bench_dir, problems)
     run_info = read_json(run_dir / RUN_FILE, RunInfo) if (run_dir / RUN_FILE).is_file() else None
+    bench_sha = file_sha256(bench_dir / ITEMS_FILE)
+    mismatch = check_benchmark(run_info, bench_sha, run_dir, bench_dir,
+                               config.allow_other_benchmark)
     seed = run_info.seed if run_info else 0
     # A reasoning model's raw text is kept; the parser sees only what follows its thinking.
     thinking = bool(run_info and run_info.model_params.get("reasoning"))
@@ -158,7 +165,7 @@ def score_run(config: ScoreConfig) -> ScoreResult:
             judge_queue[cond].append(Candidate(shown, cond, pred.response))
         scored.append(pred.model_copy(update={
             "choice": row.choice, "correct": row.correct, "invalid": row.invalid}))
-    write_jsonl(pred_path, scored)
+    predictions_sha = write_jsonl(pred_path, scored)
 
     conditions = {
         cond: _condition_metrics(rows[cond], config, len(errors[cond]))
@@ -189,6 +196,11 @@ def score_run(config: ScoreConfig) -> ScoreResult:
     metrics.failure_modes = {
         c: failures[c].as_dict() for c in sorted(failures, key=_condition_order)
     }
+    metrics.provenance = Provenance(
+        run=run_identity(run_info), predictions_sha256=predictions_sha,
+        benchmark_items_sha256=bench_sha, benchmark_mismatch_allowed=mismatch).model_dump()
+    metrics.coverage = coverage(items, run_info, predictions,
+                                {c: sum(r.correct for r in rs) for c, rs in rows.items()})
     if config.judge is not None:
         _add_judge(metrics, run_judge(config.judge, dict(judge_queue), run_dir / CACHE_FILE,
                                       bench_dir), run_dir, run_info)

@@ -20,12 +20,13 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from aiohttp import web
 
-Reply = Callable[[str, dict[str, Any]], str]
+Reply = Callable[[str, dict[str, Any]], "str | None"]
+FailBody = Callable[[Mapping[str, str]], Any]
 
 
 def first_letter_reply(prompt: str, body: dict[str, Any]) -> str:
@@ -56,9 +57,13 @@ class ChatServer:
             requests overlap as they would on a real inference server).
         fail: prompt substring → HTTP statuses returned on successive matching requests,
             before normal answers resume.
-        reply: ``fn(prompt, body) -> text`` for successful answers (default: ``"A"``).
+        reply: ``fn(prompt, body) -> text`` for successful answers (default: ``"A"``); None
+            answers ``content: null`` with ``finish_reason: "length"``.
         parse: decode each request body (needed for counts, images, replies and ``fail``);
             off, the server reads the body and answers ``"A"`` at once (throughput benches).
+        fail_headers: headers sent with every scripted failure (e.g. ``Retry-After``).
+        fail_body: ``fn(request_headers) -> JSON`` body of scripted failures (e.g. one that
+            echoes the ``Authorization`` header, as some servers do).
         port: port to listen on (0: any free port).
 
     Attributes:
@@ -66,6 +71,7 @@ class ChatServer:
         images: image URLs received, in arrival order.
         headers: the API key header values received (``Authorization`` or ``x-api-key``).
         bodies: the decoded request bodies, in arrival order.
+        arrivals: ``time.monotonic()`` of each request's arrival, in order.
 
     """
 
@@ -75,12 +81,17 @@ class ChatServer:
         fail: dict[str, list[int]] | None = None,
         reply: Reply = first_letter_reply,
         parse: bool = True,
+        fail_headers: dict[str, str] | None = None,
+        fail_body: FailBody | None = None,
         port: int = 0,
     ):
         self.latency_s = latency_s
         self.fail = {k: list(v) for k, v in (fail or {}).items()}
         self.reply = reply
         self.parse = parse
+        self.fail_headers = dict(fail_headers or {})
+        self.fail_body = fail_body
+        self.arrivals: list[float] = []
         self.counts: Counter[str] = Counter()
         self.images: list[str] = []
         self.headers: list[str] = []
@@ -103,8 +114,11 @@ class ChatServer:
     async def _messages(self, request: web.Request) -> web.Response:
         return await self._answer(request, _anthropic_answer)
 
-    async def _answer(self, request: web.Request, encode: Callable[[str], bytes]) -> web.Response:
+    async def _answer(
+        self, request: web.Request, encode: Callable[[str | None], bytes]
+    ) -> web.Response:
         raw = await request.read()
+        self.arrivals.append(time.monotonic())
         if not self.parse:
             if self.latency_s:
                 await asyncio.sleep(self.latency_s)
@@ -119,7 +133,9 @@ class ChatServer:
                 self.headers.append(request.headers[header])
         for marker, statuses in self.fail.items():
             if marker in prompt and statuses:
-                return web.json_response({"error": {"message": "scripted"}}, status=statuses.pop(0))
+                body = (self.fail_body(request.headers) if self.fail_body is not None
+                        else {"error": {"message": "scripted"}})
+                return web.json_response(body, status=statuses.pop(0), headers=self.fail_headers)
         if self.latency_s:
             await asyncio.sleep(self.latency_s)
         return web.Response(body=encode(self.reply(prompt, body)), content_type="application/json")
@@ -157,21 +173,22 @@ class ChatServer:
         self._thread.join(10)
 
 
-def _answer(text: str) -> bytes:
+def _answer(text: str | None) -> bytes:
     return json.dumps(
         {
             "object": "chat.completion",
             "model": "test",
             "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                         "finish_reason": "stop"}],
+                         "finish_reason": "stop" if text is not None else "length"}],
         }
     ).encode()
 
 
-def _anthropic_answer(text: str) -> bytes:
+def _anthropic_answer(text: str | None) -> bytes:
+    blocks = [] if text is None else [{"type": "text", "text": text}]
     return json.dumps(
-        {"type": "message", "role": "assistant", "model": "test", "stop_reason": "end_turn",
-         "content": [{"type": "text", "text": text}]}
+        {"type": "message", "role": "assistant", "model": "test",
+         "stop_reason": "end_turn" if text is not None else "max_tokens", "content": blocks}
     ).encode()
 
 

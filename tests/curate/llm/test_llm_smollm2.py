@@ -107,7 +107,10 @@ def test_reports_to_grounded_questions_with_smollm2(tmp_path: Path, smollm2_load
     counts = res.counts
     assert counts["items"] + counts["dropped_total"] + counts["not_stated"] == counts["generated"]
     assert 2 <= counts["generated"] <= 4  # 2 fields per parsed reply, 1 per unparsable one
-    assert validate_benchmark(res.out).ok
+    report = validate_benchmark(res.out)
+    # A benchmark with no item is not valid (issue 13); SmolLM2 may keep none of so few.
+    assert report.ok or (counts["items"] == 0
+                         and [p.message for p in report.problems] == ["the benchmark has no items"])
     dropped = [json.loads(x) for x in (res.out / "dropped.jsonl").read_text().splitlines()]
     assert len(dropped) == counts["dropped_total"]
     assert all(d["reason"] and d["detail"] for d in dropped)

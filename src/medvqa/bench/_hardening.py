@@ -1,0 +1,65 @@
+"""``medvqa bench`` section ``hardening``: what the checks on untrusted input cost.
+
+Two checks run before anything is sent: every image is checked as an image of an allowed format
+(:func:`medvqa.models._images.decoded_mime`; the runner's fast check against ``medvqa
+validate``'s full decode), and the selection is read once to refuse duplicate ids, bytes that
+are not UTF-8 and empty selections (:func:`medvqa.run._selection.scan_selection`).
+"""
+
+from __future__ import annotations
+
+import io
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from medvqa.bench._figure import BenchFigure
+
+
+def _images() -> dict[str, bytes]:
+    y, x = np.mgrid[0:512, 0:512]
+    base = np.stack([x, y, (x + y) // 2], axis=-1).astype(np.int16) * 255 // 512
+    noise = np.random.default_rng(0).integers(-2, 3, base.shape, dtype=np.int16)
+    pixels = Image.fromarray(np.clip(base + noise, 0, 255).astype(np.uint8))
+    out = {}
+    for fmt in ("PNG", "JPEG"):
+        buf = io.BytesIO()
+        pixels.save(buf, format=fmt)
+        out[fmt] = buf.getvalue()
+    return out
+
+
+def _per_call_ms(fn, rounds: int) -> float:  # type: ignore[no-untyped-def]
+    t0 = time.perf_counter()
+    for _ in range(rounds):
+        fn()
+    return (time.perf_counter() - t0) / rounds * 1000
+
+
+def bench_hardening(quick: bool) -> list[BenchFigure]:
+    """Image check per image (fast and thorough), and the selection scan per 100,000 items."""
+    from medvqa.bench._runner import write_synthetic_bench
+    from medvqa.models._images import decoded_mime
+    from medvqa.run._selection import ItemSelection, scan_selection
+
+    rounds = 10 if quick else 50
+    figures = []
+    for fmt, data in _images().items():
+        kb = len(data) / 1024
+        for thorough in (False, True):
+            ms = _per_call_ms(lambda d=data, t=thorough: decoded_mime(d, t), rounds)
+            how = "full decode (validate)" if thorough else "runner check"
+            figures.append(BenchFigure("hardening", f"{fmt} 512x512 ({kb:.0f} KB): {how}", ms,
+                                       "ms"))
+    n = 20_000 if quick else 100_000
+    with tempfile.TemporaryDirectory() as tmp:
+        bench = write_synthetic_bench(Path(tmp) / "b", n)
+        t0 = time.perf_counter()
+        scan_selection(ItemSelection(bench / "items.jsonl", None, None, None))
+        scan_s = time.perf_counter() - t0
+    figures.append(BenchFigure("hardening", f"selection scan before a run, {n:,} items",
+                               scan_s * 100_000 / n, "s per 100,000 items"))
+    return figures

@@ -1,0 +1,159 @@
+"""What a run asks, checked before anything is sent or written: selection, scan and resume.
+
+:class:`ItemSelection` streams the items a run selects (split, category, limit) and can be read
+again. :func:`scan_selection` reads it once before the run starts and refuses what would make
+the run silently wrong — bytes that are not UTF-8, duplicate item ids (the journal keeps one
+answer per id and condition, so a duplicate's answer would be lost), an empty selection — and
+collects the malformed lines that will be skipped, with their line numbers. :func:`resume_info`
+decides whether an existing RUN/ folder belongs to this run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from medvqa.errors import BadInputError
+from medvqa.run._validate import ENCODING_FIELD, iter_items
+from medvqa.schema import InputError, Item, RecordError, RunInfo, read_json
+
+#: Duplicate ids named in the refusal message (the count is always given).
+SHOWN_DUPLICATES = 5
+
+
+class ItemSelection:
+    """Streams the selected items of a benchmark as ``(line, item)``, re-readable.
+
+    Args:
+        path: items.jsonl.
+        split: only items of this split (None: all).
+        category: only items of this category (None: all).
+        limit: at most this many items, after the filters (None: all).
+
+    """
+
+    def __init__(
+        self, path: Path, split: str | None, category: str | None, limit: int | None
+    ) -> None:
+        self.path = path
+        self.split = split
+        self.category = category
+        self.limit = limit
+        self.errors: list[RecordError] = []
+
+    def as_dict(self) -> dict[str, Any]:
+        """The filters, for run.json (only those that were set)."""
+        out = {"split": self.split, "category": self.category, "limit": self.limit}
+        return {k: v for k, v in out.items() if v is not None}
+
+    def __iter__(self) -> Iterator[tuple[int, Item]]:
+        errors: list[RecordError] = []
+        n = 0
+        for lineno, item in iter_items(self.path, errors):
+            if self.limit is not None and n >= self.limit:
+                break
+            if self.split is not None and item.split != self.split:
+                continue
+            if self.category is not None and item.category != self.category:
+                continue
+            n += 1
+            yield lineno, item
+        self.errors = errors
+
+
+@dataclass
+class SelectionScan:
+    """What one pass over the selection found.
+
+    Attributes:
+        items: items selected.
+        bad_lines: malformed lines that will be skipped (each names file, line and field).
+
+    """
+
+    items: int = 0
+    bad_lines: list[RecordError] = field(default_factory=list)
+
+
+def scan_selection(selection: ItemSelection) -> SelectionScan:
+    """Read the selection once and refuse what would make the run silently wrong.
+
+    Raises:
+        BadInputError: a line is not UTF-8 (names file and line), two items share an id
+            (names them and their lines), or nothing is selected.
+
+    """
+    scan = SelectionScan()
+    first_line: dict[str, int] = {}
+    duplicates: list[str] = []
+    for lineno, item in selection:
+        scan.items += 1
+        first = first_line.setdefault(item.id, lineno)
+        if first != lineno:
+            duplicates.append(f"{item.id!r} (lines {first} and {lineno})")
+    scan.bad_lines = list(selection.errors)
+    encoding = [e for e in scan.bad_lines if e.field == ENCODING_FIELD]
+    if encoding:
+        more = f" (and {len(encoding) - 1} more line(s))" if len(encoding) > 1 else ""
+        raise BadInputError(f"{encoding[0]}{more}; nothing was run")
+    if duplicates:
+        shown = ", ".join(duplicates[:SHOWN_DUPLICATES])
+        more = f" and {len(duplicates) - SHOWN_DUPLICATES} more" if len(duplicates) > 5 else ""
+        raise BadInputError(
+            f"{selection.path}: {len(duplicates)} duplicate item id(s): {shown}{more}; each "
+            "id must be unique (see `medvqa validate`)"
+        )
+    if scan.items == 0:
+        filters = selection.as_dict()
+        why = f" match {filters}" if filters else ""
+        bad = f" ({len(scan.bad_lines)} malformed line(s))" if scan.bad_lines else ""
+        raise BadInputError(f"{selection.path}: no items{why}{bad}; nothing to run")
+    return scan
+
+
+def _differences(old: RunInfo, info: RunInfo) -> list[str]:
+    diffs = []
+    if old.items_sha256 != info.items_sha256:
+        diffs.append(
+            f"it was made for another benchmark (items_sha256 {old.items_sha256[:12]}… "
+            f"vs {info.items_sha256[:12]}…)"
+        )
+    if old.model != info.model:
+        diffs.append(f"it was made with model {old.model!r}, not {info.model!r}")
+    if old.prompt_template != info.prompt_template:
+        diffs.append(f"it used prompt {old.prompt_template!r}, not {info.prompt_template!r}")
+    if old.model_params != info.model_params:
+        diffs.append(f"its model parameters were {old.model_params}, not {info.model_params}")
+    if old.seed != info.seed:
+        diffs.append(f"its seed was {old.seed}, not {info.seed}")
+    return diffs
+
+
+def resume_info(run_file: Path, info: RunInfo) -> RunInfo:
+    """``info`` merged with the run.json of the RUN/ folder being resumed.
+
+    Keeps the first start time, the union of conditions and the failure judge (written by
+    ``medvqa score --judge``).
+
+    Raises:
+        BadInputError: run.json is unreadable, or made for a different benchmark, model,
+            prompt, model parameters or seed (suggests ``--force-new``).
+
+    """
+    try:
+        old = read_json(run_file, RunInfo)
+    except InputError as exc:
+        raise BadInputError(f"{exc}; use --force-new to start the run afresh") from None
+    diffs = _differences(old, info)
+    if diffs:
+        raise BadInputError(
+            f"{run_file.parent}: " + "; ".join(diffs) + ". Use --force-new to start the run "
+            "afresh, or choose another --out folder."
+        )
+    return info.model_copy(update={
+        "started_at": old.started_at or info.started_at,
+        "conditions": list(dict.fromkeys(old.conditions + info.conditions)),
+        "failure_judge": old.failure_judge,
+    })

@@ -1,0 +1,273 @@
+"""Bad inputs, one row each: the command line, the exit code, and a fragment of the one message.
+
+Every command must answer a bad input with one clear line and the documented exit code (1: a
+usage error, 2: bad input) — never a traceback, never exit 0. To add a case, append a
+:class:`Case` to :data:`CASES`: ``setup`` makes the inputs in a fresh folder and returns the
+arguments after ``medvqa``; the test runs the real command-line entry point in-process (fast)
+and checks the exit code, that ``message`` is in the output, that nothing in ``forbid`` is,
+and that no path in ``absent`` was created.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from medvqa.cli import main
+from medvqa.models import ModelConfig
+from medvqa.run import RunConfig, run_benchmark
+from medvqa.schema import file_sha256
+from medvqa.score import ScoreConfig, score_run
+
+
+@dataclass
+class Workspace:
+    """A fresh folder and the ways to fill it (benchmarks, runs, scored runs)."""
+
+    root: Path
+    make_bench: Callable[..., Path]
+
+    def bench(self, name: str = "bench", n: int = 6) -> Path:
+        """A valid benchmark of ``n`` real lung tiles."""
+        return self.make_bench(self.root / name, n)
+
+    def edit_items(self, bench: Path, edit: Callable[[list[bytes]], list[bytes]]) -> Path:
+        """Rewrite items.jsonl's lines with ``edit`` (items_sha256 kept in step)."""
+        path = bench / "items.jsonl"
+        lines = edit(path.read_bytes().splitlines(keepends=True))
+        path.write_bytes(b"".join(lines))
+        card = json.loads((bench / "benchmark.json").read_text())
+        card["items_sha256"] = file_sha256(path)
+        (bench / "benchmark.json").write_text(json.dumps(card))
+        return bench
+
+    def run(self, bench: Path, name: str = "run", model: str = "random") -> Path:
+        """A finished run of ``model`` on ``bench``."""
+        out = self.root / name
+        run_benchmark(RunConfig(bench_dir=bench, out_dir=out, model=ModelConfig(spec=model)))
+        return out
+
+    def scored(self, bench: Path, name: str = "run", model: str = "random") -> Path:
+        """A run, scored."""
+        out = self.run(bench, name, model)
+        score_run(ScoreConfig(bench, out, resamples=99))
+        return out
+
+
+Setup = Callable[[Workspace], list[str]]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One bad input.
+
+    Attributes:
+        id: short name shown by pytest.
+        setup: makes the inputs; returns the arguments after ``medvqa``.
+        code: expected exit code.
+        message: a fragment the output must hold.
+        forbid: fragments the output must not hold (a traceback, a secret).
+        absent: paths (relative to the workspace) that must not exist afterwards.
+        env: environment variables set (value) or removed (None) for the command.
+
+    """
+
+    id: str
+    setup: Setup
+    code: int
+    message: str
+    forbid: tuple[str, ...] = ("Traceback",)
+    absent: tuple[str, ...] = ()
+    env: dict[str, str | None] = field(default_factory=dict)
+
+
+def _not_utf8(lines: list[bytes]) -> list[bytes]:
+    lines[2] = lines[2].replace(b"H&E", b"H\xff\xfeE")
+    return lines
+
+
+def _duplicate(lines: list[bytes]) -> list[bytes]:
+    return lines + [lines[1]]
+
+
+def _malformed(lines: list[bytes]) -> list[bytes]:
+    lines[2] = b'{"id": "broken", "question": ""}\n'
+    return lines
+
+
+def _empty(lines: list[bytes]) -> list[bytes]:
+    return []
+
+
+def _outside_link(w: Workspace) -> list[str]:
+    bench = w.bench()
+    outside = w.root / "private.png"
+    rel = json.loads((bench / "items.jsonl").read_text().splitlines()[0])["images"][0]
+    shutil.copy(bench / rel, outside)
+    (bench / rel).unlink()
+    (bench / rel).symlink_to(outside)
+    return ["validate", str(bench)]
+
+
+def _card_missing_fields(w: Workspace) -> list[str]:
+    bench = w.bench()
+    (bench / "benchmark.json").write_text(json.dumps({"version": "1.0"}))
+    return ["validate", str(bench)]
+
+
+def _other_benchmark(w: Workspace) -> list[str]:
+    run = w.run(w.bench("a"))
+    other = w.bench("b", n=4)
+    return ["score", str(other), str(run)]
+
+
+def _stale_after_force_new(w: Workspace) -> list[str]:
+    bench = w.bench()
+    run = w.scored(bench)
+    run_benchmark(RunConfig(bench_dir=bench, out_dir=run, model=ModelConfig(spec="frequent"),
+                            force_new=True))
+    return ["report", str(run), "-o", str(w.root / "r.html")]
+
+
+def _stale_compare(w: Workspace) -> list[str]:
+    bench = w.bench()
+    run = w.scored(bench)
+    lines = (run / "predictions.jsonl").read_text().splitlines(keepends=True)
+    (run / "predictions.jsonl").write_text("".join(lines[:-1]))
+    return ["compare", str(run), str(w.scored(bench, "other"))]
+
+
+def _corrupt_metrics(w: Workspace) -> list[str]:
+    run = w.scored(w.bench())
+    (run / "metrics.json").write_bytes(b'{"style": "strict", "n": \xff')
+    return ["report", str(run), "-o", str(w.root / "r.html")]
+
+
+def _empty_recipe_data(w: Workspace) -> list[str]:
+    (w.root / "nothing").mkdir()
+    return ["build", "idrid_dr_grade", "-o", str(w.root / "b"), "--data-root",
+            str(w.root / "nothing")]
+
+
+def _bench_run(*extra: str, model: str = "random") -> Setup:
+    return lambda w: ["run", str(w.bench()), "-m", model, "-o", str(w.root / "run"), *extra]
+
+
+def _edited_run(edit: Callable[[list[bytes]], list[bytes]]) -> Setup:
+    return lambda w: ["run", str(w.edit_items(w.bench(), edit)), "-m", "random", "-o",
+                      str(w.root / "run")]
+
+
+def _edited_validate(edit: Callable[[list[bytes]], list[bytes]]) -> Setup:
+    return lambda w: ["validate", str(w.edit_items(w.bench(), edit))]
+
+
+def _scored_then(*args: str) -> Setup:
+    def setup(w: Workspace) -> list[str]:
+        bench = w.bench()
+        run = w.scored(bench)
+        return [args[0], str(bench), str(run), *args[1:]] if args[0] == "score" else \
+            [args[0], str(run), *args[1:]]
+    return setup
+
+
+def _edited_score(w: Workspace) -> list[str]:
+    bench = w.bench()
+    run = w.run(bench)
+    w.edit_items(bench, _not_utf8)
+    return ["score", str(bench), str(run)]
+
+
+URL = "http://127.0.0.1:9/v1"
+
+CASES: list[Case] = [
+    # validate
+    Case("validate-not-utf8", _edited_validate(_not_utf8), 2,
+         "items.jsonl:3: (encoding): not UTF-8"),
+    Case("validate-empty", _edited_validate(_empty), 2, "the benchmark has no items"),
+    Case("validate-link-outside", _outside_link, 2, "outside the benchmark folder (a link to"),
+    Case("validate-card-fields", _card_missing_fields, 2, "name: Field required; "
+         "created_with: Field required"),
+    # run
+    Case("run-not-utf8", _edited_run(_not_utf8), 2, "items.jsonl:3: (encoding): not UTF-8",
+         absent=("run",)),
+    Case("run-duplicate-ids", _edited_run(_duplicate), 2, "duplicate item id(s): 'lung-001'",
+         absent=("run",)),
+    Case("run-empty", _edited_run(_empty), 2, "no items", absent=("run",)),
+    Case("run-out-is-bench", lambda w: ["run", str(w.bench()), "-m", "random", "-o",
+                                        str(w.root / "bench")], 1, "is the benchmark folder"),
+    Case("run-ftp-endpoint", _bench_run(model="openai:m@ftp://127.0.0.1/v1"), 1,
+         "scheme 'ftp' is not supported", absent=("run",)),
+    Case("run-credentials-in-url", _bench_run(model=f"openai:m@http://me:s3cretpw@{URL[7:]}"), 1,
+         "--api-key-env", forbid=("Traceback", "s3cretpw"), absent=("run",)),
+    Case("run-unset-key-env", _bench_run("--api-key-env", "MEDVQA_NO_SUCH_KEY",
+                                         model=f"openai:m@{URL}"), 1,
+         "--api-key-env MEDVQA_NO_SUCH_KEY: the variable is not set",
+         env={"MEDVQA_NO_SUCH_KEY": None}),
+    Case("run-hosted-without-key", _bench_run(model="openai:gpt-4o"), 1,
+         "needs an API key and $OPENAI_API_KEY is not set", env={"OPENAI_API_KEY": None}),
+    Case("run-skipped-lines-named", _edited_run(_malformed), 0, "items.jsonl:3: question"),
+    # score and compare
+    Case("score-not-utf8", _edited_score, 2, "(encoding): not UTF-8"),
+    Case("score-other-benchmark", _other_benchmark, 2, "--allow-other-benchmark"),
+    Case("score-by-unknown", _scored_then("score", "--by", "nosuchfield"), 1,
+         "--by 'nosuchfield': use"),
+    Case("score-resamples-0", _scored_then("score", "--resamples", "0"), 1,
+         "--resamples must be at least 1"),
+    Case("compare-resamples-0", _scored_then("compare", "--resamples", "0"), 1,
+         "--resamples must be at least 1"),
+    Case("compare-stale", _stale_compare, 2, "metrics.json is stale"),
+    # report
+    Case("report-stale", _stale_after_force_new, 2, "metrics.json is stale: run.json changed"),
+    Case("report-corrupt-metrics", _corrupt_metrics, 2, "metrics.json:1: (encoding)"),
+    # build
+    Case("build-no-items", _empty_recipe_data, 2, "--data-root", absent=("b",)),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_bad_input(case: Case, tmp_path: Path, bench_factory, capsys, monkeypatch) -> None:
+    argv = case.setup(Workspace(tmp_path, bench_factory))
+    capsys.readouterr()
+    for name, value in case.env.items():
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    monkeypatch.setenv("COLUMNS", "200")
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert exit_info.value.code == case.code, text
+    assert case.message in text, text
+    for bad in case.forbid:
+        assert bad not in text
+    for rel in case.absent:
+        assert not (tmp_path / rel).exists(), rel
+    if case.code:
+        assert len(out.err.strip().splitlines()) <= 2, out.err  # one line (two with a hint)
+
+
+def test_every_case_id_is_unique() -> None:
+    assert len({c.id for c in CASES}) == len(CASES)
+
+
+def test_workspace_makes_valid_inputs(tmp_path: Path, bench_factory) -> None:
+    """The table's starting points are valid: each bad case is bad because of its one edit."""
+    w = Workspace(tmp_path, bench_factory)
+    bench = w.bench()
+    with pytest.raises(SystemExit) as ok:
+        main(["validate", str(bench)])
+    assert ok.value.code == 0
+    run = w.scored(bench)
+    with pytest.raises(SystemExit) as ok:
+        main(["report", str(run), "-o", str(tmp_path / "r.html")])
+    assert ok.value.code == 0
+    assert os.path.isfile(tmp_path / "r.md")
