@@ -26,6 +26,7 @@ from medvqa.report._cli import report_command
 from medvqa.run._cli import run_command, validate_command
 from medvqa.score._cli import compare_command, score_command
 from medvqa.score.parsers._cli import parse_command
+from medvqa.train._cli import train_app  # issue 15
 
 app = typer.Typer(
     name="medvqa",
@@ -69,6 +70,7 @@ app.command("parse")(parse_command)
 app.command("demo")(demo_command)
 app.command("bench")(bench_command)
 app.add_typer(filter_app, name="filter")
+app.add_typer(train_app, name="train")  # issue 15
 
 
 def _usage_errors() -> tuple[type[Exception], ...]:

@@ -11,7 +11,7 @@ from medvqa.errors import BadInputError
 from medvqa.models._base import ModelBackend, ModelConfig
 from medvqa.models._spec import parse_model_spec
 
-_NOT_YET = {"supervised", "human"}
+_NOT_YET = {"human"}
 
 
 def load_model(config: ModelConfig, bench_dir: Path | None = None) -> ModelBackend:
@@ -46,6 +46,11 @@ def load_model(config: ModelConfig, bench_dir: Path | None = None) -> ModelBacke
         from medvqa.models._anthropic import AnthropicModel
 
         return AnthropicModel(config, spec.name, spec.base_url)
+    # --- supervised image classifiers (issue 15): one row in the backend table ---
+    if spec.kind == "supervised":
+        from medvqa.models._supervised import build_supervised
+
+        return build_supervised(config, spec, bench_dir)
     assert spec.kind in _NOT_YET
     raise BadInputError(
         f"model kind {spec.kind!r} is not available in this version of medvqa; "

@@ -13,7 +13,7 @@ SPEC_KINDS: dict[str, str] = {
     "openai": "openai:qwen2.5-vl-7b@http://127.0.0.1:8000/v1",
     "anthropic": "anthropic:claude-sonnet-4-5",
     "hf": "hf:/path/to/model-or-hub-id",
-    "supervised": "supervised:resnet18",
+    "supervised": "supervised:RUN_DIR",
     "human": "human:reader1",
 }
 
