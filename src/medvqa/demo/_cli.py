@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 
 from medvqa.demo._plan import DEMO_PLAN, DemoRun
+from medvqa.demo._trained import train_steps
 
 
 def _model_slug(run: DemoRun) -> str:
@@ -92,6 +93,8 @@ def demo_command(
             step(f"score {run.model} on {bench.recipe}",
                  ["score", str(bench_dir), str(run_dir), "--seed", str(seed)])
             run_dirs.append(str(run_dir))
+        # issue 15: a small CNN trained on the benchmark, run under blind and corruptions.
+        run_dirs += train_steps(step, bench.recipe, bench_dir, out, seed)
 
     if not no_llm:
         _captions_step(step, out, data_root, seed)

@@ -20,13 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from medvqa.errors import BadInputError
+from medvqa.models._adapter import adapter_digest, adapter_of, apply_adapter
 from medvqa.models._base import GenerateRequest, GenerateResponse, ModelConfig
 
 log = logging.getLogger(__name__)
 
 SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 _LOCK = threading.Lock()
-_LOADED: dict[tuple[str, str], LoadedLM] = {}
+_LOADED: dict[tuple[str, str, str], LoadedLM] = {}
 
 
 @dataclass(frozen=True)
@@ -51,9 +52,12 @@ def smollm2_location() -> tuple[Path, str]:
     return folder, SMOLLM2_GGUF
 
 
-def load_local_lm(path: str, gguf_file: str = "") -> LoadedLM:
-    """Load (once per process) a causal LM from a local folder, a GGUF file in it, or a hub id."""
-    key = (path, gguf_file)
+def load_local_lm(path: str, gguf_file: str = "", adapter: str = "") -> LoadedLM:
+    """Load (once per process) a causal LM from a local folder, a GGUF file in it, or a hub id.
+
+    With ``adapter``, a peft LoRA adapter is merged into a fresh copy of the weights.
+    """
+    key = (path, gguf_file, adapter)
     with _LOCK:
         if key not in _LOADED:
             import torch
@@ -69,6 +73,8 @@ def load_local_lm(path: str, gguf_file: str = "") -> LoadedLM:
                 tokenizer.pad_token = tokenizer.eos_token
             model = AutoModelForCausalLM.from_pretrained(path, dtype=torch.float32, **kwargs)
             model.eval()
+            if adapter:  # issue 15: --adapter DIR
+                model = apply_adapter(model, adapter)
             _LOADED[key] = LoadedLM(tokenizer, model, time.perf_counter() - t0)
             log.info("loaded %s%s in %.1f s", path, f"/{gguf_file}" if gguf_file else "",
                      _LOADED[key].load_s)
@@ -87,6 +93,7 @@ class LocalLM:
     def __init__(self, config: ModelConfig, path: str, gguf_file: str = ""):
         self.name = config.spec
         self.path, self.gguf_file = path, gguf_file
+        self.adapter = adapter_of(config)
         self.batch_size = max(1, config.batch_size)
         self.max_tokens = config.max_tokens
         self.temperature = config.temperature
@@ -102,6 +109,7 @@ class LocalLM:
             "temperature": config.temperature,
             **({"seed": config.seed} if config.temperature > 0 else {}),
             **({"json_schema": self.json_schema} if self.json_schema is not None else {}),
+            **({"adapter": adapter_digest(self.adapter)} if self.adapter else {}),
         }
         self.info: dict[str, Any] = {
             "text_only": True,
@@ -114,7 +122,8 @@ class LocalLM:
 
     async def start(self) -> None:
         """Load the weights (once per process) off the event loop."""
-        self._lm = await asyncio.to_thread(load_local_lm, self.path, self.gguf_file)
+        self._lm = await asyncio.to_thread(load_local_lm, self.path, self.gguf_file,
+                                          self.adapter)
 
     async def aclose(self) -> None:
         """Weights stay cached for the process; nothing else to release."""

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from medvqa.models._adapter import adapter_digest, adapter_of, apply_adapter
 from medvqa.models._base import GenerateRequest, GenerateResponse, ModelConfig
 
 log = logging.getLogger(__name__)
@@ -49,10 +50,11 @@ def is_vision_checkpoint(path: str) -> bool:
     return hasattr(AutoConfig.from_pretrained(path), "vision_config")
 
 
-def load_vlm(path: str) -> LoadedVLM:
-    """Load (once per process) a vision-language model and its processor."""
+def load_vlm(path: str, adapter: str = "") -> LoadedVLM:
+    """Load (once per process) a vision-language model and its processor (``adapter`` merged)."""
+    key = f"{path}\x1f{adapter}"
     with _LOCK:
-        if path not in _LOADED:
+        if key not in _LOADED:
             import torch
             from transformers import AutoModelForImageTextToText, AutoProcessor
             from transformers.utils import logging as hf_logging
@@ -63,9 +65,11 @@ def load_vlm(path: str) -> LoadedVLM:
             processor.tokenizer.padding_side = "left"  # batched generation continues on the right
             model = AutoModelForImageTextToText.from_pretrained(path, dtype=torch.float32)
             model.eval()
-            _LOADED[path] = LoadedVLM(processor, model, time.perf_counter() - t0)
-            log.info("loaded %s in %.1f s", path, _LOADED[path].load_s)
-        return _LOADED[path]
+            if adapter:  # issue 15: --adapter DIR
+                model = apply_adapter(model, adapter)
+            _LOADED[key] = LoadedVLM(processor, model, time.perf_counter() - t0)
+            log.info("loaded %s in %.1f s", path, _LOADED[key].load_s)
+        return _LOADED[key]
 
 
 def chat_messages(request: GenerateRequest) -> list[dict[str, Any]]:
@@ -92,6 +96,7 @@ class LocalVLM:
     def __init__(self, config: ModelConfig, path: str):
         self.name = config.spec
         self.path = path
+        self.adapter = adapter_of(config)
         self.batch_size = max(1, config.batch_size)
         self.max_tokens = config.max_tokens
         self.temperature = config.temperature
@@ -100,13 +105,14 @@ class LocalVLM:
             "max_tokens": config.max_tokens,
             "temperature": config.temperature,
             **({"seed": config.seed} if config.temperature > 0 else {}),
+            **({"adapter": adapter_digest(self.adapter)} if self.adapter else {}),
         }
         self.info: dict[str, Any] = {"text_only": False, "weights": path, "kind": "local VLM"}
         self._vlm: LoadedVLM | None = None
 
     async def start(self) -> None:
         """Load the weights (once per process) off the event loop."""
-        self._vlm = await asyncio.to_thread(load_vlm, self.path)
+        self._vlm = await asyncio.to_thread(load_vlm, self.path, self.adapter)
 
     async def aclose(self) -> None:
         """Weights stay cached for the process; nothing else to release."""

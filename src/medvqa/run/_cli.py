@@ -76,6 +76,8 @@ def run_command(
     timeout: float = typer.Option(60.0, "--timeout", help="Per-request timeout in seconds."),
     batch_size: int = typer.Option(8, "--batch-size", min=1, help="Batch for local models."),
     max_retries: int = typer.Option(4, "--max-retries", min=0, help="Retries of 429/5xx."),
+    adapter: Path | None = typer.Option(
+        None, "--adapter", help="peft LoRA adapter folder for hf:/smollm2 (medvqa train lora)."),
 ) -> None:
     """Run a model on a benchmark; resumes where it stopped and never asks twice.
 
@@ -93,8 +95,13 @@ def run_command(
         TimeRemainingColumn,
     )
 
+    from medvqa.errors import BadInputError
     from medvqa.models import ModelConfig
     from medvqa.run._runner import RunConfig, RunProgress, run_benchmark
+
+    if adapter and not model.startswith(("hf:", "smollm2")):
+        raise BadInputError(f"--adapter: only hf:PATH and smollm2 models take an adapter, "
+                            f"not {model!r}")
 
     config = RunConfig(
         bench_dir=bench,
@@ -107,6 +114,7 @@ def run_command(
             timeout_s=timeout,
             seed=seed,
             batch_size=batch_size,
+            extra={"adapter": str(adapter)} if adapter else {},  # issue 15
         ),
         prompt=prompt,
         conditions=[c.strip() for c in conditions.split(",") if c.strip()] or ["clean"],
