@@ -31,10 +31,12 @@ def _accuracy(bench: Path, run: Path) -> float:
 
 
 def test_smollm2_overfits_and_the_adapter_answers_better(tmp_path: Path) -> None:
-    bench = write_text_bench(tmp_path / "bench", 8)
+    bench = write_text_bench(tmp_path / "bench", 4)  # answers D, D, A, D
+    # 12 full-batch steps at lr 1.5e-3: the loss falls smoothly (3.98 → 0.19 measured) and the
+    # tuned model answers at least the majority letter (0.75); untuned SmolLM2 answers B or C.
     result = train_lora(LoraTrainConfig(
-        bench_dir=bench, model="smollm2", out_dir=tmp_path / "adapter", lr=3e-3, alpha=16,
-        batch_size=8, epochs=12, device="cpu"))[0]
+        bench_dir=bench, model="smollm2", out_dir=tmp_path / "adapter", lr=1.5e-3, alpha=16,
+        batch_size=4, epochs=12, device="cpu"))[0]
     assert result.steps == 12
     assert result.last_loss < 0.3 * result.first_loss
     assert (tmp_path / "adapter" / "adapter_config.json").is_file()

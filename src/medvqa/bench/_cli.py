@@ -22,6 +22,7 @@ SECTIONS: Registry = Registry(
         "build": "medvqa.bench._build:bench_build",
         "conditions": "medvqa.bench._conditions:bench_conditions",
         "llm": "medvqa.bench._llm:bench_llm",
+        "train": "medvqa.bench._train:bench_train",  # issue 15
     },
 )
 

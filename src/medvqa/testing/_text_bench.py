@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 from medvqa.schema import Benchmark, CreatedWith, Item, write_json, write_jsonl
@@ -11,15 +10,19 @@ WORDS = ["amber", "basalt", "cobalt", "dahlia", "ember", "fjord", "garnet", "har
 CODES = ["ruby", "opal", "jade", "onyx"]
 
 
-def write_text_bench(root: Path, n: int = 8, seed: int = 0) -> Path:
-    """``n`` four-option items whose answer letter is drawn at random (seeded)."""
-    rng = random.Random(seed)
+def write_text_bench(root: Path, n: int = 4, answers: str = "DDAD") -> Path:
+    """``n`` four-option items about made-up codes, answers cycling through ``answers``.
+
+    SmolLM2-135M answers these mostly B or C before tuning; the default answers are mostly D,
+    so a few LoRA steps move accuracy reliably (a model that learned only the prior gets 0.75;
+    one that memorised the items gets 1.0).
+    """
     items = []
     for i in range(n):
         options = {"ABCD"[j]: c for j, c in enumerate(CODES)}
         items.append(Item(
             id=f"word-{i}", images=[], question=f"Which code name belongs to {WORDS[i % 8]}?",
-            options=options, answer=rng.choice("ABCD"), question_type="single",
+            options=options, answer=answers[i % len(answers)], question_type="single",
             category="codes", case_id=None, source="synthetic", split="train",
             meta={"explanation": f"{WORDS[i % 8]} was assigned this code."}))
     sha = write_jsonl(root / "items.jsonl", items)
