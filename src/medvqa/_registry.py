@@ -6,10 +6,11 @@ table is the whole truth, and an unknown name gets a "did you mean …?" error.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 from collections.abc import Iterator, Mapping
 from typing import Any, Generic, TypeVar
+
+from medvqa._suggest import did_you_mean
 
 T = TypeVar("T")
 
@@ -47,8 +48,7 @@ class Registry(Generic[T]):
     def get(self, name: str) -> T:
         """The object registered as ``name``; raises :class:`UnknownNameError` with hints."""
         if name not in self._table:
-            close = difflib.get_close_matches(name, self._table, n=3)
-            hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+            hint = did_you_mean(name, self._table)
             known = ", ".join(self._table)
             raise UnknownNameError(f"unknown {self.kind} {name!r}.{hint} Known: {known}.")
         if name not in self._loaded:

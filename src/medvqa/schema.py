@@ -14,10 +14,11 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from medvqa.errors import BadInputError
 from medvqa.store import atomic_write_text, atomic_writer
 
 SCHEMA_VERSION = 1
@@ -32,6 +33,10 @@ PREDICTIONS_FILE = "predictions.jsonl"
 RUN_FILE = "run.json"
 METRICS_FILE = "metrics.json"
 CACHE_FILE = "cache.sqlite"
+
+
+#: The identity condition: the item as built, image and question untouched.
+CLEAN = "clean"
 
 
 class Item(BaseModel):
@@ -129,7 +134,7 @@ class Prediction(BaseModel):
     """One model response to one item under one condition (a line of ``predictions.jsonl``)."""
 
     item_id: str = Field(description="Id of the item answered.")
-    condition: str = Field(default="clean", description="clean, blind, noise, jpeg@3, swap, …")
+    condition: str = Field(default=CLEAN, description="clean, blind, noise, jpeg@3, swap, …")
     response: str | None = Field(default=None, description="Raw model text; null on error.")
     latency_s: float | None = Field(default=None, description="Seconds the request took.")
     error: str | None = Field(default=None, description="Null, or why the request failed.")
@@ -148,7 +153,7 @@ class RunInfo(BaseModel):
         default_factory=dict, description="Backend facts, e.g. text_only: true for SmolLM2."
     )
     prompt_template: str = Field(default="default", description="Prompt template name used.")
-    conditions: list[str] = Field(default_factory=lambda: ["clean"], description="Conditions.")
+    conditions: list[str] = Field(default_factory=lambda: [CLEAN], description="Conditions.")
     benchmark_name: str = Field(default="", description="Benchmark name.")
     benchmark_version: str = Field(default="", description="Benchmark version.")
     items_sha256: str = Field(description="items_sha256 of the benchmark this run belongs to.")
@@ -166,6 +171,44 @@ class RunInfo(BaseModel):
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
+class JudgeVerdict(BaseModel):
+    """One LLM judge's scores of a generated item (MIRA's two judges), kept in review.jsonl."""
+
+    model: str = Field(description="Judge model spec.")
+    scores: dict[str, Any] = Field(
+        default_factory=dict, description="Criterion → score, as the judge prompt defines them."
+    )
+    error: str | None = Field(default=None, description="Null, or why the judge gave no scores.")
+    prompt_sha256: str = Field(default="", description="SHA-256 of the judge prompt template.")
+
+
+class ReviewRecord(BaseModel):
+    """One line of BENCH/review.jsonl: a generated item as the expert review app shows it.
+
+    Written by the LLM builders (one per kept item, ``status: "pending"``) and read by
+    ``medvqa review``; the item itself is in items.jsonl under the same id.
+    """
+
+    item_id: str = Field(description="Id of the item in items.jsonl.")
+    source_id: str = Field(description="Id of the caption or report the item came from.")
+    source_text: str = Field(description="The caption or report text, as given to the generator.")
+    images: list[str] = Field(default_factory=list, description="Image paths relative to BENCH/.")
+    question: str = Field(description="Question as generated.")
+    options: dict[str, str] = Field(default_factory=dict, description="Letter → option text.")
+    answer: str | list[str] = Field(description="Gold answer as generated.")
+    question_type: QuestionType = Field(description="single | multi | yesno | open | …")
+    explanation: str = Field(default="", description="The generator's explanation, if any.")
+    grounding_span: str = Field(
+        default="", description="The report clause the answer is grounded in (report builder)."
+    )
+    judges: dict[str, JudgeVerdict] = Field(
+        default_factory=dict, description="Judge name → its verdict (caption builder)."
+    )
+    status: Literal["pending"] = Field(
+        default="pending", description="Always pending here; decisions live in the review app."
+    )
+
+
 @dataclass(frozen=True)
 class RecordError:
     """A line that could not be read, with where and why, for a one-line report."""
@@ -179,7 +222,7 @@ class RecordError:
         return f"{self.file}:{self.line}: {self.field}: {self.message}"
 
 
-class InputError(ValueError):
+class InputError(BadInputError, ValueError):
     """Raised when a caller asked for strict reading and a line is bad."""
 
     def __init__(self, error: RecordError):
@@ -226,16 +269,36 @@ def read_jsonl(
                 errors.append(err)
 
 
-def iter_json_lines(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield ``(line_number, object)`` for each parseable line; skip a torn final line."""
-    with Path(path).open("r", encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
+class JsonLine(NamedTuple):
+    """One non-blank line of a JSON-lines file, parsed.
+
+    Attributes:
+        line: 1-based line number.
+        value: the parsed JSON value (None when ``error`` is set).
+        error: ``""``, or why the line could not be read (``(json): …``, ``(encoding): …``).
+    """
+
+    line: int
+    value: Any
+    error: str
+
+
+def iter_json_lines(path: str | Path) -> Iterator[JsonLine]:
+    """Every non-blank line of a JSON-lines file, parsed; a bad line carries its error.
+
+    The one reader of untyped JSON lines (typed records: :func:`read_jsonl`). Lines are decoded
+    one at a time, so a stray non-UTF-8 byte spoils its own line only.
+    """
+    with Path(path).open("rb") as fh:
+        for lineno, raw in enumerate(fh, start=1):
+            if not raw.strip():
                 continue
             try:
-                yield lineno, json.loads(line)
-            except json.JSONDecodeError:
-                continue
+                yield JsonLine(lineno, json.loads(raw.decode("utf-8")), "")
+            except UnicodeDecodeError as exc:
+                yield JsonLine(lineno, None, f"(encoding): not UTF-8 at byte {exc.start}")
+            except json.JSONDecodeError as exc:
+                yield JsonLine(lineno, None, f"(json): {exc.msg}")
 
 
 def dump_line(record: BaseModel) -> str:

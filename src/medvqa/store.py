@@ -32,9 +32,10 @@ def atomic_writer(
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    text = {} if "b" in mode else {"encoding": "utf-8", "newline": newline}
+    binary = "b" in mode
     try:
-        with os.fdopen(fd, mode, **text) as fh:
+        with os.fdopen(fd, mode, encoding=None if binary else "utf-8",
+                       newline=None if binary else newline) as fh:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())

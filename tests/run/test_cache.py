@@ -4,8 +4,15 @@ import json
 import sqlite3
 from pathlib import Path
 
-from medvqa.models import GenerateRequest, GenerateResponse, ImageInput
-from medvqa.run import JournalRow, PredictionJournal, ResponseCache, cache_key, request_key
+from medvqa.models import (
+    GenerateRequest,
+    GenerateResponse,
+    ImageInput,
+    ResponseCache,
+    cache_key,
+    request_key,
+)
+from medvqa.run import JournalRow, PredictionJournal
 from medvqa.schema import Prediction, read_jsonl
 
 

@@ -11,9 +11,12 @@ from medvqa.models import (
     GenerateRequest,
     ModelConfig,
     ModelRequestError,
+    ResponseCache,
+    RetryPolicy,
     TransientModelError,
+    complete,
+    complete_requests,
 )
-from medvqa.run import ResponseCache, RetryPolicy, complete, complete_requests
 
 FAST = RetryPolicy(max_retries=2, backoff_s=0.001, timeout_s=5)
 

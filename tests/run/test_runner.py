@@ -137,7 +137,7 @@ def test_unknown_condition_is_bad_input(bench: Path, tmp_path: Path, scripted) -
 
 
 def test_conditions_each_item_once_per_condition(bench: Path, tmp_path: Path, scripted) -> None:
-    pytest.importorskip("medvqa.run.conditions")
+    pytest.importorskip("medvqa.conditions")
     backend = scripted()
     s = run_benchmark(
         _config(bench, tmp_path / "run", conditions=["clean", "text-only"]), backend=backend

@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 from scoring_cli import medvqa
 
 from medvqa.errors import BadInputError
-from medvqa.models import ModelConfig
+from medvqa.models import LLMSettings, ModelConfig
 from medvqa.report._render import write_report
 from medvqa.run import RunConfig, run_benchmark
 from medvqa.schema import Benchmark, CreatedWith, Item, write_json, write_jsonl
 from medvqa.score import ScoreConfig, score_run
-from medvqa.score._judge import JudgeConfig, round_robin
+from medvqa.score._judge import JUDGE_MAX_TOKENS, JUDGE_TIMEOUT_S, JudgeConfig, round_robin
 from medvqa.score._judge_prompt import (
     UNCLASSIFIED,
     load_judge_prompt,
@@ -85,6 +85,12 @@ EXPLAINED = [i for i in CANDIDATES if i % 2 and i != 1]   # 5, 7, 11 -> E3
 BARE = [i for i in CANDIDATES if i % 2 == 0 and i != 4]    # 2, 8, 10 -> E5
 
 
+def _judge(spec: str, **kw: object) -> LLMSettings:
+    """The judge's LLM settings with its defaults, as ``medvqa score --judge`` builds them."""
+    kw = {"max_tokens": JUDGE_MAX_TOKENS, "timeout_s": JUDGE_TIMEOUT_S, **kw}
+    return LLMSettings(spec, **kw)  # type: ignore[arg-type]
+
+
 @pytest.fixture(scope="module")
 def pristine(tmp_path_factory) -> tuple[Path, Path]:
     """BENCH/ and an unscored RUN/ (clean + blind), answered over HTTP."""
@@ -104,7 +110,7 @@ def judged(pristine, tmp_path_factory):
     shutil.copytree(run, copy)
     with ChatServer(reply=judge_reply) as server:
         spec = f"openai:judge@{server.url}"
-        score_run(ScoreConfig(bench, copy, resamples=199, judge=JudgeConfig(spec)))
+        score_run(ScoreConfig(bench, copy, resamples=199, judge=JudgeConfig(_judge(spec))))
         yield bench, copy, server, spec
 
 
@@ -160,7 +166,7 @@ def test_rerun_sends_nothing_new_and_is_byte_identical(judged) -> None:
     bench, run, server, spec = judged
     sent = len(server.bodies)
     first = (run / "metrics.json").read_bytes()
-    score_run(ScoreConfig(bench, run, resamples=199, judge=JudgeConfig(spec)))
+    score_run(ScoreConfig(bench, run, resamples=199, judge=JudgeConfig(_judge(spec))))
     assert len(server.bodies) == sent == 2 * len(CANDIDATES)
     assert (run / "metrics.json").read_bytes() == first
 
@@ -182,7 +188,7 @@ def test_failed_judge_requests_are_errors_not_labels(pristine, tmp_path) -> None
     shutil.copytree(run, tmp_path / "run")
     with ChatServer(reply=judge_reply, fail={"interesting slide": [400, 400]}) as server:
         score_run(ScoreConfig(bench, tmp_path / "run", resamples=99,
-                              judge=JudgeConfig(f"openai:judge@{server.url}")))
+                              judge=JudgeConfig(_judge(f"openai:judge@{server.url}"))))
     j = json.loads((tmp_path / "run" / "metrics.json").read_text())["failure_modes"]["clean"]
     assert j["judge"]["errors"] == 1 and j["judge"]["lmod"]["unclassified"] == 0
     assert sum(j["judge"]["lmod"].values()) == len(CANDIDATES) - 1
@@ -193,7 +199,7 @@ def test_images_go_to_a_judge_that_reads_them_only_when_asked(pristine, tmp_path
     shutil.copytree(run, tmp_path / "run")
     with ChatServer(reply=judge_reply) as server:
         score_run(ScoreConfig(bench, tmp_path / "run", resamples=99, judge=JudgeConfig(
-            f"openai:judge@{server.url}", max_items=2, images=True)))
+            _judge(f"openai:judge@{server.url}"), max_items=2, images=True)))
         assert len(server.images) == 2 and server.images[0].startswith("data:image/")
     info = json.loads((tmp_path / "run" / "run.json").read_text())["failure_judge"]
     assert info["images"] and info["max_items"] == 2
@@ -204,7 +210,7 @@ def test_unreachable_judge_is_one_clear_error(pristine, tmp_path) -> None:
     shutil.copytree(run, tmp_path / "run")
     with pytest.raises(BadInputError, match="unreachable"):
         score_run(ScoreConfig(bench, tmp_path / "run", resamples=99, judge=JudgeConfig(
-            "openai:judge@http://127.0.0.1:9/v1", max_retries=0, timeout_s=5)))
+            _judge("openai:judge@http://127.0.0.1:9/v1", max_retries=0, timeout_s=5))))
 
 
 def test_report_shows_judge_counts_apart_from_rule_tags(judged, tmp_path) -> None:
@@ -269,7 +275,7 @@ def test_smollm2_judge_answers_inside_the_allowed_set(pristine, tmp_path) -> Non
     bench, run = pristine
     shutil.copytree(run, tmp_path / "run")
     score_run(ScoreConfig(bench, tmp_path / "run", resamples=99,
-                          judge=JudgeConfig("smollm2", max_items=1, batch_size=1)))
+                          judge=JudgeConfig(_judge("smollm2", batch_size=1), max_items=1)))
     modes = json.loads((tmp_path / "run" / "metrics.json").read_text())["failure_modes"]
     asked = [modes[c]["judge"] for c in ("clean", "blind")]
     assert sum(j["asked"] for j in asked) == 1 and all(j["errors"] == 0 for j in asked)

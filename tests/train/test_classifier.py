@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from medvqa.cli import main
-from medvqa.run.conditions import get_condition
+from medvqa.conditions import get_condition
 from medvqa.schema import Item, Prediction, RunInfo, read_json, read_jsonl
 from medvqa.train import ClassifierConfig, TrainEvent, train_classifier
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from _train_bench import write_train_bench
 
-from medvqa import cli
+from medvqa.cli import _app as cli
 from medvqa.cli import main
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from medvqa import cli
+from medvqa.cli import _app as cli
 from medvqa.cli import main
 from medvqa.models import ModelConfig
 from medvqa.run import RunConfig, run_benchmark

@@ -40,7 +40,7 @@ def _test_image(side: int = 1024) -> np.ndarray:
 
 def corruption_figures(repeats: int) -> list[BenchFigure]:
     """Median ms per 1024² image for each corruption at severity 3, on one OpenCV thread."""
-    from medvqa.run.conditions import CORRUPTIONS, encode
+    from medvqa.conditions import CORRUPTIONS, encode
 
     image = _test_image()
     threads = cv2.getNumThreads()

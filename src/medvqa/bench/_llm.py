@@ -17,7 +17,7 @@ from medvqa.bench._figure import BenchFigure
 
 
 def _captions(n: int) -> list[str]:
-    from medvqa.build.llm._texts import resource_path
+    from medvqa.curate.llm._texts import resource_path
 
     with resource_path("captions", "ir_labelled_sample.csv").open(newline="") as fh:
         rows = [r["caption"] for r in csv.DictReader(fh) if r["label"] == "1"]
@@ -46,10 +46,11 @@ def _throughput(n: int, batch_size: int, max_tokens: int) -> float:
 
 def _yield(n: int, constrain: bool) -> tuple[float, float]:
     """(fraction of replies that are JSON, fraction that validate as items) for ``n`` captions."""
-    from medvqa.build.llm._generate import LLMSettings, generate_structured
-    from medvqa.build.llm._jsontext import extract_json
-    from medvqa.build.llm._qa import load_fewshot, parse_qa, qa_json_schema, qa_tasks
-    from medvqa.build.llm._texts import TextRecord
+    from medvqa.curate.llm._generate import generate_structured
+    from medvqa.curate.llm._jsontext import extract_json
+    from medvqa.curate.llm._qa import load_fewshot, parse_qa, qa_json_schema, qa_tasks
+    from medvqa.curate.llm._texts import TextRecord
+    from medvqa.models import LLMSettings
 
     records = [TextRecord(f"c{i}", c, "bench") for i, c in enumerate(_captions(n))]
     settings = LLMSettings(model="smollm2", max_tokens=160, tries=1, constrain=constrain)

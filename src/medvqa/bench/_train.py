@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from medvqa.bench._figure import BenchFigure
+from medvqa.train._presets import FAST_CNN
 
 #: Fundus datasets first; RetinaMNIST is the shipped fundus set large enough to learn from.
 ACCURACY_RECIPES = ("idrid_dr_grade", "lc25000_lung", "retinamnist_dr_grade")
@@ -39,6 +40,7 @@ def _synthetic_bench(root: Path, n: int, size: int = 128) -> Path:
         rel = store.add_file(path)
         items.append(Item(id=f"s{i}", images=[rel], question="Bright or dark?",
                           options={"A": "dark", "B": "bright"}, answer="AB"[label],
+                          question_type="single",
                           category="c", split="val" if i % 10 == 0 else "train"))
     (root / "tmp.png").unlink()
     sha = write_jsonl(root / "items.jsonl", items)
@@ -79,8 +81,7 @@ def _lora_speed(tmp: Path, quick: bool) -> list[BenchFigure]:
 
 def _accuracy(tmp: Path, data_root: Path) -> list[BenchFigure]:
     """Demo CNN vs frequent on the test split of each demo dataset."""
-    from medvqa.build import BuildConfig, build_benchmark
-    from medvqa.demo._trained import DemoTraining
+    from medvqa.builders import BuildConfig, build_benchmark
     from medvqa.models import ModelConfig
     from medvqa.run import RunConfig, run_benchmark
     from medvqa.score import ScoreConfig, score_run
@@ -88,7 +89,7 @@ def _accuracy(tmp: Path, data_root: Path) -> list[BenchFigure]:
 
     figures = []
     for recipe in ACCURACY_RECIPES:
-        plan = DemoTraining(recipe)
+        plan = FAST_CNN
         bench = tmp / recipe
         build_benchmark(BuildConfig(recipe, bench, seed=0, data_root=data_root))
         cnn = tmp / f"{recipe}-cnn"
@@ -103,13 +104,16 @@ def _accuracy(tmp: Path, data_root: Path) -> list[BenchFigure]:
         for i, split in enumerate(splits):
             run_benchmark(RunConfig(bench_dir=bench, out_dir=freq, split=split,
                                     model=ModelConfig(spec="frequent"), force_new=i == 0))
-        acc = {}
+        acc: dict[str, tuple[float, list[float | None], int]] = {}
         for name, run in (("cnn", cnn), ("frequent", freq)):
             block = score_run(ScoreConfig(bench, run, resamples=1999)).metrics
             overall = block.conditions["clean"].overall
-            acc[name] = (overall.accuracy.value, overall.accuracy.ci, overall.n)
+            value = overall.accuracy.value
+            acc[name] = (float("nan") if value is None else value, overall.accuracy.ci,
+                         overall.n)
         (value, ci, n), (base, _, _) = acc["cnn"], acc["frequent"]
-        lo, hi = (ci[0], ci[1]) if ci else (float("nan"), float("nan"))
+        lo = ci[0] if ci and ci[0] is not None else float("nan")
+        hi = ci[1] if ci and ci[1] is not None else float("nan")
         figures.append(BenchFigure(
             "train", f"demo small-CNN test accuracy, {recipe} (n={n}, 95% CI "
             f"[{lo:.2f}, {hi:.2f}], frequent {base:.2f}, trained in {train_s:.0f} s)",

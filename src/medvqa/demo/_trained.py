@@ -13,16 +13,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from medvqa.train._presets import FAST_CNN, ClassifierPreset
+
 
 @dataclass(frozen=True)
 class DemoTraining:
     """A classifier trained on one demo benchmark and the conditions it is run under."""
 
     recipe: str
-    arch: str = "small-cnn"
-    image_size: int = 64
-    epochs: int = 15
-    patience: int = 4
+    preset: ClassifierPreset = FAST_CNN
     conditions: tuple[str, ...] = ("clean", "blind", "corrupt:all@1", "corrupt:all@3",
                                    "corrupt:all@5")
 
@@ -40,15 +39,16 @@ def train_steps(step: Callable[[str, list[str]], None], recipe: str, bench_dir: 
     plan = DEMO_TRAINING.get(recipe)
     if plan is None:
         return []
-    run_dir = out / "runs" / f"{recipe}--supervised_{plan.arch}"
-    step(f"train {plan.arch} on {recipe}",
-         ["train", "classifier", str(bench_dir), "--arch", plan.arch, "--out", str(run_dir),
-          "--image-size", str(plan.image_size), "--epochs", str(plan.epochs),
-          "--patience", str(plan.patience), "--splits", "test", "--seed", str(seed),
+    cnn = plan.preset
+    run_dir = out / "runs" / f"{recipe}--supervised_{cnn.arch}"
+    step(f"train {cnn.arch} on {recipe}",
+         ["train", "classifier", str(bench_dir), "--arch", cnn.arch, "--out", str(run_dir),
+          "--image-size", str(cnn.image_size), "--epochs", str(cnn.epochs),
+          "--patience", str(cnn.patience), "--splits", "test", "--seed", str(seed),
           "--device", "cpu"])
-    step(f"run supervised:{plan.arch} under controls on {recipe}",
+    step(f"run supervised:{cnn.arch} under controls on {recipe}",
          ["run", str(bench_dir), "--model", f"supervised:{run_dir}", "--out", str(run_dir),
           "--split", "test", "--seed", str(seed), "--conditions", ",".join(plan.conditions)])
-    step(f"score supervised:{plan.arch} on {recipe}",
+    step(f"score supervised:{cnn.arch} on {recipe}",
          ["score", str(bench_dir), str(run_dir), "--seed", str(seed)])
     return [str(run_dir)]

@@ -1,4 +1,17 @@
-"""Model backends behind one async protocol, and the one parser of ``--model`` strings."""
+"""Model backends behind one async protocol, the ``--model`` spec parser, and the LLM client.
+
+The LLM client (:func:`complete`, :func:`complete_requests`: cache first, bounded concurrency,
+retries) is used by the runner, the LLM builders, the judges and the guessability filter; it and
+the response cache live here, below every stage that calls a model.
+
+The client, cache and image loader are imported on first use (PEP 562), so ``medvqa --help``
+does not pay for tenacity or SQLite.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from medvqa.models._base import (
     EndpointUnreachableError,
@@ -12,20 +25,85 @@ from medvqa.models._base import (
     TransientModelError,
 )
 from medvqa.models._load import load_model
+from medvqa.models._settings import LLMSettings, structured_output
 from medvqa.models._spec import SPEC_KINDS, ModelSpec, parse_model_spec
+
+if TYPE_CHECKING:
+    from medvqa.models._cache import (
+        ResponseCache,
+        Transaction,
+        cache_key,
+        canonical_json,
+        open_cache_db,
+        request_key,
+    )
+    from medvqa.models._complete import (
+        Completion,
+        RetryPolicy,
+        acomplete,
+        complete,
+        complete_requests,
+    )
+    from medvqa.models._images import ImageLoader, ImageLoadError, mime_for
+
+_LAZY: dict[str, str] = {
+    "ResponseCache": "_cache",
+    "Transaction": "_cache",
+    "cache_key": "_cache",
+    "canonical_json": "_cache",
+    "open_cache_db": "_cache",
+    "request_key": "_cache",
+    "Completion": "_complete",
+    "RetryPolicy": "_complete",
+    "acomplete": "_complete",
+    "complete": "_complete",
+    "complete_requests": "_complete",
+    "ImageLoader": "_images",
+    "ImageLoadError": "_images",
+    "mime_for": "_images",
+}
 
 __all__ = [
     "SPEC_KINDS",
+    "Completion",
     "EndpointUnreachableError",
     "GenerateRequest",
     "GenerateResponse",
     "ImageInput",
+    "ImageLoadError",
+    "ImageLoader",
+    "LLMSettings",
     "ModelBackend",
     "ModelConfig",
     "ModelError",
     "ModelRequestError",
     "ModelSpec",
+    "ResponseCache",
+    "RetryPolicy",
+    "Transaction",
     "TransientModelError",
+    "acomplete",
+    "cache_key",
+    "canonical_json",
+    "complete",
+    "complete_requests",
     "load_model",
+    "mime_for",
+    "open_cache_db",
     "parse_model_spec",
+    "request_key",
+    "structured_output",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a lazily exported name from its private module on first use."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'medvqa.models' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"medvqa.models.{_LAZY[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

@@ -14,6 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from medvqa.errors import (  # noqa: F401  (re-exported by medvqa.models)
+    EndpointUnreachableError,
+    ModelError,
+    ModelRequestError,
+    TransientModelError,
+)
+
 
 @dataclass(frozen=True)
 class ImageInput:
@@ -54,22 +61,6 @@ class GenerateResponse:
     text: str | None
     latency_s: float
     error: str | None = None
-
-
-class ModelError(Exception):
-    """Base of the errors a backend raises for one request."""
-
-
-class TransientModelError(ModelError):
-    """Worth retrying: rate limit (429), server error (5xx), timeout, dropped connection."""
-
-
-class ModelRequestError(ModelError):
-    """Not worth retrying: the request itself was refused (4xx other than 429)."""
-
-
-class EndpointUnreachableError(ModelError):
-    """The endpoint could not be reached at all; the message names the URL."""
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from medvqa._optional import require
 from medvqa.errors import BadInputError
 from medvqa.models._adapter import adapter_digest, adapter_of, apply_adapter
 from medvqa.models._base import GenerateRequest, GenerateResponse, ModelConfig
@@ -57,6 +58,8 @@ def load_local_lm(path: str, gguf_file: str = "", adapter: str = "") -> LoadedLM
 
     With ``adapter``, a peft LoRA adapter is merged into a fresh copy of the weights.
     """
+    require("torch", "transformers", *(["gguf"] if gguf_file else []),
+            *(["peft"] if adapter else []))
     key = (path, gguf_file, adapter)
     with _LOCK:
         if key not in _LOADED:

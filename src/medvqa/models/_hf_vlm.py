@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from medvqa._optional import require
 from medvqa.models._adapter import adapter_digest, adapter_of, apply_adapter
 from medvqa.models._base import GenerateRequest, GenerateResponse, ModelConfig
 
@@ -45,6 +46,7 @@ def is_vision_checkpoint(path: str) -> bool:
         return "vision_config" in json.loads(config_file.read_text())
     if Path(path).exists():
         return False
+    require("transformers")
     from transformers import AutoConfig
 
     return hasattr(AutoConfig.from_pretrained(path), "vision_config")
@@ -52,6 +54,7 @@ def is_vision_checkpoint(path: str) -> bool:
 
 def load_vlm(path: str, adapter: str = "") -> LoadedVLM:
     """Load (once per process) a vision-language model and its processor (``adapter`` merged)."""
+    require("torch", "transformers", *(["peft"] if adapter else []))
     key = f"{path}\x1f{adapter}"
     with _LOCK:
         if key not in _LOADED:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from medvqa.models._base import GenerateRequest, GenerateResponse, ModelConfig
-from medvqa.models._seeded import request_rng
+from medvqa.rng import rng_for
 
 
 class RandomModel:
@@ -36,7 +36,7 @@ class RandomModel:
         letters = list(request.options)
         if not letters:
             return ""
-        rng = request_rng(self.seed, request.item_id, request.condition)
+        rng = rng_for(self.seed, request.item_id, request.condition)
         if request.question_type == "multi":
             # Uniform over the 2^k - 1 non-empty subsets: draw a non-zero bit mask.
             mask = int(rng.integers(1, 2 ** len(letters)))

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
+
+from medvqa._suggest import did_you_mean
 
 #: spec kinds and an example of each, for help texts and "did you mean" errors.
 SPEC_KINDS: dict[str, str] = {
@@ -44,8 +45,7 @@ def parse_model_spec(spec: str) -> ModelSpec:
     """
     kind, _, rest = spec.strip().partition(":")
     if kind not in SPEC_KINDS:
-        close = difflib.get_close_matches(kind, SPEC_KINDS, n=1)
-        hint = f" Did you mean {close[0]!r}?" if close else ""
+        hint = did_you_mean(kind, SPEC_KINDS, n=1)
         raise ValueError(
             f"unknown model kind {kind!r} in {spec!r}.{hint} Known: {', '.join(SPEC_KINDS)}"
         )

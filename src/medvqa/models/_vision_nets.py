@@ -159,9 +159,10 @@ def load_trunk_weights(trunk: Any, path: Path, arch: str) -> None:
 
             state = load_file(str(path))
         else:
-            state = torch.load(path, map_location="cpu", weights_only=True)
-            if isinstance(state, dict) and isinstance(state.get("state_dict"), dict):
-                state = state["state_dict"]
+            loaded = torch.load(path, map_location="cpu", weights_only=True)
+            if isinstance(loaded, dict) and isinstance(loaded.get("state_dict"), dict):
+                loaded = loaded["state_dict"]
+            state = loaded
     except Exception as exc:  # noqa: BLE001  (any unreadable file is one bad-input line)
         raise BadInputError(f"--weights {path}: cannot read a state_dict ({exc})") from None
     if not isinstance(state, dict):

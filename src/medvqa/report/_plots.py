@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import io
 import math
+from typing import Any
 
-_STYLE = {"svg.hashsalt": "medvqa", "font.size": 9, "svg.fonttype": "none"}
+_STYLE: dict[Any, Any] = {"svg.hashsalt": "medvqa", "font.size": 9, "svg.fonttype": "none"}
 
 
-def _svg(fig) -> str:  # type: ignore[no-untyped-def]
+def _svg(fig: Any) -> str:
     import matplotlib.pyplot as plt
 
     buf = io.StringIO()

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 from medvqa import __version__
+from medvqa._resources import shipped_text
 from medvqa.report._report import COLUMNS, BenchmarkSection, build_sections, load_run, methods_text
 from medvqa.store import atomic_write_text
 
@@ -24,7 +24,7 @@ def render_html(sections: list[BenchmarkSection], methods: str) -> str:
 
     env = Environment(autoescape=select_autoescape(["html"]), keep_trailing_newline=True)
     template = env.from_string(
-        (resources.files("medvqa") / "report" / "templates" / "report.html.j2").read_text("utf-8")
+        shipped_text("report", "templates", "report.html.j2")
     )
     return template.render(sections=sections, methods=methods, columns=COLUMNS,
                            headers=_HEADERS, version=__version__)

@@ -1,4 +1,4 @@
-"""Running models on benchmarks: prompts, the async runner, cache, and conditions.
+"""Running models on benchmarks: prompts, the async runner, its journal, and validation.
 
 Names are imported on first use (PEP 562), so ``medvqa --help``, which imports the CLI
 module of this package, does not pay for the runner, SQLite, tenacity or pydantic.
@@ -10,22 +10,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from medvqa.run._cache import (
-        JournalRow,
-        PredictionJournal,
-        ResponseCache,
-        cache_key,
-        canonical_json,
-        request_key,
-    )
-    from medvqa.run._complete import (
-        Completion,
-        RetryPolicy,
-        acomplete,
-        complete,
-        complete_requests,
-    )
-    from medvqa.run._images import ImageLoader, ImageLoadError, mime_for
+    from medvqa.run._journal import JournalRow, PredictionJournal
     from medvqa.run._prompts import (
         PromptError,
         PromptTemplate,
@@ -49,20 +34,8 @@ if TYPE_CHECKING:
     )
 
 _WHERE: dict[str, str] = {
-    "JournalRow": "_cache",
-    "PredictionJournal": "_cache",
-    "ResponseCache": "_cache",
-    "cache_key": "_cache",
-    "canonical_json": "_cache",
-    "request_key": "_cache",
-    "Completion": "_complete",
-    "RetryPolicy": "_complete",
-    "acomplete": "_complete",
-    "complete": "_complete",
-    "complete_requests": "_complete",
-    "ImageLoader": "_images",
-    "ImageLoadError": "_images",
-    "mime_for": "_images",
+    "JournalRow": "_journal",
+    "PredictionJournal": "_journal",
     "PromptError": "_prompts",
     "PromptTemplate": "_prompts",
     "format_options": "_prompts",
@@ -81,33 +54,21 @@ _WHERE: dict[str, str] = {
 }
 
 __all__ = [
-    "Completion",
-    "ImageLoadError",
-    "ImageLoader",
     "JournalRow",
     "PredictionJournal",
     "PromptError",
     "PromptTemplate",
-    "ResponseCache",
-    "RetryPolicy",
     "RunConfig",
     "RunProgress",
     "RunSummary",
     "ValidationReport",
-    "acomplete",
     "arun_benchmark",
-    "cache_key",
-    "canonical_json",
     "check_image",
-    "complete",
-    "complete_requests",
     "format_options",
     "iter_items",
     "list_templates",
     "load_template",
-    "mime_for",
     "render_prompt",
-    "request_key",
     "run_benchmark",
     "validate_benchmark",
 ]

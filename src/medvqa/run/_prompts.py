@@ -1,27 +1,28 @@
 """Prompt templates: published prompts kept as versioned data files, rendered per item.
 
-Templates live in ``medvqa/prompts/NAME.yaml`` (or any YAML path a user passes). Each names an
-option format (``"{letter}: {text}"`` joined by ``", "`` for MammoVQA, ``"({letter}) {text}"``
-lines for PathMMU) and one template per question type. An item may pick another template key
-through ``meta["prompt_key"]`` (LMOD's ``glaucoma`` and ``staging`` prompts). Placeholders are
-``{question}``, ``{options}`` and any key of ``item.meta``.
+Templates live in ``medvqa/prompts/answer/NAME.yaml`` (or any YAML path a user passes). Each
+names an option format (``"{letter}: {text}"`` joined by ``", "`` for MammoVQA,
+``"({letter}) {text}"`` lines for PathMMU) and one template per question type. An item may pick
+another template key through ``meta["prompt_key"]`` (LMOD's ``glaucoma`` and ``staging``
+prompts). Placeholders are ``{question}``, ``{options}`` and any key of ``item.meta``.
 """
 
 from __future__ import annotations
 
-import difflib
 import string
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 
 import yaml
 
+from medvqa._resources import shipped_path
+from medvqa._suggest import did_you_mean
+from medvqa.errors import BadInputError
 from medvqa.schema import Item
 
 
-class PromptError(ValueError):
+class PromptError(BadInputError, ValueError):
     """A template that cannot be found or cannot be rendered for an item."""
 
 
@@ -50,7 +51,7 @@ class PromptTemplate:
 
 
 def _packaged() -> dict[str, str]:
-    root = resources.files("medvqa") / "prompts"
+    root = shipped_path("prompts", "answer")
     return {p.name[:-5]: p.read_text("utf-8") for p in root.iterdir() if p.name.endswith(".yaml")}
 
 
@@ -71,8 +72,7 @@ def load_template(name_or_path: str) -> PromptTemplate:
     else:
         shipped = _packaged()
         if name_or_path not in shipped:
-            close = difflib.get_close_matches(name_or_path, shipped, n=3)
-            hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+            hint = did_you_mean(name_or_path, shipped)
             raise PromptError(
                 f"unknown prompt template {name_or_path!r}.{hint} "
                 f"Known: {', '.join(sorted(shipped))}"

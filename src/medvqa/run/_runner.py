@@ -28,7 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from medvqa import __version__
+from medvqa.conditions import Condition, expand_conditions, get_condition
 from medvqa.errors import BadInputError
+from medvqa.models import ResponseCache
 from medvqa.models._base import (
     EndpointUnreachableError,
     GenerateRequest,
@@ -36,15 +38,15 @@ from medvqa.models._base import (
     ModelBackend,
     ModelConfig,
 )
-from medvqa.run._cache import JournalRow, PredictionJournal, ResponseCache
-from medvqa.run._complete import RetryPolicy, _load, complete_requests
-from medvqa.run._images import ImageLoader, ImageLoadError
+from medvqa.models._complete import RetryPolicy, _load, complete_requests
+from medvqa.models._images import ImageLoader, ImageLoadError
+from medvqa.run._journal import JournalRow, PredictionJournal
 from medvqa.run._prompts import PromptError, load_template, render_prompt
 from medvqa.run._validate import iter_items
-from medvqa.run.conditions import Condition, expand_conditions, get_condition
 from medvqa.schema import (
     BENCHMARK_FILE,
     CACHE_FILE,
+    CLEAN,
     ITEMS_FILE,
     PREDICTIONS_FILE,
     RUN_FILE,
@@ -88,7 +90,7 @@ class RunConfig:
     out_dir: Path
     model: ModelConfig
     prompt: str | None = None
-    conditions: list[str] = field(default_factory=lambda: ["clean"])
+    conditions: list[str] = field(default_factory=lambda: [CLEAN])
     concurrency: int = 16
     limit: int | None = None
     split: str | None = None
@@ -270,7 +272,7 @@ async def arun_benchmark(
         template = load_template(template_name)
     except PromptError as exc:
         raise BadInputError(f"prompt template: {exc}") from None
-    conditions = _resolve_conditions(config.conditions or ["clean"], config.seed)
+    conditions = _resolve_conditions(config.conditions or [CLEAN], config.seed)
     model = backend if backend is not None else _load(config.model, bench_dir)
     text_only = bool(model.info.get("text_only", False))
     info = RunInfo(

@@ -60,7 +60,8 @@ def metrics_block(
             ratio_ci(correct, 1 - invalid, clusters, resamples, seed),
         ),
         random_baseline=_round(
-            np.mean([chance_of_guess(r.n_options, r.question_type) for r in rows]) if n else None
+            float(np.mean([chance_of_guess(r.n_options, r.question_type) for r in rows]))
+            if n else None
         ),
         frequent_baseline=_round(frequent_baseline([r.gold_class for r in rows]) if n else None),
         n=n,

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from medvqa.errors import BadInputError
-from medvqa.models import GenerateRequest, ModelConfig, parse_model_spec
+from medvqa.models import GenerateRequest, LLMSettings, ModelConfig
 from medvqa.schema import Item
 from medvqa.score._judge_prompt import (
     UNCLASSIFIED,
@@ -41,36 +41,33 @@ log = logging.getLogger(__name__)
 JUDGE_CONDITION = "failure-judge"
 
 
+#: The judge's reply cap and per-request timeout by default (its reply is two short labels).
+JUDGE_MAX_TOKENS = 48
+JUDGE_TIMEOUT_S = 120.0
+
+
 @dataclass(frozen=True)
 class JudgeConfig:
     """How the judge is asked.
 
     Attributes:
-        model: model spec of the judge.
+        llm: the judge model and how it is called (the one LLM-call config; judges use
+            :data:`JUDGE_MAX_TOKENS` and :data:`JUDGE_TIMEOUT_S` unless told otherwise).
         max_items: most candidates asked (None = all).
         images: send the item's images when the judge backend reads images.
-        api_key_env: environment variable with the API key ("" = the backend's default).
-        concurrency: requests in flight (HTTP backends).
-        max_tokens: cap on the judge's reply.
-        timeout_s: per-request timeout in seconds.
-        max_retries: retries of transient errors (429, 5xx, timeouts).
-        batch_size: prompts per forward pass for local models.
-        constrain: constrain decoding to the reply's JSON schema where the backend can.
         prompt_path: another prompt YAML (None = the shipped one).
 
     """
 
-    model: str
+    llm: LLMSettings
     max_items: int | None = None
     images: bool = False
-    api_key_env: str = ""
-    concurrency: int = 8
-    max_tokens: int = 48
-    timeout_s: float = 120.0
-    max_retries: int = 4
-    batch_size: int = 8
-    constrain: bool = True
     prompt_path: Path | None = None
+
+    @property
+    def model(self) -> str:
+        """The judge's model spec."""
+        return self.llm.model
 
 
 @dataclass(frozen=True)
@@ -175,20 +172,9 @@ def round_robin(by_condition: dict[str, list[Candidate]], limit: int | None) -> 
 def judge_model_config(config: JudgeConfig, prompt: JudgePrompt) -> ModelConfig:
     """The judge's :class:`ModelConfig`, with the schema constraint its backend understands."""
     try:
-        kind = parse_model_spec(config.model).kind
+        return config.llm.model_config("failure_mode", judge_json_schema(prompt))
     except ValueError as exc:
         raise BadInputError(f"--judge {config.model!r}: {exc}") from None
-    extra: dict[str, Any] = {}
-    if config.constrain:
-        schema = judge_json_schema(prompt)
-        if kind in {"smollm2", "hf"}:
-            extra["json_schema"] = schema
-        elif kind == "openai":
-            extra["response_format"] = {"type": "json_schema",
-                                        "json_schema": {"name": "failure_mode", "schema": schema}}
-    return ModelConfig(spec=config.model, api_key_env=config.api_key_env, temperature=0.0,
-                       max_tokens=config.max_tokens, timeout_s=config.timeout_s, seed=0,
-                       batch_size=config.batch_size, extra=extra)
 
 
 def run_judge(
@@ -202,8 +188,7 @@ def run_judge(
     Raises:
         BadInputError: bad judge spec or prompt file, or the judge endpoint is unreachable.
     """
-    from medvqa.models import load_model
-    from medvqa.run import ImageLoader, complete
+    from medvqa.models import ImageLoader, complete, load_model
 
     prompt = load_judge_prompt(config.prompt_path)
     model_config = judge_model_config(config, prompt)
@@ -227,8 +212,8 @@ def run_judge(
     ]
     log.info("failure judge %s: %d of %d candidates", config.model, len(requests),
              sum(len(v) for v in by_condition.values()))
-    responses = complete(model_config, requests, cache_path, config.concurrency,
-                         config.max_retries, backend=backend) if requests else []
+    responses = complete(model_config, requests, cache_path, config.llm.concurrency,
+                         config.llm.max_retries, backend=backend) if requests else []
     counts = {cond: JudgeCounts(candidates=len(v)) for cond, v in by_condition.items()}
     verdicts = []
     for cand, resp in zip(chosen, responses, strict=True):

@@ -13,12 +13,12 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from medvqa._resources import shipped_path
 from medvqa.errors import BadInputError
 from medvqa.schema import Item
 
@@ -70,12 +70,11 @@ class JudgePrompt:
 
 
 def _default_path() -> Path:
-    return Path(str(resources.files("medvqa").joinpath("resources", "prompts",
-                                                       "failure_judge.yaml")))
+    return shipped_path("prompts", "failure_judge.yaml")
 
 
 def load_judge_prompt(path: str | Path | None = None) -> JudgePrompt:
-    """Read the judge prompt (default: ``resources/prompts/failure_judge.yaml``).
+    """Read the judge prompt (default: ``prompts/failure_judge.yaml``).
 
     Raises:
         BadInputError: the file is missing or lacks a key (the message names file and key).
@@ -104,7 +103,7 @@ def load_judge_prompt(path: str | Path | None = None) -> JudgePrompt:
     shown = {str(k): str(v) for k, v in (data.get("shown") or {}).items()}
     shown.setdefault("default", "the image(s) of the question")
     return JudgePrompt(int(data["version"]), str(data["system"]).strip(), template, lmod, mira,
-                       shown, "medvqa:resources/prompts/failure_judge.yaml" if path is None
+                       shown, "medvqa:prompts/failure_judge.yaml" if path is None
                        else str(file))
 
 

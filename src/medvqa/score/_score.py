@@ -10,7 +10,6 @@ skipped; the rest is scored.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections import defaultdict
 from collections.abc import Callable
@@ -30,6 +29,7 @@ from medvqa.schema import (
     Prediction,
     RecordError,
     RunInfo,
+    iter_json_lines,
     read_json,
     read_jsonl,
     write_json,
@@ -73,7 +73,7 @@ class ScoreResult:
 def _condition_transform(name: str, seed: int) -> Callable[[Item], Item]:
     if name == "clean":
         return lambda item: item
-    from medvqa.run.conditions import get_condition
+    from medvqa.conditions import get_condition
 
     return get_condition(name, seed).transform_item
 
@@ -84,15 +84,9 @@ def _with_ids(errors: list[RecordError], id_key: str) -> list[str]:
         return []
     wanted = {e.line for e in errors}
     ids: dict[int, str] = {}
-    with Path(errors[0].file).open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if lineno in wanted:
-                try:
-                    rec = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(rec, dict) and rec.get(id_key) is not None:
-                    ids[lineno] = str(rec[id_key])
+    for lineno, rec, _ in iter_json_lines(errors[0].file):
+        if lineno in wanted and isinstance(rec, dict) and rec.get(id_key) is not None:
+            ids[lineno] = str(rec[id_key])
     return [f"{e.file}:{e.line}: item {ids[e.line]}: {e.field}: {e.message}" if e.line in ids
             else str(e) for e in errors]
 

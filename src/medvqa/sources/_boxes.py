@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from medvqa.errors import BadInputError
 from medvqa.sources._record import Box
 
 
-class BoxError(ValueError):
+class BoxError(BadInputError, ValueError):
     """A box that cannot be read or lies outside its image."""
 
 

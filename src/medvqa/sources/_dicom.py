@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from medvqa._optional import optional_import
 from medvqa.sources._nifti import choose_slice
 from medvqa.sources._pixels import encode_png, parse_window, to_uint8
 from medvqa.sources._record import ImageRef, Problems, Record, relative_to
@@ -89,7 +90,7 @@ def read_dicom(spec: SourceSpec, root: Path, problems: Problems) -> Iterator[Rec
     ``frames: first`` keeps frame 0, ``all`` yields every frame, ``volume`` (a multi-frame CT /
     MR / US cine) keeps the frame chosen by ``slice``.
     """
-    pydicom = __import__("pydicom")
+    pydicom = optional_import("pydicom")
     base = root / spec.path
     files = [base] if base.is_file() else sorted(p for p in base.rglob("*") if p.is_file())
     window = parse_window(spec.window)

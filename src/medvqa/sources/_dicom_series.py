@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from medvqa._optional import optional_import
 from medvqa.sources._dicom import case_of, dicom_pixels, header_fields, header_meta
 from medvqa.sources._nifti import choose_slice
 from medvqa.sources._pixels import encode_png, parse_window
@@ -46,7 +47,7 @@ def _order_key(entry: tuple[Path, Any]) -> tuple[float, float, str]:
 
 def read_dicom_series(spec: SourceSpec, root: Path, problems: Problems) -> Iterator[Record]:
     """One record per series found under ``spec.path``, series in order of first file."""
-    pydicom = __import__("pydicom")
+    pydicom = optional_import("pydicom")
     base = root / spec.path
     window = parse_window(spec.window)
     series: dict[str, list[tuple[Path, Any]]] = {}

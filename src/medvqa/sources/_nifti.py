@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from medvqa._optional import optional_import
 from medvqa.sources._pixels import encode_png, parse_window, to_uint8
 from medvqa.sources._record import ImageRef, Problems, Record, relative_to
 from medvqa.sources._spec import SourceSpec
@@ -61,7 +62,7 @@ def read_nifti(spec: SourceSpec, root: Path, problems: Problems) -> Iterator[Rec
     With ``labels`` and ``image_column`` (and optionally ``mask_column``) the volumes are the
     rows of the table and each row's columns become fields.
     """
-    nib = __import__("nibabel")
+    nib = optional_import("nibabel")
     base = root / spec.path
     window = parse_window(spec.window)
     entries: list[tuple[Path, Path | None, dict[str, list[str]], str]] = []

@@ -10,14 +10,14 @@ from __future__ import annotations
 import pickle
 import tempfile
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
 
 from medvqa.sources._record import Record
 
 
-class RecordStore:
+class RecordStore(Sequence[Record]):
     """Append-only, disk-backed sequence of records (see module docstring).
 
     Args:
@@ -47,7 +47,7 @@ class RecordStore:
     def __len__(self) -> int:
         return len(self._ends)
 
-    def __getitem__(self, index: int) -> Record:
+    def __getitem__(self, index: int) -> Record:  # type: ignore[override]  # no slices: records are read one at a time
         if index < 0:
             index += len(self._ends)
         start = self._ends[index - 1] if index > 0 else 0

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from medvqa._optional import require
+
 CHAT_TEMPLATE = (
     "{% for message in messages %}<|im_start|>{{ message['role'] }}\n"
     "{% if message['content'] is string %}{{ message['content'] }}{% else %}"
@@ -22,6 +24,7 @@ CHAT_TEMPLATE = (
 
 def write_tiny_vlm(folder: Path, seed: int = 0, image_size: int = 64) -> Path:
     """Write a tiny random LLaVA checkpoint (config, weights, processor) to ``folder``."""
+    require("torch", "transformers", "gguf")
     import torch
     from transformers import (
         AutoTokenizer,
@@ -45,7 +48,7 @@ def write_tiny_vlm(folder: Path, seed: int = 0, image_size: int = 64) -> Path:
     vision = CLIPVisionConfig(hidden_size=32, intermediate_size=64, num_hidden_layers=2,
                               num_attention_heads=4, image_size=image_size, patch_size=16,
                               projection_dim=32)
-    config = LlavaConfig(text_config=text, vision_config=vision,
+    config = LlavaConfig(text_config=text, vision_config=vision,  # type: ignore[call-arg]  # transformers 5 renamed image_token_index
                          image_token_id=tokenizer.convert_tokens_to_ids("<image>"),
                          vision_feature_layer=-1, vision_feature_select_strategy="default")
     torch.manual_seed(seed)

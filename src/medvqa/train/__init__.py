@@ -14,18 +14,18 @@ if TYPE_CHECKING:
     from medvqa.train._classifier import (
         ClassifierConfig,
         ClassifierResult,
-        EpochRow,
         TrainEvent,
         train_classifier,
     )
     from medvqa.train._data import ClassifierData, load_classifier_data
+    from medvqa.train._evaluate import EpochRow
     from medvqa.train._lora import LoraResult, LoraTrainConfig, train_lora
     from medvqa.train._predict import predict_splits, supervised_spec
 
 _WHERE: dict[str, str] = {
     "ClassifierConfig": "_classifier",
     "ClassifierResult": "_classifier",
-    "EpochRow": "_classifier",
+    "EpochRow": "_evaluate",
     "TrainEvent": "_classifier",
     "train_classifier": "_classifier",
     "ClassifierData": "_data",

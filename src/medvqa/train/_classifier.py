@@ -21,8 +21,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from medvqa.errors import BadInputError
 from medvqa.models._supervised import CLASSIFIER_DIR, ClassifierCard
 from medvqa.models._vision_nets import ARCHS, build_net, load_trunk_weights, to_tensor
@@ -35,6 +33,7 @@ from medvqa.train._checkpoint import (
     write_log,
 )
 from medvqa.train._data import ClassifierData, Split, load_classifier_data
+from medvqa.train._evaluate import EpochRow, evaluate
 
 log = logging.getLogger(__name__)
 METHODS = (*ARCHS, "linear-probe")
@@ -80,18 +79,6 @@ class ClassifierConfig:
     device: str = "auto"
     splits: tuple[str, ...] = ("test",)
     fresh: bool = False
-
-
-@dataclass(frozen=True)
-class EpochRow:
-    """One line of train_log.jsonl."""
-
-    epoch: int
-    train_loss: float
-    val_loss: float
-    val_accuracy: float
-    seconds: float
-    images_per_s: float
 
 
 @dataclass
@@ -198,8 +185,15 @@ def train_classifier(
         write_log(folder, [asdict(row)])
         result.rows = [row]
     else:
-        best, result.rows, result.resumed_from = _fit(net, data, config, device, folder, key,
-                                                      progress)
+        import torch
+
+        was = torch.are_deterministic_algorithms_enabled()
+        torch.use_deterministic_algorithms(True, warn_only=True)
+        try:
+            best, result.rows, result.resumed_from = _fit(net, data, config, device, folder,
+                                                          key, progress)
+        finally:  # a process-wide switch: leave it as it was (the demo runs LLMs afterwards)
+            torch.use_deterministic_algorithms(was)
         row = max(result.rows, key=_rank)
     result.card = save_classifier(
         folder, best, card.model_copy(update={"best_epoch": row.epoch,
@@ -217,7 +211,6 @@ def _fit(net: Any, data: ClassifierData, config: ClassifierConfig, device: str, 
     """The epoch loop with early stopping; returns the best weights, the log, the resume epoch."""
     import torch
 
-    torch.use_deterministic_algorithms(True, warn_only=True)
     net.to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     rows: list[EpochRow] = []
@@ -287,25 +280,3 @@ def _train_epoch(net: Any, opt: Any, split: Split, config: ClassifierConfig, dev
         if progress:
             progress(TrainEvent("step", epoch, step + 1, steps))
     return total / max(n, 1)
-
-
-def evaluate(net: Any, split: Split, device: str, batch_size: int = 64) -> tuple[float, float]:
-    """Mean cross-entropy and accuracy on ``split`` (labels of -1 count as wrong, no loss)."""
-    import torch
-
-    net.eval()
-    loss, correct, n_loss = 0.0, 0, 0
-    with torch.inference_mode():
-        for cat in sorted(set(split.categories)):
-            sel = np.asarray([i for i, c in enumerate(split.categories) if c == cat])
-            for s in range(0, len(sel), batch_size):
-                part = sel[s:s + batch_size]
-                logits = net(to_tensor(split.images[part]).to(device), cat).float().cpu()
-                y = torch.from_numpy(split.labels[part])
-                ok = y >= 0
-                correct += int((logits.argmax(1)[ok] == y[ok]).sum())
-                if ok.any():
-                    loss += float(torch.nn.functional.cross_entropy(
-                        logits[ok], y[ok], reduction="sum"))
-                    n_loss += int(ok.sum())
-    return loss / max(n_loss, 1), correct / max(len(split), 1)

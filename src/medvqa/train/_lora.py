@@ -39,7 +39,7 @@ class LoraTrainConfig:
     target: str = "answer"
     by: str = ""
     r: int = 8
-    alpha: float = 8.0
+    alpha: int = 8
     dropout: float = 0.05
     epochs: int = 1
     max_steps: int = 0

@@ -16,6 +16,7 @@ import numpy as np
 
 from medvqa.models._vision_nets import to_tensor
 from medvqa.train._data import ClassifierData, Split
+from medvqa.train._evaluate import EpochRow, evaluate
 
 
 def features(net: Any, split: Split, device: str, batch_size: int = 64) -> np.ndarray:
@@ -40,8 +41,6 @@ def fit_probe(net: Any, data: ClassifierData, config: Any, device: str
     from sklearn.metrics import log_loss
     from sklearn.preprocessing import StandardScaler
 
-    from medvqa.train._classifier import EpochRow, evaluate
-
     t0 = time.perf_counter()
     net.to(device)
     train_x = features(net, data.train, device, config.batch_size)
@@ -60,9 +59,9 @@ def fit_probe(net: Any, data: ClassifierData, config: Any, device: str
         if len(clf.classes_) == 2:  # sklearn keeps one row for two classes: logit of class 1
             coef, icpt = np.vstack([np.zeros_like(coef), coef]), np.array([0.0, icpt[0]])
         scale = np.where(scaler.scale_ > 0, scaler.scale_, 1.0)
-        for row, cls in enumerate(clf.classes_):
-            weight[cls] = coef[row] / scale
-            bias[cls] = icpt[row] - float(np.sum(coef[row] * scaler.mean_ / scale))
+        for k, cls in enumerate(clf.classes_):
+            weight[cls] = coef[k] / scale
+            bias[cls] = icpt[k] - float(np.sum(coef[k] * scaler.mean_ / scale))
         missing = [i for i in range(len(classes)) if i not in set(clf.classes_)]
         bias[missing] = -1e4  # cannot happen for classes taken from train; kept for safety
         head = net.heads[f"c{list(data.categories).index(cat)}"]

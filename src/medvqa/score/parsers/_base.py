@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import string
 from collections.abc import Mapping
 from typing import NamedTuple, Protocol
 
@@ -39,6 +41,15 @@ class AnswerParser(Protocol):
         ...
 
 
+_ARTICLES = re.compile(r"\b(?:a|an|the)\b")
+_PUNCT = str.maketrans({c: " " for c in string.punctuation})
+
+
+def normalize_answer(text: str) -> str:
+    """Lower-case, drop punctuation and articles, collapse white space."""
+    return " ".join(_ARTICLES.sub(" ", text.lower().translate(_PUNCT)).split())
+
+
 def is_correct(choice: str | list[str] | None, answer: str | list[str], question_type: str, *,
                texts: Mapping[str, str] | None = None) -> bool:
     """Whether a parsed choice matches the gold answer (sets for multi and region).
@@ -60,8 +71,6 @@ def is_correct(choice: str | list[str] | None, answer: str | list[str], question
         got = {choice} if isinstance(choice, str) else set(choice)
         return got == gold
     if question_type == "open":
-        from medvqa.score.parsers._open import normalize_answer
-
         return normalize_answer(str(choice)) == normalize_answer(str(answer))
     if texts is not None and isinstance(choice, str) and isinstance(answer, str):
         return texts.get(choice, choice) == texts.get(answer, answer)

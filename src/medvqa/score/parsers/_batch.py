@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from medvqa.schema import iter_json_lines
 from medvqa.score.parsers._base import is_correct
 from medvqa.score.parsers._registry import make_parser
 
@@ -38,27 +38,22 @@ def parse_records(path: Path, style: str, seed: int) -> tuple[list[dict[str, Any
     parser = make_parser(style, seed=seed)
     out: list[dict[str, Any]] = []
     problems: list[str] = []
-    with Path(path).open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                problems.append(f"{path}:{lineno}: (json): {exc.msg}")
-                continue
-            problem = _check(rec)
-            if problem:
-                item_id = rec.get("id") if isinstance(rec, dict) else None
-                problems.append(f"{path}:{lineno}: item {item_id}: {problem}")
-                continue
-            qtype = rec.get("question_type", "single")
-            parsed = parser.parse(rec["response"], rec.get("options") or {}, qtype)
-            out.append({
-                "id": rec.get("id"),
-                "choice": parsed.choice,
-                "correct": is_correct(parsed.choice, rec.get("answer", ""), qtype,
-                                      texts=rec.get("options") if parser.compares_text else None),
-                "invalid": parsed.invalid,
-            })
+    for lineno, rec, error in iter_json_lines(path):
+        if error:
+            problems.append(f"{path}:{lineno}: {error}")
+            continue
+        problem = _check(rec)
+        if problem:
+            item_id = rec.get("id") if isinstance(rec, dict) else None
+            problems.append(f"{path}:{lineno}: item {item_id}: {problem}")
+            continue
+        qtype = rec.get("question_type", "single")
+        parsed = parser.parse(rec["response"], rec.get("options") or {}, qtype)
+        out.append({
+            "id": rec.get("id"),
+            "choice": parsed.choice,
+            "correct": is_correct(parsed.choice, rec.get("answer", ""), qtype,
+                                  texts=rec.get("options") if parser.compares_text else None),
+            "invalid": parsed.invalid,
+        })
     return out, problems

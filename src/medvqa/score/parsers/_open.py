@@ -10,22 +10,12 @@ style), sentence BLEU-4 (sacrebleu) and ROUGE-L F (rouge-score), as MIRA reports
 
 from __future__ import annotations
 
-import re
-import string
 from collections import Counter
 from functools import lru_cache
 from typing import NamedTuple
 
-from medvqa.score.parsers._base import INVALID, ParsedAnswer
+from medvqa.score.parsers._base import INVALID, ParsedAnswer, normalize_answer
 from medvqa.score.parsers._strict import _REFUSAL
-
-_ARTICLES = re.compile(r"\b(?:a|an|the)\b")
-_PUNCT = str.maketrans({c: " " for c in string.punctuation})
-
-
-def normalize_answer(text: str) -> str:
-    """Lower-case, drop punctuation and articles, collapse white space."""
-    return " ".join(_ARTICLES.sub(" ", text.lower().translate(_PUNCT)).split())
 
 
 class OpenScores(NamedTuple):

@@ -1,0 +1,5 @@
+"""``python -m medvqa``: the command line."""
+
+from medvqa.cli import main
+
+main()

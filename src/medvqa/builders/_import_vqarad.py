@@ -1,0 +1,87 @@
+"""Recipe type ``vqa_rad``: import the VQA-RAD JSON as published.
+
+CLOSED yes/no answers become ``yesno`` items (options Yes / No, order drawn with the seed so
+answer letters balance); every other answer becomes an ``open`` item with the answer text. The
+question text is kept as is; case_id is the image; phrase_type ``test_*`` → split test, else train.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from medvqa.builders._context import BuildContext, Draft, unique_id
+from medvqa.builders._options import LETTERS, balanced_positions
+from medvqa.builders._recipe import Recipe
+from medvqa.schema import Item
+
+_META_KEYS = (
+    "qid",
+    "phrase_type",
+    "qid_linked_id",
+    "image_case_url",
+    "image_organ",
+    "question_type",
+    "answer_type",
+    "evaluation",
+)
+
+
+def import_vqa_rad(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
+    """Items from ``sources[0].labels[0]`` (the JSON), images from ``sources[0].path``."""
+    spec = recipe.sources[0]
+    if not spec.labels:
+        raise ValueError("vqa_rad: sources[0].labels must name the VQA-RAD JSON")
+    table = spec.labels[0]
+    rows = json.loads((ctx.root / table).read_text(encoding="utf-8"))
+    base = ctx.root / spec.path
+    closed = [
+        i
+        for i, r in enumerate(rows)
+        if str(r.get("answer_type", "")).upper() == "CLOSED"
+        and str(r.get("answer", "")).strip().lower() in {"yes", "no"}
+    ]
+    positions = dict(
+        zip(closed, balanced_positions(len(closed), 2, ctx.seed, "vqa_rad yes/no"), strict=True)
+    )
+    seen: set[str] = set()
+    for i, row in enumerate(rows):
+        where = f"{table}:{i + 1}"
+        name = str(row.get("image_name", "")).strip()
+        question = str(row.get("question", "")).strip()
+        answer = str(row.get("answer", "")).strip()
+        if not name or not question or not answer:
+            ctx.problems.add(where, "row without image_name, question or answer")
+            continue
+        rel = ctx.store_row_image(base / name, f"{spec.path}/{name}", where)
+        if rel is None:
+            continue
+        item_id = unique_id(f"vqa_rad/{row.get('qid', i + 1)}", seen)
+        meta = {k: row[k] for k in _META_KEYS if k in row}
+        meta.update({"source_file": f"{spec.path}/{name}", "label_rows": [where]})
+        if spec.modality:
+            meta["modality"] = spec.modality
+        split = "test" if str(row.get("phrase_type", "")).startswith("test") else "train"
+        common: dict[str, Any] = dict(
+            id=item_id,
+            images=[rel],
+            question=question,
+            category=str(row.get("question_type", "")),
+            case_id=name,
+            source=spec.dataset,
+            split=split,
+            meta=meta,
+        )
+        if i in positions:
+            texts = (
+                ["Yes", "No"]
+                if positions[i] == (0 if answer.lower() == "yes" else 1)
+                else ["No", "Yes"]
+            )
+            options = {LETTERS[k]: t for k, t in enumerate(texts)}
+            letter = LETTERS[texts.index(answer.capitalize())]
+            item = Item(options=options, answer=letter, question_type="yesno", **common)
+        else:
+            item = Item(options={}, answer=answer, question_type="open", **common)
+        yield Draft(item, fixed=True)

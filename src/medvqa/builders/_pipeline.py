@@ -1,0 +1,176 @@
+"""``build_benchmark``: recipe → items → splits → BENCH/ (items.jsonl, images/, benchmark.json).
+
+The benchmark is assembled in a temporary folder beside the target and renamed into place, so a
+failed or killed build never leaves a half-written BENCH/.
+
+Memory stays flat in the number of items: pass 1 streams the drafted items to a scratch JSONL
+in that folder and keeps only their split keys (:class:`SplitKeys`) and count tallies; splits are
+assigned from the keys; pass 2 streams the scratch file back out to items.jsonl with each item's
+split set, in the same order.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from medvqa import __version__
+from medvqa.builders._context import BuildContext, Draft
+from medvqa.builders._recipe import Recipe, load_recipe
+from medvqa.builders._splits import SplitKeys, assign_split_keys
+from medvqa.builders._types import RECIPE_TYPES
+from medvqa.builders._writer import BenchWriter
+from medvqa.schema import (
+    BENCHMARK_FILE,
+    Benchmark,
+    CreatedWith,
+    Item,
+    SourceInfo,
+    dump_line,
+)
+from medvqa.sources import Problem, Problems
+
+log = logging.getLogger(__name__)
+
+#: Pass 1's scratch file inside the building folder (removed before the folder is renamed).
+_SCRATCH = ".drafts.jsonl"
+
+
+@dataclass
+class BuildConfig:
+    """One ``medvqa build`` invocation.
+
+    Attributes:
+        recipe: a recipe YAML path or a shipped recipe name.
+        out: the BENCH/ folder to write (replaced when it exists).
+        seed: seed of every random step.
+        data_root: folder that recipe paths are relative to (default: the recipe's folder when
+            its paths exist there, else ``./data``).
+        strict: stop at the first bad input (exit 2) instead of skipping it.
+        filter: post-build filter, e.g. ``guessable:random,frequent:2`` (overrides the recipe's);
+            applied by :func:`medvqa.curate.build_curated`.
+
+    """
+
+    recipe: str
+    out: Path
+    seed: int = 0
+    data_root: Path | None = None
+    strict: bool = False
+    filter: str = ""
+
+
+@dataclass
+class BuildResult:
+    """What a build wrote."""
+
+    out: Path
+    counts: dict[str, object]
+    items_sha256: str
+    problems: list[Problem] = field(default_factory=list)
+    #: The post-build filter this build asks for (applied by ``medvqa.curate.build_curated``,
+    #: which runs models; builders never do).
+    filter: str = ""
+
+
+def data_root_for(recipe: Recipe, folder: Path | None, data_root: Path | None) -> Path:
+    """The folder recipe paths are resolved against (see :class:`BuildConfig`)."""
+    if data_root is not None:
+        return Path(data_root)
+    if folder is not None and all((folder / s.path).exists() for s in recipe.sources):
+        return folder
+    return Path.cwd() / "data"
+
+
+def build_benchmark(config: BuildConfig) -> BuildResult:
+    """Build a benchmark from a recipe (see :class:`BuildConfig`)."""
+    recipe, folder = load_recipe(config.recipe)
+    return build_from_recipe(recipe, config, folder)
+
+
+def build_from_recipe(
+    recipe: Recipe, config: BuildConfig, folder: Path | None = None
+) -> BuildResult:
+    """Build from an already parsed recipe."""
+    root = data_root_for(recipe, folder, config.data_root)
+    builder = RECIPE_TYPES.get(recipe.type)
+    with BenchWriter(config.out) as writer:
+        tmp = writer.folder
+        ctx = BuildContext(root=root, out=tmp, seed=config.seed, problems=Problems(config.strict))
+        keys, images = _spill(builder(recipe, ctx), tmp / _SCRATCH)
+        assign_split_keys(keys, recipe.splits, config.seed, recipe.test_tiny)
+        tally, digest = writer.write_items(_with_splits(tmp / _SCRATCH, keys))
+        (tmp / _SCRATCH).unlink()
+        counts = tally.counts(len(ctx.problems), images)
+        result = _write_meta(writer, recipe, counts, digest, config.seed, ctx.problems,
+                             str(config.recipe))
+        out = writer.commit()
+    result.out = out
+    result.filter = config.filter or recipe.filter
+    return result
+
+
+def reread_result(result: BuildResult) -> BuildResult:
+    """``result`` with counts and hash read back from its benchmark.json (after a filter)."""
+    bench = Benchmark.model_validate_json((result.out / BENCHMARK_FILE).read_text("utf-8"))
+    return BuildResult(result.out, bench.counts, bench.items_sha256, result.problems)
+
+
+def _spill(drafts: Iterator[Draft], scratch: Path) -> tuple[SplitKeys, int]:
+    """Pass 1: write each draft's item to ``scratch`` as it comes.
+
+    Returns the split keys and the number of distinct images the items use.
+    """
+    keys = SplitKeys()
+    # The builders hand out one string object per stored image, so this set costs a slot each.
+    images: set[str] = set()
+    with scratch.open("w", encoding="utf-8", newline="\n") as fh:
+        for draft in drafts:
+            item = draft.item
+            keys.add(item, draft.fixed)
+            images.update(item.images)
+            fh.write(dump_line(item))
+    return keys, len(images)
+
+
+def _with_splits(scratch: Path, keys: SplitKeys) -> Iterator[Item]:
+    """Pass 2: the scratch items again, in order, each with its assigned split."""
+    with scratch.open("r", encoding="utf-8", newline="\n") as src:
+        for i, line in enumerate(src):
+            item = Item.model_validate_json(line)
+            item.split = keys.split_name(i)  # type: ignore[assignment]
+            yield item
+
+
+def _write_meta(
+    writer: BenchWriter,
+    recipe: Recipe,
+    counts: dict[str, object],
+    digest: str,
+    seed: int,
+    problems: Problems,
+    recipe_ref: str,
+) -> BuildResult:
+    """Write benchmark.json for items already written to ``out``."""
+    sources: list[SourceInfo] = []
+    for spec in recipe.sources:
+        info = SourceInfo(dataset=spec.dataset, license=spec.license, url=spec.url)
+        if info not in sources:
+            sources.append(info)
+    licences = sorted({s.license for s in sources if s.license})
+    bench = Benchmark(
+        name=recipe.name,
+        version=recipe.version,
+        description=recipe.description.strip(),
+        license=recipe.license or ("; ".join(licences)),
+        sources=sources,
+        prompt_template=recipe.prompt_template,
+        created_with=CreatedWith(tool_version=__version__, recipe=recipe_ref, seed=seed),
+        counts=counts,
+        items_sha256=digest,
+    )
+    writer.write_benchmark(bench)
+    log.info("built %s: %d items, %d skipped", recipe.name, counts["items"], len(problems))
+    return BuildResult(writer.out, bench.counts, digest, list(problems))

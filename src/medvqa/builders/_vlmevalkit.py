@@ -1,0 +1,240 @@
+"""VLMEvalKit TSV: import (recipe type ``vlmevalkit``) and export.
+
+A VLMEvalKit benchmark is one TSV with columns ``index``, ``image`` (base64; several images as a
+list literal; or the ``index`` of another row whose image is reused), ``question``, ``hint``,
+one column per option letter ``A``, ``B``, …, ``answer``, ``category``, ``l2-category`` and
+``split``. Exports add the columns ``id``, ``question_type``, ``case_id``, ``source`` and
+``meta`` (JSON), which VLMEvalKit ignores and the importer reads back, so export → import gives
+the same items. Image bytes are decoded and stored unchanged (never re-encoded).
+
+Answers: a letter; multi-answer items as letters joined by commas (``A,C``; ``AC`` is read
+too); region items as IDs joined by commas; open items as text.
+"""
+
+from __future__ import annotations
+
+import ast
+import base64
+import binascii
+import csv
+import io
+import json
+import string
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from medvqa.builders._context import BuildContext, Draft
+from medvqa.builders._recipe import Recipe
+from medvqa.schema import ITEMS_FILE, Item, read_jsonl
+from medvqa.store import atomic_writer
+
+LETTERS = string.ascii_uppercase
+BASE_COLUMNS = ("index", "image", "question", "hint")
+TAIL_COLUMNS = (
+    "answer",
+    "category",
+    "l2-category",
+    "split",
+    "id",
+    "question_type",
+    "case_id",
+    "source",
+    "meta",
+)
+_SPLITS = {"train", "val", "test", "test_tiny", "external"}
+_FORMATS = {
+    "PNG": ".png",
+    "JPEG": ".jpg",
+    "TIFF": ".tif",
+    "BMP": ".bmp",
+    "GIF": ".gif",
+    "WEBP": ".webp",
+}
+
+
+def _allow_big_fields() -> None:
+    # Base64 images exceed the csv module's 128 KiB default field limit.
+    limit = sys.maxsize
+    while True:
+        try:
+            csv.field_size_limit(max(csv.field_size_limit(), limit))
+            return
+        except OverflowError:  # C long is 32-bit on some platforms
+            limit //= 2
+
+
+def image_strings(cell: str) -> list[str]:
+    """The base64 strings of an ``image`` cell: one string, or a list literal of several.
+
+    >>> image_strings("['aGk=', 'aGk=']")
+    ['aGk=', 'aGk=']
+    """
+    cell = cell.strip()
+    if cell.startswith("[") and cell.endswith("]"):
+        try:
+            values = ast.literal_eval(cell)
+        except (ValueError, SyntaxError):
+            values = None
+        if isinstance(values, list) and all(isinstance(v, str) for v in values):
+            return values
+    return [cell] if cell else []
+
+
+def decode_image(text: str) -> tuple[bytes, str]:
+    """Base64 text → (image bytes, suffix); raises ValueError when not a readable image."""
+    try:
+        data = base64.b64decode(text, validate=False)
+    except (binascii.Error, ValueError) as exc:
+        raise ValueError(f"image is not base64: {exc}") from None
+    try:
+        with Image.open(io.BytesIO(data)) as im:
+            fmt = im.format or ""
+    except Exception as exc:  # noqa: BLE001 - any decoder error means unreadable
+        raise ValueError(f"unreadable image: {exc}") from None
+    return data, _FORMATS.get(fmt, f".{fmt.lower() or 'bin'}")
+
+
+def parse_answer(raw: str, qtype: str, options: dict[str, str]) -> str | list[str]:
+    """The answer cell in the item's shape (see module docstring)."""
+    raw = raw.strip()
+    if qtype == "multi":
+        parts = [p.strip() for p in raw.replace(";", ",").split(",") if p.strip()]
+        if len(parts) == 1 and len(parts[0]) > 1 and all(c in options for c in parts[0]):
+            parts = list(parts[0])
+        return sorted(parts)
+    if qtype == "region":
+        return [p.strip() for p in raw.split(",") if p.strip()]
+    return raw
+
+
+def _qtype(row: dict[str, str], options: dict[str, str]) -> str:
+    given = row.get("question_type", "").strip()
+    if given:
+        return given
+    if not options:
+        return "open"
+    if sorted(t.strip().lower() for t in options.values()) == ["no", "yes"]:
+        return "yesno"
+    answer = row.get("answer", "").strip()
+    if "," in answer or (len(answer) > 1 and all(c in options for c in answer)):
+        return "multi"
+    return "single"
+
+
+def import_vlmevalkit(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
+    """Items from the TSV named by ``sources[0].path`` (or ``labels[0]`` when given)."""
+    _allow_big_fields()
+    spec = recipe.sources[0]
+    name = spec.labels[0] if spec.labels else spec.path
+    path = ctx.root / name
+    with path.open("r", encoding="utf-8", newline="") as fh:
+        reader = csv.DictReader(fh, delimiter="\t")
+        rows = [(reader.line_num, {k: v or "" for k, v in row.items() if k}) for row in reader]
+    by_index = {r.get("index", ""): r.get("image", "") for _, r in rows}
+    for line, row in rows:
+        where = f"{name}:{line}"
+        try:
+            yield _draft(row, where, by_index, spec.dataset, name, ctx)
+        except ValueError as exc:
+            ctx.problems.add(where, str(exc))
+
+
+def _draft(
+    row: dict[str, str],
+    where: str,
+    by_index: dict[str, str],
+    dataset: str,
+    name: str,
+    ctx: BuildContext,
+) -> Draft:
+    cell = row.get("image", "")
+    # MMBench-style TSVs store an image once and point later rows at its index.
+    if cell.strip().isdigit() and cell.strip() in by_index:
+        cell = by_index[cell.strip()]
+    rels = []
+    for text in image_strings(cell):
+        data, suffix = decode_image(text)
+        rels.append(ctx.store_bytes(data, suffix))
+    options = {c: row[c] for c in LETTERS if row.get(c, "").strip()}
+    qtype = _qtype(row, options)
+    meta: dict[str, Any] = json.loads(row["meta"]) if row.get("meta", "").strip() else {}
+    meta.setdefault("label_rows", [where])
+    meta.setdefault("source_file", name)
+    for col in ("hint", "l2-category"):
+        if row.get(col, "").strip():
+            meta.setdefault(col.replace("-", "_"), row[col])
+    split = row.get("split", "").strip()
+    item = Item(
+        id=row.get("id", "").strip() or f"{dataset}/{row.get('index', where)}",
+        images=rels,
+        question=row.get("question", ""),
+        options=options,
+        answer=parse_answer(row.get("answer", ""), qtype, options),
+        question_type=qtype,  # type: ignore[arg-type]
+        category=row.get("category", ""),
+        case_id=row.get("case_id", "").strip() or row.get("index", "") or None,
+        source=row.get("source", "").strip() or dataset,
+        split=split if split in _SPLITS else "test",  # type: ignore[arg-type]
+        meta=meta,
+    )
+    return Draft(item, fixed=split in _SPLITS)
+
+
+@dataclass
+class ExportResult:
+    """What an export wrote."""
+
+    path: Path
+    items: int
+    images: int
+
+
+def _answer_cell(item: Item) -> str:
+    return ",".join(item.answer) if isinstance(item.answer, list) else item.answer
+
+
+def export_vlmevalkit(bench: Path, out: Path) -> ExportResult:
+    """Write ``bench`` as one VLMEvalKit TSV at ``out``.
+
+    Streams item by item into a temporary file renamed into place at the end (memory stays flat
+    and a killed export leaves no half-written TSV). Images are base64 of the stored bytes; an
+    image shared by several items is written in each row (VLMEvalKit's index references are an
+    optimisation its readers need not support).
+    """
+    bench, out = Path(bench), Path(out)
+    width = max((len(i.options) for i in read_jsonl(bench / ITEMS_FILE, Item)), default=0)
+    letters = [LETTERS[k] for k in range(width)]
+    n_items, images = 0, set()
+    with atomic_writer(out, newline="") as fh:
+        writer = csv.writer(fh, delimiter="\t", lineterminator="\n")
+        writer.writerow([*BASE_COLUMNS, *letters, *TAIL_COLUMNS])
+        for item in read_jsonl(bench / ITEMS_FILE, Item):
+            n_items += 1
+            b64 = [
+                base64.b64encode((bench / rel).read_bytes()).decode("ascii")
+                for rel in item.images
+            ]
+            images.update(item.images)
+            cell = b64[0] if len(b64) == 1 else (json.dumps(b64) if b64 else "")
+            meta = item.meta
+            writer.writerow(
+                [n_items, cell, item.question, str(meta.get("hint", ""))]
+                + [item.options.get(c, "") for c in letters]
+                + [
+                    _answer_cell(item),
+                    item.category,
+                    str(meta.get("l2_category", "")),
+                    item.split,
+                    item.id,
+                    item.question_type,
+                    item.case_id or "",
+                    item.source,
+                    json.dumps(meta, ensure_ascii=False),
+                ]
+            )
+    return ExportResult(out, n_items, len(images))

@@ -1,0 +1,139 @@
+"""The one BENCH/ writer: every builder, the LLM builders and the filters write through it.
+
+A benchmark is assembled in a private folder beside the target (``.NAME.building-*``) and renamed
+into place only when complete, so a failed or killed build never leaves a half-written BENCH/
+and an old benchmark at the target stays intact until the new one is whole. Items are streamed
+(never held in memory), hashed as they are written and fsynced before the rename.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+from types import TracebackType
+from typing import Any, NamedTuple
+
+from medvqa.errors import BadInputError
+from medvqa.schema import BENCHMARK_FILE, ITEMS_FILE, Benchmark, Item, dump_line, write_json
+from medvqa.store import ImageStore
+
+
+class CountTally:
+    """Running tallies behind the ``counts`` block of benchmark.json (no item is kept)."""
+
+    def __init__(self) -> None:
+        self.items = 0
+        self.by: dict[str, Counter[str]] = {
+            k: Counter() for k in ("by_split", "by_question_type", "by_category", "by_source")
+        }
+
+    def add(self, item: Item) -> None:
+        """Count one item."""
+        self.items += 1
+        self.by["by_split"][item.split] += 1
+        self.by["by_question_type"][item.question_type] += 1
+        self.by["by_category"][item.category] += 1
+        self.by["by_source"][item.source] += 1
+
+    def counts(self, skipped: int, n_images: int) -> dict[str, object]:
+        """The ``counts`` block (sorted keys, so bytes are stable)."""
+        out: dict[str, object] = {"items": self.items, "images": n_images, "skipped": skipped}
+        out.update({k: dict(sorted(c.items())) for k, c in self.by.items()})
+        return out
+
+
+def bench_counts(items: list[Item], skipped: int, n_images: int) -> dict[str, object]:
+    """The ``counts`` block of benchmark.json for items in memory (see :class:`CountTally`)."""
+    tally = CountTally()
+    for item in items:
+        tally.add(item)
+    return tally.counts(skipped, n_images)
+
+
+class WrittenItems(NamedTuple):
+    """What :meth:`BenchWriter.write_items` wrote: count tallies and the SHA-256 of items.jsonl."""
+
+    tally: CountTally
+    sha256: str
+
+
+class BenchWriter:
+    """Assemble a BENCH/ folder privately, then put it in place at once.
+
+    Use as a context manager: leaving it by an exception removes the private folder; call
+    :meth:`commit` to rename it to ``out`` (replacing an existing benchmark there).
+
+    Args:
+        out: the BENCH/ folder to write.
+    """
+
+    def __init__(self, out: str | Path):
+        self.out = Path(out)
+        self.out.parent.mkdir(parents=True, exist_ok=True)
+        prefix = f".{self.out.name}.building-"
+        self.folder = Path(tempfile.mkdtemp(dir=self.out.parent, prefix=prefix))
+        self.images = ImageStore(self.folder)
+
+    def write_items(self, items: Iterable[Item]) -> WrittenItems:
+        """Stream ``items`` to items.jsonl in order; tally and hash them as they go."""
+        tally = CountTally()
+        digest = hashlib.sha256()
+        # The folder is private until commit(), so a plain write is crash-safe here.
+        with (self.folder / ITEMS_FILE).open("wb") as fh:
+            for item in items:
+                data = dump_line(item).encode("utf-8")
+                digest.update(data)
+                fh.write(data)
+                tally.add(item)
+            fh.flush()
+            os.fsync(fh.fileno())
+        return WrittenItems(tally, digest.hexdigest())
+
+    def write_benchmark(self, bench: Benchmark) -> None:
+        """Write benchmark.json."""
+        write_json(self.folder / BENCHMARK_FILE, bench)
+
+    def write_records(self, name: str, records: Iterable[dict[str, Any]]) -> None:
+        """Write a side file of JSON lines (``dropped.jsonl``, ``review.jsonl``), keys sorted."""
+        with (self.folder / name).open("w", encoding="utf-8", newline="\n") as fh:
+            for record in records:
+                fh.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+
+    def commit(self) -> Path:
+        """Rename the assembled folder to ``out``; return ``out``."""
+        _replace(self.folder, self.out)
+        return self.out
+
+    def discard(self) -> None:
+        """Remove the private folder (nothing at ``out`` changes)."""
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def __enter__(self) -> BenchWriter:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if exc_type is not None or self.folder.exists():
+            self.discard()
+
+
+def _replace(tmp: Path, out: Path) -> None:
+    if out.exists():
+        if out.is_dir() and not any(out.iterdir()):
+            out.rmdir()
+        elif (out / BENCHMARK_FILE).exists() or (out / ITEMS_FILE).exists():
+            old = out.with_name(f".{out.name}.old")
+            shutil.rmtree(old, ignore_errors=True)
+            out.rename(old)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            raise BadInputError(f"{out}: exists and is not a benchmark folder; not replacing it")
+    tmp.rename(out)
+
+

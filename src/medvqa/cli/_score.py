@@ -1,0 +1,122 @@
+"""``medvqa score`` and ``medvqa compare``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from medvqa.cli._console import print_skipped
+
+
+def score_command(
+    bench: Path = typer.Argument(..., help="The BENCH/ folder."),
+    run: Path = typer.Argument(..., help="The RUN/ folder."),
+    style: str = typer.Option(
+        "strict", "--style", help="strict | mammovqa | pathmmu | region | open"
+    ),
+    by: str = typer.Option("category,source,split", "--by", help="Breakdowns, comma-separated."),
+    seed: int = typer.Option(0, "--seed", help="Bootstrap seed."),
+    resamples: int = typer.Option(9999, "--resamples", help="Bootstrap resamples."),
+    no_cluster: bool = typer.Option(False, "--no-cluster", help="Resample items, not cases."),
+    age_bands: str = typer.Option("18,40,60", "--age-bands", help="Age band edges, years."),
+    judge: str | None = typer.Option(
+        None, "--judge", help="Model spec of an LLM judge that sorts the failures the rules "
+        "cannot place into LMOD E1–E6 and MIRA categories (smollm2, hf:…, openai:…@URL, "
+        "anthropic:…); cached in RUN/cache.sqlite."),
+    judge_max_items: int | None = typer.Option(
+        None, "--judge-max-items", min=0, help="Ask the judge about at most N failures "
+        "(round-robin over conditions)."),
+    judge_images: bool = typer.Option(
+        False, "--judge-images", help="Send the item's images to a judge that reads images."),
+    judge_prompt: Path | None = typer.Option(
+        None, "--judge-prompt", help="Judge prompt YAML (default: the shipped one)."),
+    judge_concurrency: int = typer.Option(8, "--judge-concurrency", min=1,
+                                          help="Judge requests in flight."),
+    api_key_env: str = typer.Option(
+        "", "--api-key-env", help="Environment variable with the judge's API key (default: "
+        "OPENAI_API_KEY for openai:, ANTHROPIC_API_KEY for anthropic:)."),
+) -> None:
+    """Parse responses and write RUN/metrics.json with 95 % bootstrap CIs.
+
+    Example: medvqa score bench/idrid runs/idrid-random --style strict --by category,split
+
+    Example: medvqa score bench/idrid runs/qwen --judge openai:qwen2.5-7b@http://127.0.0.1:8000/v1
+    """
+    from rich.console import Console
+
+    from medvqa._registry import UnknownNameError
+    from medvqa.errors import UsageError
+    from medvqa.models import LLMSettings
+    from medvqa.report._console import print_metrics
+    from medvqa.score._judge import JUDGE_MAX_TOKENS, JUDGE_TIMEOUT_S, JudgeConfig
+    from medvqa.score._score import ScoreConfig, score_run
+
+    judge_config = None if judge is None else JudgeConfig(
+        LLMSettings(judge, api_key_env=api_key_env, concurrency=judge_concurrency,
+                    max_tokens=JUDGE_MAX_TOKENS, timeout_s=JUDGE_TIMEOUT_S),
+        judge_max_items, judge_images, prompt_path=judge_prompt)
+    try:
+        edges = tuple(float(x) for x in age_bands.split(","))
+        config = ScoreConfig(bench, run, style, tuple(b for b in by.split(",") if b), seed,
+                             resamples, not no_cluster, edges, judge_config)
+        result = score_run(config)
+    except (UnknownNameError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
+    err = Console(stderr=True)
+    print_skipped(result.problems, err)
+    print_metrics(Console(), result.metrics, run)
+    if result.metrics.failure_judge is not None:
+        _print_judge(Console(), result.metrics.failure_modes or {})
+    if result.problems:
+        err.print(f"skipped {len(result.problems)} line(s); the rest was scored", soft_wrap=True)
+
+
+def _print_judge(console: object, modes: dict[str, dict[str, object]]) -> None:
+    """One line per condition: what the judge was asked and the labels it gave."""
+    for cond, block in modes.items():
+        j = block.get("judge")
+        if not isinstance(j, dict) or not j["candidates"]:
+            continue
+        labels = ", ".join(f"{k} {n}" for k, n in {
+            **{f"lmod:{t}": n for t, n in j["lmod"].items()},
+            **{f"mira:{t}": n for t, n in j["mira"].items()}}.items() if n)
+        console.print(  # type: ignore[attr-defined]
+            f"judge {j['model']} on {cond}: asked {j['asked']} of {j['candidates']}, "
+            f"errors {j['errors']}; {labels or 'no labels'}", highlight=False, soft_wrap=True)
+
+
+def compare_command(
+    run_a: Path = typer.Argument(..., help="First scored RUN/."),
+    run_b: Path = typer.Argument(None, help="Second scored RUN/ (default: the same run)."),
+    condition: str = typer.Option("clean", "--condition", help="Condition of run A."),
+    vs_condition: str = typer.Option("clean", "--vs-condition", help="Condition of run B."),
+    bench: Path = typer.Option(None, "--bench", help="BENCH/ for case-clustered resampling."),
+    seed: int = typer.Option(0, "--seed"),
+    resamples: int = typer.Option(9999, "--resamples"),
+    out: Path = typer.Option(None, "--out", "-o", help="Also write the comparison as JSON."),
+) -> None:
+    """Paired comparison: accuracy difference with a paired bootstrap CI and McNemar's test.
+
+    Example: medvqa compare runs/smollm2 --condition clean --vs-condition blind
+    """
+    import json
+    from dataclasses import asdict
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from medvqa.score._paired import compare_runs
+    from medvqa.store import atomic_write_text
+
+    result = compare_runs(run_a, run_b or run_a, condition, vs_condition, bench, resamples, seed)
+    table = Table(title="paired comparison")
+    for col in ("A", "B", "n", "acc A", "acc B", "A − B", "95 % CI", "McNemar p"):
+        table.add_column(col)
+    table.add_row(result.label_a, result.label_b, str(result.n), f"{result.accuracy_a:.3f}",
+                  f"{result.accuracy_b:.3f}", f"{result.difference:+.3f}",
+                  f"[{result.ci[0]:+.3f}, {result.ci[1]:+.3f}]", f"{result.mcnemar_p:.4g}")
+    Console().print(table)
+    if out:
+        atomic_write_text(out, json.dumps(asdict(result) | {"excludes_zero": result.excludes_zero},
+                                          indent=2) + "\n")

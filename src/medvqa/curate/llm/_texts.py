@@ -1,0 +1,130 @@
+"""Read the free-text inputs of the LLM builders: captions and reports, from CSV or JSONL.
+
+A captions file has columns (CSV) or keys (JSONL) ``id``, ``caption`` and optionally ``image``
+(a path relative to the file) and ``case_id``. A reports file has ``id`` and ``text`` (or
+``findings`` and ``impression``, joined), optionally ``case_id``, ``volume`` and ``mask`` (NIfTI
+paths relative to the file, for the representative slice). A folder of ``.txt`` files is read as
+reports named by file stem. A bad row is reported once (file, row, field), skipped and counted.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from medvqa._resources import shipped_path, shipped_text
+from medvqa.errors import BadInputError
+from medvqa.schema import iter_json_lines
+from medvqa.sources import Problems
+
+
+@dataclass(frozen=True)
+class TextRecord:
+    """One caption or report.
+
+    Attributes:
+        id: unique id within the file.
+        text: the caption or the report text.
+        where: ``file:row`` for messages and provenance.
+        case_id: patient or study id ("" = the id).
+        image: image path relative to the input file ("" = none).
+        volume: NIfTI volume path relative to the input file ("" = none).
+        mask: NIfTI mask path for slice choice ("" = none).
+    """
+
+    id: str
+    text: str
+    where: str
+    case_id: str = ""
+    image: str = ""
+    volume: str = ""
+    mask: str = ""
+
+
+def _rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, str]]:
+    """(row number, row or None, error) for each row of a CSV or JSONL file."""
+    if path.suffix.lower() == ".csv":
+        with path.open(newline="", encoding="utf-8") as fh:
+            for n, row in enumerate(csv.DictReader(fh), start=2):
+                yield n, dict(row), ""
+        return
+    for n, obj, error in iter_json_lines(path):
+        if error:
+            yield n, None, error
+        else:
+            yield (
+                n,
+                (obj if isinstance(obj, dict) else None),
+                "" if isinstance(obj, dict) else "(json): not an object",
+            )
+
+
+def read_texts(path: str | Path, kind: str, problems: Problems) -> list[TextRecord]:
+    """Captions (``kind="caption"``) or reports (``kind="report"``) from ``path``.
+
+    Raises:
+        BadInputError: the file or folder does not exist.
+    """
+    path = Path(path)
+    if path.is_dir() and kind == "report":
+        return [
+            TextRecord(p.stem, p.read_text("utf-8").strip(), str(p))
+            for p in sorted(path.glob("*.txt"))
+            if p.read_text("utf-8").strip()
+        ]
+    if not path.is_file():
+        raise BadInputError(f"{path}: no such {kind}s file (CSV or JSONL)")
+    out: list[TextRecord] = []
+    seen: set[str] = set()
+    for n, row, err in _rows(path):
+        where = f"{path}:{n}"
+        if row is None:
+            problems.add(where, err)
+            continue
+        rid = str(row.get("id") or "").strip()
+        if kind == "caption":
+            text = str(row.get("caption") or "").strip()
+        else:
+            parts = [str(row.get(k) or "").strip() for k in ("findings", "impression")]
+            text = str(row.get("text") or "").strip() or "\n".join(
+                f"{k.upper()}: {v}"
+                for k, v in zip(("findings", "impression"), parts, strict=True)
+                if v
+            )
+        if not rid:
+            problems.add(where, "id: missing")
+            continue
+        if rid in seen:
+            problems.add(where, f"id: {rid!r} repeats an earlier row")
+            continue
+        if not text:
+            problems.add(where, f"{'caption' if kind == 'caption' else 'text'}: empty")
+            continue
+        seen.add(rid)
+        out.append(
+            TextRecord(
+                rid,
+                text,
+                where,
+                str(row.get("case_id") or "").strip(),
+                str(row.get("image") or "").strip(),
+                str(row.get("volume") or "").strip(),
+                str(row.get("mask") or "").strip(),
+            )
+        )
+    return out
+
+
+def load_prompts() -> dict[str, Any]:
+    """The builders' prompt templates (``prompts/llm_builders.yaml``)."""
+    return dict(yaml.safe_load(shipped_text("prompts", "llm_builders.yaml")))
+
+
+def resource_path(*parts: str) -> Path:
+    """Path of a file shipped under ``medvqa/resources``."""
+    return shipped_path("resources", *parts)
