@@ -77,3 +77,17 @@ def test_trains_on_a_gpu(tmp_path: Path) -> None:
               "--image-size", "32", "--epochs", "2", "--device", "cuda"])
     assert exc.value.code == 0
     assert (tmp_path / "gpu" / "classifier" / "weights.safetensors").is_file()
+
+
+@pytest.mark.parametrize(("model", "needle"), [("random", "only hf:PATH and smollm2"),
+                                               ("smollm2", "not a peft adapter folder")])
+def test_bad_adapter(tmp_path: Path, capsys: pytest.CaptureFixture[str], model: str,
+                     needle: str) -> None:
+    bench = write_train_bench(tmp_path / "b", 2)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(SystemExit) as exc:
+        main(["run", str(bench), "--model", model, "--adapter", str(tmp_path / "empty"),
+              "--out", str(tmp_path / "run")])
+    err = capsys.readouterr().err.strip()
+    assert exc.value.code == 2 and len(err.splitlines()) == 1 and needle in err
+    assert not (tmp_path / "run").exists()

@@ -66,6 +66,9 @@ def load_classifier(path: str | Path) -> tuple[ClassifierCard, Any]:
     Raises:
         BadInputError: no classifier there, or weights that do not match the card.
     """
+    from medvqa._optional import require
+
+    require("torch", "safetensors")
     from safetensors.torch import load_file
 
     from medvqa.models._vision_nets import build_net

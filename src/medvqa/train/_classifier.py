@@ -151,8 +151,10 @@ def train_classifier(
     """
     import hashlib
 
+    from medvqa._optional import require
     from medvqa.models._device import resolve_device
 
+    require("torch", "safetensors", *(["sklearn"] if config.arch == "linear-probe" else []))
     _check(config)
     device = resolve_device(config.device)
     data = load_classifier_data(config.bench_dir, config.image_size)

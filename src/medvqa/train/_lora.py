@@ -141,6 +141,9 @@ def train_lora(config: LoraTrainConfig,
         BadInputError: a bad option, a missing benchmark or split, a model that is not local
             weights, or a LoRA target module the model does not have; nothing is written then.
     """
+    from medvqa._optional import require
+
+    require("torch", "transformers", "peft")
     import torch
 
     from medvqa.models._device import resolve_device
