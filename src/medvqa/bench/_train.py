@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import io
 import tempfile
 import time
 from pathlib import Path
@@ -35,14 +36,13 @@ def _synthetic_bench(root: Path, n: int, size: int = 128) -> Path:
     for i in range(n):
         label = i % 2
         pixels = rng.integers(0, 128, (size, size, 3), dtype=np.uint8) + 100 * label
-        path = root / "tmp.png"
-        Image.fromarray(pixels.astype(np.uint8)).save(path)
-        rel = store.add_file(path)
+        buf = io.BytesIO()
+        Image.fromarray(pixels.astype(np.uint8)).save(buf, format="PNG")
+        rel = store.add_bytes(buf.getvalue(), ".png")
         items.append(Item(id=f"s{i}", images=[rel], question="Bright or dark?",
                           options={"A": "dark", "B": "bright"}, answer="AB"[label],
                           question_type="single",
                           category="c", split="val" if i % 10 == 0 else "train"))
-    (root / "tmp.png").unlink()
     sha = write_jsonl(root / "items.jsonl", items)
     write_json(root / "benchmark.json",
                Benchmark(name="synthetic", created_with=CreatedWith(tool_version="bench"),

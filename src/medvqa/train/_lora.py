@@ -99,9 +99,11 @@ def model_location(spec: str) -> tuple[str, str]:
 def _load(path: str, gguf: str) -> tuple[Any, Any, bool]:
     """A fresh, trainable copy of the weights (never the backends' shared cached copy)."""
     import torch
+    from transformers.utils import logging as hf_logging
 
     from medvqa.models._hf_vlm import is_vision_checkpoint
 
+    hf_logging.disable_progress_bar()  # the CLI shows its own progress
     vision = not gguf and is_vision_checkpoint(path)
     if vision:
         from transformers import AutoModelForImageTextToText, AutoProcessor
