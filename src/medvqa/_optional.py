@@ -25,11 +25,16 @@ EXTRA_OF: dict[str, str] = {
     "uvicorn": "review",
     "sqlalchemy": "review",
     "krippendorff": "review",
+    "psycopg": "review",
+    "multipart": "review",
+    "httpx": "review",
+    "starlette": "review",
     "pydicom": "volumes",
     "nibabel": "volumes",
     "ray": "ray",
     "openpyxl": "interop",
     "inspect_ai": "interop",
+    "huggingface_hub": "interop",
     "vllm": "vllm",
 }
 

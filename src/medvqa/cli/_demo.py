@@ -18,13 +18,19 @@ def _model_slug(run: DemoRun) -> str:
     return run.model.replace(":", "_").replace("/", "_")
 
 
+#: Captions and tries of the demo's caption build: SmolLM2-135M under constrained decoding needs
+#: room (tokens) to close its JSON and a second try for a reply the validator refused, and enough
+#: captions that some items pass the judge — so the review app has something to show.
+DEMO_CAPTIONS, DEMO_TRIES, DEMO_CAPTION_TOKENS = 6, 2, 200
+
+
 def _captions_step(
     step: Callable[[str, list[str]], None], out: Path, data_root: Path, seed: int
-) -> None:
-    """MIRA's caption → QA → judge path with SmolLM2 on two real PathMMU explanations.
+) -> Path:
+    """MIRA's caption → QA → judge path with SmolLM2 on real PathMMU explanations.
 
     SmolLM2-135M writes poor questions; the step shows the pipeline validating, counting and
-    dropping them honestly (see bench/captions/dropped.jsonl), in well under a minute.
+    dropping them honestly (see bench/captions/dropped.jsonl) and keeping some for review.
     """
     import json
 
@@ -33,13 +39,15 @@ def _captions_step(
     src = out / "captions" / "socialpath_explanations.jsonl"
     src.parent.mkdir(parents=True, exist_ok=True)
     src.write_text("".join(json.dumps({"id": f"socialpath-{r['No']}", "caption": r["explanation"]})
-                           + "\n" for r in rows[:2]), "utf-8")
+                           + "\n" for r in rows[:DEMO_CAPTIONS]), "utf-8")
     bench = out / "bench" / "captions"
     step("build captions (caption -> QA -> judge, SmolLM2)",
          ["build", "captions", str(src), "-o", str(bench), "--model", "smollm2",
-          "--judges", "smollm2", "--types", "single", "--max-tokens", "120", "--tries", "1",
+          "--judges", "smollm2", "--types", "single", "--max-tokens", str(DEMO_CAPTION_TOKENS),
+          "--tries", str(DEMO_TRIES),
           "--seed", str(seed), "--cache", str(out / "captions" / "cache.sqlite"), "--local-only"])
     step("validate captions", ["validate", str(bench)])
+    return bench
 
 
 def demo_command(
@@ -100,10 +108,15 @@ def demo_command(
         # issue 15: a small CNN trained on the benchmark, run under blind and corruptions.
         run_dirs += train_steps(step, bench.recipe, bench_dir, out, seed)
 
-    if not no_llm:
-        _captions_step(step, out, data_root, seed)
-    step("report", ["report", *run_dirs, "-o", str(out / "report.html")])
+    captions = None if no_llm else _captions_step(step, out, data_root, seed)
+    built = ["--bench", str(captions)] if captions else []
+    step("report", ["report", *run_dirs, *built, "-o", str(out / "report.html")])
     console.print(
         f"[green]demo finished in {time.perf_counter() - start:.0f} s[/green]: "
         f"open {out / 'report.html'} (Markdown: {out / 'report.md'})"
     )
+    if captions:
+        console.print("Review the caption-built items in the browser (token printed once):\n"
+                      f"  medvqa review add-reviewer you --role admin --bench {captions}\n"
+                      f"  medvqa review serve {captions} --per-item 1", highlight=False,
+                      soft_wrap=True)

@@ -50,7 +50,7 @@ def classifier_command(
     """
     from rich.console import Console
 
-    from medvqa.models._device import resolve_device
+    from medvqa.models._hf_device import resolve_device
     from medvqa.train._classifier import ClassifierConfig, train_classifier
     from medvqa.train._predict import predict_splits, supervised_spec
     from medvqa.train._progress import EpochProgress

@@ -23,12 +23,13 @@ from medvqa._optional import require
 from medvqa.errors import BadInputError
 from medvqa.models._adapter import adapter_digest, adapter_of, apply_adapter
 from medvqa.models._base import GenerateRequest, GenerateResponse, ModelConfig
+from medvqa.models._hf_device import Placement, resolve_placement
 
 log = logging.getLogger(__name__)
 
 SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 _LOCK = threading.Lock()
-_LOADED: dict[tuple[str, str, str], LoadedLM] = {}
+_LOADED: dict[tuple[str, str, Placement, str], LoadedLM] = {}
 
 
 @dataclass(frozen=True)
@@ -53,17 +54,18 @@ def smollm2_location() -> tuple[Path, str]:
     return folder, SMOLLM2_GGUF
 
 
-def load_local_lm(path: str, gguf_file: str = "", adapter: str = "") -> LoadedLM:
+def load_local_lm(path: str, gguf_file: str = "", placement: Placement | None = None,
+                  adapter: str = "") -> LoadedLM:
     """Load (once per process) a causal LM from a local folder, a GGUF file in it, or a hub id.
 
     With ``adapter``, a peft LoRA adapter is merged into a fresh copy of the weights.
     """
     require("torch", "transformers", *(["gguf"] if gguf_file else []),
             *(["peft"] if adapter else []))
-    key = (path, gguf_file, adapter)
+    placement = placement or Placement("cpu", "float32")
+    key = (path, gguf_file, placement, adapter)
     with _LOCK:
         if key not in _LOADED:
-            import torch
             from transformers import AutoModelForCausalLM, AutoTokenizer
             from transformers.utils import logging as hf_logging
 
@@ -74,7 +76,9 @@ def load_local_lm(path: str, gguf_file: str = "", adapter: str = "") -> LoadedLM
             tokenizer.padding_side = "left"
             if tokenizer.pad_token is None:
                 tokenizer.pad_token = tokenizer.eos_token
-            model = AutoModelForCausalLM.from_pretrained(path, dtype=torch.float32, **kwargs)
+            model = AutoModelForCausalLM.from_pretrained(path, **placement.load_kwargs(), **kwargs)
+            if not placement.device_map:
+                model.to(placement.device)  # type: ignore[arg-type]  # transformers' wrapper hides the signature
             model.eval()
             if adapter:  # issue 15: --adapter DIR
                 model = apply_adapter(model, adapter)
@@ -97,6 +101,9 @@ class LocalLM:
         self.name = config.spec
         self.path, self.gguf_file = path, gguf_file
         self.adapter = adapter_of(config)
+        self.placement = resolve_placement(
+            config.device, config.dtype, config.device_map, config.attn_implementation, "dynamic"
+        )
         self.batch_size = max(1, config.batch_size)
         self.max_tokens = config.max_tokens
         self.temperature = config.temperature
@@ -118,6 +125,7 @@ class LocalLM:
             "text_only": True,
             "note": "a text-only language model: it never sees the image",
             "weights": f"{Path(path).name}/{gguf_file}" if gguf_file else path,
+            **self.placement.record(),
         }
         self._lm: LoadedLM | None = None
         self.tokens_generated = 0
@@ -126,7 +134,7 @@ class LocalLM:
     async def start(self) -> None:
         """Load the weights (once per process) off the event loop."""
         self._lm = await asyncio.to_thread(load_local_lm, self.path, self.gguf_file,
-                                          self.adapter)
+                                          self.placement, self.adapter)
 
     async def aclose(self) -> None:
         """Weights stay cached for the process; nothing else to release."""
@@ -150,7 +158,7 @@ class LocalLM:
         texts = [
             tok.apply_chat_template(c, tokenize=False, add_generation_prompt=True) for c in chats
         ]
-        enc = tok(texts, return_tensors="pt", padding=True)
+        enc = tok(texts, return_tensors="pt", padding=True).to(self.placement.device)
         sample = self.temperature > 0
         if sample:
             torch.manual_seed(self.seed)
@@ -172,7 +180,7 @@ class LocalLM:
                 pad_token_id=tok.pad_token_id,
             )
         elapsed = time.perf_counter() - t0
-        new = out[:, enc["input_ids"].shape[1]:]
+        new = out[:, enc["input_ids"].shape[1]:].cpu()
         self.tokens_generated += int((new != tok.pad_token_id).sum())
         self.generate_s += elapsed
         decoded = tok.batch_decode(new, skip_special_tokens=True)

@@ -95,7 +95,7 @@ class SupervisedModel:
     """A trained classifier behind the model protocol (sees the image, ignores the text).
 
     Args:
-        config: ``batch_size`` applies; ``extra["device"]`` picks the device (default cpu).
+        config: ``batch_size`` and ``device`` (auto, cpu, cuda, cuda:N) apply.
         path: RUN/ folder or classifier folder.
         bench_dir: the benchmark asked, to look up each item's category.
     """
@@ -110,7 +110,7 @@ class SupervisedModel:
             raise BadInputError(f"{self.name} needs the benchmark, to read item categories")
         self.category = {item.id: item.category
                          for item in read_jsonl(Path(bench_dir) / ITEMS_FILE, Item, errors=[])}
-        self.device = str(config.extra.get("device", "cpu"))
+        self.device = config.device  # resolved in start()
         self.batch_size = max(32, config.batch_size)
         self.params: dict[str, Any] = {"weights_sha256": self.card.weights_sha256[:16]}
         self.info: dict[str, Any] = {
@@ -127,7 +127,7 @@ class SupervisedModel:
 
     async def start(self) -> None:
         """Move the network to its device (weights were read in the constructor)."""
-        from medvqa.models._device import resolve_device
+        from medvqa.models._hf_device import resolve_device
 
         self.device = resolve_device(self.device)
         self.net.to(self.device)

@@ -152,7 +152,7 @@ def train_classifier(
     import hashlib
 
     from medvqa._optional import require
-    from medvqa.models._device import resolve_device
+    from medvqa.models._hf_device import resolve_device
 
     require("torch", "safetensors", *(["sklearn"] if config.arch == "linear-probe" else []))
     _check(config)

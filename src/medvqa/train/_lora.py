@@ -148,7 +148,7 @@ def train_lora(config: LoraTrainConfig,
     require("torch", "transformers", "peft")
     import torch
 
-    from medvqa.models._device import resolve_device
+    from medvqa.models._hf_device import resolve_device
     from medvqa.run import load_template, render_prompt
 
     if config.target not in TARGETS:

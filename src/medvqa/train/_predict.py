@@ -33,7 +33,7 @@ def predict_splits(bench_dir: Path, out_dir: Path, splits: tuple[str, ...], *, d
     """
     from medvqa.run import RunConfig, run_benchmark
 
-    model = ModelConfig(spec=supervised_spec(out_dir), extra={"device": device}, seed=seed)
+    model = ModelConfig(spec=supervised_spec(out_dir), device=device, seed=seed)
     count = 0
     for i, split in enumerate(splits):
         summary = run_benchmark(RunConfig(

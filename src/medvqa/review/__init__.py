@@ -1,0 +1,42 @@
+"""Expert review and human exam: a web app for clinicians, agreement statistics, export.
+
+``medvqa review serve BENCH/`` starts the app (FastAPI + Jinja2 + a little vanilla JS);
+``add-reviewer`` creates logins; ``stats`` computes inter-rater agreement and each LLM judge's
+agreement with the experts; ``export`` writes the reviewed benchmark as a new version; ``exam``
+lets experts answer a split, their answers becoming a RUN/ of model ``human:NAME``.
+The web parts need the ``review`` extra (``pip install 'medvqa[review]'``).
+"""
+
+from medvqa.review._bench import ReviewBench, load_bench
+from medvqa.review._criteria import REASONS, ROLES, VERDICTS, keeps
+from medvqa.review._db import Database, db_url
+from medvqa.review._exam import exam_items, run_slug, write_exam_run
+from medvqa.review._export import ExportResult, export_reviewed
+from medvqa.review._resolve import Final, resolve, resolve_all
+from medvqa.review._stats import StatsConfig, review_stats
+from medvqa.review._store import Decision, Reviewer, ReviewStore, Session
+
+__all__ = [
+    "REASONS",
+    "ROLES",
+    "VERDICTS",
+    "Database",
+    "Decision",
+    "ExportResult",
+    "Final",
+    "ReviewBench",
+    "ReviewStore",
+    "Reviewer",
+    "Session",
+    "StatsConfig",
+    "db_url",
+    "exam_items",
+    "export_reviewed",
+    "keeps",
+    "load_bench",
+    "resolve",
+    "resolve_all",
+    "review_stats",
+    "run_slug",
+    "write_exam_run",
+]
