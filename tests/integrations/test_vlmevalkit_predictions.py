@@ -66,7 +66,7 @@ def test_import_vlmevalkit_predictions(bench: Path, tmp_path: Path, suffix: str,
     assert overall["accuracy"]["value"] == pytest.approx(right / len(preds))
     assert overall["invalid_rate"]["value"] == pytest.approx((len(preds) - right) / len(preds))
     assert cli("report", str(run), "-o", str(tmp_path / "r.html")) == 0
-    assert cli("compare", str(run), str(run)) == 0
+    assert cli("compare", str(run), str(run), "--bench", str(bench)) == 0
 
 
 def test_wrong_file_is_bad_input(bench: Path, tmp_path: Path) -> None:
