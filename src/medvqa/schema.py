@@ -16,7 +16,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, NamedTuple, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_serializer,
+    model_validator,
+)
 
 from medvqa.errors import BadInputError
 from medvqa.store import atomic_write_text, atomic_writer
@@ -141,6 +149,18 @@ class Prediction(BaseModel):
     choice: str | list[str] | None = Field(default=None, description="Parsed answer (scored).")
     correct: bool | None = Field(default=None, description="Whether choice is right (scored).")
     invalid: bool | None = Field(default=None, description="Parser abstained (scored).")
+    sent: dict[str, Any] | None = Field(
+        default=None, description="What the model was given, where the backend says (local "
+        "models: images, image_sizes after the processor, prompt_tokens, new_tokens); the key "
+        "is absent from the line when not recorded.")
+
+    @model_serializer(mode="wrap")
+    def _drop_absent_sent(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Leave ``sent`` out when not recorded (lines stay as they were for other backends)."""
+        data: dict[str, Any] = handler(self)
+        if data.get("sent") is None:
+            data.pop("sent", None)
+        return data
 
 
 class RunInfo(BaseModel):

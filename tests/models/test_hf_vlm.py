@@ -91,3 +91,6 @@ def test_run_json_records_placement_and_what_was_sent(checkpoint: Path, bench: P
     assert (info["device"], info["dtype"], info["cache"]) == ("cpu", "float32", "dynamic")
     assert info["sent"]["requests"] == 4 and info["sent"]["images"] == 4
     assert info["sent"]["image_sizes"] == [[64, 64]] and info["sent"]["prompt_tokens_max"] > 0
+    preds = list(read_jsonl(tmp_path / "run" / "predictions.jsonl", Prediction))
+    assert [p.sent["images"] for p in preds] == [1, 1, 1, 1]
+    assert all(p.sent["image_sizes"] == [[64, 64]] and p.sent["prompt_tokens"] > 0 for p in preds)

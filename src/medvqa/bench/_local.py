@@ -117,7 +117,7 @@ def hf_vs_generate(shape: str, device: str, dtype: str, batches: tuple[int, ...]
     loaded = LoadedVLM(processor, model, 0.0)
     loaded.state["cache"] = "static" if placement.cache == "static" and supports_static_cache(
         model) else "dynamic"
-    _LOADED[(path, placement)] = loaded
+    _LOADED[(path, placement, "")] = loaded  # key as load_vlm builds it (no adapter)
     side = int(processor.image_processor.crop_size["height"])
     sync = torch.cuda.synchronize if device.startswith("cuda") else (lambda: None)
     out: dict[tuple[str, int], float] = {}
@@ -151,7 +151,7 @@ def hf_vs_generate(shape: str, device: str, dtype: str, batches: tuple[int, ...]
             out[("hf backend", b)] = _median_rate(through_backend, tokens, reps, sync)
             asyncio.run(backend.aclose())
     finally:
-        _LOADED.pop((path, placement), None)
+        _LOADED.pop((path, placement, ""), None)
     return out
 
 

@@ -31,6 +31,7 @@ from medvqa.cli._review import review_app
 from medvqa.cli._run import run_command, validate_command
 from medvqa.cli._score import compare_command, score_command
 from medvqa.cli._serve import serve_command
+from medvqa.cli._train import train_app
 from medvqa.errors import EXIT_CODES, MedvqaError
 
 app = typer.Typer(
@@ -82,6 +83,7 @@ app.command("serve", context_settings={"allow_extra_args": True,
 app.add_typer(filter_app, name="filter")
 app.add_typer(data_app, name="data")
 app.add_typer(review_app, name="review")
+app.add_typer(train_app, name="train")
 
 
 def _usage_errors() -> tuple[type[Exception], ...]:

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 
 from medvqa.demo._plan import DEMO_PLAN, DemoRun
+from medvqa.demo._trained import train_steps
 
 
 def _model_slug(run: DemoRun) -> str:
@@ -104,6 +105,8 @@ def demo_command(
             step(f"score {run.model} on {bench.recipe}",
                  ["score", str(bench_dir), str(run_dir), "--seed", str(seed)])
             run_dirs.append(str(run_dir))
+        # A small CNN trained on the benchmark, run under blind and corruptions.
+        run_dirs += train_steps(step, bench.recipe, bench_dir, out, seed)
 
     captions = None if no_llm else _captions_step(step, out, data_root, seed)
     built = ["--bench", str(captions)] if captions else []

@@ -119,6 +119,8 @@ def run_command(
     ),
     ray_workers: int = typer.Option(2, "--ray-workers", min=1, help="Ray actors per model."),
     ray_gpus: float = typer.Option(0.0, "--ray-gpus", min=0, help="GPUs per Ray actor (hf:)."),
+    adapter: Path | None = typer.Option(
+        None, "--adapter", help="peft LoRA adapter folder for hf:/smollm2 (medvqa train lora)."),
 ) -> None:
     """Run a model (or every model of --models) on a benchmark; resumes and never asks twice.
 
@@ -138,6 +140,9 @@ def run_command(
     problem = missing_key_problem(model, api_key_env, os.environ) if model else None
     if problem is not None:
         raise UsageError(problem)
+    if adapter and not (model or "").startswith(("hf:", "smollm2")):
+        raise BadInputError(f"--adapter: only hf:PATH and smollm2 models take an adapter, "
+                            f"not {model!r}")
     config = RunConfig(
         bench_dir=bench,
         out_dir=out,
@@ -158,6 +163,7 @@ def run_command(
             endpoints=tuple(endpoint),
             requests_per_min=rpm,
             tokens_per_min=tpm,
+            extra={"adapter": str(adapter)} if adapter else {},
         ),
         prompt=prompt,
         conditions=[c.strip() for c in conditions.split(",") if c.strip()],

@@ -68,8 +68,8 @@ BACKENDS: dict[str, BackendInfo] = {
                     structured="response_format", needs_name=True, takes_url=True),
         BackendInfo("anthropic", f"{_F}:build_anthropic", "anthropic:claude-sonnet-4-5",
                     local=False, images=True, needs_name=True, takes_url=True),
-        BackendInfo("supervised", f"{_F}:not_yet", "supervised:resnet18", local=True,
-                    images=True, needs_name=True),
+        BackendInfo("supervised", "medvqa.models._supervised:build_supervised",
+                    "supervised:RUN_DIR", local=True, images=True, needs_name=True),
         BackendInfo("human", f"{_F}:not_yet", "human:reader1", local=True, images=True,
                     needs_name=True),
     )

@@ -21,6 +21,7 @@ from typing import Any
 
 from medvqa._optional import require
 from medvqa.errors import BadInputError
+from medvqa.models._adapter import adapter_digest, adapter_of, apply_adapter
 from medvqa.models._base import GenerateRequest, GenerateResponse, ModelConfig
 from medvqa.models._hf_device import Placement, resolve_placement
 
@@ -28,7 +29,7 @@ log = logging.getLogger(__name__)
 
 SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 _LOCK = threading.Lock()
-_LOADED: dict[tuple[str, str, Placement], LoadedLM] = {}
+_LOADED: dict[tuple[str, str, Placement, str], LoadedLM] = {}
 
 
 @dataclass(frozen=True)
@@ -53,11 +54,16 @@ def smollm2_location() -> tuple[Path, str]:
     return folder, SMOLLM2_GGUF
 
 
-def load_local_lm(path: str, gguf_file: str = "", placement: Placement | None = None) -> LoadedLM:
-    """Load (once per process) a causal LM from a local folder, a GGUF file in it, or a hub id."""
-    require("torch", "transformers", *(["gguf"] if gguf_file else []))
+def load_local_lm(path: str, gguf_file: str = "", placement: Placement | None = None,
+                  adapter: str = "") -> LoadedLM:
+    """Load (once per process) a causal LM from a local folder, a GGUF file in it, or a hub id.
+
+    With ``adapter``, a peft LoRA adapter is merged into a fresh copy of the weights.
+    """
+    require("torch", "transformers", *(["gguf"] if gguf_file else []),
+            *(["peft"] if adapter else []))
     placement = placement or Placement("cpu", "float32")
-    key = (path, gguf_file, placement)
+    key = (path, gguf_file, placement, adapter)
     with _LOCK:
         if key not in _LOADED:
             from transformers import AutoModelForCausalLM, AutoTokenizer
@@ -74,6 +80,8 @@ def load_local_lm(path: str, gguf_file: str = "", placement: Placement | None = 
             if not placement.device_map:
                 model.to(placement.device)  # type: ignore[arg-type]  # transformers' wrapper hides the signature
             model.eval()
+            if adapter:
+                model = apply_adapter(model, adapter)
             _LOADED[key] = LoadedLM(tokenizer, model, time.perf_counter() - t0)
             log.info("loaded %s%s in %.1f s", path, f"/{gguf_file}" if gguf_file else "",
                      _LOADED[key].load_s)
@@ -92,6 +100,7 @@ class LocalLM:
     def __init__(self, config: ModelConfig, path: str, gguf_file: str = ""):
         self.name = config.spec
         self.path, self.gguf_file = path, gguf_file
+        self.adapter = adapter_of(config)
         self.placement = resolve_placement(
             config.device, config.dtype, config.device_map, config.attn_implementation, "dynamic"
         )
@@ -110,6 +119,7 @@ class LocalLM:
             "temperature": config.temperature,
             **({"seed": config.seed} if config.temperature > 0 else {}),
             **({"json_schema": self.json_schema} if self.json_schema is not None else {}),
+            **({"adapter": adapter_digest(self.adapter)} if self.adapter else {}),
         }
         self.info: dict[str, Any] = {
             "text_only": True,
@@ -124,7 +134,7 @@ class LocalLM:
     async def start(self) -> None:
         """Load the weights (once per process) off the event loop."""
         self._lm = await asyncio.to_thread(load_local_lm, self.path, self.gguf_file,
-                                          self.placement)
+                                          self.placement, self.adapter)
 
     async def aclose(self) -> None:
         """Weights stay cached for the process; nothing else to release."""

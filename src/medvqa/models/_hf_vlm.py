@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from medvqa._optional import require
+from medvqa.models._adapter import adapter_digest, adapter_of, apply_adapter
 from medvqa.models._base import GenerateRequest, GenerateResponse, ModelConfig
 from medvqa.models._hf_device import (
     Placement,
@@ -38,7 +39,7 @@ from medvqa.models._hf_device import (
 
 log = logging.getLogger(__name__)
 _LOCK = threading.Lock()
-_LOADED: dict[tuple[str, Placement], LoadedVLM] = {}
+_LOADED: dict[tuple[str, Placement, str], LoadedVLM] = {}
 
 #: Requests taken per call, as a multiple of ``batch_size``, to group by prompt length.
 GROUP_WINDOW = 4
@@ -68,11 +69,14 @@ def is_vision_checkpoint(path: str) -> bool:
     return hasattr(AutoConfig.from_pretrained(path), "vision_config")
 
 
-def load_vlm(path: str, placement: Placement | None = None) -> LoadedVLM:
-    """Load (once per process and placement) a vision-language model and its processor."""
-    require("torch", "transformers")
+def load_vlm(path: str, placement: Placement | None = None, adapter: str = "") -> LoadedVLM:
+    """Load (once per process and placement) a vision-language model and its processor.
+
+    With ``adapter``, a peft LoRA adapter is merged into a fresh copy of the weights.
+    """
+    require("torch", "transformers", *(["peft"] if adapter else []))
     placement = placement or Placement("cpu", "float32")
-    key = (path, placement)
+    key = (path, placement, adapter)
     with _LOCK:
         if key not in _LOADED:
             from transformers import AutoModelForImageTextToText, AutoProcessor
@@ -86,6 +90,8 @@ def load_vlm(path: str, placement: Placement | None = None) -> LoadedVLM:
             if not placement.device_map:
                 model.to(placement.device)  # type: ignore[arg-type]  # transformers' wrapper hides the signature
             model.eval()
+            if adapter:
+                model = apply_adapter(model, adapter)
             cache = placement.cache
             if cache == "static" and not supports_static_cache(model):
                 cache = "dynamic"
@@ -158,6 +164,7 @@ class LocalVLM:
     def __init__(self, config: ModelConfig, path: str):
         self.name = config.spec
         self.path = path
+        self.adapter = adapter_of(config)
         self.placement = resolve_placement(
             config.device, config.dtype, config.device_map, config.attn_implementation,
             str(config.extra.get("cache", "auto")),
@@ -173,6 +180,7 @@ class LocalVLM:
             "temperature": config.temperature,
             **({"seed": config.seed} if config.temperature > 0 else {}),
             **({"top_p": config.top_p} if config.top_p is not None else {}),
+            **({"adapter": adapter_digest(self.adapter)} if self.adapter else {}),
         }
         self.info: dict[str, Any] = {"text_only": False, "weights": path, "kind": "local VLM",
                                      "batch_size": self.forward_batch, **self.placement.record()}
@@ -184,7 +192,7 @@ class LocalVLM:
 
     async def start(self) -> None:
         """Load the weights (once per process) off the event loop."""
-        self._vlm = await asyncio.to_thread(load_vlm, self.path, self.placement)
+        self._vlm = await asyncio.to_thread(load_vlm, self.path, self.placement, self.adapter)
         self.info["cache"] = self._vlm.state["cache"]
         self.info["attn_implementation"] = str(
             getattr(self._vlm.model.config, "_attn_implementation", "")

@@ -27,6 +27,7 @@ class JournalRow:
         response: raw model text, or None on error.
         latency_s: seconds the request took (0 for a request never sent).
         error: None, or why there is no response.
+        sent: JSON of what the model was given (:attr:`GenerateResponse.sent`), if recorded.
 
     """
 
@@ -37,6 +38,19 @@ class JournalRow:
     response: str | None
     latency_s: float | None
     error: str | None
+    sent: str | None = None
+
+
+#: What each prediction's model was given, where the backend says (a side table, so journals
+#: written before it existed need no migration).
+_SENT_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sent (
+    item_id TEXT NOT NULL,
+    condition TEXT NOT NULL,
+    sent TEXT NOT NULL,
+    PRIMARY KEY (item_id, condition)
+) WITHOUT ROWID;
+"""
 
 
 class PredictionJournal:
@@ -55,6 +69,7 @@ class PredictionJournal:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self._conn = open_cache_db(self.path)
+        self._conn.executescript(_SENT_SCHEMA)
         # is_done is asked by the request builder, which runs in a worker thread while this
         # thread commits results: a second connection (WAL readers never block the writer),
         # used by one thread at a time.
@@ -86,11 +101,16 @@ class PredictionJournal:
                     for r in rows
                 ],
             )
+            self._conn.executemany(
+                "INSERT OR REPLACE INTO sent VALUES (?, ?, ?)",
+                [(r.item_id, r.condition, r.sent) for r in rows if r.sent is not None],
+            )
 
     def clear(self) -> None:
         """Forget every prediction (``--force-new``); the response cache is kept."""
         with Transaction(self._conn):
             self._conn.execute("DELETE FROM predictions")
+            self._conn.execute("DELETE FROM sent")
 
     def counts(self) -> tuple[int, int]:
         """``(predictions, errors)`` in the journal."""
@@ -109,8 +129,10 @@ class PredictionJournal:
     def rows(self) -> Iterator[JournalRow]:
         """Every row in benchmark order: item line, then condition position."""
         cur = self._conn.execute(
-            "SELECT item_id, condition, item_idx, cond_idx, response, latency_s, error "
-            "FROM predictions ORDER BY item_idx, cond_idx, condition"
+            "SELECT p.item_id, p.condition, item_idx, cond_idx, response, latency_s, error, "
+            "s.sent FROM predictions p LEFT JOIN sent s "
+            "ON s.item_id = p.item_id AND s.condition = p.condition "
+            "ORDER BY item_idx, cond_idx, p.condition"
         )
         for row in cur:
             yield JournalRow(*row)
@@ -124,22 +146,19 @@ class PredictionJournal:
         n = 0
         with atomic_writer(path) as fh:
             for r in self.rows():
-                fh.write(
-                    json.dumps(
-                        {
-                            "item_id": r.item_id,
-                            "condition": r.condition,
-                            "response": r.response,
-                            "latency_s": r.latency_s,
-                            "error": r.error,
-                            "choice": None,
-                            "correct": None,
-                            "invalid": None,
-                        },
-                        ensure_ascii=False,
-                    )
-                    + "\n"
-                )
+                line: dict[str, object] = {
+                    "item_id": r.item_id,
+                    "condition": r.condition,
+                    "response": r.response,
+                    "latency_s": r.latency_s,
+                    "error": r.error,
+                    "choice": None,
+                    "correct": None,
+                    "invalid": None,
+                }
+                if r.sent is not None:
+                    line["sent"] = json.loads(r.sent)
+                fh.write(json.dumps(line, ensure_ascii=False) + "\n")
                 n += 1
         return n
 

@@ -14,6 +14,7 @@ sent all failed without one success.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -197,7 +198,8 @@ class RequestSender:
             lineno, ci = self._order.pop(c.index)
             r = c.response
             rows.append(JournalRow(c.request.item_id, c.request.condition, lineno, ci, r.text,
-                                   r.latency_s, r.error))
+                                   r.latency_s, r.error,
+                                   json.dumps(r.sent, sort_keys=True) if r.sent else None))
             if c.cached:
                 self.counts.cached += 1
             else:

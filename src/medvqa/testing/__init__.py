@@ -1,8 +1,9 @@
-"""Real local parts for tests and benchmarks: chat server, tiny VLM, throwaway PostgreSQL."""
+"""Real local parts for tests and benches: chat server, tiny VLMs, PostgreSQL, text benchmark."""
 
 from medvqa.testing._chat_server import ChatServer, ChatServerProcess, first_letter_reply
 from medvqa.testing._postgres import PostgresServer, postgres_bin
 from medvqa.testing._random_vlm import random_vlm
+from medvqa.testing._text_bench import write_text_bench
 from medvqa.testing._tiny_vlm import write_tiny_vlm
 
 __all__ = [
@@ -12,5 +13,6 @@ __all__ = [
     "first_letter_reply",
     "postgres_bin",
     "random_vlm",
+    "write_text_bench",
     "write_tiny_vlm",
 ]

@@ -1,0 +1,66 @@
+"""Trained baselines in the same harness: supervised image classifiers and LoRA fine-tuning.
+
+``medvqa train classifier`` writes an ordinary RUN/ of model ``supervised:RUN``;
+``medvqa train lora`` writes peft adapters that ``medvqa run --model hf:PATH --adapter DIR``
+evaluates. Names are imported on first use (PEP 562), so the CLI does not pay for torch.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from medvqa.train._classifier import (
+        ClassifierConfig,
+        ClassifierResult,
+        TrainEvent,
+        train_classifier,
+    )
+    from medvqa.train._data import ClassifierData, load_classifier_data
+    from medvqa.train._evaluate import EpochRow
+    from medvqa.train._lora import LoraResult, LoraTrainConfig, train_lora
+    from medvqa.train._predict import predict_splits, supervised_spec
+
+_WHERE: dict[str, str] = {
+    "ClassifierConfig": "_classifier",
+    "ClassifierResult": "_classifier",
+    "EpochRow": "_evaluate",
+    "TrainEvent": "_classifier",
+    "train_classifier": "_classifier",
+    "ClassifierData": "_data",
+    "load_classifier_data": "_data",
+    "LoraResult": "_lora",
+    "LoraTrainConfig": "_lora",
+    "train_lora": "_lora",
+    "predict_splits": "_predict",
+    "supervised_spec": "_predict",
+}
+
+__all__ = [
+    "ClassifierConfig",
+    "ClassifierData",
+    "ClassifierResult",
+    "EpochRow",
+    "LoraResult",
+    "LoraTrainConfig",
+    "TrainEvent",
+    "load_classifier_data",
+    "predict_splits",
+    "supervised_spec",
+    "train_classifier",
+    "train_lora",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name from its private module on first use."""
+    if name not in _WHERE:
+        raise AttributeError(f"module 'medvqa.train' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"medvqa.train.{_WHERE[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_WHERE))
