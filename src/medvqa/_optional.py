@@ -34,6 +34,7 @@ EXTRA_OF: dict[str, str] = {
     "ray": "ray",
     "openpyxl": "interop",
     "inspect_ai": "interop",
+    "huggingface_hub": "interop",
     "vllm": "vllm",
 }
 

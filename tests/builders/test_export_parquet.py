@@ -95,3 +95,30 @@ def test_hugging_face_datasets_loads_the_folder(
     image = row["images"][0]  # decoded by datasets' Image feature
     assert image.size == Image.open(bench / item.images[0]).size
     assert row["question"] == item.question
+
+
+@pytest.mark.parametrize("how", ["path", "data_dir"])
+def test_datasets_loads_exactly_medvqas_splits(how: str, tmp_path: Path,
+                                               bench_factory) -> None:
+    import datasets
+
+    from medvqa.schema import Item, read_jsonl, write_jsonl
+
+    bench = bench_factory(tmp_path / "b", n=10)
+    names = ["train", "val", "test", "test_tiny", "external"]
+    items = [i.model_copy(update={"split": names[k % 5]})
+             for k, i in enumerate(read_jsonl(bench / "items.jsonl", Item))]
+    write_jsonl(bench / "items.jsonl", items)
+    export_parquet(bench, tmp_path / "hf")
+    kwargs = ({"path": str(tmp_path / "hf")} if how == "path"
+              else {"path": "parquet", "data_dir": str(tmp_path / "hf")})
+    ds = datasets.load_dataset(**kwargs, cache_dir=str(tmp_path / "cache"))
+    assert sorted(ds) == sorted(names)
+    for split in names:
+        rows = list(ds[split].cast_column("images", datasets.Sequence(datasets.Image(
+            decode=False))))
+        assert sorted(r["id"] for r in rows) == sorted(i.id for i in items if i.split == split)
+        back = {r["id"]: row_item(r) for r in rows}
+        assert all(back[i.id] == i for i in items if i.split == split)
+    first = ds["external"][0]["images"][0]
+    assert first.size == Image.open(bench / items[4].images[0]).size  # decodes as an image

@@ -12,7 +12,8 @@ import pytest
 from benchcheck import check_bench, load
 
 from medvqa.builders import BuildConfig, build_benchmark
-from medvqa.builders._vlmevalkit import export_vlmevalkit, image_strings, parse_answer
+from medvqa.builders._export_vlmevalkit import export_vlmevalkit
+from medvqa.builders._vlmevalkit import image_strings, parse_answer
 
 IMPORT = """
 name: {name}
@@ -22,6 +23,7 @@ sources:
     license: as exported
     reader: table
     path: {tsv}
+    labels: {labels}
 """
 
 
@@ -39,24 +41,31 @@ def benches(tmp_path_factory: pytest.TempPathFactory, data_dir: Path) -> dict[st
 def test_round_trip(name: str, benches: dict[str, Path], tmp_path: Path) -> None:
     result = export_vlmevalkit(benches[name], tmp_path / f"{name}.tsv")
     _, original = load(benches[name])
-    assert result.items == len(original)
-    (tmp_path / "r.yaml").write_text(IMPORT.format(name=name, tsv=f"{name}.tsv"))
+    assert result.items == len(original) and not result.no_image
+    labels = [f.path.name for f in result.files]
+    (tmp_path / "r.yaml").write_text(IMPORT.format(name=name, tsv=labels[0],
+                                                   labels=json.dumps(labels)))
     back = build_benchmark(
         BuildConfig(str(tmp_path / "r.yaml"), tmp_path / "back", data_root=tmp_path)
     )
     assert not back.problems
     _, again = check_bench(tmp_path / "back")
-    assert [i.model_dump() for i in again] == [i.model_dump() for i in original]
-    assert (tmp_path / "back" / "items.jsonl").read_bytes() == (
-        benches[name] / "items.jsonl"
-    ).read_bytes()
+    assert sorted((i.model_dump() for i in again), key=lambda d: d["id"]) == sorted(
+        (i.model_dump() for i in original), key=lambda d: d["id"])
+    if len(labels) == 1:
+        assert (tmp_path / "back" / "items.jsonl").read_bytes() == (
+            benches[name] / "items.jsonl"
+        ).read_bytes()
 
 
 def test_export_columns(benches: dict[str, Path], tmp_path: Path) -> None:
     export_vlmevalkit(benches["idrid_dr_grade"], tmp_path / "x.tsv")
     with (tmp_path / "x.tsv").open(newline="") as fh:
         rows = list(csv.DictReader(fh, delimiter="\t"))
-    assert list(rows[0])[:9] == ["index", "image", "question", "hint", "A", "B", "C", "D", "E"]
+    # No all-empty optional column (hint, l2-category): VLMEvalKit would tabulate it.
+    assert list(rows[0]) == ["index", "image", "question", "A", "B", "C", "D", "E", "answer",
+                             "category", "split", "id", "question_type", "case_id", "source",
+                             "meta"]
     assert rows[0]["index"] == "1" and rows[0]["answer"] in "ABCDE"
     assert base64.b64decode(rows[0]["image"])[:2] == b"\xff\xd8"  # the original JPEG bytes
 
@@ -110,7 +119,7 @@ def test_plain_vlmevalkit_tsv(tmp_path: Path, data_dir: Path) -> None:
     ]
     with (tmp_path / "plain.tsv").open("w", newline="") as fh:
         csv.writer(fh, delimiter="\t", lineterminator="\n").writerows(rows)
-    (tmp_path / "r.yaml").write_text(IMPORT.format(name="plain", tsv="plain.tsv"))
+    (tmp_path / "r.yaml").write_text(IMPORT.format(name="plain", tsv="plain.tsv", labels="[]"))
     result = build_benchmark(
         BuildConfig(str(tmp_path / "r.yaml"), tmp_path / "b", data_root=tmp_path)
     )
@@ -133,3 +142,53 @@ def test_answer_and_image_cells() -> None:
     assert parse_answer("7,12", "region", {}) == ["7", "12"]
     assert image_strings("") == []
     assert image_strings("abc") == ["abc"]
+
+
+def _vlmevalkit_options(row: object) -> dict[str, str]:
+    """VLMEvalKit's MCQ prompt rule: option columns A…Z that pandas did not read as missing."""
+    import string
+
+    import pandas as pd
+
+    return {c: row[c] for c in string.ascii_uppercase  # type: ignore[index]
+            if c in row and not pd.isna(row[c])}  # type: ignore[operator,index]
+
+
+def test_open_items_go_to_their_own_file_read_as_vlmevalkit_does(
+        benches: dict[str, Path], tmp_path: Path) -> None:
+    import pandas as pd
+
+    result = export_vlmevalkit(benches["vqa_rad"], tmp_path / "VQA_RAD.tsv")
+    kinds = {f.kind: f for f in result.files}
+    assert kinds["MCQ"].path.name == "VQA_RAD.tsv"
+    assert kinds["VQA"].path.name == "VQA_RAD_open.tsv"
+    mcq = pd.read_csv(kinds["MCQ"].path, sep="\t")  # VLMEvalKit's load() for a TSV
+    vqa = pd.read_csv(kinds["VQA"].path, sep="\t")
+    assert set(mcq["question_type"]) == {"yesno"} and set(vqa["question_type"]) == {"open"}
+    assert "A" not in vqa.columns and "l2-category" not in mcq.columns
+    assert all(set(_vlmevalkit_options(r).values()) == {"Yes", "No"} for _, r in mcq.iterrows())
+    _, items = load(benches["vqa_rad"])
+    gold = {i.id: i.answer for i in items if i.question_type == "open"}
+    assert dict(zip(vqa["id"], vqa["answer"].astype(str), strict=True)) == gold
+
+
+def test_split_filter_missing_text_warning_and_imageless_items(tmp_path: Path,
+                                                               bench_factory) -> None:
+    from medvqa.schema import Item, read_jsonl, write_jsonl
+
+    bench = bench_factory(tmp_path / "b", n=6)
+    items = [i.model_copy(update={"split": "test"})
+             for i in read_jsonl(bench / "items.jsonl", Item)]
+    items[0] = items[0].model_copy(update={"options": {"A": "None", "B": "benign", "C": "NA"},
+                                           "answer": "B"})
+    items[1] = items[1].model_copy(update={"images": []})
+    items[2] = items[2].model_copy(update={"split": "val"})
+    write_jsonl(bench / "items.jsonl", items)
+    result = export_vlmevalkit(bench, tmp_path / "x.tsv", splits=["test"])
+    assert result.na_options == [items[0].id] and result.no_image == [items[1].id]
+    assert result.items == 4  # 6 items, one in val, one without an image (named, not dropped)
+    with (tmp_path / "x.tsv").open(newline="") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t"))
+    assert items[2].id not in {r["id"] for r in rows} and rows[0]["A"] == "None"
+    with pytest.raises(Exception, match="no items in split"):
+        export_vlmevalkit(bench, tmp_path / "y.tsv", splits=["external"])

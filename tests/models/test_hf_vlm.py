@@ -60,3 +60,34 @@ def test_missing_checkpoint_is_one_clear_error(tmp_path: Path) -> None:
 
     with pytest.raises(BadInputError, match="not a local checkpoint"):
         load_model(ModelConfig(spec=f"hf:{tmp_path}/no-such-model"))
+
+
+def test_batches_grouped_by_length_and_what_was_sent_is_recorded(
+    checkpoint: Path, data_dir: Path
+) -> None:
+    tiles = sorted((data_dir / "lc25000_lung_224" / "lung_image_sets").rglob("*.jpeg"))[:3]
+    imgs = [ImageInput(p.read_bytes(), "image/jpeg", p.stem) for p in tiles]
+    model = load_model(ModelConfig(spec=f"hf:{checkpoint}", max_tokens=3, batch_size=2,
+                                   device="cpu", dtype="float32"))
+    assert model.batch_size == 8 and model.info["device"] == "cpu"
+    reqs = [GenerateRequest(item_id=str(i), condition="clean", prompt="Q" * (5 + 20 * i),
+                            images=tuple(imgs[: 1 + i % 3])) for i in range(5)]
+    out = asyncio.run(model.generate(reqs))
+    alone = [asyncio.run(model.generate([r]))[0] for r in reqs]
+    # Left padding and grouping do not change greedy answers, and every answer is in order.
+    assert [r.text for r in out] == [r.text for r in alone]
+    assert [r.sent["images"] for r in out] == [1, 2, 3, 1, 2]
+    assert all(r.sent["image_sizes"] == [[64, 64]] * r.sent["images"] for r in out)
+    assert out[4].sent["prompt_tokens"] > out[0].sent["prompt_tokens"]
+
+
+def test_run_json_records_placement_and_what_was_sent(checkpoint: Path, bench: Path,
+                                                      tmp_path: Path) -> None:
+    config = RunConfig(bench_dir=bench, out_dir=tmp_path / "run", limit=4,
+                       model=ModelConfig(spec=f"hf:{checkpoint}", max_tokens=2, batch_size=2,
+                                         device="cpu", dtype="float32"))
+    run_benchmark(config)
+    info = read_json(tmp_path / "run" / "run.json", RunInfo).model_info
+    assert (info["device"], info["dtype"], info["cache"]) == ("cpu", "float32", "dynamic")
+    assert info["sent"]["requests"] == 4 and info["sent"]["images"] == 4
+    assert info["sent"]["image_sizes"] == [[64, 64]] and info["sent"]["prompt_tokens_max"] > 0

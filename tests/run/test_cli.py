@@ -26,7 +26,8 @@ def test_help_shows_an_example() -> None:
 
 @pytest.mark.parametrize(
     "command",
-    ["build", "validate", "export", "score", "compare", "report", "parse", "demo", "bench"],
+    ["build", "validate", "export", "score", "compare", "report", "parse", "demo", "bench",
+     "import", "import-predictions", "agreement"],
 )
 def test_every_command_help_shows_an_example(command: str) -> None:
     proc = medvqa_cli(command, "--help")

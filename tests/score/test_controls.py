@@ -73,7 +73,8 @@ def test_blind_delta_excludes_zero_and_says_needs_the_image(scored: Path) -> Non
     blind = metrics["controls"]["deltas"]["blind"]["overall"]
     assert blind["clean"] == 1.0 and blind["condition"] == pytest.approx(1 / 3, abs=0.01)
     assert blind["ci"][0] > 0 and blind["needs_image"]
-    assert blind["mcnemar_p"] < 0.01 and blind["condition_only"] == 0
+    assert blind["p_value"] < 0.01 and blind["condition_only"] == 0
+    assert blind["p_holm"] >= blind["p_value"] and blind["test"]
 
 
 def test_swap_keeps_the_image_so_the_oracle_is_unaffected(scored: Path) -> None:
@@ -104,3 +105,41 @@ def test_controls_are_deterministic(scored: Path, tmp_path: Path) -> None:
     first = (scored / "metrics.json").read_bytes()
     score_run(ScoreConfig(scored.parent / "bench", scored, resamples=999))
     assert (scored / "metrics.json").read_bytes() == first
+
+
+def test_holm_covers_every_test_in_metrics_json(scored: Path) -> None:
+    from medvqa.score._tests import holm
+
+    metrics = json.loads((scored / "metrics.json").read_text())
+    entries = [d for res in metrics["controls"]["deltas"].values()
+               for d in [res["overall"], *res.get("by_category", {}).values()]]
+    entries += [t for c in metrics["conditions"].values()
+                for t in (c.get("subgroups") or {}).values()]
+    entries = [e for e in entries if e.get("p_value") is not None]
+    assert len(entries) == metrics["tests_adjusted"] > 3
+    expected = holm([e["p_value"] for e in entries])
+    assert [e["p_holm"] for e in entries] == pytest.approx(expected, rel=1e-3)
+    # Overall, cases repeat (two tiles per case): the clustered paired test. Within one
+    # category no case repeats (a case's two tiles are of different classes): McNemar.
+    deltas = metrics["controls"]["deltas"].values()
+    assert {d["overall"]["test"] for d in deltas} == {"cluster sign-flip (exact)"}
+    assert {c["test"] for d in deltas for c in d["by_category"].values()} == {"McNemar exact"}
+
+
+def test_compare_without_bench_refuses_to_drop_clustering(scored: Path, tmp_path) -> None:
+    import subprocess
+    import sys
+
+    cli = [str(Path(sys.executable).parent / "medvqa"), "compare", str(scored),
+           "--condition", "clean", "--vs-condition", "blind", "--resamples", "199"]
+    refused = subprocess.run(cli, capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "--bench" in refused.stderr + refused.stdout
+    out = tmp_path / "cmp.json"
+    ok = subprocess.run([*cli, "--bench", str(scored.parent / "bench"), "-o", str(out)],
+                        capture_output=True, text=True, timeout=120)
+    assert ok.returncode == 0, ok.stderr
+    cmp = json.loads(out.read_text())
+    assert cmp["clustered"] and cmp["test"] == "cluster sign-flip (exact)"
+    items = subprocess.run([*cli, "--no-cluster", "-o", str(out)], capture_output=True,
+                           text=True, timeout=120)
+    assert items.returncode == 0 and json.loads(out.read_text())["test"] == "McNemar exact"

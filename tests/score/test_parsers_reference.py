@@ -18,36 +18,54 @@ FIVE = {"A": "Hepatitis A", "B": "Cirrhosis", "C": "Hepatitis C infection", "D":
         "E": "Normal liver"}
 
 
-# --- mammovqa: the reference table, row by row ---------------------------------------------
+# --- mammovqa: every example of REFERENCE_SCORING.md, row by row --------------------------
 
-@pytest.mark.parametrize(("options", "response", "expected"), [
-    (LR, "B", "B"),
-    (LR, "Answer: B", "A"),
-    (LR, "Left or Right", "B"),
-    ({"A": "Level B", "B": "Level D", "C": "Level A", "D": "Level C"}, "D", "D"),
-    ({"A": "CC", "B": "MLO"}, "This is a CC view mammogram.", "B"),
-])
-def test_mammovqa_reference_single_choice(options, response, expected):
-    assert make_parser("mammovqa").parse(response, options, "single").choice == expected
+DENSITY = {"A": "Heterogeneously dense", "B": "Extremely dense", "C": "Fatty",
+           "D": "Scattered fibroglandular densities"}
+LEVELS = {"A": "Normal", "B": "Level 4", "C": "Level 2", "D": "Level 3", "E": "Level 5",
+          "F": "Level 1"}
+ACR = {"A": "Level B", "B": "Level D", "C": "Level A", "D": "Level C"}
+MULTI_I = {"A": "Mass", "B": "Calcification", "C": "Architectural distortion",
+           "D": "Asymmetry", "E": "Nipple retraction", "F": "Skin thickening",
+           "G": "Skin retraction", "H": "Lymph node", "I": "Miscellaneous"}
+SKIN = {"A": "Skin thickening", "B": "Skin retraction", "C": "Mass"}
+# (options, question type, response, what the reference picks)
+REFERENCE_ROWS = [
+    (LR, "single", "B", "B"),
+    (LR, "single", "Answer: B", "A"),
+    (LR, "single", "Left or Right", "B"),
+    (ACR, "single", "D", "D"),
+    ({"A": "MLO", "B": "CC"}, "single", "This is a CC view mammogram.", "A"),
+    ({"A": "MLO", "B": "CC"}, "single", "A: MLO", "A"),
+    (LR, "single", "Option B", "B"),
+    ({"A": "Right", "B": "Left"}, "single", "I don't know.", "A"),
+    ({"A": "Yes", "B": "No"}, "yesno", "Yes, there is evidence of cancer.", "A"),
+    (DENSITY, "single", "EXTREMELY DENSE", "B"),
+    (LEVELS, "single", "It is not Level 5, it is Level 4.", "E"),
+    (LR, "single", "", None),
+    (MULTI_I, "multi", "I don't know.", ["I"]),
+    (SKIN, "multi", "Skin thickening", ["A", "B"]),
+]
 
 
-def test_mammovqa_empty_response_makes_no_choice():
-    parsed = make_parser("mammovqa").parse("", LR, "single")
-    assert parsed.choice is None
+@pytest.mark.parametrize(("options", "qtype", "response", "expected"), REFERENCE_ROWS,
+                         ids=[r[2][:30] or "empty" for r in REFERENCE_ROWS])
+def test_mammovqa_reproduces_every_reference_example(options, qtype, response, expected):
+    assert make_parser("mammovqa").parse(response, options, qtype).choice == expected
 
 
-def test_mammovqa_multi_i_dont_know_selects_option_i():
-    options = {"A": "Mass", "B": "Calcification", "C": "Architectural distortion",
-               "I": "Miscellaneous"}
-    assert make_parser("mammovqa").parse("I don't know.", options, "multi").choice == ["I"]
+def test_mammovqa_lower_cases_the_response_too():
+    # With the response's case kept, "This is a CC view…" went to CC and "EXTREMELY DENSE"
+    # to another option: the published scorer lower-cases both sides.
+    parser = make_parser("mammovqa")
+    assert parser.parse("EXTREMELY DENSE", DENSITY, "single").choice == \
+        parser.parse("extremely dense", DENSITY, "single").choice == "B"
+    assert parser.parse("OPTION B", LR, "single").choice == parser.parse("option b", LR,
+                                                                          "single").choice
 
 
-def test_mammovqa_multi_shared_word_selects_both_and_scores_zero():
-    from medvqa.score.parsers import is_correct
-
-    options = {"A": "Skin thickening", "B": "Skin retraction", "C": "Mass"}
-    parsed = make_parser("mammovqa").parse("Skin thickening", options, "multi")
-    assert parsed.choice == ["A", "B"]
+def test_mammovqa_multi_shared_word_scores_zero():
+    parsed = make_parser("mammovqa").parse("Skin thickening", SKIN, "multi")
     assert not is_correct(parsed.choice, ["A"], "multi")
 
 
@@ -81,21 +99,23 @@ def _plain_mammovqa(response: str, options: dict[str, str]) -> str | None:
         win = [k for k, s in comb.items() if s == best]
         return win[0] if len(win) == 1 else None
 
-    got = decide([(c, SequenceMatcher(None, response, c.lower()).ratio()) for c in cands])
+    low = response.lower()
+    got = decide([(c, SequenceMatcher(None, low, c.lower()).ratio()) for c in cands])
     if got is None:
         got = decide([(c, float(s)) for c, s in process.extract(response, cands, limit=50)])
     return got
 
 
 _words = st.sampled_from(["left", "Right", "B", "A", "mass", "CC", "MLO", "the answer", "is",
-                          "breast", "C", "Yes", "no", ":", ".", "level", "D", " "])
+                          "breast", "C", "Yes", "no", ":", ".", "level", "D", " ", "LEVEL 5",
+                          "EXTREMELY", "Dense", "Option", "fatty", "not", "4"])
 
 
 @settings(max_examples=150, deadline=None)
 @given(parts=st.lists(_words, max_size=8))
 def test_mammovqa_pruning_never_changes_a_decision(parts):
     response = " ".join(parts)
-    for options in (LR, {"A": "CC", "B": "MLO"}, {"A": "Yes", "B": "No"},
+    for options in (LR, {"A": "MLO", "B": "CC"}, {"A": "Yes", "B": "No"}, DENSITY, LEVELS,
                     {"A": "Level B", "B": "Level D", "C": "Level A", "D": "Level C"}):
         assert make_parser("mammovqa").parse(response, options, "single").choice == \
             _plain_mammovqa(response, options)

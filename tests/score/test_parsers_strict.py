@@ -1,91 +1,96 @@
-"""The ``strict`` default parser, and the ``region`` and ``open`` styles."""
+"""Properties of the ``strict`` parser (hypothesis); the hand-written cases are in
+``test_parsers_strict_table.py``."""
 
 from __future__ import annotations
 
-import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from medvqa.score.parsers import (
-    STYLES,
-    is_correct,
-    make_parser,
-    open_scores,
-    region_scores,
-    token_f1,
-)
+from medvqa.score.parsers import STYLES, is_correct, make_parser
 
 LR = {"A": "Left", "B": "Right"}
-LUNG = {"A": "benign lung tissue", "B": "adenocarcinoma", "C": "squamous cell carcinoma"}
 YN = {"A": "Yes", "B": "No"}
+LUNG = {"A": "benign lung tissue", "B": "adenocarcinoma", "C": "squamous cell carcinoma"}
+_POOL = ["Left", "Right", "Anterior", "Posterior", "Mass", "Normal", "Pleural effusion",
+         "Fatty", "Fatty-glandular", "Dense-glandular", "Benign", "Malignant", "Stage 2",
+         "Glaucoma", "Non-glaucoma", "Skin thickening", "Skin retraction"]
+_texts = st.lists(st.sampled_from(_POOL), min_size=2, max_size=5, unique=True)
+# Forms the parser accepts for one option (letter L, text T).
+_ACCEPTED = ["{L}", "({L})", "{L}.", "**{L}**", "[{L}]", "Answer: {L}", "The answer is {L}.",
+             "The correct answer is: {L}", "{T}", "{T}.", "**{T}**", "{L}: {T}", "{L}. {T}",
+             "It is {T}.", "The image shows {T}.", "Option {L}"]
+_REFUSALS = ["I cannot determine this from the image.", "I'm sorry, I can't see the image.",
+             "No image was provided.", "I don't know.", "There is no image to analyze.",
+             "Unable to assess from the information given.", "No idea.", "No way to tell.",
+             "As an AI, I cannot interpret medical images.", "Insufficient information."]
+_JOIN = [" ", "\n", " However, ", "; "]
 
 
-@pytest.mark.parametrize("response", [
-    "B", "(B)", "B.", "**B**", "[B]", "B)", "Answer: B", "The answer is B", "The answer is (B).",
-    "Right", " right. ", "B: Right", "B. Right", "**Answer:** B",
-])
-def test_strict_accepts_the_documented_forms(response):
-    assert make_parser("strict").parse(response, LR, "single").choice == "B"
+def _options(texts: list[str]) -> dict[str, str]:
+    return dict(zip("ABCDE", texts, strict=False))
 
 
-@pytest.mark.parametrize("response", [
-    "", "   ", "Left or Right", "A and B", "I'm sorry, I cannot determine that.",
-    "I don't know.", "Z", "The answer is E", "Maybe something else entirely",
-    "B: Left",  # letter and text name different options
-])
-def test_strict_abstains(response):
-    parsed = make_parser("strict").parse(response, LR, "single")
-    assert parsed.invalid and parsed.choice is None
+@settings(max_examples=300, deadline=None)
+@given(texts=_texts, form=st.sampled_from(_ACCEPTED), pick=st.integers(0, 4),
+       refusal=st.sampled_from(_REFUSALS), join=st.sampled_from(_JOIN),
+       qtype=st.sampled_from(["single", "multi", "grade"]))
+def test_a_refusal_before_an_accepted_answer_makes_it_invalid(texts, form, pick, refusal, join,
+                                                              qtype):
+    options = _options(texts)
+    letter = "ABCDE"[pick % len(texts)]
+    answer = form.format(L=letter, T=options[letter])
+    parser = make_parser("strict")
+    assert not parser.parse(answer, options, qtype).invalid  # accepted on its own
+    assert parser.parse(refusal + join + answer, options, qtype).invalid
 
 
-def test_strict_names_one_option_in_a_sentence():
-    text = "This tile shows benign lung tissue without atypia."
-    assert make_parser("strict").parse(text, LUNG, "single").choice == "A"
+@settings(max_examples=100, deadline=None)
+@given(refusal=st.sampled_from(_REFUSALS), answer=st.sampled_from(
+    ["Yes", "No", "Yes.", "No, there is no mass.", "Answer: No", "A", "**No**"]),
+    join=st.sampled_from(_JOIN))
+def test_a_refusal_before_a_yes_no_answer_makes_it_invalid(refusal, answer, join):
+    parser = make_parser("strict")
+    assert not parser.parse(answer, YN, "yesno").invalid
+    assert parser.parse(refusal + join + answer, YN, "yesno").invalid
 
 
-def test_strict_contained_phrase_does_not_count_twice():
-    # "benign lung tissue" also contains "lung tissue"; only the longest phrase is named.
-    options = {"A": "benign lung tissue", "B": "lung tissue"}
-    assert make_parser("strict").parse("It is benign lung tissue.", options, "single").choice == "A"
+_NEGATIONS = ["not {X}", "Not {X}.", "It is not {X}.", "no {X}", "without {X}", "{X} is ruled out.",
+              "{X} can be excluded.", "{X} is unlikely.", "{X} is incorrect.", "rather than {X}",
+              "The answer is not {X}."]
 
 
-@pytest.mark.parametrize(("response", "expected"), [
-    ("Yes", "A"), ("yes.", "A"), ("Yes, there is a mass.", "A"), ("True", "A"),
-    ("No", "B"), ("No, the image is normal.", "B"), ("false", "B"), ("**No**", "B"),
-])
-def test_strict_yes_no_phrasings(response, expected):
-    assert make_parser("strict").parse(response, YN, "yesno").choice == expected
+@settings(max_examples=400, deadline=None)
+@given(texts=_texts, form=st.sampled_from(_ACCEPTED), pick=st.integers(0, 4),
+       neg=st.sampled_from(_NEGATIONS), qtype=st.sampled_from(["single", "multi"]))
+def test_not_x_never_selects_x(texts, form, pick, neg, qtype):
+    options = _options(texts)
+    letter = "ABCDE"[pick % len(texts)]
+    x = form.format(L=letter, T=options[letter])
+    parsed = make_parser("strict").parse(neg.format(X=x), options, qtype)
+    chosen = parsed.choice if isinstance(parsed.choice, list) else [parsed.choice]
+    assert letter not in chosen
 
 
-def test_strict_yes_no_refusal_is_invalid():
-    assert make_parser("strict").parse("I cannot determine this.", YN, "yesno").invalid
-
-
-@pytest.mark.parametrize(("response", "expected"), [
-    ("A, C", ["A", "C"]), ("A and C", ["A", "C"]), ("(A) (C)", ["A", "C"]), ("C", ["C"]),
-    ("benign lung tissue, squamous cell carcinoma", ["A", "C"]), ("Answer: B; C", ["B"]),
-])
-def test_strict_multi_returns_a_set_of_letters(response, expected):
-    assert make_parser("strict").parse(response, LUNG, "multi").choice == expected
-
-
-@pytest.mark.parametrize("response", ["A, Z", "I cannot tell", "", "some words"])
-def test_strict_multi_abstains(response):
-    assert make_parser("strict").parse(response, LUNG, "multi").invalid
-
-
-def test_strict_non_string_response_is_invalid():
-    assert make_parser("strict").parse(None, LR, "single").invalid  # type: ignore[arg-type]
+@settings(max_examples=300, deadline=None)
+@given(texts=_texts, a=st.integers(0, 4), b=st.integers(0, 4),
+       form=st.sampled_from(["{A} or {B}", "{B} or {A}", "{A} and {B}", "{A}, {B}", "{A}; {B}",
+                             "{A}/{B}", "The answer is {A} or {B}.", "{A}. Actually {B}."]),
+       by_letter=st.booleans())
+def test_two_different_options_are_invalid_for_single_choice(texts, a, b, form, by_letter):
+    options = _options(texts)
+    la, lb = "ABCDE"[a % len(texts)], "ABCDE"[b % len(texts)]
+    assume(la != lb)
+    name = (lambda k: f"({k})") if by_letter else options.__getitem__
+    response = form.format(A=name(la), B=name(lb))
+    assert make_parser("strict").parse(response, options, "single").invalid
 
 
 # Permuting the options and relabelling the response never changes correctness.
-_texts = st.lists(st.sampled_from(["Left", "Right", "Anterior", "Posterior", "Mass", "Normal"]),
-                  min_size=2, max_size=5, unique=True)
-_forms = st.sampled_from(["{L}", "({L})", "Answer: {L}", "The answer is {L}.", "{T}", "{L}: {T}",
-                          "**{L}**", "It is {T}.", "{L} or {O}", "I'm not sure", "{T} and {OT}"])
+_forms = st.sampled_from([*_ACCEPTED, "{L} or {O}", "I'm not sure", "{T} and {OT}",
+                          "not {T}", "{T} is ruled out, {OT} is seen."])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(texts=_texts, form=_forms, pick=st.integers(0, 9), other=st.integers(0, 9),
        gold=st.integers(0, 9), perm=st.permutations(range(5)))
 def test_strict_correctness_is_invariant_to_option_order(texts, form, pick, other, gold, perm):
@@ -110,75 +115,68 @@ def test_strict_correctness_is_invariant_to_option_order(texts, form, pick, othe
     assert results[0] == results[1]
 
 
-@settings(max_examples=200, deadline=None)
-@given(text=st.text(max_size=40))
-def test_strict_never_returns_a_non_option(text):
-    parsed = make_parser("strict").parse(text, LR, "single")
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(max_size=60), qtype=st.sampled_from(["single", "yesno", "multi"]))
+def test_strict_never_returns_a_non_option(text, qtype):
+    options = YN if qtype == "yesno" else LUNG
+    parsed = make_parser("strict").parse(text, options, qtype)
     assert (parsed.choice is None) == parsed.invalid
-    assert parsed.choice is None or parsed.choice in LR
+    got = parsed.choice if isinstance(parsed.choice, list) else [parsed.choice]
+    assert parsed.choice is None or set(got) <= set(options)
 
 
-# --- region ------------------------------------------------------------------------------
-
-def test_region_parses_lmod_fields():
-    text = "Region ID: 3, 5; Type: optic disc\nRegion ID: 1; Type: macula"
-    assert make_parser("region").parse(text, {}, "region").choice == ["1", "3", "5"]
+def test_strict_non_string_response_is_invalid():
+    assert make_parser("strict").parse(None, LR, "single").invalid  # type: ignore[arg-type]
 
 
-def test_region_plain_list_and_nothing():
-    parser = make_parser("region")
-    assert parser.parse("2 and 7", {}, "region").choice == ["2", "7"]
-    assert parser.parse("no regions visible", {}, "region").invalid
+def test_memoised_and_fresh_results_agree():
+    from medvqa.score.parsers import clear_caches
+
+    parser = make_parser("strict")
+    first = [parser.parse(r, LUNG, "single") for r in ("B", "No adenocarcinoma.", "Answer: C")]
+    again = [parser.parse(r, LUNG, "single") for r in ("B", "No adenocarcinoma.", "Answer: C")]
+    clear_caches()
+    fresh = [parser.parse(r, LUNG, "single") for r in ("B", "No adenocarcinoma.", "Answer: C")]
+    assert first == again == fresh
+    assert [p.choice for p in fresh] == ["B", None, "C"]
 
 
-def test_region_scores_and_hallucination_resistance():
-    s = region_scores(["1", "4", "5", "6"], ["1", "2"])
-    assert s.precision == 0.25 and s.recall == 0.5
-    assert s.f1 == pytest.approx(2 * 0.25 * 0.5 / 0.75)
-    assert s.hallucination_resistance == 0.25  # 1 − 3/4 predicted IDs not in gold
-
-
-def test_region_empty_prediction_hallucinates_nothing():
-    s = region_scores([], ["1"])
-    assert (s.precision, s.recall, s.hallucination_resistance) == (0.0, 0.0, 1.0)
-
-
-@settings(max_examples=100, deadline=None)
-@given(pred=st.sets(st.integers(0, 9)), gold=st.sets(st.integers(0, 9)))
-def test_region_scores_are_bounded(pred, gold):
-    s = region_scores([str(x) for x in pred], [str(x) for x in gold])
-    assert all(0.0 <= v <= 1.0 for v in s)
-
-
-# --- open --------------------------------------------------------------------------------
-
-def test_open_exact_after_normalisation():
-    scores = open_scores("A left pleural effusion.", "left pleural effusion")
-    assert scores.exact == 1.0 and scores.token_f1 == 1.0
-    # ROUGE-L and BLEU read the raw text (as MIRA reports them): the article costs a little.
-    assert scores.rouge_l == pytest.approx(2 * 1 * 0.75 / 1.75)
-    same = open_scores("Left pleural effusion.", "left pleural effusion")
-    assert same.rouge_l == pytest.approx(1.0)
-
-
-def test_open_partial_answer_scores_between_zero_and_one():
-    scores = open_scores("pleural effusion on the right", "left pleural effusion")
-    assert scores.exact == 0.0
-    assert 0 < scores.token_f1 < 1 and 0 < scores.rouge_l < 1 and 0 <= scores.bleu4 < 1
-    assert token_f1("pleural effusion on the right", "left pleural effusion") == pytest.approx(
-        2 * (2 / 4) * (2 / 3) / (2 / 4 + 2 / 3))
-
-
-def test_open_parser_abstains_on_refusal():
-    assert make_parser("open").parse("I cannot determine this.", {}, "open").invalid
-    assert make_parser("open").parse("The Mass.", {}, "open").choice == "mass"
-
-
-@pytest.mark.parametrize("style", STYLES.names())
-def test_every_style_round_trips_a_plain_letter(style):
-    parser = make_parser(style)
-    for qtype, options in (("single", LR), ("yesno", YN), ("multi", LUNG)):
-        parsed = parser.parse("B", options, qtype)
+def test_every_style_round_trips_a_plain_letter():
+    for style in STYLES.names():
         if style in {"region", "open"}:
             continue
-        assert parsed.choice in ("B", ["B"]) and not parsed.invalid
+        parser = make_parser(style)
+        for qtype, options in (("single", LR), ("yesno", YN), ("multi", LUNG)):
+            parsed = parser.parse("B", options, qtype)
+            assert parsed.choice in ("B", ["B"]) and not parsed.invalid
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(list("fatyglndur -_.é2")), max_size=40),
+       texts=_texts)
+def test_phrase_search_equals_its_regex_definition(text, texts):
+    from medvqa.score.parsers._strict import _index, _phrases
+
+    ix = _index(tuple(_options(texts).items()))
+    lowered = text.lower() + " " + " ".join(t.lower() for t in texts[:1])
+    expected = [(m.start(), m.end(), m.group()) for m in ix.pattern.finditer(lowered)]
+    assert _phrases(lowered, ix) == expected
+
+
+_CUE_WORDS = ["i", "am", "i'm", "sorry", "unable", "not", "able", "to", "possible", "cannot",
+              "can't", "can", "be", "determined", "do", "don't", "know", "no", "idea", "way",
+              "image", "images", "was", "provided", "without", "the", "insufficient",
+              "information", "more", "needed", "as", "an", "ai", "language", "model", "n/a",
+              "maybe", "might", "could", "sure", "hard", "say", "guess", "doubt", "either",
+              "scan", "scans", "shown", "left", "mass", "is"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(words=st.lists(st.sampled_from(_CUE_WORDS), max_size=10))
+def test_cued_refusal_and_hedge_search_equal_the_whole_patterns(words):
+    from medvqa.score.parsers._cues import HEDGE, REFUSAL, WORD, hedges, refuses
+
+    text = " ".join(words)
+    tokens = set(WORD.findall(text))
+    assert refuses(text, tokens) == bool(REFUSAL.search(text))
+    assert hedges(text, tokens) == bool(HEDGE.search(text))

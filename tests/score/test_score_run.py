@@ -116,7 +116,12 @@ def test_compare_two_runs_writes_a_paired_result(scored, tmp_path):
     cmp = json.loads(out.read_text())
     assert cmp["n"] == 150
     assert cmp["ci"][0] <= cmp["difference"] <= cmp["ci"][1]
-    assert 0 <= cmp["mcnemar_p"] <= 1
+    # No case repeats in lc25000_lung: McNemar's exact test on the discordant pairs.
+    from scipy.stats import binomtest
+
+    assert cmp["test"] == "McNemar exact" and not cmp["clustered"]
+    assert cmp["p_value"] == pytest.approx(
+        binomtest(cmp["a_only"], cmp["a_only"] + cmp["b_only"]).pvalue)
 
 
 # --- medvqa parse: the stand-alone contract ----------------------------------------------

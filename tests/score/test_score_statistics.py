@@ -109,12 +109,15 @@ def test_sum_forms_equal_the_direct_definitions(data):
 
 def test_weighted_accuracy_ci_contains_estimate_and_is_clustered():
     rng = np.random.default_rng(2)
+    cases = np.repeat(np.arange(60), 5)
     gold = rng.integers(0, 3, 300)
-    correct = (rng.random(300) < 0.7).astype(float)
+    correct = np.repeat((rng.random(60) < 0.7).astype(float), 5)  # a case is all right or wrong
     pred = np.where(correct == 1, gold, (gold + 1) % 3)
     cols = class_columns(correct, pred, gold, 3)
-    ci = sums_ci(cols, lambda s: weighted_accuracy_from_sums(s, 3), None, 1999, 0)
-    assert ci.low <= weighted_accuracy(correct, gold) <= ci.high
+    items = sums_ci(cols, lambda s: weighted_accuracy_from_sums(s, 3), None, 1999, 0)
+    clustered = sums_ci(cols, lambda s: weighted_accuracy_from_sums(s, 3), cases, 1999, 0)
+    assert clustered.low <= weighted_accuracy(correct, gold) <= clustered.high
+    assert (clustered.high - clustered.low) > 1.5 * (items.high - items.low)
 
 
 def test_random_baseline_is_exact_for_multiple_choice():
@@ -138,7 +141,18 @@ def test_paired_difference_interval_and_discordant_counts():
     assert cmp.difference == pytest.approx(0.2)
     assert (cmp.a_only, cmp.b_only) == (20, 0)
     assert cmp.ci[0] <= 0.2 <= cmp.ci[1] and cmp.excludes_zero
-    assert cmp.mcnemar_p < 1e-5
+    assert cmp.test == "McNemar exact" and not cmp.clustered
+    assert cmp.p_value == pytest.approx(2 * 0.5**20)  # 20 discordant pairs, all one way
+
+
+def test_paired_difference_with_repeating_cases_uses_the_cluster_test():
+    # The 20 discordant items sit in 2 cases: as items p ≈ 2e-6, as cases only 2 sign flips.
+    a = np.array([1] * 70 + [0] * 30)
+    b = np.array([1] * 50 + [0] * 50)
+    cases = [f"c{i}" if not 50 <= i < 70 else f"d{i // 60}" for i in range(100)]
+    cmp = paired_difference(a, b, cases, 999, 0)
+    assert cmp.test == "cluster sign-flip (exact)" and cmp.clustered
+    assert cmp.p_value == pytest.approx(0.5)  # d = (10, 10): |sum| = 20 in 2 of 4 patterns
 
 
 # --- subgroups ---------------------------------------------------------------------------
@@ -151,14 +165,38 @@ def _row(i: int, correct: bool, meta: dict, source: str = "S") -> ScoredRow:
                      case_id=str(i), meta=meta)
 
 
-def test_subgroups_age_bands_sex_tests_and_holm():
+def test_subgroups_age_bands_and_unclustered_chi2():
+    from scipy.stats import chi2_contingency
+
     rows = [_row(i, i % 3 != 0 if i < 60 else i % 3 == 0,
                  {"age": 25 + i % 50, "sex": "F" if i % 2 else "M"}) for i in range(120)]
-    out = subgroup_analysis(rows)
+    out = subgroup_analysis(rows, resamples=999)
     assert set(out["age_band"]["groups"]) <= {"18-40", "40-60", "60+"}
-    assert out["sex"]["test"] in {"chi2", "fisher"}
-    for name in out:
-        assert out[name]["p_value"] <= out[name]["p_holm"] <= 1
+    sex = out["sex"]
+    table = [[sum(r.correct for r in rows if r.meta["sex"] == g),
+              sum(not r.correct for r in rows if r.meta["sex"] == g)] for g in ("F", "M")]
+    assert sex["test"] == "chi2"
+    assert sex["p_value"] == pytest.approx(chi2_contingency(table, correction=False).pvalue,
+                                           rel=1e-3)
+
+
+def test_subgroups_with_repeating_cases_permute_cases():
+    # 30 cases × 4 items, sex constant within a case: the cluster permutation test.
+    # F cases right in 10 of 15, M cases in 5 of 15: strong as 120 items, weak as 30 cases.
+    rows = [_row(i, (i // 4) % 6 != 1 if (i // 4) % 2 else (i // 4) % 6 == 0,
+                 {"sex": "F" if (i // 4) % 2 else "M"}) for i in range(120)]
+    rows = [ScoredRow(**{**r.__dict__, "case_id": f"p{i // 4}"}) for i, r in enumerate(rows)]
+    clustered = subgroup_analysis(rows, resamples=999)["sex"]
+    items = subgroup_analysis(rows, cluster=False, resamples=999)["sex"]
+    assert clustered["test"] == "cluster permutation (999)" and items["test"] == "chi2"
+    assert items["p_value"] < 0.001 < 0.03 < clustered["p_value"]
+
+
+def test_small_expected_counts_beyond_2x2_use_an_exact_test():
+    rows = [_row(i, i % 10 != 0, {}, source="ABC"[i % 3]) for i in range(30)]
+    out = subgroup_analysis(rows, resamples=999)["source"]
+    assert out["test"] == "exact permutation (999)"
+    assert 0 < out["p_value"] <= 1 and "p_holm" not in out  # Holm is applied per metrics.json
 
 
 def test_subgroups_treat_nan_and_none_as_unknown():

@@ -7,7 +7,9 @@
 2. A 7-condition run (clean, blind, noise, two corruptions, swap, ood) of the real ``openai:``
    backend against a chat server with 200 ms latency in a child process, against a clean-only
    run with as many requests on the same server: what the conditions add to the model's own
-   latency (target ≤ 5 %). The 7-condition wall time over the latency-bound ideal
+   latency (target ≤ 10 %, issue 14), for a first run (images perturbed by worker processes
+   ahead of the runner) and for a second model on the same benchmark (perturbed images read
+   from the first run's RUN/perturbed). The 7-condition wall time over the latency-bound ideal
    (requests × 0.2 s / concurrency) is reported too; that one also holds the runner's fixed
    start-up and shut-down costs.
 """
@@ -69,12 +71,13 @@ def corruption_figures(repeats: int) -> list[BenchFigure]:
     return figures
 
 
-def _timed_run(bench: Path, out: Path, url: str, conditions: list[str]) -> tuple[float, int]:
+def _timed_run(bench: Path, out: Path, url: str, conditions: list[str],
+               perturbed: Path | None = None) -> tuple[float, int]:
     from medvqa.models import ModelConfig
     from medvqa.run import RunConfig, run_benchmark
 
     config = RunConfig(bench, out, ModelConfig(f"openai:bench@{url}"), conditions=conditions,
-                       concurrency=CONCURRENCY)
+                       concurrency=CONCURRENCY, perturbed_dir=perturbed)
     t0 = time.perf_counter()
     summary = run_benchmark(config)
     return time.perf_counter() - t0, summary.completed
@@ -92,9 +95,13 @@ def run_overhead_figure(n_items: int) -> list[BenchFigure]:
                                       image_size=224, seed=1)
         with ChatServerProcess(latency_s=LATENCY_S) as server:
             wall, requests = _timed_run(bench, root / "run", server.url, RUN_CONDITIONS)
+            # A second model on the same benchmark: its perturbed images are already on disk.
+            warm_wall, _ = _timed_run(bench, root / "run-2", server.url, RUN_CONDITIONS,
+                                      root / "run" / "perturbed")
             clean_wall, clean_requests = _timed_run(clean, root / "run-clean", server.url,
                                                     ["clean"])
     added = wall / (clean_wall * requests / clean_requests) - 1
+    warm_added = warm_wall / (clean_wall * requests / clean_requests) - 1
     ideal = requests * LATENCY_S / CONCURRENCY
     return [
         BenchFigure("conditions", f"7-condition run, {requests} requests, 200 ms server, "
@@ -102,7 +109,9 @@ def run_overhead_figure(n_items: int) -> list[BenchFigure]:
         BenchFigure("conditions", f"clean-only run, {clean_requests} requests, same server",
                     clean_wall, "s"),
         BenchFigure("conditions", "what 7 conditions add over a clean run of as many requests",
-                    added, "fraction", "<= 0.05", added <= 0.05),
+                    added, "fraction", "<= 0.10", added <= 0.10),
+        BenchFigure("conditions", "the same, second model (perturbed images on disk, RUN/"
+                    "perturbed)", warm_added, "fraction", "<= 0.10", warm_added <= 0.10),
         BenchFigure("conditions", "7-condition run over the latency-bound ideal",
                     wall / ideal - 1, "fraction"),
     ]

@@ -148,7 +148,7 @@ def run_load(bench: Path, db: str, reviewers: int, per_reviewer: int,
                       seconds=seconds, errors=errors[:5])
 
 
-def _wait(url: str, proc: subprocess.Popen) -> None:  # type: ignore[type-arg]
+def _wait(url: str, proc: subprocess.Popen[bytes]) -> None:
     import httpx
 
     deadline = time.monotonic() + 60

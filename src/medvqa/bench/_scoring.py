@@ -136,4 +136,27 @@ def bench_scoring(quick: bool) -> list[BenchFigure]:
         figures.append(BenchFigure("scoring", "bootstrap, 20,000 cases, continuous scores "
                                    "(every case distinct)", dt, "s", "<= 5", dt <= 5))
         figures.append(BenchFigure("scoring", "  its peak traced memory", peak, "MB"))
+    figures.extend(_test_figures(rng))
     return figures
+
+
+def _test_figures(rng: np.random.Generator) -> list[BenchFigure]:
+    """Seconds of the clustered hypothesis tests at a large and at the permutation-limit size."""
+    import scipy.stats  # noqa: F401 - imported before timing: the figure is the test's own time
+
+    from medvqa.score._tests import PERMUTATION_MAX_CASES, group_test, paired_test
+
+    out = []
+    cases = rng.integers(0, 20_000, 110_000)
+    a, b = (rng.random(110_000) < 0.6).astype(float), (rng.random(110_000) < 0.6).astype(float)
+    t0 = time.perf_counter()
+    paired_test(a, b, cases)
+    out.append(BenchFigure("scoring", "paired test, exact cluster sign-flip, 20,000 cases / "
+                           "110,000 items", time.perf_counter() - t0, "s"))
+    k = PERMUTATION_MAX_CASES
+    few = rng.integers(0, k, 4 * k)
+    t0 = time.perf_counter()
+    group_test(a[:4 * k], (few % 2), few, 9999, 0)
+    out.append(BenchFigure("scoring", f"subgroup test, cluster permutation, {k} cases, 9,999 "
+                           "permutations", time.perf_counter() - t0, "s"))
+    return out

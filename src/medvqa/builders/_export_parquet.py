@@ -1,8 +1,11 @@
 """Export a BENCH/ as a Hugging Face ``datasets`` folder of Parquet files (pyarrow only).
 
 Layout: ``OUT/data/<split>-00000-of-00001.parquet`` per split, plus ``OUT/README.md`` whose card
-header lists the splits (``configs``), so ``datasets.load_dataset("parquet",
-data_dir="OUT/data")`` or ``load_dataset("OUT")`` reads it. Columns:
+header lists the splits (``configs``). ``datasets.load_dataset("OUT")`` (or ``load_dataset(
+"parquet", data_dir="OUT")``) then gives exactly medvqa's splits, ``val``, ``test_tiny`` and
+``external`` included. (Pointing ``data_dir`` at ``OUT/data`` instead makes ``datasets`` guess
+splits from keywords: ``test_tiny`` merges into ``test``, ``val`` becomes ``validation`` and
+``external`` is dropped.) Columns:
 
 - ``id``, ``question``, ``question_type``, ``category``, ``case_id``, ``source``, ``split``;
 - ``images``: list of ``{bytes, path}`` (the storage of a ``datasets.Image``; bytes unchanged);

@@ -7,11 +7,11 @@ question text is kept as is; case_id is the image; phrase_type ``test_*`` → sp
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
 from medvqa.builders._context import BuildContext, Draft, unique_id
+from medvqa.builders._import_common import read_json_rows, require_fields
 from medvqa.builders._options import LETTERS, balanced_positions
 from medvqa.builders._recipe import Recipe
 from medvqa.schema import Item
@@ -34,7 +34,8 @@ def import_vqa_rad(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
     if not spec.labels:
         raise ValueError("vqa_rad: sources[0].labels must name the VQA-RAD JSON")
     table = spec.labels[0]
-    rows = json.loads((ctx.root / table).read_text(encoding="utf-8"))
+    rows = read_json_rows(ctx.root / table, table, "VQA-RAD")
+    require_fields(rows, ("image_name", "question", "answer", "answer_type"), table, "VQA-RAD")
     base = ctx.root / spec.path
     closed = [
         i

@@ -91,6 +91,11 @@ class Recipe(BaseModel):
     filter: str = Field(
         default="", description="Filter after building, e.g. guessable:random,frequent:2."
     )
+    import_options: dict[str, str] = Field(
+        default_factory=dict,
+        description="Importer settings, e.g. lang: en (slake), split: val (vlmevalkit), "
+        "question: Question (table: medvqa field → source column).",
+    )
 
 
 def shipped_recipes() -> dict[str, str]:

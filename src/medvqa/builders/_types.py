@@ -24,5 +24,11 @@ RECIPE_TYPES: Registry[RecipeType] = Registry(
         "volumes": "medvqa.builders._volumes:build_volumes",
         "mammovqa": "medvqa.builders._import_mammovqa:import_mammovqa",
         "vlmevalkit": "medvqa.builders._vlmevalkit:import_vlmevalkit",
+        "vqa_rad_hf": "medvqa.builders._import_hfvqa:import_vqa_rad_hf",
+        "pathvqa": "medvqa.builders._import_hfvqa:import_pathvqa",
+        "slake": "medvqa.builders._import_slake:import_slake",
+        "pmc_vqa": "medvqa.builders._import_pmcvqa:import_pmc_vqa",
+        "omnimedvqa": "medvqa.builders._import_omnimedvqa:import_omnimedvqa",
+        "table": "medvqa.builders._import_table:import_table",
     },
 )

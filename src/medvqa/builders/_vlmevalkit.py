@@ -22,16 +22,15 @@ import json
 import string
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
 from medvqa.builders._context import BuildContext, Draft
+from medvqa.builders._import_common import split_name
 from medvqa.builders._recipe import Recipe
-from medvqa.schema import ITEMS_FILE, Item, read_jsonl
-from medvqa.store import atomic_writer
+from medvqa.errors import BadInputError
+from medvqa.schema import Item
 
 LETTERS = string.ascii_uppercase
 BASE_COLUMNS = ("index", "image", "question", "hint")
@@ -46,7 +45,7 @@ TAIL_COLUMNS = (
     "source",
     "meta",
 )
-_SPLITS = {"train", "val", "test", "test_tiny", "external"}
+_KNOWN = {*BASE_COLUMNS, *TAIL_COLUMNS}
 _FORMATS = {
     "PNG": ".png",
     "JPEG": ".jpg",
@@ -127,21 +126,29 @@ def _qtype(row: dict[str, str], options: dict[str, str]) -> str:
 
 
 def import_vlmevalkit(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
-    """Items from the TSV named by ``sources[0].path`` (or ``labels[0]`` when given)."""
+    """Items from the TSVs named by ``sources[0].labels`` (or ``sources[0].path``), in order.
+
+    An export's ``X.tsv`` and ``X_open.tsv`` are imported together by naming both.
+    """
     _allow_big_fields()
     spec = recipe.sources[0]
-    name = spec.labels[0] if spec.labels else spec.path
-    path = ctx.root / name
-    with path.open("r", encoding="utf-8", newline="") as fh:
-        reader = csv.DictReader(fh, delimiter="\t")
-        rows = [(reader.line_num, {k: v or "" for k, v in row.items() if k}) for row in reader]
-    by_index = {r.get("index", ""): r.get("image", "") for _, r in rows}
-    for line, row in rows:
-        where = f"{name}:{line}"
-        try:
-            yield _draft(row, where, by_index, spec.dataset, name, ctx)
-        except ValueError as exc:
-            ctx.problems.add(where, str(exc))
+    default_split = split_name(recipe.import_options.get("split", "test"))
+    for name in spec.labels or [spec.path]:
+        with (ctx.root / name).open("r", encoding="utf-8", newline="") as fh:
+            reader = csv.DictReader(fh, delimiter="\t")
+            rows = [(reader.line_num, {k: v or "" for k, v in row.items() if k})
+                    for row in reader]
+        if rows and not {"question", "answer"} <= set(rows[0][1]):
+            found = ", ".join(sorted(rows[0][1])[:12])
+            raise BadInputError(f"{name}: not a VLMEvalKit TSV: no question / answer column "
+                                f"(found: {found})")
+        by_index = {r.get("index", ""): r.get("image", "") for _, r in rows}
+        for line, row in rows:
+            where = f"{name}:{line}"
+            try:
+                yield _draft(row, where, by_index, spec.dataset, name, ctx, default_split)
+            except ValueError as exc:
+                ctx.problems.add(where, str(exc))
 
 
 def _draft(
@@ -151,6 +158,7 @@ def _draft(
     dataset: str,
     name: str,
     ctx: BuildContext,
+    default_split: str = "test",
 ) -> Draft:
     cell = row.get("image", "")
     # MMBench-style TSVs store an image once and point later rows at its index.
@@ -168,7 +176,12 @@ def _draft(
     for col in ("hint", "l2-category"):
         if row.get(col, "").strip():
             meta.setdefault(col.replace("-", "_"), row[col])
-    split = row.get("split", "").strip()
+    # Extra columns (GMAI-MMBench's department, task, granularity, modality …) go into meta.
+    for col, value in row.items():
+        if col not in _KNOWN and not (len(col) == 1 and col in LETTERS) and value.strip():
+            meta.setdefault(col, value)
+    published = row.get("split", "").strip()
+    split = split_name(published, default_split) if published else default_split
     item = Item(
         id=row.get("id", "").strip() or f"{dataset}/{row.get('index', where)}",
         images=rels,
@@ -179,62 +192,8 @@ def _draft(
         category=row.get("category", ""),
         case_id=row.get("case_id", "").strip() or row.get("index", "") or None,
         source=row.get("source", "").strip() or dataset,
-        split=split if split in _SPLITS else "test",  # type: ignore[arg-type]
+        split=split,  # type: ignore[arg-type]
         meta=meta,
     )
-    return Draft(item, fixed=split in _SPLITS)
-
-
-@dataclass
-class ExportResult:
-    """What an export wrote."""
-
-    path: Path
-    items: int
-    images: int
-
-
-def _answer_cell(item: Item) -> str:
-    return ",".join(item.answer) if isinstance(item.answer, list) else item.answer
-
-
-def export_vlmevalkit(bench: Path, out: Path) -> ExportResult:
-    """Write ``bench`` as one VLMEvalKit TSV at ``out``.
-
-    Streams item by item into a temporary file renamed into place at the end (memory stays flat
-    and a killed export leaves no half-written TSV). Images are base64 of the stored bytes; an
-    image shared by several items is written in each row (VLMEvalKit's index references are an
-    optimisation its readers need not support).
-    """
-    bench, out = Path(bench), Path(out)
-    width = max((len(i.options) for i in read_jsonl(bench / ITEMS_FILE, Item)), default=0)
-    letters = [LETTERS[k] for k in range(width)]
-    n_items, images = 0, set()
-    with atomic_writer(out, newline="") as fh:
-        writer = csv.writer(fh, delimiter="\t", lineterminator="\n")
-        writer.writerow([*BASE_COLUMNS, *letters, *TAIL_COLUMNS])
-        for item in read_jsonl(bench / ITEMS_FILE, Item):
-            n_items += 1
-            b64 = [
-                base64.b64encode((bench / rel).read_bytes()).decode("ascii")
-                for rel in item.images
-            ]
-            images.update(item.images)
-            cell = b64[0] if len(b64) == 1 else (json.dumps(b64) if b64 else "")
-            meta = item.meta
-            writer.writerow(
-                [n_items, cell, item.question, str(meta.get("hint", ""))]
-                + [item.options.get(c, "") for c in letters]
-                + [
-                    _answer_cell(item),
-                    item.category,
-                    str(meta.get("l2_category", "")),
-                    item.split,
-                    item.id,
-                    item.question_type,
-                    item.case_id or "",
-                    item.source,
-                    json.dumps(meta, ensure_ascii=False),
-                ]
-            )
-    return ExportResult(out, n_items, len(images))
+    # A TSV is a published evaluation set: its split is kept, never re-drawn.
+    return Draft(item, fixed=True)

@@ -107,7 +107,7 @@ class BenchWriter:
 
     def commit(self) -> Path:
         """Rename the assembled folder to ``out``; return ``out``."""
-        _replace(self.folder, self.out)
+        replace_folder(self.folder, self.out)
         return self.out
 
     def discard(self) -> None:
@@ -123,7 +123,8 @@ class BenchWriter:
             self.discard()
 
 
-def _replace(tmp: Path, out: Path) -> None:
+def replace_folder(tmp: Path, out: Path) -> None:
+    """Rename ``tmp`` to ``out``, replacing a benchmark there (never another kind of folder)."""
     if out.exists():
         if out.is_dir() and not any(out.iterdir()):
             out.rmdir()

@@ -22,11 +22,14 @@ from medvqa.cli._build import build_command
 from medvqa.cli._demo import demo_command
 from medvqa.cli._export import export_command
 from medvqa.cli._filter import filter_app
+from medvqa.cli._import import import_command
+from medvqa.cli._import_predictions import agreement_command, import_predictions_command
 from medvqa.cli._parse import parse_command
 from medvqa.cli._report import report_command
 from medvqa.cli._review import review_app
 from medvqa.cli._run import run_command, validate_command
 from medvqa.cli._score import compare_command, score_command
+from medvqa.cli._serve import serve_command
 from medvqa.errors import EXIT_CODES, MedvqaError
 
 app = typer.Typer(
@@ -63,6 +66,9 @@ _forward = {"allow_extra_args": True, "ignore_unknown_options": True, "help_opti
 app.command("build", context_settings=_forward, add_help_option=False)(build_command)
 app.command("validate")(validate_command)
 app.command("export")(export_command)
+app.command("import")(import_command)
+app.command("import-predictions")(import_predictions_command)
+app.command("agreement")(agreement_command)
 app.command("run")(run_command)
 app.command("score")(score_command)
 app.command("compare")(compare_command)
@@ -70,6 +76,8 @@ app.command("report")(report_command)
 app.command("parse")(parse_command)
 app.command("demo")(demo_command)
 app.command("bench")(bench_command)
+app.command("serve", context_settings={"allow_extra_args": True,
+                                       "ignore_unknown_options": True})(serve_command)
 app.add_typer(filter_app, name="filter")
 app.add_typer(review_app, name="review")
 

@@ -23,7 +23,11 @@ SECTIONS: Registry = Registry(
         "build": "medvqa.bench._build:bench_build",
         "conditions": "medvqa.bench._conditions:bench_conditions",
         "llm": "medvqa.bench._llm:bench_llm",
+        "interop": "medvqa.bench._interop:bench_interop",
         "review": "medvqa.bench._review:bench_review",
+        "ray": "medvqa.bench._ray:bench_ray",
+        "local": "medvqa.bench._local:bench_local",
+        "gpu": "medvqa.bench._local:bench_gpu",
     },
 )
 

@@ -51,6 +51,11 @@ def build_recipe(
         for name, desc in shipped_recipes().items():
             first = desc.splitlines()[0] if desc else ""
             typer.echo(f"{name:<24} {first}")
+        from medvqa.builders import RECIPE_TYPES
+
+        typer.echo("\nrecipe types (`type:` in a recipe): " + ", ".join(RECIPE_TYPES.names()))
+        typer.echo("import a published dataset's files: medvqa import FORMAT SOURCE -o BENCH/ "
+                   "(--print-recipe shows the recipe; medvqa import --list)")
         return
     if not recipe:
         raise UsageError("give a recipe (a YAML file or a name from `medvqa build --list`)")

@@ -8,8 +8,16 @@ import typer
 
 
 def report_command(
-    runs: list[Path] = typer.Argument(..., help="Scored RUN/ folders."),
+    runs: list[Path] = typer.Argument(None, help="Scored RUN/ folders."),
     out: Path = typer.Option(Path("report.html"), "--out", "-o", help="HTML file; .md beside it."),
+    models: Path | None = typer.Option(
+        None, "--models", help="models.yaml of `medvqa run --models`: report each of its runs."
+    ),
+    runs_dir: Path = typer.Option(
+        Path("runs"), "--runs-dir", help="With --models: the --out folder of that run."
+    ),
+    by: str = typer.Option("category", "--by", help="Breakdown table: a --by of `medvqa score` "
+                           "(category, source, split, meta.KEY …)."),
     bench: list[Path] = typer.Option(
         [], "--bench", help="BENCH/ whose build yield (generated, kept, dropped) to show."),
 ) -> None:
@@ -21,5 +29,15 @@ def report_command(
 
     from medvqa.report._render import write_report
 
-    html, md = write_report(runs, out, bench)
+    runs = list(runs or [])
+    if models is not None:
+        from medvqa.run._many import run_dirs
+        from medvqa.run._models_file import load_models_file
+
+        runs += run_dirs(load_models_file(models), runs_dir)
+    if not runs:
+        from medvqa.errors import BadInputError
+
+        raise BadInputError("name the RUN/ folders to report, or give --models models.yaml")
+    html, md = write_report(runs, out, bench, by)
     Console().print(f"wrote {html} and {md}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -110,14 +111,14 @@ def stats_command(
     _print_stats(stats)
 
 
-def _fmt(block: dict) -> str:  # type: ignore[type-arg]
+def _fmt(block: dict[str, Any]) -> str:
     v, ci = block.get("value"), block.get("ci")
     if v is None:
         return "n/a"
     return f"{v:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
 
 
-def _print_stats(stats: dict) -> None:  # type: ignore[type-arg]
+def _print_stats(stats: dict[str, Any]) -> None:
     from rich.table import Table
 
     _out.print(f"items {stats['items']}, reviewed {stats['reviewed']}, decisions "

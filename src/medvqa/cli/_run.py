@@ -7,9 +7,14 @@ inside the commands, so ``medvqa --help`` stays fast.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.markup import escape
+
+if TYPE_CHECKING:
+    from medvqa.models import ModelBackend
+    from medvqa.run._runner import RunConfig, RunSummary
 
 
 def validate_command(
@@ -43,11 +48,14 @@ def validate_command(
 
 def run_command(
     bench: Path = typer.Argument(..., help="Benchmark folder."),
-    model: str = typer.Option(
-        ...,
+    model: str | None = typer.Option(
+        None,
         "--model",
         "-m",
         help="random | frequent | smollm2 | hf:PATH | openai:MODEL@URL | anthropic:MODEL",
+    ),
+    models: Path | None = typer.Option(
+        None, "--models", help="models.yaml: run every model listed, each into --out/NAME/."
     ),
     out: Path = typer.Option(..., "--out", "-o", help="Run folder (resumed if it exists)."),
     prompt: str | None = typer.Option(
@@ -74,41 +82,68 @@ def run_command(
         "ANTHROPIC_API_KEY for anthropic:).",
     ),
     temperature: float = typer.Option(0.0, "--temperature", help="Sampling temperature."),
+    top_p: float | None = typer.Option(None, "--top-p", help="Nucleus sampling mass."),
     max_tokens: int = typer.Option(64, "--max-tokens", help="Most tokens generated."),
+    reasoning: bool = typer.Option(
+        False, "--reasoning", help="A thinking model: keep the raw text, parse after </think>."
+    ),
     timeout: float = typer.Option(60.0, "--timeout", help="Per-request timeout in seconds."),
     batch_size: int = typer.Option(8, "--batch-size", min=1, help="Batch for local models."),
     max_retries: int = typer.Option(4, "--max-retries", min=0, help="Retries of 429/5xx."),
+    device: str = typer.Option("auto", "--device", help="Local models: auto|cpu|cuda|cuda:N|mps."),
+    dtype: str = typer.Option(
+        "auto", "--dtype", help="Local models: auto|bfloat16|float16|float32."
+    ),
+    device_map: str = typer.Option(
+        "", "--device-map", help="Local models: 'auto' spreads a large model over every GPU."
+    ),
+    attn_implementation: str = typer.Option(
+        "", "--attn-implementation", help="Local models: sdpa (default), eager, flash_attention_2."
+    ),
+    endpoint: list[str] = typer.Option(
+        [], "--endpoint", help="More base URLs of the same openai: model (repeat the option)."
+    ),
+    rpm: float = typer.Option(0.0, "--requests-per-min", min=0, help="Client-side rate limit."),
+    tpm: float = typer.Option(0.0, "--tokens-per-min", min=0, help="Client-side token limit."),
+    executor: str = typer.Option("local", "--executor", help="local, or ray (scale-out)."),
+    ray_address: str = typer.Option(
+        "", "--ray-address", help="Ray cluster address (default: start a local instance)."
+    ),
+    ray_workers: int = typer.Option(2, "--ray-workers", min=1, help="Ray actors per model."),
+    ray_gpus: float = typer.Option(0.0, "--ray-gpus", min=0, help="GPUs per Ray actor (hf:)."),
 ) -> None:
-    """Run a model on a benchmark; resumes where it stopped and never asks twice.
+    """Run a model (or every model of --models) on a benchmark; resumes and never asks twice.
 
     Example: medvqa run bench/lung/ -m openai:qwen2.5-vl@http://127.0.0.1:8000/v1 -o runs/qwen/
     """
-    import time
-
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
+    from medvqa.errors import BadInputError
     from medvqa.models import ModelConfig
-    from medvqa.run._runner import RunConfig, RunProgress, run_benchmark
+    from medvqa.run._runner import RunConfig
 
+    if (model is None) == (models is None):
+        raise BadInputError("give either --model SPEC or --models models.yaml (one of them)")
+    if executor not in {"local", "ray"}:
+        raise BadInputError(f"--executor {executor!r}: use local or ray")
     config = RunConfig(
         bench_dir=bench,
         out_dir=out,
         model=ModelConfig(
-            spec=model,
+            spec=model or "",
             api_key_env=api_key_env,
             temperature=temperature,
             max_tokens=max_tokens,
             timeout_s=timeout,
             seed=seed,
             batch_size=batch_size,
+            top_p=top_p,
+            reasoning=reasoning,
+            device=device,
+            dtype=dtype,
+            device_map=device_map,
+            attn_implementation=attn_implementation,
+            endpoints=tuple(endpoint),
+            requests_per_min=rpm,
+            tokens_per_min=tpm,
         ),
         prompt=prompt,
         conditions=[c.strip() for c in conditions.split(",") if c.strip()],
@@ -121,6 +156,71 @@ def run_command(
         seed=seed,
         max_retries=max_retries,
     )
+    ray = {"address": ray_address, "workers": ray_workers, "gpus": ray_gpus}
+    if models is None:
+        _run_one(config, ray if executor == "ray" else None)
+        return
+    _run_many(models, config, ray if executor == "ray" else None)
+
+
+def _backend(config: RunConfig, ray: dict[str, Any] | None) -> ModelBackend | None:
+    """The Ray-distributed backend for ``config``, or None (the runner loads it)."""
+    if ray is None:
+        return None
+    from medvqa.run._ray import RayBackend, RayOptions
+
+    return RayBackend(config.model, RayOptions(**ray), bench_dir=config.bench_dir)
+
+
+def _run_many(models_path: Path, base: RunConfig, ray: dict[str, Any] | None) -> None:
+    """Every model of ``models_path`` in turn, then one summary table."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from medvqa.errors import BadInputError
+    from medvqa.run._many import plan_runs, summary_row
+    from medvqa.run._models_file import load_models_file
+
+    plans = plan_runs(load_models_file(models_path), base)
+    err = Console(stderr=True, highlight=False)
+    rows = []
+    for plan in plans:
+        err.print(f"[bold]{plan.name}[/bold] ({plan.config.model.spec})")
+        try:
+            rows.append(summary_row(plan, _run_one(plan.config, ray)))
+        except BadInputError as exc:  # one model refused: say so, go on with the others
+            err.print(f"[red]error:[/red] {exc}")
+            rows.append(summary_row(plan, None, str(exc)))
+    table = Table(title=f"{len(rows)} models")
+    for col in ("model", "spec", "answered", "errors", "items/s", "time (s)", "folder"):
+        table.add_column(col, justify="right" if col in {"answered", "errors", "items/s",
+                                                         "time (s)"} else "left")
+    for r in rows:
+        table.add_row(r.name, r.spec, str(r.answered), str(r.errors) if not r.failed else "refused",
+                      f"{r.items_per_s:,.1f}", f"{r.elapsed_s:.1f}", str(r.run_dir))
+    Console(highlight=False, width=160).print(table)
+    if any(r.failed for r in rows):
+        raise BadInputError(f"{sum(1 for r in rows if r.failed)} of {len(rows)} models refused "
+                            "(see above)")
+
+
+def _run_one(config: RunConfig, ray: dict[str, Any] | None) -> RunSummary:
+    """One run with a progress bar on stderr and a summary on stdout; returns the summary."""
+    import time
+
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from medvqa.run._runner import RunProgress, run_benchmark
+
+    out = config.out_dir
     console = Console(stderr=True, highlight=False)
     bar = Progress(
         TextColumn("[bold]run[/bold]"),
@@ -154,7 +254,7 @@ def run_command(
         )
 
     try:
-        summary = run_benchmark(config, on_progress)
+        summary = run_benchmark(config, on_progress, backend=_backend(config, ray))
     finally:
         if bar.live.is_started:
             bar.stop()
@@ -174,3 +274,4 @@ def run_command(
         f"{summary.prediction_errors} errors"
         + (" (rerun with --retry-errors to ask them again)" if summary.prediction_errors else "")
     )
+    return summary

@@ -1,4 +1,8 @@
-"""``medvqa score`` and ``medvqa compare``."""
+"""``medvqa score`` and ``medvqa compare``: the command line over :mod:`medvqa.score`.
+
+The printing (``medvqa.report``'s console renderer) happens here, in the CLI layer;
+:mod:`medvqa.score` itself never imports the report.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +19,8 @@ def score_command(
     style: str = typer.Option(
         "strict", "--style", help="strict | mammovqa | pathmmu | region | open"
     ),
-    by: str = typer.Option("category,source,split", "--by", help="Breakdowns, comma-separated."),
+    by: str = typer.Option("category,source,split", "--by", help="Breakdowns, comma-separated: "
+                           "category, source, split, question_type or meta.KEY."),
     seed: int = typer.Option(0, "--seed", help="Bootstrap seed."),
     resamples: int = typer.Option(9999, "--resamples", help="Bootstrap resamples."),
     no_cluster: bool = typer.Option(False, "--no-cluster", help="Resample items, not cases."),
@@ -49,6 +54,7 @@ def score_command(
     from medvqa.errors import UsageError
     from medvqa.models import LLMSettings
     from medvqa.report._console import print_metrics
+    from medvqa.score._by import check_by
     from medvqa.score._judge import JUDGE_MAX_TOKENS, JUDGE_TIMEOUT_S, JudgeConfig
     from medvqa.score._score import ScoreConfig, score_run
 
@@ -58,8 +64,9 @@ def score_command(
         judge_max_items, judge_images, prompt_path=judge_prompt)
     try:
         edges = tuple(float(x) for x in age_bands.split(","))
-        config = ScoreConfig(bench, run, style, tuple(b for b in by.split(",") if b), seed,
-                             resamples, not no_cluster, edges, judge_config)
+        groups = tuple(check_by(b) for b in by.split(",") if b)
+        config = ScoreConfig(bench, run, style, groups, seed, resamples, not no_cluster, edges,
+                             judge_config)
         result = score_run(config)
     except (UnknownNameError, ValueError) as exc:
         raise UsageError(str(exc)) from None
@@ -92,11 +99,17 @@ def compare_command(
     condition: str = typer.Option("clean", "--condition", help="Condition of run A."),
     vs_condition: str = typer.Option("clean", "--vs-condition", help="Condition of run B."),
     bench: Path = typer.Option(None, "--bench", help="BENCH/ for case-clustered resampling."),
+    no_cluster: bool = typer.Option(
+        False, "--no-cluster", help="Compare items even if the runs were scored case-clustered "
+        "(without --bench such runs are refused otherwise)."),
     seed: int = typer.Option(0, "--seed"),
     resamples: int = typer.Option(9999, "--resamples"),
     out: Path = typer.Option(None, "--out", "-o", help="Also write the comparison as JSON."),
 ) -> None:
-    """Paired comparison: accuracy difference with a paired bootstrap CI and McNemar's test.
+    """Paired comparison: accuracy difference with a paired bootstrap CI and a paired test.
+
+    McNemar's exact test on items, or the exact cluster sign-flip test when --bench shows that
+    cases repeat; a run scored case-clustered needs --bench (or --no-cluster).
 
     Example: medvqa compare runs/smollm2 --condition clean --vs-condition blind
     """
@@ -109,14 +122,17 @@ def compare_command(
     from medvqa.score._paired import compare_runs
     from medvqa.store import atomic_write_text
 
-    result = compare_runs(run_a, run_b or run_a, condition, vs_condition, bench, resamples, seed)
+    result = compare_runs(run_a, run_b or run_a, condition, vs_condition, bench, resamples, seed,
+                          cluster=not no_cluster)
     table = Table(title="paired comparison")
-    for col in ("A", "B", "n", "acc A", "acc B", "A − B", "95 % CI", "McNemar p"):
+    for col in ("A", "B", "n", "acc A", "acc B", "A − B", "95 % CI", "p", "test"):
         table.add_column(col)
     table.add_row(result.label_a, result.label_b, str(result.n), f"{result.accuracy_a:.3f}",
                   f"{result.accuracy_b:.3f}", f"{result.difference:+.3f}",
-                  f"[{result.ci[0]:+.3f}, {result.ci[1]:+.3f}]", f"{result.mcnemar_p:.4g}")
+                  f"[{result.ci[0]:+.3f}, {result.ci[1]:+.3f}]", f"{result.p_value:.4g}",
+                  result.test)
     Console().print(table)
+    Console().print("resampled " + ("cases" if result.clustered else "items"), highlight=False)
     if out:
         atomic_write_text(out, json.dumps(asdict(result) | {"excludes_zero": result.excludes_zero},
                                           indent=2) + "\n")

@@ -5,7 +5,13 @@ item under each condition; each is a ``condition`` value in predictions.jsonl, c
 resumable like the clean run. See :mod:`._registry` for the names.
 """
 
-from medvqa.conditions._base import GREY_MODALITIES, Condition, ImageCondition, modality_is_grey
+from medvqa.conditions._base import (
+    GREY_MODALITIES,
+    REMOVABLE,
+    Condition,
+    ImageCondition,
+    modality_is_grey,
+)
 from medvqa.conditions._codec import ImageDecodeError, PerturbedCache, decode, encode, is_grey
 from medvqa.conditions._corruptions import CORRUPTIONS, SEVERITIES, CorruptionInfo
 from medvqa.conditions._registry import (
@@ -13,6 +19,7 @@ from medvqa.conditions._registry import (
     DEFAULT_PERMUTE_SHIFTS,
     expand_conditions,
     get_condition,
+    removes,
     split_name,
 )
 
@@ -21,6 +28,7 @@ __all__ = [
     "CORRUPTIONS",
     "DEFAULT_PERMUTE_SHIFTS",
     "GREY_MODALITIES",
+    "REMOVABLE",
     "SEVERITIES",
     "Condition",
     "CorruptionInfo",
@@ -33,5 +41,6 @@ __all__ = [
     "get_condition",
     "is_grey",
     "modality_is_grey",
+    "removes",
     "split_name",
 ]

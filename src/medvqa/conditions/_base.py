@@ -29,6 +29,11 @@ GREY_MODALITIES = (
     "angiogra", "fluoroscop", "pet",
 )
 
+#: What a condition can take away: the medical image (blank, noise, none, or a photo in its
+#: place), the image's quality (a corruption), the question (another item's), the options'
+#: order, the image's domain (an out-of-domain photo: abstaining is the right answer).
+REMOVABLE = frozenset({"image", "image quality", "question", "options order", "domain"})
+
 #: One process-wide in-memory cache shared by every image condition (bounded in bytes).
 SHARED_CACHE = PerturbedCache()
 
@@ -46,10 +51,13 @@ class Condition:
     Attributes:
         name: the condition's full name as written in predictions.jsonl.
         seed: seed of its random steps.
+        removes: what the condition takes away from what the model is shown, from
+            :data:`REMOVABLE` (scoring and reports read this, never the name).
 
     """
 
     name: str = CLEAN
+    removes: frozenset[str] = frozenset()
 
     def __init__(self, seed: int = 0):
         self.seed = seed
@@ -104,11 +112,14 @@ class ImageCondition(Condition):
         """Each image perturbed; deterministic given (item id, condition, seed, image)."""
         return tuple(self._one(item, i, image) for i, image in enumerate(images))
 
-    def _one(self, item: Item, index: int, image: ImageInput) -> ImageInput:
+    def cache_key(self, item: Item, index: int, image: ImageInput) -> str:
+        """The perturbed-image cache key of image ``index`` of ``item`` under this condition."""
         if self.random:
-            key = PerturbedCache.key(self.name, self.seed, item.id, index, image.sha256)
-        else:
-            key = PerturbedCache.key(self.name, image.sha256)
+            return PerturbedCache.key(self.name, self.seed, item.id, index, image.sha256)
+        return PerturbedCache.key(self.name, image.sha256)
+
+    def _one(self, item: Item, index: int, image: ImageInput) -> ImageInput:
+        key = self.cache_key(item, index, image)
         hit = self.cache.get(key)
         if hit is not None:
             return hit

@@ -159,6 +159,18 @@ class PerturbedCache:
             self.misses += 1
         return None
 
+    def contains(self, key: str) -> bool:
+        """Whether ``key`` is cached in memory or on disk (without reading it)."""
+        with self._lock:
+            if key in self._memo:
+                return True
+        path = self._path(key)
+        return path is not None and path.is_file()
+
+    def remember(self, key: str, image: ImageInput) -> None:
+        """Keep ``image`` in memory only (it is already on disk)."""
+        self._remember(key, image)
+
     def put(self, key: str, image: ImageInput) -> None:
         """Store ``image`` under ``key`` (memory, and disk when a folder was given)."""
         path = self._path(key)

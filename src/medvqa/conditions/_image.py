@@ -31,6 +31,8 @@ NOISE_SD = 64.0
 class Blind(ImageCondition):
     """Same-size blank image: black (``blind``) or mean grey (``blind:grey``)."""
 
+    removes = frozenset({"image"})
+
     def __init__(self, seed: int = 0, variant: str = "black", cache: PerturbedCache | None = None):
         super().__init__(seed, cache)
         if variant not in {"black", "grey"}:
@@ -50,6 +52,7 @@ class Noise(ImageCondition):
     """Same-size Gaussian noise (mean 128, SD 64, clipped to 0–255), seeded per item."""
 
     name = "noise"
+    removes = frozenset({"image"})
     random = True
 
     def perturb(self, pixels: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -63,6 +66,7 @@ class TextOnly(Condition):
     """No image is sent; the question and options are unchanged."""
 
     name = "text-only"
+    removes = frozenset({"image"})
 
     def applies_to(self, item: Item) -> bool:
         """Only items with images (without one, the request would equal the clean one)."""
@@ -77,6 +81,8 @@ class TextOnly(Condition):
 
 class Corrupt(ImageCondition):
     """``corrupt:NAME@SEVERITY``: one PathMMU corruption at one severity (1–5)."""
+
+    removes = frozenset({"image quality"})
 
     def __init__(self, seed: int = 0, corruption: str = "jpeg", severity: int = 3,
                  cache: PerturbedCache | None = None):

@@ -16,6 +16,9 @@ import cv2
 import numpy as np
 
 from medvqa.conditions._base import ImageCondition
+from medvqa.conditions._codec import decode_shared, encode
+from medvqa.models import ImageInput
+from medvqa.rng import rng_for
 from medvqa.schema import Item
 
 #: Natural (non-medical) photographs bundled with scikit-image, by loader name.
@@ -45,6 +48,7 @@ class OutOfDomain(ImageCondition):
     """``ood``: a seeded natural photo in place of each image, plus :data:`OOD_INSTRUCTION`."""
 
     name = "ood"
+    removes = frozenset({"image", "domain"})
     random = True
 
     def transform_item(self, item: Item) -> Item:
@@ -59,6 +63,29 @@ class OutOfDomain(ImageCondition):
         """A natural photo at the image's size; greyscale for a greyscale image."""
         name = NATURAL_IMAGES[int(rng.integers(len(NATURAL_IMAGES)))]
         return fitted_photo(name, pixels.shape[0], pixels.shape[1], pixels.ndim == 2)
+
+    def _one(self, item: Item, index: int, image: ImageInput) -> ImageInput:
+        """As :meth:`perturb` + encode, but each (photo, size) is encoded once per process.
+
+        Same bytes as the generic path: the encoded photo depends only on the photo drawn and
+        the image's size and greyness.
+        """
+        key = self.cache_key(item, index, image)
+        hit = self.cache.get(key)
+        if hit is not None:
+            return hit
+        pixels = decode_shared(image)
+        rng = rng_for(self.seed, item.id, self.name, index)
+        name = NATURAL_IMAGES[int(rng.integers(len(NATURAL_IMAGES)))]
+        out = encoded_photo(name, pixels.shape[0], pixels.shape[1], pixels.ndim == 2)
+        self.cache.put(key, out)
+        return out
+
+
+@lru_cache(maxsize=64)
+def encoded_photo(name: str, height: int, width: int, grey: bool) -> ImageInput:
+    """:func:`fitted_photo`, PNG-encoded (memoized)."""
+    return encode(fitted_photo(name, height, width, grey))
 
 
 @lru_cache(maxsize=64)

@@ -9,6 +9,7 @@ options; ``permute@0-K`` for more), ``permute@0-3``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from medvqa._registry import Registry
@@ -95,6 +96,19 @@ def expand_conditions(specs: list[str]) -> list[str]:
         else:
             out.append(spec.strip())
     return list(dict.fromkeys(out))
+
+
+@functools.lru_cache(maxsize=256)
+def removes(name: str) -> frozenset[str]:
+    """What condition ``name`` takes away (see :data:`REMOVABLE`); empty for an unknown name.
+
+    >>> sorted(removes("blind")), sorted(removes("swap")), sorted(removes("corrupt:jpeg@3"))
+    (['image'], ['question'], ['image quality'])
+    """
+    try:
+        return get_condition(name).removes
+    except (KeyError, ValueError):
+        return frozenset()
 
 
 def get_condition(name: str, seed: int = 0) -> Condition:

@@ -58,6 +58,8 @@ class Swap(Condition):
     :meth:`transform_item` returns the item unchanged.
     """
 
+    removes = frozenset({"question"})
+
     name = "swap"
 
     def __init__(self, seed: int = 0):
@@ -123,6 +125,8 @@ def shift_options(item: Item, k: int) -> Item:
 
 class Permute(Condition):
     """``permute@k``: options shifted cyclically by ``k``; items with ≤ k options skip it."""
+
+    removes = frozenset({"options order"})
 
     def __init__(self, seed: int = 0, shift: int = 0):
         super().__init__(seed)

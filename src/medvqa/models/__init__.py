@@ -13,6 +13,13 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from medvqa.models._backends import (
+    BACKENDS,
+    BackendInfo,
+    backend_info,
+    help_line,
+    structured_extra,
+)
 from medvqa.models._base import (
     EndpointUnreachableError,
     GenerateRequest,
@@ -25,6 +32,8 @@ from medvqa.models._base import (
     TransientModelError,
 )
 from medvqa.models._load import load_model
+from medvqa.models._rate_limit import RateLimiter, estimate_tokens
+from medvqa.models._reasoning import strip_thinking
 from medvqa.models._settings import LLMSettings, structured_output
 from medvqa.models._spec import SPEC_KINDS, ModelSpec, parse_model_spec
 
@@ -64,7 +73,9 @@ _LAZY: dict[str, str] = {
 }
 
 __all__ = [
+    "BACKENDS",
     "SPEC_KINDS",
+    "BackendInfo",
     "Completion",
     "EndpointUnreachableError",
     "GenerateRequest",
@@ -78,20 +89,26 @@ __all__ = [
     "ModelError",
     "ModelRequestError",
     "ModelSpec",
+    "RateLimiter",
     "ResponseCache",
     "RetryPolicy",
     "Transaction",
     "TransientModelError",
     "acomplete",
+    "backend_info",
     "cache_key",
     "canonical_json",
     "complete",
     "complete_requests",
+    "estimate_tokens",
+    "help_line",
     "load_model",
     "mime_for",
     "open_cache_db",
     "parse_model_spec",
     "request_key",
+    "strip_thinking",
+    "structured_extra",
     "structured_output",
 ]
 

@@ -56,11 +56,16 @@ class GenerateRequest:
 
 @dataclass(frozen=True)
 class GenerateResponse:
-    """The model's raw text, or the error that stopped it; ``latency_s`` in seconds."""
+    """The model's raw text, or the error that stopped it; ``latency_s`` in seconds.
+
+    ``sent`` optionally says what the model was actually given (local models: image count,
+    image sizes after the processor, prompt tokens); recorded per prediction where kept.
+    """
 
     text: str | None
     latency_s: float
     error: str | None = None
+    sent: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,18 @@ class ModelConfig:
         seed: seed for random baselines and sampling.
         batch_size: requests per forward pass for local models.
         extra: backend-specific parameters, recorded in run.json.
+        top_p: nucleus sampling mass (None = the backend's default).
+        reasoning: the model thinks aloud in ``<think>…</think>``; the text is kept raw and the
+            scorer parses what follows the thinking.
+        device: local models: ``auto``, ``cpu``, ``cuda``, ``cuda:N`` or ``mps``.
+        dtype: local models: ``auto``, ``bfloat16``, ``float16`` or ``float32``.
+        device_map: local models: ``""`` (one device) or ``auto`` (spread over every GPU).
+        attn_implementation: local models: ``""`` (transformers' default, sdpa),
+            ``sdpa``, ``eager`` or ``flash_attention_2``.
+        endpoints: more base URLs serving the same ``openai:`` model (least-outstanding).
+        requests_per_min: client-side request rate limit (0 = none).
+        tokens_per_min: client-side token rate limit (0 = none), counted as ``max_tokens`` plus
+            a prompt estimate per request.
     """
 
     spec: str
@@ -87,6 +104,15 @@ class ModelConfig:
     seed: int = 0
     batch_size: int = 8
     extra: dict[str, Any] = field(default_factory=dict)
+    top_p: float | None = None
+    reasoning: bool = False
+    device: str = "auto"
+    dtype: str = "auto"
+    device_map: str = ""
+    attn_implementation: str = ""
+    endpoints: tuple[str, ...] = ()
+    requests_per_min: float = 0.0
+    tokens_per_min: float = 0.0
 
 
 @runtime_checkable

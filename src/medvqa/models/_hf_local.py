@@ -22,12 +22,13 @@ from typing import Any
 from medvqa._optional import require
 from medvqa.errors import BadInputError
 from medvqa.models._base import GenerateRequest, GenerateResponse, ModelConfig
+from medvqa.models._hf_device import Placement, resolve_placement
 
 log = logging.getLogger(__name__)
 
 SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 _LOCK = threading.Lock()
-_LOADED: dict[tuple[str, str], LoadedLM] = {}
+_LOADED: dict[tuple[str, str, Placement], LoadedLM] = {}
 
 
 @dataclass(frozen=True)
@@ -52,13 +53,13 @@ def smollm2_location() -> tuple[Path, str]:
     return folder, SMOLLM2_GGUF
 
 
-def load_local_lm(path: str, gguf_file: str = "") -> LoadedLM:
+def load_local_lm(path: str, gguf_file: str = "", placement: Placement | None = None) -> LoadedLM:
     """Load (once per process) a causal LM from a local folder, a GGUF file in it, or a hub id."""
     require("torch", "transformers", *(["gguf"] if gguf_file else []))
-    key = (path, gguf_file)
+    placement = placement or Placement("cpu", "float32")
+    key = (path, gguf_file, placement)
     with _LOCK:
         if key not in _LOADED:
-            import torch
             from transformers import AutoModelForCausalLM, AutoTokenizer
             from transformers.utils import logging as hf_logging
 
@@ -69,7 +70,9 @@ def load_local_lm(path: str, gguf_file: str = "") -> LoadedLM:
             tokenizer.padding_side = "left"
             if tokenizer.pad_token is None:
                 tokenizer.pad_token = tokenizer.eos_token
-            model = AutoModelForCausalLM.from_pretrained(path, dtype=torch.float32, **kwargs)
+            model = AutoModelForCausalLM.from_pretrained(path, **placement.load_kwargs(), **kwargs)
+            if not placement.device_map:
+                model.to(placement.device)  # type: ignore[arg-type]  # transformers' wrapper hides the signature
             model.eval()
             _LOADED[key] = LoadedLM(tokenizer, model, time.perf_counter() - t0)
             log.info("loaded %s%s in %.1f s", path, f"/{gguf_file}" if gguf_file else "",
@@ -89,6 +92,9 @@ class LocalLM:
     def __init__(self, config: ModelConfig, path: str, gguf_file: str = ""):
         self.name = config.spec
         self.path, self.gguf_file = path, gguf_file
+        self.placement = resolve_placement(
+            config.device, config.dtype, config.device_map, config.attn_implementation, "dynamic"
+        )
         self.batch_size = max(1, config.batch_size)
         self.max_tokens = config.max_tokens
         self.temperature = config.temperature
@@ -109,6 +115,7 @@ class LocalLM:
             "text_only": True,
             "note": "a text-only language model: it never sees the image",
             "weights": f"{Path(path).name}/{gguf_file}" if gguf_file else path,
+            **self.placement.record(),
         }
         self._lm: LoadedLM | None = None
         self.tokens_generated = 0
@@ -116,7 +123,8 @@ class LocalLM:
 
     async def start(self) -> None:
         """Load the weights (once per process) off the event loop."""
-        self._lm = await asyncio.to_thread(load_local_lm, self.path, self.gguf_file)
+        self._lm = await asyncio.to_thread(load_local_lm, self.path, self.gguf_file,
+                                          self.placement)
 
     async def aclose(self) -> None:
         """Weights stay cached for the process; nothing else to release."""
@@ -140,7 +148,7 @@ class LocalLM:
         texts = [
             tok.apply_chat_template(c, tokenize=False, add_generation_prompt=True) for c in chats
         ]
-        enc = tok(texts, return_tensors="pt", padding=True)
+        enc = tok(texts, return_tensors="pt", padding=True).to(self.placement.device)
         sample = self.temperature > 0
         if sample:
             torch.manual_seed(self.seed)
@@ -162,7 +170,7 @@ class LocalLM:
                 pad_token_id=tok.pad_token_id,
             )
         elapsed = time.perf_counter() - t0
-        new = out[:, enc["input_ids"].shape[1]:]
+        new = out[:, enc["input_ids"].shape[1]:].cpu()
         self.tokens_generated += int((new != tok.pad_token_id).sum())
         self.generate_s += elapsed
         decoded = tok.batch_decode(new, skip_special_tokens=True)

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from medvqa.models._backends import structured_extra
 from medvqa.models._base import ModelConfig
-from medvqa.models._spec import parse_model_spec
 
 
 @dataclass(frozen=True)
@@ -75,16 +75,11 @@ def structured_output(
 ) -> dict[str, Any]:
     """The backend parameters that constrain a reply to ``json_schema`` (``{}`` where none can).
 
-    Local transformers models decode under lm-format-enforcer (``json_schema``);
-    OpenAI-compatible servers take ``response_format``; other backends get no constraint (the
-    reply is still validated).
+    Which mechanism a backend takes is its ``structured`` column in the backend table
+    (:data:`medvqa.models.BACKENDS`): local transformers models decode under
+    lm-format-enforcer (``json_schema``), OpenAI-compatible servers take ``response_format``,
+    others get no constraint (the reply is still validated).
     """
     if json_schema is None:
         return {}
-    kind = parse_model_spec(spec).kind
-    if kind in {"smollm2", "hf"}:
-        return {"json_schema": json_schema}
-    if kind == "openai":
-        return {"response_format": {"type": "json_schema",
-                                    "json_schema": {"name": purpose, "schema": json_schema}}}
-    return {}
+    return structured_extra(spec, purpose, json_schema)

@@ -4,19 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from medvqa._suggest import did_you_mean
+from medvqa.models._backends import BACKENDS, backend_info
 
-#: spec kinds and an example of each, for help texts and "did you mean" errors.
-SPEC_KINDS: dict[str, str] = {
-    "random": "random",
-    "frequent": "frequent",
-    "smollm2": "smollm2",
-    "openai": "openai:qwen2.5-vl-7b@http://127.0.0.1:8000/v1",
-    "anthropic": "anthropic:claude-sonnet-4-5",
-    "hf": "hf:/path/to/model-or-hub-id",
-    "supervised": "supervised:resnet18",
-    "human": "human:reader1",
-}
+#: spec kinds and an example of each, for help texts (derived from the backend registry).
+SPEC_KINDS: dict[str, str] = {prefix: row.example for prefix, row in BACKENDS.items()}
 
 
 @dataclass(frozen=True)
@@ -44,14 +35,13 @@ def parse_model_spec(spec: str) -> ModelSpec:
         ValueError: unknown kind (with a suggestion) or a missing model name.
     """
     kind, _, rest = spec.strip().partition(":")
-    if kind not in SPEC_KINDS:
-        hint = did_you_mean(kind, SPEC_KINDS, n=1)
-        raise ValueError(
-            f"unknown model kind {kind!r} in {spec!r}.{hint} Known: {', '.join(SPEC_KINDS)}"
-        )
+    try:
+        row = backend_info(kind)
+    except ValueError as exc:
+        raise ValueError(f"{exc} (in {spec!r})") from None
     name, base_url = rest, ""
-    if kind in {"openai", "anthropic"} and "@" in rest:
+    if row.takes_url and "@" in rest:
         name, _, base_url = rest.partition("@")
-    if kind in {"openai", "anthropic", "hf", "supervised", "human"} and not name:
-        raise ValueError(f"model spec {spec!r} needs a name, e.g. {SPEC_KINDS[kind]!r}")
+    if row.needs_name and not name:
+        raise ValueError(f"model spec {spec!r} needs a name, e.g. {row.example!r}")
     return ModelSpec(kind=kind, name=name, base_url=base_url)

@@ -1,17 +1,25 @@
-"""Print a metrics summary to the terminal (the CLI's rendering of metrics.json)."""
+"""Print a metrics summary to the terminal (the CLI's rendering of metrics.json).
+
+The columns come from the metric registry (``medvqa.score._metric_table.METRICS``, rows with
+``console=True``): a new registered metric appears here without an edit.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from medvqa.score._model import MetricsFile, MetricValue
+from medvqa.schema import MetricsFile, MetricValue
+from medvqa.score._metric_table import Metric, metric_names
 
 
-def fmt(mv: MetricValue | None) -> str:
-    """'0.612 [0.580, 0.640]' or '–'."""
+def fmt(mv: MetricValue | dict[str, Any] | None) -> str:
+    """'0.612 [0.580, 0.640]' or '–' (a plain dict is an extra, registry-only metric)."""
+    if isinstance(mv, dict):
+        mv = MetricValue(**mv) if "value" in mv else None
     if mv is None or mv.value is None:
         return "–"
     lo, hi = mv.ci
@@ -19,17 +27,45 @@ def fmt(mv: MetricValue | None) -> str:
     return f"{mv.value:.3f}{ci}"
 
 
+def cell(metric: Metric, block: Any) -> str:
+    """One registered metric of a block, printed by its kind."""
+    got = getattr(block, metric.name, None)
+    if got is None and isinstance(getattr(block, "model_extra", None), dict):
+        got = block.model_extra.get(metric.name)
+    if got is None:
+        return "–"
+    if metric.kind == "count":
+        return str(got)
+    if metric.kind == "rate":
+        return f"{got:.3f}"
+    return fmt(got)
+
+
+def p_text(p: float | None, holm: float | None = None) -> str:
+    """'0.0123 (Holm 0.0369)': 3 significant digits, never rounded to 0."""
+    if p is None:
+        return "–"
+    return f"{p:.3g}" + (f" (Holm {holm:.3g})" if holm is not None else "")
+
+
 def print_metrics(console: Console, metrics: MetricsFile, run_dir: Path) -> None:
-    """One row per condition: accuracy, weighted accuracy, invalid rate, baselines."""
+    """One row per condition: the registry's console metrics, then the subgroup tests."""
+    shown = metric_names("console")
     table = Table(title=f"{metrics.model or run_dir} on {metrics.benchmark} ({metrics.style})")
-    for col in ("condition", "n", "accuracy [95 % CI]", "weighted acc.", "invalid rate",
-                "random", "errors"):
+    for col in ("condition", "n", *(m.label for m in shown), "errors"):
         table.add_column(col)
     for name, cond in metrics.conditions.items():
         o = cond.overall
-        table.add_row(name, str(o.n), fmt(o.accuracy), fmt(o.weighted_accuracy),
-                      fmt(o.invalid_rate), f"{o.random_baseline:.3f}" if o.random_baseline else "–",
-                      str(o.errors))
+        table.add_row(name, str(o.n), *(cell(m, o) for m in shown), str(o.errors))
     console.print(table)
+    for name, cond in metrics.conditions.items():
+        for grouping, res in (cond.subgroups or {}).items():
+            groups = ", ".join(f"{g} {v['accuracy']:.3f} (n {v['n']})"
+                               for g, v in res["groups"].items())
+            console.print(f"{name} by {grouping}: {groups}; {res['test']} p "
+                          f"{p_text(res['p_value'], res.get('p_holm'))}", highlight=False,
+                          soft_wrap=True)
     console.print(f"wrote {run_dir / 'metrics.json'}; CIs: {metrics.resamples} resamples, "
-                  f"seed {metrics.seed}, {'case-clustered' if metrics.clustered else 'item-level'}")
+                  f"seed {metrics.seed}, resampling "
+                  f"{metrics.clustering or ('cases' if metrics.clustered else 'items')}",
+                  highlight=False, soft_wrap=True)

@@ -6,16 +6,18 @@ from pathlib import Path
 
 from medvqa import __version__
 from medvqa._resources import shipped_text
-from medvqa.report._report import COLUMNS, BenchmarkSection, build_sections, load_run, methods_text
+from medvqa.errors import BadInputError
+from medvqa.report._report import (
+    COLUMNS,
+    HEADERS,
+    BenchmarkSection,
+    build_sections,
+    load_run,
+    methods_text,
+)
 from medvqa.store import atomic_write_text
 
-_HEADERS = {
-    "accuracy": "Accuracy [95 % CI]",
-    "weighted_accuracy": "Weighted acc.",
-    "macro_f1": "Macro-F1",
-    "invalid_rate": "Invalid rate",
-    "valid_accuracy": "Valid acc.",
-}
+_HEADERS = HEADERS  # from the metric registry
 
 
 def render_html(sections: list[BenchmarkSection], methods: str,
@@ -55,15 +57,21 @@ def render_markdown(sections: list[BenchmarkSection], methods: str,
              for r in s.leaderboard],
         )
         if s.categories:
-            lines += ["", "### Accuracy per category", ""] + _md_table(
+            lines += ["", f"### Accuracy per {s.by}", ""] + _md_table(
                 ["Model", *s.categories], [[r["model"], *r["cells"]] for r in s.category_rows]
             )
         if s.controls:
             lines += ["", "### Controls (clean − condition)", ""] + _md_table(
-                ["Model", "Condition", "n", "Clean", "Perturbed", "Δ", "95 % CI", "McNemar p",
-                 "Verdict"],
+                ["Model", "Condition", "n", "Clean", "Perturbed", "Δ", "95 % CI",
+                 "p (Holm); test", "Verdict"],
                 [[c[k] for k in ("model", "condition", "n", "clean", "perturbed", "delta", "ci",
                                  "p", "verdict")] for c in s.controls],
+            )
+        if s.subgroup_rows:
+            lines += ["", "### Subgroups (clean)", ""] + _md_table(
+                ["Model", "Grouping", "Accuracy by group", "Test", "p (Holm)"],
+                [[g[k] for k in ("model", "grouping", "groups", "test", "p")]
+                 for g in s.subgroup_rows],
             )
         if s.failure_rows:
             lines += ["", "### Failure modes", ""] + _md_table(
@@ -77,17 +85,21 @@ def render_markdown(sections: list[BenchmarkSection], methods: str,
     return "\n".join(lines)
 
 
-def write_report(run_dirs: list[Path], out: Path,
-                 benches: list[Path] | None = None) -> tuple[Path, Path]:
+def write_report(run_dirs: list[Path], out: Path, benches: list[Path] | None = None,
+                 by: str = "category") -> tuple[Path, Path]:
     """Write ``out`` (HTML) and ``out`` with suffix .md; return both paths.
 
     ``benches``: BENCH/ folders whose build yield (generated, kept, dropped) is shown.
+    ``by`` picks the breakdown of the per-group table (a key of metrics.json's ``by``).
     """
     from medvqa.report._builds import build_rows
 
     builds = build_rows(list(benches or []))
     runs = [load_run(Path(p)) for p in run_dirs]
-    sections = build_sections(runs)
+    scored_by = {k for r in runs for c in r.metrics.conditions.values() for k in c.by}
+    if by != "category" and by not in scored_by:
+        raise BadInputError(f"no run was scored by {by} (run `medvqa score BENCH RUN --by {by}`)")
+    sections = build_sections(runs, by)
     methods = methods_text(runs)
     md_path = Path(out).with_suffix(".md")
     atomic_write_text(out, render_html(sections, methods, builds))

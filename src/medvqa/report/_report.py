@@ -15,11 +15,13 @@ from typing import Any
 from medvqa import __version__
 from medvqa.errors import BadInputError
 from medvqa.report import _plots
-from medvqa.report._console import fmt
-from medvqa.schema import METRICS_FILE, RUN_FILE, RunInfo, read_json
-from medvqa.score._model import MetricsFile
+from medvqa.report._console import cell, fmt, p_text
+from medvqa.schema import METRICS_FILE, RUN_FILE, MetricsFile, RunInfo, read_json
+from medvqa.score._metric_table import metric_names
 
-COLUMNS = ("accuracy", "weighted_accuracy", "macro_f1", "invalid_rate", "valid_accuracy")
+# The leaderboard's metric columns: the registry's rows with report=True.
+COLUMNS = tuple(m.name for m in metric_names("report"))
+HEADERS = {m.name: m.label for m in metric_names("report")}
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,8 @@ class BenchmarkSection:
     controls: list[dict[str, Any]] = field(default_factory=list)
     control_plots: list[tuple[str, str]] = field(default_factory=list)
     failure_rows: list[dict[str, Any]] = field(default_factory=list)
+    subgroup_rows: list[dict[str, Any]] = field(default_factory=list)
+    by: str = "category"
 
 
 def load_run(path: Path) -> LoadedRun:
@@ -69,7 +73,7 @@ def _leaderboard_row(run: LoadedRun) -> dict[str, Any] | None:
         "text_only": bool(run.info and run.info.model_info.get("text_only")),
         "n": o.n,
         "errors": o.errors,
-        **{c: fmt(getattr(o, c)) for c in COLUMNS},
+        **{m.name: cell(m, o) for m in metric_names("report")},
         "accuracy_value": o.accuracy.value,
         "random": f"{o.random_baseline:.3f}" if o.random_baseline is not None else "–",
         "frequent": f"{o.frequent_baseline:.3f}" if o.frequent_baseline is not None else "–",
@@ -77,10 +81,13 @@ def _leaderboard_row(run: LoadedRun) -> dict[str, Any] | None:
 
 
 def _verdict(condition: str, needs: bool, delta: float | None) -> str:
-    """What a positive Δ means depends on what the condition took away."""
-    if condition == "swap":
+    """What a positive Δ means depends on what the condition took away (its ``removes``)."""
+    from medvqa.conditions import removes
+
+    taken = removes(condition)
+    if "question" in taken:
         return "needs the question" if needs else "no evidence it needs the question"
-    if condition == "ood":
+    if "domain" in taken:
         return "see abstention rate"
     if needs:
         return "needs the image"
@@ -101,7 +108,8 @@ def _stored_controls(run: LoadedRun) -> list[dict[str, Any]]:
             "perturbed": f"{d['condition']:.3f}" if d["condition"] is not None else "–",
             "delta": f"{d['delta']:+.3f}" if d["delta"] is not None else "–",
             "ci": f"[{ci[0]:+.3f}, {ci[1]:+.3f}]" if None not in ci else "–",
-            "p": f"{d['mcnemar_p']:.3g}" if d["mcnemar_p"] is not None else "–",
+            "p": p_text(d.get("p_value", d.get("mcnemar_p")), d.get("p_holm"))
+            + (f"; {d['test']}" if d.get("test") else ""),
             "verdict": _verdict(cond, d["needs_image"], d["delta"])
             + (f" (by category: {', '.join(needs_cats)})"
                if needs_cats and cond != "ood" else ""),
@@ -122,33 +130,49 @@ def _controls(run: LoadedRun) -> list[dict[str, Any]]:
     return rows
 
 
-def build_sections(runs: list[LoadedRun]) -> list[BenchmarkSection]:
-    """One section per benchmark, runs ranked by clean accuracy."""
+def _subgroup_rows(run: LoadedRun) -> list[dict[str, Any]]:
+    """Rows of the subgroup table (clean condition): groups, test, p and Holm p."""
+    clean = run.metrics.conditions.get("clean")
+    rows = []
+    for grouping, res in ((clean.subgroups if clean else None) or {}).items():
+        rows.append({
+            "model": run.label, "grouping": grouping,
+            "groups": ", ".join(f"{g} {v['accuracy']:.3f} (n {v['n']})"
+                                for g, v in res["groups"].items()),
+            "test": res.get("test", ""),
+            "p": p_text(res.get("p_value"), res.get("p_holm")),
+        })
+    return rows
+
+
+def build_sections(runs: list[LoadedRun], by: str = "category") -> list[BenchmarkSection]:
+    """One section per benchmark, runs ranked by clean accuracy; groups of breakdown ``by``."""
     by_bench: dict[str, list[LoadedRun]] = defaultdict(list)
     for run in runs:
         by_bench[run.metrics.benchmark].append(run)
     sections = []
     for name in sorted(by_bench):
-        section = BenchmarkSection(name)
+        section = BenchmarkSection(name, by=by)
         ranked = sorted(by_bench[name], key=lambda r: -(
             (r.metrics.conditions.get("clean")
              and r.metrics.conditions["clean"].overall.accuracy.value) or 0))
         section.leaderboard = [row for r in ranked if (row := _leaderboard_row(r))]
         cats = sorted({c for r in ranked if "clean" in r.metrics.conditions
-                       for c in r.metrics.conditions["clean"].by.get("category", {})})
+                       for c in r.metrics.conditions["clean"].by.get(by, {})})
         section.categories = cats
         radar_series: dict[str, list[float | None]] = {}
         for r in ranked:
             clean = r.metrics.conditions.get("clean")
             if clean is None:
                 continue
-            per = clean.by.get("category", {})
+            per = clean.by.get(by, {})
             section.category_rows.append({"model": r.label, "cells": [
                 fmt(per[c].accuracy) if c in per else "–" for c in cats]})
             radar_series[r.label] = [per[c].accuracy.value if c in per else None for c in cats]
         _add_plots(section, ranked, radar_series)
         for r in ranked:
             section.controls.extend(_controls(r))
+            section.subgroup_rows.extend(_subgroup_rows(r))
             _add_control_plots(section, r)
         sections.append(section)
     return sections
@@ -245,7 +269,9 @@ def methods_text(runs: list[LoadedRun]) -> str:
            if clustered else "resampling items (no case contributed more than one item). ")
         + f"Prompt template(s): {', '.join(templates) or 'default'}. Controls compare each "
         "condition with the clean run on the same items: paired bootstrap interval of the "
-        "difference and McNemar's exact test; \"needs the image\" means the interval of "
+        "difference and a paired test clustered the same way (McNemar's exact test, or the exact "
+        "cluster sign-flip test when cases repeat), Holm-adjusted with the subgroup tests over "
+        "every test of a run; \"needs the image\" means the interval of "
         "clean − condition lies above 0. Failure modes are rule-based tags (refusal and "
         "missing-image phrases, unreadable answers, letters outside the options, visual detail "
         "described without a real image, answering an out-of-domain photo) in the LMOD (E1–E6) "

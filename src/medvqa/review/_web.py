@@ -17,7 +17,7 @@ HTTPException = fastapi.HTTPException
 
 def state(request: Any) -> AppState:
     """The app's shared state."""
-    return request.app.state.ctx  # type: ignore[no-any-return]
+    return request.app.state.ctx
 
 
 def session_of(request: Any) -> Session | None:

@@ -41,6 +41,7 @@ from medvqa.models._base import (
 from medvqa.models._complete import RetryPolicy, _load, complete_requests
 from medvqa.models._images import ImageLoader, ImageLoadError
 from medvqa.run._journal import JournalRow, PredictionJournal
+from medvqa.run._perturb_ahead import perturb_ahead
 from medvqa.run._prompts import PromptError, load_template, render_prompt
 from medvqa.run._validate import iter_items
 from medvqa.schema import (
@@ -83,6 +84,10 @@ class RunConfig:
         seed: seed of random conditions.
         max_retries: retries of transient errors before an error is recorded.
         backoff_s: first backoff wait in seconds (doubles per retry).
+        perturbed_dir: on-disk cache of perturbed images (None: RUN/perturbed); runs that
+            share it perturb each image once.
+        perturb_workers: processes that perturb images ahead (None: one per core; 0: none,
+            the request builder perturbs in-process).
 
     """
 
@@ -100,6 +105,8 @@ class RunConfig:
     seed: int = 0
     max_retries: int = 4
     backoff_s: float = 0.5
+    perturbed_dir: Path | None = None
+    perturb_workers: int | None = None
 
 
 @dataclass(frozen=True)
@@ -337,6 +344,8 @@ async def arun_benchmark(
         try:
             summary.predictions = journal.export(pred_file)
             summary.predictions, summary.prediction_errors = journal.counts()
+            # Facts a backend learns while running (placement, endpoints used, what was sent).
+            info.model_info = {**info.model_info, **model.info, "text_only": text_only}
             info.counts = {
                 "predictions": summary.predictions,
                 "errors": summary.prediction_errors,
@@ -369,6 +378,7 @@ async def _run_requests(
 ) -> None:
     """Build the requests still to do, send them, and journal the answers as they arrive."""
     loader = ImageLoader(config.bench_dir)
+    ahead = None if text_only else perturb_ahead(config, conditions, loader)
     include_errors = not config.retry_errors
     order: dict[int, tuple[int, int]] = {}  # request index -> (item line, condition position)
     # Failures found before sending (bad prompt, bad image). Appended by the request builder in
@@ -378,7 +388,7 @@ async def _run_requests(
 
     def requests() -> Iterator[GenerateRequest]:
         index = 0
-        for lineno, item in selection:
+        for lineno, item in ahead.items(selection) if ahead else selection:
             for ci, cond in enumerate(conditions):
                 if not cond.applies_to(item):
                     continue
@@ -462,6 +472,8 @@ async def _run_requests(
         raise BadInputError(f"model endpoint unreachable: {exc}") from None
     finally:
         flush_immediate()
+        if ahead is not None:
+            ahead.close()
     if progress is not None:
         progress(
             RunProgress(

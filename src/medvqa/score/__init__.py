@@ -3,6 +3,7 @@
 from medvqa.score._bootstrap import Interval, cluster_index, ratio_ci, statistic_ci
 from medvqa.score._judge import JudgeConfig, JudgeResult, run_judge
 from medvqa.score._judge_prompt import JudgePrompt, load_judge_prompt, parse_verdict
+from medvqa.score._metric_table import METRICS, Metric
 from medvqa.score._metrics import (
     accuracy,
     chance_of_guess,
@@ -15,8 +16,11 @@ from medvqa.score._model import ConditionMetrics, MetricsBlock, MetricsFile, Met
 from medvqa.score._paired import PairedComparison, compare_runs, mcnemar_exact, paired_difference
 from medvqa.score._score import ScoreConfig, ScoreResult, score_run
 from medvqa.score._subgroups import age_band, subgroup_analysis
+from medvqa.score._tests import group_test, holm, paired_test, sign_flip_p
 
 __all__ = [
+    "METRICS",
+    "Metric",
     "ConditionMetrics",
     "Interval",
     "JudgeConfig",
@@ -34,14 +38,18 @@ __all__ = [
     "cluster_index",
     "compare_runs",
     "frequent_baseline",
+    "group_test",
+    "holm",
     "load_judge_prompt",
     "macro_f1",
     "mcnemar_exact",
     "paired_difference",
+    "paired_test",
     "parse_verdict",
     "ratio_ci",
     "run_judge",
     "score_run",
+    "sign_flip_p",
     "statistic_ci",
     "subgroup_analysis",
     "valid_accuracy",

@@ -130,7 +130,7 @@ def sums_ci(
 
 
 def _ratio(sums: np.ndarray) -> np.ndarray:
-    return sums[:, 0] / sums[:, 1]
+    return np.asarray(sums[:, 0] / sums[:, 1], dtype=float)
 
 
 def ratio_ci(

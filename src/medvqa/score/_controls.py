@@ -3,8 +3,10 @@
 For every condition other than ``clean`` and the individual ``permute@k`` shifts, the items
 scored under both are paired by id and compared with :func:`paired_difference`: Δ of accuracy
 with a paired percentile bootstrap interval (items resampled together, or whole cases when a
-``case_id`` repeats, as the oncology paper's blind ablation does, seed 003 §4.3) and McNemar's
-exact test. The verdict "needs the image" is given when the interval of Δ lies above 0. The
+``case_id`` repeats, as the oncology paper's blind ablation does, seed 003 §4.3) and a paired
+test clustered the same way (McNemar exact, or the exact cluster sign-flip test when cases
+repeat; :mod:`medvqa.score._tests`); ``p_holm`` is Holm-adjusted over every test in
+metrics.json. The verdict "needs the image" is given when the interval of Δ lies above 0. The
 same is done per category. Corruptions also give a degradation curve per corruption: accuracy
 at severity 0 (clean) to 5, PathMMU's Fig. 7 (seed 004).
 """
@@ -19,6 +21,7 @@ from pydantic import BaseModel, Field
 
 from medvqa.score._paired import paired_difference
 from medvqa.score._rows import ScoredRow
+from medvqa.score._tests import significant
 
 
 class Delta(BaseModel):
@@ -29,7 +32,11 @@ class Delta(BaseModel):
     condition: float | None = Field(description="Accuracy under the condition on those items.")
     delta: float | None = Field(description="clean − condition.")
     ci: list[float | None] = Field(description="95 % paired bootstrap interval of delta.")
-    mcnemar_p: float | None = Field(description="Exact McNemar p-value (discordant pairs).")
+    p_value: float | None = Field(description="Two-sided p of the paired test (4 significant "
+                                  "digits).")
+    test: str = Field(default="", description="McNemar exact, or cluster sign-flip (exact).")
+    p_holm: float | None = Field(default=None, description="Holm-adjusted over every test in "
+                                 "metrics.json.")
     clean_only: int = Field(description="Items right only when clean.")
     condition_only: int = Field(description="Items right only under the condition.")
     needs_image: bool = Field(description="The interval of delta lies above 0.")
@@ -64,7 +71,7 @@ def _delta(clean: dict[str, ScoredRow], other: dict[str, ScoredRow], ids: list[s
     return Delta(
         n=cmp.n, clean=_nan_to_none(cmp.accuracy_a), condition=_nan_to_none(cmp.accuracy_b),
         delta=_nan_to_none(cmp.difference), ci=[lo, hi],
-        mcnemar_p=_nan_to_none(cmp.mcnemar_p), clean_only=cmp.a_only,
+        p_value=significant(cmp.p_value), test=cmp.test, clean_only=cmp.a_only,
         condition_only=cmp.b_only, needs_image=lo is not None and lo > 0,
     )
 

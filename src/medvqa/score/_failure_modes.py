@@ -32,8 +32,22 @@ LMOD_TAGS = ("E1", "E2", "E3", "E4", "E5", "E6")
 MIRA_TAGS = ("guess", "refusal", "hallucination", "missing visual evidence")
 RULE_TAGS = ("invalid_format", "outside_options")
 
-#: Conditions that show the model no real image: describing one is a hallucination.
-NO_IMAGE_CONDITIONS = ("blind", "noise", "text-only")
+def shows_no_image(condition: str) -> bool:
+    """Whether ``condition`` shows no real image (describing one is then a hallucination).
+
+    Read from what the condition declares it removes (``blind``, ``noise``, ``text-only``).
+    """
+    from medvqa.conditions import removes
+
+    taken = removes(condition)
+    return "image" in taken and "domain" not in taken
+
+
+def out_of_domain(condition: str) -> bool:
+    """Whether ``condition`` shows an out-of-domain photo (abstaining is the right answer)."""
+    from medvqa.conditions import removes
+
+    return "domain" in removes(condition)
 
 _MISSING = re.compile(
     r"(no|without( an?| the)?|missing|lack of( an?| the)?) (medical )?(image|picture|scan|photo)"
@@ -80,10 +94,6 @@ def abstains(response: str) -> bool:
                 or _NOT_MEDICAL.search(response))
 
 
-def _family(condition: str) -> str:
-    return condition.split(":", 1)[0].split("@", 1)[0]
-
-
 def tag_response(response: str, row: ScoredRow, options: dict[str, str]) -> tuple[str, ...]:
     r"""Failure tags of one scored response (empty for a right answer outside ``ood``).
 
@@ -98,12 +108,11 @@ def tag_response(response: str, row: ScoredRow, options: dict[str, str]) -> tupl
     >>> tag_response("I cannot answer without the image.", row, {"A": "a", "B": "b"})
     ('missing visual evidence', 'refusal')
     """
-    family = _family(row.condition)
     tags: list[str] = []
     missing = bool(_MISSING.search(response))
     refusal = bool(_REFUSAL.search(response))
     declined = missing or refusal or bool(_NOT_MEDICAL.search(response))
-    if family == "ood":
+    if out_of_domain(row.condition):
         return () if declined else ("E2",)
     if row.correct:
         return ()
@@ -117,7 +126,7 @@ def tag_response(response: str, row: ScoredRow, options: dict[str, str]) -> tupl
     if options and letter and letter not in options and len(response) < 40:
         tags += ["outside_options", "E4"]
         hallucinated = True
-    if family in NO_IMAGE_CONDITIONS and _VISUAL.search(response) and not missing:
+    if shows_no_image(row.condition) and _VISUAL.search(response) and not missing:
         if "E4" not in tags:
             tags.append("E4")
         hallucinated = True
@@ -146,7 +155,7 @@ def needs_judge(tags: tuple[str, ...], row: ScoredRow) -> bool:
     >>> needs_judge(("invalid_format",), r), needs_judge(("refusal",), r)
     (True, False)
     """
-    if row.correct or _family(row.condition) == "ood":
+    if row.correct or out_of_domain(row.condition):
         return False
     return "E1" in tags or tags == ("invalid_format",)
 
@@ -175,7 +184,7 @@ class FailureCounts:
         tags = tag_response(response, row, options)
         self.n += 1
         self.abstained += abstains(response)
-        if tags or (not row.correct and _family(row.condition) != "ood"):
+        if tags or (not row.correct and not out_of_domain(row.condition)):
             self.failures += 1
         self.judge_candidates += needs_judge(tags, row)
         self.counts.update(tags)

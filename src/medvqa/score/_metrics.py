@@ -69,7 +69,7 @@ def chance_of_guess(n_options: int, question_type: str) -> float:
     if n_options <= 0:
         return 0.0
     if question_type == "multi":
-        return 1.0 / (2**n_options - 1)
+        return 1.0 / float(2**n_options - 1)
     return 1.0 / n_options
 
 
@@ -104,7 +104,7 @@ def weighted_accuracy_from_sums(sums: np.ndarray, n_classes: int) -> np.ndarray:
     hits, totals = sums[:, :n_classes], sums[:, n_classes:2 * n_classes]
     with np.errstate(invalid="ignore", divide="ignore"):
         per_class = np.where(totals > 0, hits / totals, np.nan)
-        return np.nanmean(per_class, axis=1)
+        return np.asarray(np.nanmean(per_class, axis=1), dtype=float)
 
 
 def macro_f1_from_sums(sums: np.ndarray, n_classes: int) -> np.ndarray:
@@ -113,4 +113,4 @@ def macro_f1_from_sums(sums: np.ndarray, n_classes: int) -> np.ndarray:
     tp, fp, fn = sums[:, 2 * c:3 * c], sums[:, 3 * c:4 * c], sums[:, 4 * c:5 * c]
     with np.errstate(invalid="ignore", divide="ignore"):
         f1 = np.where(tp + fn > 0, 2 * tp / (2 * tp + fp + fn), np.nan)
-        return np.nanmean(f1, axis=1)
+        return np.asarray(np.nanmean(f1, axis=1), dtype=float)

@@ -1,9 +1,10 @@
 """Paired comparison of two runs (or two conditions of one run) on the same items.
 
 The difference in accuracy (A − B) gets a paired bootstrap interval — items (or cases, when a
-case_id repeats) are resampled once and both runs are scored on the same resample — and McNemar's
-exact test on the discordant pairs (two-sided binomial test with p = 1/2). Items are matched by
-item id; only items scored (not errored) in both are compared.
+case_id repeats) are resampled once and both runs are scored on the same resample — and a paired
+test that agrees with it about clustering (:func:`medvqa.score._tests.paired_test`): McNemar's
+exact test when every case has one item, the exact cluster sign-flip test when cases repeat.
+Items are matched by item id; only items scored (not errored) in both are compared.
 
 >>> mcnemar_exact(10, 2)
 0.03857421875
@@ -17,8 +18,16 @@ from pathlib import Path
 import numpy as np
 
 from medvqa.errors import BadInputError
-from medvqa.schema import ITEMS_FILE, PREDICTIONS_FILE, Item, Prediction, read_jsonl
+from medvqa.schema import (
+    ITEMS_FILE,
+    METRICS_FILE,
+    PREDICTIONS_FILE,
+    Item,
+    Prediction,
+    read_jsonl,
+)
 from medvqa.score._bootstrap import cluster_index, ratio_ci
+from medvqa.score._tests import paired_test
 
 
 def mcnemar_exact(a_only: int, b_only: int) -> float:
@@ -42,7 +51,8 @@ class PairedComparison:
     ci: tuple[float, float]
     a_only: int
     b_only: int
-    mcnemar_p: float
+    p_value: float
+    test: str
     clustered: bool
 
     @property
@@ -63,10 +73,11 @@ def paired_difference(
                   resamples, seed)
     a_only = int(np.sum((a == 1) & (b == 0)))
     b_only = int(np.sum((a == 0) & (b == 1)))
+    test, p = paired_test(a, b, clusters)
     return PairedComparison(
         label_a, label_b, n, float(a.mean()) if n else float("nan"),
         float(b.mean()) if n else float("nan"), float((a - b).mean()) if n else float("nan"),
-        (ci.low, ci.high), a_only, b_only, mcnemar_exact(a_only, b_only), clusters is not None,
+        (ci.low, ci.high), a_only, b_only, p, test, clusters is not None,
     )
 
 
@@ -85,20 +96,44 @@ def _scored(run_dir: Path, condition: str) -> dict[str, bool]:
 
 def compare_runs(
     run_a: Path, run_b: Path, condition_a: str = "clean", condition_b: str = "clean",
-    bench_dir: Path | None = None, resamples: int = 9999, seed: int = 0,
+    bench_dir: Path | None = None, resamples: int = 9999, seed: int = 0, cluster: bool = True,
 ) -> PairedComparison:
-    """Paired comparison of two scored runs (or two conditions of one run when run_a == run_b)."""
+    """Paired comparison of two scored runs (or two conditions of one run when run_a == run_b).
+
+    Case ids come from ``bench_dir``. Without it, a run whose metrics.json says it was scored
+    case-clustered is refused (BadInputError) unless ``cluster`` is False: clustering is never
+    dropped silently.
+    """
     a, b = _scored(run_a, condition_a), _scored(run_b, condition_b)
     ids = sorted(a.keys() & b.keys())
     if not ids:
         raise BadInputError(f"{run_a} and {run_b} share no scored items")
     cases: list[str | None] | None = None
-    if bench_dir is not None and (Path(bench_dir) / ITEMS_FILE).is_file():
+    if cluster and bench_dir is not None and (Path(bench_dir) / ITEMS_FILE).is_file():
         case_of = {
             i.id: i.case_id for i in read_jsonl(Path(bench_dir) / ITEMS_FILE, Item, errors=[])
         }
         cases = [case_of.get(i) for i in ids]
+    elif cluster:
+        for run in {Path(run_a), Path(run_b)}:
+            if _was_clustered(run):
+                raise BadInputError(
+                    f"{run}: scored with case-clustered intervals; pass --bench BENCH so the "
+                    "comparison resamples cases too, or --no-cluster to compare items")
     return paired_difference(
         np.array([a[i] for i in ids]), np.array([b[i] for i in ids]), cases, resamples, seed,
         f"{Path(run_a).name}:{condition_a}", f"{Path(run_b).name}:{condition_b}",
     )
+
+
+def _was_clustered(run: Path) -> bool:
+    """Whether ``medvqa score`` resampled cases for this run (metrics.json ``clustered``)."""
+    import json
+
+    path = run / METRICS_FILE
+    if not path.is_file():
+        return False
+    try:
+        return bool(json.loads(path.read_text(encoding="utf-8")).get("clustered"))
+    except ValueError:
+        return False

@@ -10,8 +10,12 @@ import numpy as np
 from medvqa.schema import Item, Prediction
 from medvqa.score.parsers import (
     AnswerParser,
+    bleu_stats,
+    gold_regions,
     is_correct,
+    normalize_answer,
     open_scores,
+    read_regions,
     region_scores,
 )
 
@@ -35,7 +39,9 @@ class ScoredRow:
     case_id: str | None
     meta: dict[str, Any] = field(default_factory=dict)
     region: tuple[float, float, float, float] | None = None
-    open: tuple[float, float, float, float] | None = None
+    open: tuple[float, float, float] | None = None
+    bleu: tuple[float, ...] | None = None
+    guessed: bool | None = None
 
 
 def _class_of(item: Item, letters: str | list[str] | None) -> str:
@@ -51,23 +57,39 @@ def _class_of(item: Item, letters: str | list[str] | None) -> str:
 def score_row(item: Item, pred: Prediction, parser: AnswerParser) -> ScoredRow:
     """Parse and score one prediction against its (condition-transformed) item."""
     qtype = item.question_type
+    before = getattr(parser, "fallbacks", None)
     parsed = parser.parse(pred.response or "", item.options, qtype)
+    # A parser that counts its random fallbacks (pathmmu) tells whether this one was a guess.
+    guessed = None if before is None else getattr(parser, "fallbacks", before) > before
     ok = is_correct(parsed.choice, item.answer, qtype,
                     texts=item.options if parser.compares_text else None)
-    region = open_ = None
-    if qtype == "region":
-        got = parsed.choice if isinstance(parsed.choice, list) else []
-        region = tuple(region_scores(got, list(item.answer)))  # type: ignore[assignment]
+    region = open_ = bleu = None
+    if item.options:
+        gold_class, pred_class = _class_of(item, item.answer), _class_of(item, parsed.choice)
     elif qtype == "open":
-        open_ = tuple(open_scores(pred.response or "", str(item.answer)))  # type: ignore[assignment]
+        # Both sides normalised: the parser's choice already is (SQuAD rules).
+        gold_class = normalize_answer(str(item.answer))
+        pred_class = "\x00invalid" if parsed.invalid else str(parsed.choice)
+    else:
+        gold_class, pred_class = str(item.answer), str(parsed.choice)
+    if qtype == "region":
+        scores = region_scores(read_regions(pred.response or "") if not parsed.invalid else None,
+                               gold_regions(item.answer, item.meta))
+        region = tuple(scores)
+        # Right only when every region on the image is named with its type, and nothing else.
+        ok = scores.precision == 1.0 and scores.recall == 1.0
+        pred_class = gold_class if ok else "\x00invalid" if parsed.invalid else "\x00other"
+    elif qtype == "open":
+        open_ = tuple(open_scores(pred.response or "", str(item.answer)))
+        bleu = bleu_stats(pred.response or "", str(item.answer))
     return ScoredRow(
         item_id=item.id,
         condition=pred.condition,
         correct=ok,
         invalid=parsed.invalid,
         choice=parsed.choice,
-        gold_class=_class_of(item, item.answer) if item.options else str(item.answer),
-        pred_class=_class_of(item, parsed.choice) if item.options else str(parsed.choice),
+        gold_class=gold_class,
+        pred_class=pred_class,
         n_options=len(item.options),
         question_type=qtype,
         category=item.category,
@@ -77,6 +99,8 @@ def score_row(item: Item, pred: Prediction, parser: AnswerParser) -> ScoredRow:
         meta=item.meta,
         region=region,  # type: ignore[arg-type]
         open=open_,  # type: ignore[arg-type]
+        bleu=bleu,
+        guessed=guessed,
     )
 
 

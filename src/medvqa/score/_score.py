@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from medvqa.errors import BadInputError
+from medvqa.models._reasoning import strip_thinking
 from medvqa.schema import (
     BENCHMARK_FILE,
     CACHE_FILE,
@@ -36,8 +37,11 @@ from medvqa.schema import (
     write_jsonl,
 )
 from medvqa.score._block import confusion, metrics_block
+from medvqa.score._bootstrap import cluster_index
+from medvqa.score._by import check_by, group_key
 from medvqa.score._controls import control_table
 from medvqa.score._failure_modes import FailureCounts, needs_judge
+from medvqa.score._family import adjust_family
 from medvqa.score._judge import Candidate, JudgeConfig, JudgeResult, run_judge, write_verdicts
 from medvqa.score._model import ConditionMetrics, MetricsFile
 from medvqa.score._rows import ScoredRow, score_row
@@ -111,6 +115,8 @@ def score_run(config: ScoreConfig) -> ScoreResult:
     items = load_items(bench_dir, problems)
     run_info = read_json(run_dir / RUN_FILE, RunInfo) if (run_dir / RUN_FILE).is_file() else None
     seed = run_info.seed if run_info else 0
+    # A reasoning model's raw text is kept; the parser sees only what follows its thinking.
+    thinking = bool(run_info and run_info.model_params.get("reasoning"))
     preds_errors: list[RecordError] = []
     predictions = list(read_jsonl(pred_path, Prediction, preds_errors))
     problems.extend(_with_ids(preds_errors, "item_id"))
@@ -143,7 +149,9 @@ def score_run(config: ScoreConfig) -> ScoreResult:
         if key not in parsers:
             parsers[key] = make_parser(style, seed=42)
         shown = transforms[cond](item)
-        row = score_row(shown, pred, parsers[key])  # type: ignore[arg-type]
+        answer = (pred.model_copy(update={"response": strip_thinking(pred.response)})
+                  if thinking else pred)
+        row = score_row(shown, answer, parsers[key])  # type: ignore[arg-type]
         rows[cond].append(row)
         tags = failures[cond].add(pred.response, row, shown.options)
         if config.judge is not None and needs_judge(tags, row):
@@ -160,8 +168,7 @@ def score_run(config: ScoreConfig) -> ScoreResult:
     if permute is not None:
         conditions["permute"] = permute
     all_rows = [r for rs in rows.values() for r in rs]
-    n_cases = len({r.case_id for r in all_rows})
-    clustered = config.cluster and n_cases < len({r.item_id for r in all_rows})
+    clustering = _clustering(all_rows, config.cluster)
     card = bench_dir / BENCHMARK_FILE
     bench = read_json(card, Benchmark) if card.is_file() else None
     metrics = MetricsFile(
@@ -169,7 +176,8 @@ def score_run(config: ScoreConfig) -> ScoreResult:
         n=len(all_rows),
         seed=config.seed,
         resamples=config.resamples,
-        clustered=clustered,
+        clustered=clustering.startswith("cases"),
+        clustering=clustering,
         skipped=len(problems),
         model=run_info.model if run_info else "",
         benchmark=bench.name if bench else bench_dir.name,
@@ -177,6 +185,7 @@ def score_run(config: ScoreConfig) -> ScoreResult:
     )
     controls = control_table(rows, config.resamples, config.seed, config.cluster)
     metrics.controls = controls.model_dump() if controls is not None else None
+    metrics.tests_adjusted = adjust_family(metrics)
     metrics.failure_modes = {
         c: failures[c].as_dict() for c in sorted(failures, key=_condition_order)
     }
@@ -199,6 +208,18 @@ def _add_judge(metrics: MetricsFile, result: JudgeResult, run_dir: Path,
             update={"failure_judge": result.provenance}))
 
 
+def _clustering(rows: list[ScoredRow], cluster: bool) -> str:
+    """What the intervals and tests resampled, in words (written to metrics.json)."""
+    by_item = {r.item_id: r.case_id for r in rows}
+    cases = cluster_index(list(by_item.values()), len(by_item))
+    if cases is None:
+        return "items (no case contributes more than one item)"
+    n_cases = int(cases.max()) + 1
+    if not cluster:
+        return f"items (--no-cluster; {n_cases} cases share {len(by_item)} items)"
+    return f"cases ({n_cases} cases, {len(by_item)} items)"
+
+
 def _condition_order(name: str) -> tuple[int, str]:
     return (0 if name == "clean" else 1, name)
 
@@ -209,7 +230,7 @@ def _condition_metrics(rows: list[ScoredRow], config: ScoreConfig, errors: int) 
     for field_name in config.by:
         groups: dict[str, list[ScoredRow]] = defaultdict(list)
         for r in rows:
-            groups[str(getattr(r, field_name, "") or "")].append(r)
+            groups[group_key(r, check_by(field_name))].append(r)
         if len(groups) > 1 or field_name == "category":
             by[field_name] = {
                 g: metrics_block(rs, config.resamples, config.seed, config.cluster)
@@ -218,7 +239,8 @@ def _condition_metrics(rows: list[ScoredRow], config: ScoreConfig, errors: int) 
     return ConditionMetrics(
         overall=overall,
         by=by,  # type: ignore[arg-type]
-        subgroups=subgroup_analysis(rows, config.age_bands),
+        subgroups=subgroup_analysis(rows, config.age_bands, config.cluster, config.resamples,
+                                    config.seed),
         confusion=confusion(rows),
     )
 

@@ -1,20 +1,26 @@
 """Subgroup analysis (LMOD, seed 002): accuracy by age band, sex and source, with tests.
 
-Each grouping gets a chi-square test of independence between group and correctness (Fisher's
-exact test for a 2×2 table with an expected count below 5), and the p-values of all groupings are
-Holm-adjusted together. Missing or non-numeric ages fall in the band "unknown", which is reported
-but left out of the test.
+Each grouping gets a test of "accuracy does not depend on the group" that agrees with the
+intervals about clustering (:func:`medvqa.score._tests.group_test`): χ², Fisher's exact test
+(2×2) or an exact permutation test (beyond 2×2) when expected counts are small, and when cases
+repeat a cluster permutation test (group constant within cases: sex, age) or a case-clustered
+Wald test. p-values keep 4 significant digits; ``medvqa score`` Holm-adjusts them together with
+every other test in metrics.json (``p_holm``). Missing or non-numeric ages fall in the band
+"unknown", which is reported but left out of the test.
 """
 
 from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from medvqa.score._bootstrap import cluster_index
 from medvqa.score._rows import ScoredRow
+from medvqa.score._tests import group_test, significant
 
 DEFAULT_AGE_BANDS: tuple[float, ...] = (18, 40, 60)
 
@@ -49,51 +55,43 @@ def _label(value: Any) -> str:
     return text if text and text.lower() not in {"nan", "none", "null"} else "unknown"
 
 
-def _test(table: np.ndarray) -> tuple[str, float]:
-    from scipy.stats import chi2_contingency, fisher_exact
-
-    if table.shape == (2, 2):
-        expected = table.sum(1, keepdims=True) * table.sum(0, keepdims=True) / table.sum()
-        if (expected < 5).any():
-            return "fisher", float(fisher_exact(table).pvalue)
-    return "chi2", float(chi2_contingency(table).pvalue)
+def _pair() -> list[int]:
+    """[right, total] of one group."""
+    return [0, 0]
 
 
 def subgroup_analysis(
-    rows: list[ScoredRow], age_edges: tuple[float, ...] = DEFAULT_AGE_BANDS
+    rows: list[ScoredRow], age_edges: tuple[float, ...] = DEFAULT_AGE_BANDS,
+    cluster: bool = True, resamples: int = 9999, seed: int = 0,
 ) -> dict[str, Any] | None:
-    """Accuracy per group for age band, sex and source, each with a test and Holm p-value."""
-    keys = {
+    """Accuracy per group for age band, sex and source, each with a (clustered) test."""
+    keys: dict[str, Callable[[ScoredRow], str]] = {
         "age_band": lambda r: age_band(r.meta.get("age"), age_edges),
         "sex": lambda r: _label(r.meta.get("sex")),
         "source": lambda r: _label(r.source),
     }
     out: dict[str, Any] = {}
     for name, key in keys.items():
-        groups: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-        for r in rows:
-            g = groups[key(r)]
-            g[0] += int(r.correct)
-            g[1] += 1
-        tested = {k: v for k, v in groups.items() if k != "unknown"}
+        labels = [key(r) for r in rows]
+        groups: dict[str, list[int]] = defaultdict(_pair)
+        for r, g in zip(rows, labels, strict=True):
+            groups[g][0] += int(r.correct)
+            groups[g][1] += 1
+        tested = sorted(k for k in groups if k != "unknown")
         if len(tested) < 2:
             continue
-        table = np.array([[c, n - c] for c, n in tested.values()], dtype=float)
-        test, p = _test(table) if table.sum(0).min() > 0 else ("none", 1.0)
+        keep = [i for i, g in enumerate(labels) if g != "unknown"]
+        code = {g: j for j, g in enumerate(tested)}
+        correct = np.array([rows[i].correct for i in keep], dtype=float)
+        codes = np.array([code[labels[i]] for i in keep], dtype=int)
+        clusters = (cluster_index([rows[i].case_id for i in keep], len(keep))
+                    if cluster else None)
+        test, p = group_test(correct, codes, clusters, resamples, seed)
         out[name] = {
             "groups": {
                 k: {"accuracy": round(c / n, 6), "n": n} for k, (c, n) in sorted(groups.items())
             },
             "test": test,
-            "p_value": p,
+            "p_value": significant(p),
         }
-    if not out:
-        return None
-    from statsmodels.stats.multitest import multipletests
-
-    names = list(out)
-    adjusted = multipletests([out[n]["p_value"] for n in names], method="holm")[1]
-    for name, p in zip(names, adjusted, strict=True):
-        out[name]["p_value"] = round(float(out[name]["p_value"]), 6)
-        out[name]["p_holm"] = round(float(p), 6)
-    return out
+    return out or None

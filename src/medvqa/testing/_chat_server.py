@@ -18,6 +18,7 @@ import json
 import subprocess
 import sys
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -58,6 +59,7 @@ class ChatServer:
         reply: ``fn(prompt, body) -> text`` for successful answers (default: ``"A"``).
         parse: decode each request body (needed for counts, images, replies and ``fail``);
             off, the server reads the body and answers ``"A"`` at once (throughput benches).
+        port: port to listen on (0: any free port).
 
     Attributes:
         counts: requests received per prompt text.
@@ -73,6 +75,7 @@ class ChatServer:
         fail: dict[str, list[int]] | None = None,
         reply: Reply = first_letter_reply,
         parse: bool = True,
+        port: int = 0,
     ):
         self.latency_s = latency_s
         self.fail = {k: list(v) for k, v in (fail or {}).items()}
@@ -82,7 +85,7 @@ class ChatServer:
         self.images: list[str] = []
         self.headers: list[str] = []
         self.bodies: list[dict[str, Any]] = []
-        self.port = 0
+        self.port = port
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._serve, daemon=True)
@@ -135,7 +138,7 @@ class ChatServer:
         asyncio.set_event_loop(self._loop)
         self._runner = web.AppRunner(self._app(), access_log=None)
         self._loop.run_until_complete(self._runner.setup())
-        site = web.TCPSite(self._runner, "127.0.0.1", 0, backlog=1024)
+        site = web.TCPSite(self._runner, "127.0.0.1", self.port, backlog=1024)
         self._loop.run_until_complete(site.start())
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
         self._ready.set()
@@ -210,8 +213,9 @@ class ChatServerProcess:
                 self._proc.kill()
 
 
-def serve_forever(latency_s: float) -> None:
+def serve_forever(latency_s: float, port: int = 0, delay_s: float = 0.0) -> None:
     """Run a non-decoding server until terminated; prints ``port N`` once listening."""
-    with ChatServer(latency_s=latency_s, parse=False) as server:
+    time.sleep(delay_s)
+    with ChatServer(latency_s=latency_s, parse=False, port=port) as server:
         print(f"port {server.port}", flush=True)
         threading.Event().wait()

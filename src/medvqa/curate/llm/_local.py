@@ -15,10 +15,10 @@ import ipaddress
 from urllib.parse import urlsplit
 
 from medvqa.errors import BadInputError
-from medvqa.models import parse_model_spec
+from medvqa.models import BACKENDS, parse_model_spec
 
-#: spec kinds that never leave the process.
-IN_PROCESS_KINDS = frozenset({"random", "frequent", "smollm2", "hf"})
+#: spec kinds that never leave the process (the backend table's ``local`` column).
+IN_PROCESS_KINDS = frozenset(prefix for prefix, row in BACKENDS.items() if row.local)
 
 
 def is_loopback_host(host: str) -> bool:

@@ -1,19 +1,19 @@
 r"""``mammovqa``: the published MammoVQA answer matcher, reproduced with its quirks (seed 000).
 
 Single choice and yes/no. Every option has three candidate strings, listed letters first, then
-``L: text`` strings, then texts. Each candidate (lower-cased) is compared with the response by
-:class:`difflib.SequenceMatcher` ratio; candidates are ranked by ratio (stable), and those at the
-maximum are mapped back to options (a letter or text maps to the first option whose letter or
-text equals it). One option → chosen. Otherwise the *combined* score of each ``L: text``
-candidate (its ratio + its letter's + its text's) decides; a tie again → fuzzywuzzy
+``L: text`` strings, then texts. Each candidate is compared with the response, **both lower-
+cased**, by :class:`difflib.SequenceMatcher` ratio; candidates are ranked by ratio (stable), and
+those at the maximum are mapped back to options (a letter or text maps to the first option whose
+letter or text equals it). One option → chosen. Otherwise the *combined* score of each ``L:
+text`` candidate (its ratio + its letter's + its text's) decides; a tie again → fuzzywuzzy
 ``process.extract(response, candidates, limit=50)`` (WRatio, default processor) ranks the
 candidates and the same two steps repeat on its scores; a tie after that → no choice (score 0).
 A refusal or garbage therefore still lands on some option nearly always.
 
-The response keeps its case in the difflib stage: that is what reproduces the reference outputs
-listed in REFERENCE_SCORING.md (``This is a CC view mammogram.`` → MLO; lower-casing the response
-too would pick CC). Multiple choice: the lower-cased response's ``\b\w+\b`` tokens select every
-option any of whose candidate strings contains one of them.
+The published code lower-cases the response as well as each candidate (REFERENCE_SCORING.md,
+corrected: ``This is a CC view mammogram.`` with options ``A: MLO, B: CC`` → A). Multiple
+choice: the lower-cased response's ``\b\w+\b`` tokens select every option any of whose
+candidate strings contains one of them.
 
 difflib and fuzzywuzzy (without python-Levenshtein) are what produced the published numbers;
 rapidfuzz computes other similarities and changes decisions (MEASUREMENTS.md). Speed comes only
@@ -26,8 +26,8 @@ scored in descending order of an upper bound of their ratio (the character-multi
 >>> p = MammoVQAParser()
 >>> p.parse("Answer: B", {"A": "Left", "B": "Right"}, "single").choice
 'A'
->>> p.parse("This is a CC view mammogram.", {"A": "CC", "B": "MLO"}, "single").choice
-'B'
+>>> p.parse("This is a CC view mammogram.", {"A": "MLO", "B": "CC"}, "single").choice
+'A'
 """
 
 from __future__ import annotations
@@ -50,9 +50,9 @@ _DECIDED_SIZE = 1 << 15
 _DECIDED_LEN = 200
 
 
-def _matcher(candidate: str) -> SequenceMatcher:
+def _matcher(candidate: str) -> SequenceMatcher[str]:
     """A matcher of this thread with ``candidate`` as the second sequence, indexed once."""
-    cache: dict[str, SequenceMatcher] | None = getattr(_LOCAL, "matchers", None)
+    cache: dict[str, SequenceMatcher[str]] | None = getattr(_LOCAL, "matchers", None)
     if cache is None:
         cache = _LOCAL.matchers = {}
     matcher = cache.get(candidate)
@@ -172,8 +172,11 @@ def _wratio(response: str, candidates: tuple[str, ...]) -> tuple[tuple[str, floa
 
 
 def _decide(response: str, options: dict[str, str]) -> str | None:
-    """Single choice and yes/no: the difflib stage, then fuzzywuzzy's, else no choice."""
-    choice = _difflib_pick(response, options)
+    """Single choice and yes/no: difflib (both sides lower-cased), then fuzzywuzzy, else None.
+
+    fuzzywuzzy gets the response as given: its default processor lower-cases it.
+    """
+    choice = _difflib_pick(response.lower(), options)
     if choice is None:
         texts = tuple(_candidates(tuple(options.items())).texts)
         choice = _pick(list(_wratio(response, texts)), options)

@@ -1,30 +1,77 @@
-r"""``region``: sets of region IDs, as LMOD asks (``Region ID: 3; Type: optic disc``).
+r"""``region``: LMOD anatomical recognition (seed 002, §4.2), scored by region *type*.
 
-Parses every ``Region ID: …`` field (several IDs per field allowed), or else a plain list of
-integers, into a sorted list of ID strings; no ID → invalid. :func:`region_scores` computes
-precision, recall, F1 and LMOD's hallucination resistance HR = 1 − |pred ∖ gold| / |pred|.
-An empty prediction has precision 0, recall 0 (if gold is non-empty) and HR 1 (it hallucinated
-nothing); an empty prediction against an empty gold scores 1 everywhere.
+The prompt asks for ``Region ID: xxx; Type: xxx`` per labelled box. :func:`read_regions` reads
+those pairs and nothing else:
 
->>> RegionParser().parse("Region ID: 3; Type: disc\\nRegion ID: 1; Type: cup", {}, "region")
-ParsedAnswer(choice=['1', '3'], invalid=False)
->>> region_scores(["1", "4"], ["1", "2"]).hallucination_resistance
-0.5
+- a region is named only in a field ``Region ID: 3`` (also ``Region 3``, ``Region #3``,
+  ``Region IDs: 3, 5`` — several IDs share the type that follows); its type is the text after
+  ``Type:`` up to the end of the line, ``;`` or the next region field;
+- numbers outside such fields are never IDs ("cannot identify the 2 regions", "512x512");
+- a refusal ("I cannot identify…", "no image") or a response with no region field is invalid;
+- an ID given two different types counts once, with no type (it cannot be correctly typed).
+
+:func:`region_scores`, per image (LMOD's definitions): with P the predicted regions, T the
+regions on the image and C ⊆ P the predicted regions whose ID is on the image *and* whose type
+equals that region's type (lower case, punctuation and spacing ignored):
+precision = |C| / |P|, recall = |C| / |T|, F1 their harmonic mean, hallucination resistance
+HR = 1 − |{r ∈ P : r ∉ T}| / |P| (IDs that do not exist on the image). An invalid prediction
+(P empty) has precision = recall = F1 = 0 and **no** HR (undefined: nothing was predicted); it
+is counted in the invalid rate, and HR is averaged over valid predictions only.
+
+>>> read_regions("Region ID: 3; Type: optic disc\nRegion ID: 1; Type: cup")
+{'3': 'optic disc', '1': 'cup'}
+>>> s = region_scores({"1": "cup", "4": "disc"}, {"1": "cup", "2": "disc"})
+>>> (s.precision, s.recall, s.hallucination_resistance)
+(0.5, 0.5, 0.5)
 """
 
 from __future__ import annotations
 
+import math
 import re
 from typing import NamedTuple
 
 from medvqa.score.parsers._base import INVALID, ParsedAnswer
+from medvqa.score.parsers._cues import REFUSAL
 
-_FIELD = re.compile(r"region\s*ids?\s*[:=]?\s*((?:\d+\s*(?:,|and|&|\s)\s*)*\d+)", re.IGNORECASE)
+_KEY = r"\bregion\s*(?:ids?|numbers?|#|no\.?)?\s*[:=#]?\s*"
+_FIELD = re.compile(
+    _KEY + r"(?P<ids>\d+(?:\s*(?:,|and|&|/)\s*\d+)*)(?![\dx\u00d7])"
+    r"(?P<rest>(?:(?!" + _KEY + r"\d)[^\n])*)",  # the type runs up to the next region field
+    re.IGNORECASE,
+)
+_TYPE = re.compile(r"^\s*[;,:\-\u2013)]?\s*(?:\(?\s*type\s*[:=]?\s*)?(?P<t>[^;\n]*)",
+                   re.IGNORECASE)
 _INT = re.compile(r"\d+")
+_NORM = re.compile(r"[^\w]+")
+
+
+def normalize_type(text: str) -> str:
+    """Lower case, punctuation and spacing ignored: ``Optic-Disc.`` → ``optic disc``."""
+    return " ".join(_NORM.sub(" ", text.lower()).split())
+
+
+def read_regions(response: str) -> dict[str, str | None] | None:
+    """Region ID → type named in ``response`` (type None if missing); None when invalid."""
+    if not isinstance(response, str) or REFUSAL.search(response):
+        return None
+    out: dict[str, str | None] = {}
+    conflicted: set[str] = set()
+    for m in _FIELD.finditer(response):
+        t = _TYPE.match(m["rest"])
+        kind = normalize_type(t["t"]) if t is not None else ""
+        for rid in _INT.findall(m["ids"]):
+            rid = str(int(rid))
+            if rid in out and out[rid] != (kind or None):
+                conflicted.add(rid)
+            out[rid] = kind or None
+    for rid in conflicted:
+        out[rid] = None
+    return out or None
 
 
 class RegionScores(NamedTuple):
-    """Per-item region scores in [0, 1]."""
+    """Per-image region scores in [0, 1]; ``hallucination_resistance`` is NaN when invalid."""
 
     precision: float
     recall: float
@@ -32,30 +79,50 @@ class RegionScores(NamedTuple):
     hallucination_resistance: float
 
 
-def region_scores(pred: list[str], gold: list[str]) -> RegionScores:
-    """Set precision, recall, F1 and hallucination resistance of predicted region IDs."""
-    p, g = set(pred), set(gold)
-    if not p and not g:
-        return RegionScores(1.0, 1.0, 1.0, 1.0)
-    tp = len(p & g)
-    precision = tp / len(p) if p else 0.0
-    recall = tp / len(g) if g else 0.0
+def region_scores(pred: dict[str, str | None] | None,
+                  gold: dict[str, str | None]) -> RegionScores:
+    """LMOD's precision, recall and F1 over correctly typed regions, and HR over IDs.
+
+    ``gold`` maps each region on the image to its type (None: type unknown, then the ID alone
+    decides). ``pred`` None or empty is an invalid prediction.
+    """
+    if not pred:
+        return RegionScores(0.0, 0.0, 0.0, math.nan)
+    truth = {str(k): (normalize_type(v) if v else None) for k, v in gold.items()}
+    typed = sum(1 for rid, kind in pred.items()
+                if rid in truth and (truth[rid] is None or (kind is not None
+                                                            and kind == truth[rid])))
+    precision = typed / len(pred)
+    recall = typed / len(truth) if truth else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    hr = 1.0 - len(p - g) / len(p) if p else 1.0
-    return RegionScores(precision, recall, f1, hr)
+    hallucinated = sum(1 for rid in pred if rid not in truth)
+    # 1 − hallucinated/|P|, written so that it is exactly |P ∩ T| / |P| in floating point.
+    return RegionScores(precision, recall, f1, (len(pred) - hallucinated) / len(pred))
+
+
+def gold_regions(answer: list[str] | str, meta: dict[str, object]) -> dict[str, str | None]:
+    """The image's regions → types from the item's ``meta.regions`` (IDs from ``answer``)."""
+    ids = [answer] if isinstance(answer, str) else list(answer)
+    types: dict[str, str | None] = {str(int(i)) if str(i).isdigit() else str(i): None
+                                    for i in ids}
+    regions = meta.get("regions")
+    if isinstance(regions, list):
+        for r in regions:
+            if isinstance(r, dict) and "id" in r:
+                rid = str(r["id"])
+                rid = str(int(rid)) if rid.isdigit() else rid
+                if rid in types:
+                    types[rid] = str(r.get("type") or "") or None
+    return types
 
 
 class RegionParser:
-    """Region ID lists from LMOD-format or plain responses."""
+    """Region ID lists from LMOD-format responses (``Region ID: …; Type: …``)."""
 
     style = "region"
     compares_text = False
 
     def parse(self, response: str, options: dict[str, str], question_type: str) -> ParsedAnswer:
-        """Collect the region IDs named in ``response``."""
-        if not isinstance(response, str):
-            return INVALID
-        fields = _FIELD.findall(response)
-        ids = ({i for f in fields for i in _INT.findall(f)} if fields
-               else set(_INT.findall(response)))
-        return ParsedAnswer(sorted(ids, key=int), False) if ids else INVALID
+        """The region IDs named in ``response`` (sorted); invalid when none or a refusal."""
+        regions = read_regions(response)
+        return ParsedAnswer(sorted(regions, key=int), False) if regions else INVALID

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from medvqa._registry import Registry
 from medvqa.score.parsers._base import AnswerParser
 
-STYLES: Registry = Registry(
+STYLES: Registry[Any] = Registry(
     "parser style",
     {
         "strict": "medvqa.score.parsers._strict:StrictParser",
@@ -25,7 +27,7 @@ def make_parser(style: str, *, seed: int = 42) -> AnswerParser:
         medvqa._registry.UnknownNameError: unknown style, with close matches.
     """
     cls = STYLES.get(style)
-    return cls(seed=seed) if style in _SEEDED else cls()
+    return cast(AnswerParser, cls(seed=seed) if style in _SEEDED else cls())
 
 
 def clear_caches() -> None:

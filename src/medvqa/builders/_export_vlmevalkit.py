@@ -1,0 +1,152 @@
+"""Export a BENCH/ as VLMEvalKit TSVs: choice items in one file, open and region items in another.
+
+VLMEvalKit scores a TSV by its dataset type: an MCQ file (option columns ``A``, ``B``, …, a
+letter answer) or a VQA file (free-text answer, no options). So choice items (``single``,
+``multi``, ``yesno``, ``grade``) go to ``OUT.tsv`` and open and region items to
+``OUT_open.tsv`` (written only when there are such items); a perfect model then scores 100 %
+on both instead of 0 on the open items. Columns VLMEvalKit reads are written only when some row
+fills them (an all-empty ``hint`` or ``l2-category`` column would become a category of its
+own); medvqa's own columns (``id``, ``question_type``, ``case_id``, ``source``, ``meta``) follow
+and are ignored by VLMEvalKit, read back by the ``vlmevalkit`` importer.
+
+Things VLMEvalKit would do silently are reported instead (:class:`VlmExport`): option texts that
+pandas' ``read_csv`` turns into NaN (``None``, ``NA``, ``null`` …; VLMEvalKit then leaves the
+option out of the prompt) and items without an image (an image-less row cannot be dumped by its
+image datasets; they are left out and named).
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from medvqa.builders._vlmevalkit import LETTERS
+from medvqa.errors import BadInputError
+from medvqa.schema import ITEMS_FILE, Item, read_jsonl
+from medvqa.store import atomic_writer
+
+#: Strings pandas.read_csv reads as missing by default (pandas' ``STR_NA_VALUES``).
+PANDAS_NA = frozenset({
+    "", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
+    "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null",
+})
+CHOICE_TYPES = frozenset({"single", "multi", "yesno", "grade"})
+OWN_COLUMNS = ("id", "question_type", "case_id", "source", "meta")
+
+
+@dataclass
+class VlmFile:
+    """One TSV written: its path, its VLMEvalKit dataset type and its row count."""
+
+    path: Path
+    kind: str
+    rows: int
+
+
+@dataclass
+class VlmExport:
+    """What an export wrote and what it reports."""
+
+    files: list[VlmFile] = field(default_factory=list)
+    images: int = 0
+    no_image: list[str] = field(default_factory=list)
+    na_options: list[str] = field(default_factory=list)
+    multi: list[str] = field(default_factory=list)
+
+    @property
+    def items(self) -> int:
+        """Rows written over all files."""
+        return sum(f.rows for f in self.files)
+
+
+def open_path(out: Path) -> Path:
+    """Where the open/region items of an export to ``out`` go (``X.tsv`` → ``X_open.tsv``)."""
+    return out.with_name(f"{out.stem}_open{out.suffix or '.tsv'}")
+
+
+def _answer_cell(item: Item) -> str:
+    return ",".join(item.answer) if isinstance(item.answer, list) else item.answer
+
+
+def _selected(bench: Path, splits: set[str] | None) -> Iterator[Item]:
+    for item in read_jsonl(bench / ITEMS_FILE, Item):
+        if splits is None or item.split in splits:
+            yield item
+
+
+def _header(items: Iterable[Item], choice: bool) -> list[str]:
+    width, hint, l2 = 0, False, False
+    for item in items:
+        width = max(width, len(item.options))
+        hint = hint or bool(str(item.meta.get("hint", "")).strip())
+        l2 = l2 or bool(str(item.meta.get("l2_category", "")).strip())
+    cols = ["index", "image", "question"] + (["hint"] if hint else [])
+    if choice:
+        cols += [LETTERS[k] for k in range(width)]
+    cols += ["answer", "category"] + (["l2-category"] if l2 else []) + ["split"]
+    return cols + list(OWN_COLUMNS)
+
+
+def _row(item: Item, index: int, cols: list[str], bench: Path) -> list[str]:
+    b64 = [base64.b64encode((bench / rel).read_bytes()).decode("ascii") for rel in item.images]
+    cell = b64[0] if len(b64) == 1 else json.dumps(b64)
+    values = {
+        "index": str(index), "image": cell, "question": item.question,
+        "hint": str(item.meta.get("hint", "")), "answer": _answer_cell(item),
+        "category": item.category, "l2-category": str(item.meta.get("l2_category", "")),
+        "split": item.split, "id": item.id, "question_type": item.question_type,
+        "case_id": item.case_id or "", "source": item.source,
+        "meta": json.dumps(item.meta, ensure_ascii=False),
+    }
+    return [values[c] if c in values else item.options.get(c, "") for c in cols]
+
+
+def export_vlmevalkit(bench: Path, out: Path, splits: Iterable[str] | None = None) -> VlmExport:
+    """Write ``bench`` (only ``splits`` when given) as VLMEvalKit TSVs at ``out`` (see module).
+
+    Each file streams into a temporary file renamed into place at the end, so a killed export
+    leaves no half-written TSV. Images are base64 of the stored bytes (never re-encoded).
+
+    Raises:
+        BadInputError: no item of the benchmark is in ``splits``.
+
+    """
+    bench, out = Path(bench), Path(out)
+    wanted = set(splits) if splits else None
+    result = VlmExport()
+    kept: list[Item] = []
+    for item in _selected(bench, wanted):
+        if not item.images:
+            result.no_image.append(item.id)
+            continue
+        kept.append(item.model_copy(update={"images": [], "meta": {
+            k: item.meta[k] for k in ("hint", "l2_category") if k in item.meta}}))
+        if any(t.strip() in PANDAS_NA for t in item.options.values()):
+            result.na_options.append(item.id)
+        if item.question_type == "multi":
+            result.multi.append(item.id)
+    if not kept and not result.no_image:
+        raise BadInputError(f"{bench}: no items in split(s) {', '.join(sorted(wanted or []))}")
+    images: set[str] = set()
+    for choice, path, kind in ((True, out, "MCQ"), (False, open_path(out), "VQA")):
+        group = [i for i in kept if (i.question_type in CHOICE_TYPES) == choice]
+        if not group:
+            continue
+        cols = _header(group, choice)
+        ids = {i.id for i in group}
+        n = 0
+        with atomic_writer(path, newline="") as fh:
+            writer = csv.writer(fh, delimiter="\t", lineterminator="\n")
+            writer.writerow(cols)
+            for item in _selected(bench, wanted):
+                if item.id in ids:
+                    n += 1
+                    images.update(item.images)
+                    writer.writerow(_row(item, n, cols, bench))
+        result.files.append(VlmFile(path, kind, n))
+    result.images = len(images)
+    return result

@@ -1,0 +1,169 @@
+"""Readers of other tools' result files (see ``_predictions``): VLMEvalKit, lmms-eval, Inspect.
+
+- VLMEvalKit writes ``{model}_{dataset}.xlsx`` (or ``.tsv`` / ``.csv``): the benchmark's rows
+  plus a ``prediction`` column. Rows are keyed by medvqa's ``id`` column when the TSV came from
+  ``medvqa export``, else by ``index``. Cells are read as text (a prediction ``None`` stays text).
+- lmms-eval writes ``samples_{task}.jsonl`` with ``--log_samples``: one line per document with
+  ``doc_id`` (position in the split), ``filtered_resps`` / ``resps`` and, when logged, ``doc``;
+  keyed by ``doc.id`` when present, else by position (``#doc_id``).
+- Inspect AI writes ``.eval`` (zip) or ``.json`` logs; read with ``inspect_ai.log.read_eval_log``
+  when inspect_ai is installed (``.json`` also without it). Samples are keyed by their ``id``
+  (medvqa's task sets it to the item id); the answer is ``output.completion``, an errored sample
+  an error.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+from medvqa._optional import optional_import
+from medvqa.errors import BadInputError
+from medvqa.integrations._predictions import Imported, ImportedFile
+
+
+def _cell(value: Any) -> str:
+    """A spreadsheet cell as text: None → "", 3.0 → "3" (an index written as a float)."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _table(path: Path) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of an xlsx (openpyxl), TSV or CSV file, every cell as written (text)."""
+    suffix = path.suffix.lower()
+    if suffix in {".xlsx", ".xlsm"}:
+        openpyxl = optional_import("openpyxl")
+        try:
+            book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+        except Exception as exc:  # noqa: BLE001 - openpyxl raises many types for a bad file
+            raise BadInputError(f"{path}: not an xlsx workbook: {exc}") from None
+        rows = [[_cell(v) for v in row] for row in book.worksheets[0].iter_rows(values_only=True)]
+        book.close()
+    else:
+        csv.field_size_limit(1 << 30)  # base64 image cells exceed the 128 KiB default
+        with path.open(encoding="utf-8", newline="") as fh:
+            rows = list(csv.reader(fh, delimiter="\t" if suffix == ".tsv" else ","))
+    if not rows:
+        raise BadInputError(f"{path}: empty file")
+    return rows[0], rows[1:]
+
+
+def read_vlmevalkit(path: Path) -> ImportedFile:
+    """Answers of a VLMEvalKit result file (xlsx, tsv or csv with a ``prediction`` column)."""
+    header, rows = _table(path)
+    if "prediction" not in header:
+        raise BadInputError(f"{path}: not a VLMEvalKit result file: no prediction column "
+                            f"(found: {', '.join(header[:12])})")
+    key = "id" if "id" in header else "index"
+    if key not in header:
+        raise BadInputError(f"{path}: no id or index column to match items by")
+    at = {name: k for k, name in enumerate(header)}
+
+    def get(row: list[str], name: str) -> str:
+        k = at.get(name)
+        return row[k] if k is not None and k < len(row) else ""
+
+    answers = [Imported(get(r, key), get(r, "prediction"), tool_correct=_verdict(get(r, "hit")))
+               for r in rows if any(r)]
+    # VLMEvalKit names the file {model}_{dataset}; both may contain "_", so keep the stem whole.
+    return ImportedFile(answers, model=f"vlmevalkit:{path.stem}")
+
+
+def _verdict(value: Any) -> bool | None:
+    """A tool's per-item score as right/wrong (``C``/``I``, 1/0, true/false); None if absent."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        return value >= 1
+    text = str(value).strip().upper()
+    if text in {"C", "1", "1.0", "TRUE", "CORRECT"}:
+        return True
+    if text in {"I", "0", "0.0", "FALSE", "INCORRECT"}:
+        return False
+    return None
+
+
+def _lmms_text(rec: dict[str, Any]) -> str | None:
+    for key in ("filtered_resps", "resps"):
+        value = rec.get(key)
+        while isinstance(value, list) and value:
+            value = value[0]
+        if isinstance(value, str):
+            return value
+    return None
+
+
+def read_lmms_eval(path: Path) -> ImportedFile:
+    """Answers of an lmms-eval ``samples_*.jsonl`` log (``--log_samples``)."""
+    answers: list[Imported] = []
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except ValueError as exc:
+                raise BadInputError(f"{path}:{lineno}: not JSON: {exc}") from None
+            if not isinstance(rec, dict) or "doc_id" not in rec:
+                raise BadInputError(f"{path}:{lineno}: not an lmms-eval sample (no doc_id)")
+            raw = rec.get("doc")
+            doc: dict[str, Any] = raw if isinstance(raw, dict) else {}
+            key = str(doc["id"]) if doc.get("id") else f"#{rec['doc_id']}"
+            text = _lmms_text(rec)
+            metric = next((rec[m] for m in ("accuracy", "exact_match") if m in rec), None)
+            answers.append(Imported(key, text, None if text is not None else "no response",
+                                    tool_correct=_verdict(metric) if metric is not None
+                                    else None))
+    task = path.stem.removeprefix("samples_").split("_20")[0]
+    return ImportedFile(answers, model=f"lmms-eval:{task}")
+
+
+def _inspect_samples(path: Path) -> tuple[list[Any], str, dict[str, object]]:
+    try:
+        from inspect_ai.log import read_eval_log
+    except ImportError:
+        have_reader = False
+    else:
+        have_reader = True
+    if have_reader:
+        try:
+            log = read_eval_log(str(path))
+        except Exception as exc:  # noqa: BLE001 - the reader raises many types for bad files
+            raise BadInputError(f"{path}: not an Inspect log: {exc}") from None
+        samples = [s.model_dump() for s in (log.samples or [])]
+        cfg = log.eval.model_generate_config.model_dump(exclude_none=True)
+        return samples, log.eval.model, cfg
+    if path.suffix != ".json":
+        raise BadInputError(f"{path}: reading .eval logs needs inspect_ai: "
+                            "pip install 'medvqa[interop]'")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise BadInputError(f"{path}: not an Inspect JSON log: {exc}") from None
+    return data.get("samples") or [], str(data.get("eval", {}).get("model", "")), {}
+
+
+def read_inspect(path: Path) -> ImportedFile:
+    """Answers of an Inspect AI log (``.eval`` or ``.json``)."""
+    samples, model, params = _inspect_samples(path)
+    answers = []
+    for s in samples:
+        err = s.get("error")
+        message = (err.get("message") if isinstance(err, dict) else str(err)) if err else None
+        text = (s.get("output") or {}).get("completion")
+        if not message and text is None:
+            message = "no output"
+        scores = s.get("scores") or {}
+        first = next(iter(scores.values()), None)
+        verdict = _verdict(first.get("value")) if isinstance(first, dict) else None
+        # Later epochs repeat an item: write_run keeps the first and reports the others.
+        answers.append(Imported(str(s.get("id")), text, message, tool_correct=verdict))
+    return ImportedFile(answers, model=f"inspect:{model}", params=params)
+
+
+READERS = {"vlmevalkit": read_vlmevalkit, "lmms-eval": read_lmms_eval, "inspect": read_inspect}

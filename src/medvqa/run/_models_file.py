@@ -1,0 +1,184 @@
+"""``models.yaml``: many models in one command (``medvqa run --models``, ``medvqa report``).
+
+A short flat file, validated against a fixed schema; an unknown or malformed field is one line
+naming the file, the line and the field::
+
+    defaults:                      # optional: parameters every model starts from
+      max_tokens: 64
+    models:
+      - name: qwen2.5-vl-7b        # display name and RUN/ sub-folder (default: from the spec)
+        spec: openai:Qwen/Qwen2.5-VL-7B-Instruct@http://10.0.0.1:8000/v1
+        endpoints: [http://10.0.0.2:8000/v1]   # more servers of the same model
+        parameters: {temperature: 0, reasoning: false}
+      - spec: hf:/models/llava-1.5-7b
+        prompt: default
+        parameters: {device: cuda, dtype: bfloat16, batch_size: 16}
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from medvqa.errors import BadInputError
+from medvqa.models import ModelConfig, parse_model_spec
+
+
+class ModelParameters(BaseModel):
+    """Generation and placement parameters of one model (every field optional)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    temperature: float | None = Field(default=None, description="Sampling temperature (0 greedy).")
+    max_tokens: int | None = Field(default=None, ge=1, description="Most tokens generated.")
+    top_p: float | None = Field(default=None, gt=0, le=1, description="Nucleus sampling mass.")
+    seed: int | None = Field(default=None, description="Seed of sampling and random baselines.")
+    timeout_s: float | None = Field(default=None, gt=0, description="Per-request timeout, s.")
+    batch_size: int | None = Field(default=None, ge=1, description="Batch of local models.")
+    reasoning: bool | None = Field(default=None, description="Strip <think>…</think> to parse.")
+    device: str | None = Field(default=None, description="auto, cpu, cuda, cuda:N or mps.")
+    dtype: str | None = Field(default=None, description="auto, bfloat16, float16 or float32.")
+    device_map: str | None = Field(default=None, description="'auto' to spread over GPUs.")
+    attn_implementation: str | None = Field(default=None, description="sdpa, eager, flash…")
+    requests_per_min: float | None = Field(default=None, ge=0, description="Rate limit.")
+    tokens_per_min: float | None = Field(default=None, ge=0, description="Token rate limit.")
+    api_key_env: str | None = Field(default=None, description="Variable holding the API key.")
+    extra: dict[str, Any] | None = Field(default=None, description="Backend-specific body.")
+
+
+class ModelEntry(BaseModel):
+    """One model of the file."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    spec: str = Field(description="Model spec, as for --model.")
+    name: str | None = Field(default=None, description="Display name and RUN/ sub-folder.")
+    prompt: str | None = Field(default=None, description="Prompt template (default: bench's).")
+    endpoints: list[str] = Field(default_factory=list, description="More base URLs (openai:).")
+    parameters: ModelParameters = Field(default_factory=ModelParameters)
+
+    @property
+    def display_name(self) -> str:
+        """The name shown in tables and used as the RUN/ sub-folder."""
+        return self.name or folder_name(self.spec)
+
+
+class ModelsFile(BaseModel):
+    """The whole file."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: int = Field(default=1, description="Version of this format.")
+    defaults: ModelParameters = Field(default_factory=ModelParameters)
+    models: list[ModelEntry] = Field(min_length=1, description="The models, in run order.")
+
+
+def folder_name(spec: str) -> str:
+    """A file-system-safe folder name for a spec.
+
+    >>> folder_name("openai:Qwen/Qwen2.5-VL-7B@http://10.0.0.1:8000/v1")
+    'openai-Qwen-Qwen2.5-VL-7B'
+    """
+    head = spec.split("@", 1)[0]
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", head).strip("-.") or "model"
+
+
+def _line_of(node: Any, loc: tuple[Any, ...]) -> int:
+    """1-based line of the YAML node at ``loc`` (the deepest that exists)."""
+    import yaml
+
+    line = node.start_mark.line
+    for part in loc:
+        if isinstance(node, yaml.MappingNode):
+            match = [(k, v) for k, v in node.value if k.value == part]
+            if not match:
+                break
+            key, node = match[0]
+            line = key.start_mark.line
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(
+            node.value
+        ):
+            node = node.value[part]
+            line = node.start_mark.line
+        else:
+            break
+    return int(line) + 1
+
+
+def load_models_file(path: Path) -> ModelsFile:
+    """Read and validate ``models.yaml``.
+
+    Raises:
+        BadInputError: a missing file, bad YAML, an unknown field or a bad value (one line:
+            file, line, field, what to do), or two models with the same display name.
+    """
+    import yaml
+
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+        node = yaml.compose(text)
+        data = yaml.safe_load(text)
+    except OSError as exc:
+        raise BadInputError(f"{path}: cannot read ({exc.strerror})") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f":{mark.line + 1}" if mark is not None else ""
+        raise BadInputError(f"{path}{where}: not valid YAML") from None
+    if node is None or not isinstance(data, dict):
+        raise BadInputError(f"{path}:1: expected a mapping with a 'models:' list")
+    try:
+        parsed = ModelsFile.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = tuple(err["loc"])
+        field = ".".join(str(p) if not isinstance(p, int) else f"[{p}]" for p in loc)
+        field = field.replace(".[", "[")
+        if err["type"] == "extra_forbidden":
+            allowed = _allowed(loc[:-1])
+            msg = f"unknown field; use one of {', '.join(allowed)}"
+        else:
+            msg = err["msg"]
+        raise BadInputError(f"{path}:{_line_of(node, loc)}: {field}: {msg}") from None
+    seen: dict[str, int] = {}
+    for i, entry in enumerate(parsed.models):
+        try:
+            parse_model_spec(entry.spec)
+        except ValueError as exc:
+            line = _line_of(node, ("models", i, "spec"))
+            raise BadInputError(f"{path}:{line}: models[{i}].spec: {exc}") from None
+        if entry.display_name in seen:
+            raise BadInputError(
+                f"{path}:{_line_of(node, ('models', i))}: models[{i}]: name "
+                f"{entry.display_name!r} is also models[{seen[entry.display_name]}]'s; "
+                "give each model its own name"
+            )
+        seen[entry.display_name] = i
+    return parsed
+
+
+def _allowed(loc: tuple[Any, ...]) -> list[str]:
+    """Field names allowed at the mapping ``loc`` points into."""
+    last = [p for p in loc if not isinstance(p, int)]
+    if last and last[-1] in {"parameters", "defaults"}:
+        return list(ModelParameters.model_fields)
+    if last and last[-1] == "models":
+        return list(ModelEntry.model_fields)
+    return list(ModelsFile.model_fields)
+
+
+def model_config_for(
+    entry: ModelEntry, defaults: ModelParameters, base: ModelConfig
+) -> ModelConfig:
+    """The ModelConfig of ``entry``: the command line's ``base``, then defaults, then its own."""
+    merged: dict[str, Any] = {}
+    for params in (defaults, entry.parameters):
+        merged |= {k: v for k, v in params.model_dump().items() if v is not None}
+    fields = {k: v for k, v in merged.items() if k != "extra"}
+    extra = dict(base.extra) | dict(merged.get("extra") or {})
+    endpoints = tuple(dict.fromkeys(list(base.endpoints) + entry.endpoints))
+    return ModelConfig(**(vars(base) | fields | {"spec": entry.spec, "extra": extra,
+                                                  "endpoints": endpoints}))

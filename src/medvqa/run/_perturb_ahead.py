@@ -1,0 +1,204 @@
+"""Perturb images ahead of the runner, in a process pool, into an on-disk cache.
+
+A control run asks every item under several image conditions; perturbing and PNG-encoding
+those images is CPU work that, done in the runner's request builder, competes with the event
+loop for the GIL (MEASUREMENTS.md: the conditions added 62–73 % to a run). Here the items are
+taken in blocks of :data:`BLOCK`; while the runner builds the requests of one block, the
+perturbations of the next are computed by worker processes (one per core, started lazily;
+plain child processes, see :mod:`._perturb_worker`). Each result is written to the run's
+on-disk cache (``RUN/perturbed``, or one folder shared by every model of a models.yaml run),
+where the builder reads it instead of perturbing. Results are the same bytes as in-process
+perturbation (a pure function of the pixels and the seeded generator), so cache keys,
+responses and predictions do not change. A rerun, or the next model, finds every image
+on disk and perturbs nothing.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import os
+import pickle
+import subprocess
+import sys
+import threading
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from medvqa.conditions import Condition, ImageCondition, PerturbedCache
+from medvqa.models import ImageLoader, ImageLoadError
+from medvqa.schema import Item
+
+log = logging.getLogger(__name__)
+
+#: Items per look-ahead block.
+BLOCK = 32
+#: Folder name of the on-disk cache inside RUN/.
+PERTURBED_DIR = "perturbed"
+
+def perturb_ahead(config: Any, conditions: list[Condition],
+                  loader: ImageLoader) -> PerturbAhead | None:
+    """The look-ahead for a run (``config`` is its RunConfig), or None without image conditions.
+
+    Attaches the disk cache (``config.perturbed_dir`` or RUN/perturbed) to the image conditions
+    either way; ``config.perturb_workers == 0`` keeps perturbation in the request builder.
+    """
+    if not any(isinstance(c, ImageCondition) for c in conditions):
+        return None
+    folder = config.perturbed_dir or Path(config.out_dir) / PERTURBED_DIR
+    cache = attach_disk_cache(conditions, Path(folder))
+    if config.perturb_workers == 0:
+        return None
+    return PerturbAhead(conditions, loader, cache, config.perturb_workers)
+
+
+def attach_disk_cache(conditions: Iterable[Condition], folder: Path) -> PerturbedCache:
+    """Give every image condition one cache backed by ``folder`` (created); return it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    cache = PerturbedCache(folder=folder)
+    for cond in conditions:
+        if isinstance(cond, ImageCondition):
+            cond.cache = cache
+    return cache
+
+
+class PerturbAhead:
+    """Look-ahead perturbation of the next block of items (see module docstring).
+
+    Args:
+        conditions: the run's conditions (only image conditions are perturbed ahead).
+        loader: reads the items' image bytes.
+        cache: the shared disk-backed cache (from :func:`attach_disk_cache`).
+        workers: processes (default: the machine's cores).
+    """
+
+    def __init__(self, conditions: list[Condition], loader: ImageLoader, cache: PerturbedCache,
+                 workers: int | None = None):
+        self.conditions = [c for c in conditions if isinstance(c, ImageCondition)]
+        self.loader = loader
+        self.cache = cache
+        self.workers = max(1, workers or os.cpu_count() or 1)
+        self._pool: _Pool | None = None
+        self.submitted = 0
+
+    def _ensure_pool(self) -> _Pool:
+        if self._pool is None:
+            self._pool = _Pool(self.workers)
+        return self._pool
+
+    def _submit(self, block: list[tuple[int, Item]]) -> list[Future[Any]]:
+        """Start the perturbations of ``block`` that are not cached yet."""
+        futures = []
+        for _, item in block:
+            if not item.images:
+                continue
+            try:
+                images = self.loader.load_all(item.images)
+            except ImageLoadError:
+                continue  # the builder records the error for this item
+            todo = [(c.name, c.seed) for c in self.conditions if c.applies_to(item) and not all(
+                self.cache.contains(c.cache_key(item, i, im)) for i, im in enumerate(images))]
+            if not todo:
+                continue
+            # One job per item: its images are decoded once for all its conditions.
+            payload = [(im.data, im.mime, im.sha256) for im in images]
+            futures.append(self._ensure_pool().submit(
+                (todo, str(self.cache.folder), item, payload)))
+            self.submitted += 1
+        return futures
+
+    def _collect(self, futures: list[Future[Any]]) -> None:
+        """Wait for ``futures`` (their images are then on disk, where the builder reads them)."""
+        for fut in futures:
+            error = fut.result()
+            if error is not None:  # the builder perturbs this one in-process instead
+                log.debug("perturbation ahead failed (%s); done in the builder", error)
+
+    def items(self, selection: Iterable[tuple[int, Item]]) -> Iterator[tuple[int, Item]]:
+        """``selection``, while the next block's images are perturbed in the pool."""
+        if not self.conditions:
+            yield from selection
+            return
+        source = iter(selection)
+        block = [x for _, x in zip(range(BLOCK), source, strict=False)]
+        pending = self._submit(block)
+        try:
+            while block:
+                following = [x for _, x in zip(range(BLOCK), source, strict=False)]
+                ahead = self._submit(following)
+                self._collect(pending)
+                yield from block
+                block, pending = following, ahead
+        finally:
+            for fut in pending:
+                fut.cancel()
+
+    def close(self) -> None:
+        """Stop the worker processes."""
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+
+
+class _Pool:
+    """``workers`` child processes of :mod:`._perturb_worker`; jobs go round robin."""
+
+    def __init__(self, workers: int):
+        cmd = [sys.executable, "-m", "medvqa.run._perturb_worker"]
+        self.procs = [subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                      for _ in range(workers)]
+        self.futures: dict[int, Future[str | None]] = {}
+        self.lock = threading.Lock()
+        self.ids = itertools.count()
+        self.turn = itertools.cycle(range(workers))
+        self.readers = [threading.Thread(target=self._read, args=(p.stdout,), daemon=True)
+                        for p in self.procs]
+        for t in self.readers:
+            t.start()
+
+    def submit(self, job: tuple[Any, ...]) -> Future[str | None]:
+        """Send ``job`` to the next worker; the future gives its error or None."""
+        fut: Future[str | None] = Future()
+        job_id = next(self.ids)
+        with self.lock:
+            self.futures[job_id] = fut
+            proc = self.procs[next(self.turn)]
+        try:
+            assert proc.stdin is not None
+            pickle.dump((job_id, *job), proc.stdin)
+            proc.stdin.flush()
+        except (BrokenPipeError, OSError) as exc:
+            self._finish(job_id, f"worker gone: {exc}")
+        return fut
+
+    def _finish(self, job_id: int, error: str | None) -> None:
+        with self.lock:
+            fut = self.futures.pop(job_id, None)
+        if fut is not None and not fut.done():
+            fut.set_result(error)
+
+    def _read(self, stream: BinaryIO | None) -> None:
+        assert stream is not None
+        while True:
+            try:
+                job_id, error = pickle.load(stream)  # noqa: S301 - our own child wrote it
+            except (EOFError, OSError, pickle.UnpicklingError):
+                break
+            self._finish(job_id, error)
+        with self.lock:  # a dead worker: its jobs fall back to the builder
+            pending = list(self.futures)
+        for job_id in pending:
+            self._finish(job_id, "worker exited")
+
+    def close(self) -> None:
+        """Close stdin (workers exit after their current job) and wait for them."""
+        for p in self.procs:
+            if p.stdin is not None:
+                p.stdin.close()
+        for p in self.procs:
+            try:
+                p.wait(30)
+            except subprocess.TimeoutExpired:
+                p.kill()

@@ -1,0 +1,169 @@
+"""Phrase lists the ``strict`` parser reads: refusals, hedges and negations (English).
+
+Each is one compiled, case-insensitive pattern over a lower-cased response whose option texts
+have been blanked out (so an option called "Cannot be assessed" is not a refusal). The lists are
+deliberately broad: a false alarm makes an answer *invalid* (counted, reported), never wrong in
+the other direction — the strict parser prefers not reading an answer to misreading one.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Refusals: the model says it cannot or will not answer (or that it has no image to look at).
+REFUSAL = re.compile(
+    r"\bi\s*(?:am|'m)\s+(?:sorry|unable|not\s+able|afraid)"
+    r"|\bi\s+(?:cannot|can't|can\s+not|could\s+not|couldn't|won't|will\s+not|am\s+unable)\b"
+    r"|\bunable\s+to\b|\bnot\s+able\s+to\b|\b(?:not\s+possible|impossible)\s+to\b"
+    r"|\b(?:cannot|can't|can\s+not)\s+(?:be\s+)?(?:determin|assess|tell|say|see|identif|evaluat"
+    r"|answer|view|read|interpret|provide|make|know|confirm|conclude|decide|comment)"
+    r"|\bdo(?:\s+not|n't)\s+know\b|\bno\s+idea\b|\bno\s+way\s+to\b|\bdunno\b|\bunknown\b"
+    r"|\bno\s+(?:image|picture|photo|scan|radiograph|mammogram|visual)s?\b"
+    r"|\b(?:image|picture|photo|scan)s?\s+(?:is|was|were|are|has|have)?\s*(?:not|n't|never)\s+"
+    r"(?:been\s+)?(?:provided|available|shown|attached|included|uploaded|given|shared)"
+    r"|\bwithout\s+(?:an?|the|seeing\s+the|access\s+to\s+the)\s+(?:actual\s+)?image"
+    r"|\binsufficient\s+(?:information|evidence|data|detail)|\bnot\s+enough\s+(?:information"
+    r"|evidence|data|detail)|\bmore\s+information\s+(?:is\s+)?needed"
+    r"|\bas\s+an\s+ai\b|\blanguage\s+model\b|\bcannot\s+be\s+determined\b|\bn/a\b",
+    re.IGNORECASE,
+)
+
+# Hedges: the model does not commit (the strict parser never picks among its guesses).
+HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|possibly|either|unsure|uncertain|unclear|undecided|inconclusive)\b"
+    r"|\b(?:might|may|could)\s+(?:also\s+)?be\b|\bnot\s+(?:entirely\s+|completely\s+|100%\s+)?"
+    r"(?:sure|certain)\b|\b(?:hard|difficult|impossible)\s+to\s+(?:say|tell|determine|assess|know)"
+    r"|\bcan(?:not|'t|\s+not)\s+be\s+(?:sure|certain)\b|\bi\s+(?:guess|doubt)\b|\bdoubtful\b",
+    re.IGNORECASE,
+)
+
+# "I cannot say for sure, but the answer is B.": a hedge clause that goes on to commit.
+HEDGE_BUT = re.compile(
+    r"^(?:i\s+(?:cannot|can't|can\s+not)\s+(?:say|be)\s+(?:for\s+)?(?:sure|certain|100%)"
+    r"|i\s*(?:am|'m)\s+not\s+(?:entirely\s+|completely\s+|100%\s+)?(?:sure|certain))"
+    r"\s*,?\s+but\s+",
+    re.IGNORECASE,
+)
+
+# Before an option in the same clause: the option is negated, rejected or doubted.
+NEG_BEFORE = re.compile(
+    r"\b(?:not|no|never|neither|nor|without|non|none|exclud\w*|rul\w*\s+out|rather\s+than"
+    r"|instead\s+of|unlike|absence|absent|free\s+of|negative\s+for|unlikely|other\s+than|except"
+    r"|against|less\s+likely|wrong|incorrect|false|isn't|aren't|wasn't|weren't|doesn't|don't"
+    r"|didn't|cannot|can't|nothing|lack\w*|eliminat\w*|den(?:y|ies|ied)|doubt\w*)\b"
+    r"|\bnon-|n't\b",
+    re.IGNORECASE,
+)
+
+# Right after an option in the same clause: "… is ruled out", "… can be excluded", "… is wrong".
+NEG_AFTER = re.compile(
+    r"^[\s)\]*]*(?:(?:is|are|was|were|seems|appears|can|could|should|would|has|have|must)"
+    r"(?:\s+(?:be|been|also|now|clearly|definitely|safely))*\s+)?(?:not\b|n't\b|never\b"
+    r"|ruled\s+out|excluded|unlikely|incorrect|wrong|absent|less\s+likely|false\b|negative\b"
+    r"|eliminated|out\s+of\s+the\s+question|improbable)"
+    r"|^[\s)\]*]*(?:is|was|are)n't\b",
+    re.IGNORECASE,
+)
+
+# After a letter and its own punctuation ("A. is ruled out"): a verb must come first.
+NEG_AFTER_VERB = re.compile(
+    r"[\s.)\]:*]+(?:is|are|was|were|can|could|should|would|has|have|must|seems|appears)"
+    r"(?:\s+(?:be|been|also|now|clearly|definitely|safely))*\s*(?:not\b|n't\b|never\b"
+    r"|ruled\s+out|excluded|unlikely|incorrect|wrong|absent|less\s+likely|false\b|eliminated)",
+    re.IGNORECASE,
+)
+
+# Where a clause ends: negation and choice read within one clause.
+CLAUSE_END = re.compile(r"[.;,!?\n]|\b(?:but|however|whereas|although|though|while|so)\b",
+                        re.IGNORECASE)
+
+# The LMOD answer form "FIELD; Explanation: …": only the field before it is read.
+EXPLANATION = re.compile(r"(?:^|[\s;.,])(?:explanation|reasoning|rationale|reason)\s*:",
+                         re.IGNORECASE)
+
+# "Yes"/"No" words of a yes/no item, read only at the start of the answer.
+YES_WORDS = frozenset({"yes", "true"})
+NO_WORDS = frozenset({"no", "false"})
+
+# Words without one of which REFUSAL (resp. HEDGE) cannot match: a set intersection decides
+# most responses before either pattern runs (the patterns are long alternations).
+REFUSAL_TRIGGERS = frozenset({
+    "sorry", "unable", "able", "afraid", "cannot", "can't", "can", "could", "couldn't", "won't",
+    "will", "impossible", "possible", "know", "idea", "way", "dunno", "unknown", "image",
+    "images", "picture", "pictures", "photo", "photos", "scan", "scans", "mammogram",
+    "mammograms", "radiograph", "radiographs", "visual", "visuals", "insufficient", "enough",
+    "information", "ai", "model", "n/a", "determined",
+})
+HEDGE_TRIGGERS = frozenset({
+    "maybe", "perhaps", "possibly", "either", "unsure", "uncertain", "unclear", "undecided",
+    "inconclusive", "might", "may", "could", "sure", "certain", "hard", "difficult",
+    "impossible", "guess", "doubt", "doubtful",
+})
+# Words (and word starts) without one of which NEG_BEFORE cannot match anywhere.
+NEG_WORDS = frozenset({
+    "not", "no", "never", "neither", "nor", "without", "non", "none", "rather", "instead",
+    "unlike", "absence", "absent", "free", "negative", "unlikely", "other", "except", "against",
+    "less", "wrong", "incorrect", "false", "isn't", "aren't", "wasn't", "weren't", "doesn't",
+    "don't", "didn't", "cannot", "can't", "nothing",
+})
+NEG_STARTS = ("exclud", "rul", "lack", "eliminat", "den", "doubt")
+WORD = re.compile(r"[a-z'/]+")
+# Clause ends: the punctuation alone is a cheap character class; the conjunctions are looked
+# for only when one of them occurs as a substring.
+CLAUSE_PUNCT = re.compile(r"[.;,!?\n]")
+CLAUSE_WORDS = frozenset({"but", "however", "whereas", "although", "though", "while", "so"})
+
+
+def _alternatives(pattern: str) -> list[str]:
+    """The top-level ``|`` alternatives of a regular expression's source."""
+    out, depth, start, i = [], 0, 0, 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            i = pattern.index("]", i + 2 if pattern[i + 1] == "]" else i + 1)
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            out.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    out.append(pattern[start:])
+    return out
+
+
+def by_trigger(pattern: re.Pattern[str], triggers: frozenset[str]) -> dict[str, re.Pattern[str]]:
+    """Trigger word → the alternatives of ``pattern`` whose source contains it, compiled.
+
+    Every alternative's match contains one of its own literal words, so when ``pattern``
+    matches, some trigger word of the text selects a sub-pattern that matches too: searching
+    only the sub-patterns of the triggers present gives the same answer, faster.
+    """
+    parts = _alternatives(pattern.pattern)
+    out = {}
+    for t in triggers:
+        forms = {t, t[:-1]} if t.endswith("s") else {t}  # "images": the source has image)s?
+        mine = [p for p in parts if any(f in p for f in forms)]
+        if mine:
+            out[t] = re.compile("|".join(mine), pattern.flags)
+    return out
+
+
+REFUSAL_BY_WORD = by_trigger(REFUSAL, REFUSAL_TRIGGERS)
+HEDGE_BY_WORD = by_trigger(HEDGE, HEDGE_TRIGGERS)
+
+
+def refuses(masked: str, words: set[str]) -> bool:
+    """``REFUSAL.search(masked)``, searching only the alternatives cued by ``words``."""
+    return any(REFUSAL_BY_WORD[w].search(masked) for w in words & REFUSAL_TRIGGERS
+               if w in REFUSAL_BY_WORD)
+
+
+def hedges(masked: str, words: set[str]) -> bool:
+    """``HEDGE.search(masked)``, searching only the alternatives cued by ``words``."""
+    return any(HEDGE_BY_WORD[w].search(masked) for w in words & HEDGE_TRIGGERS
+               if w in HEDGE_BY_WORD)

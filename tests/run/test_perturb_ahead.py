@@ -1,0 +1,44 @@
+"""Images perturbed ahead by worker processes are the bytes the runner would make itself, and a
+second run sharing the on-disk cache perturbs nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from medvqa.conditions import get_condition
+from medvqa.models import ImageLoader, ModelConfig
+from medvqa.run import RunConfig, run_benchmark
+from medvqa.run._perturb_ahead import PerturbAhead, attach_disk_cache
+from medvqa.run._validate import iter_items
+from medvqa.testing import ChatServer
+
+CONDITIONS = ["clean", "blind", "noise", "corrupt:jpeg@2", "ood"]
+
+
+def _sent_images(bench: Path, out: Path, workers: int | None, perturbed: Path) -> list[str]:
+    with ChatServer() as server:
+        config = RunConfig(bench_dir=bench, out_dir=out, conditions=CONDITIONS,
+                           model=ModelConfig(spec=f"openai:m@{server.url}"),
+                           perturb_workers=workers, perturbed_dir=perturbed)
+        summary = run_benchmark(config)
+        assert summary.errors == 0 and summary.sent == 8 * len(CONDITIONS)
+        return sorted(server.images)
+
+
+def test_worker_processes_make_the_same_bytes_and_a_shared_cache_is_reused(
+    bench_factory, tmp_path: Path
+) -> None:
+    bench = bench_factory(tmp_path / "bench", 8)
+    in_process = _sent_images(bench, tmp_path / "a", 0, tmp_path / "pa")
+    ahead = _sent_images(bench, tmp_path / "b", 2, tmp_path / "pb")
+    assert in_process == ahead
+    files = sorted(p.name for p in (tmp_path / "pb").rglob("*.png"))
+    assert files == sorted(p.name for p in (tmp_path / "pa").rglob("*.png")) and files
+    conditions = [get_condition(c) for c in CONDITIONS]
+    look = PerturbAhead(conditions, ImageLoader(bench), attach_disk_cache(conditions,
+                                                                          tmp_path / "pb"))
+    try:
+        assert len(list(look.items(iter_items(bench / "items.jsonl", [])))) == 8
+        assert look.submitted == 0  # everything is on disk already
+    finally:
+        look.close()

@@ -1,0 +1,93 @@
+"""``--executor ray``: a local Ray instance of 2 workers against loopback chat servers.
+
+Ray starts in seconds on two cores, so the instance is shared by the module's few tests.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from medvqa.models import ModelConfig
+from medvqa.run import RunConfig, RunProgress, run_benchmark
+from medvqa.run._ray import RayBackend, RayOptions
+from medvqa.schema import Prediction, RunInfo, read_json, read_jsonl
+from medvqa.testing import ChatServer
+
+ray = pytest.importorskip("ray")
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+def _config(bench: Path, out: Path, spec: str, endpoints: tuple[str, ...] = ()) -> RunConfig:
+    return RunConfig(bench_dir=bench, out_dir=out, concurrency=16,
+                     conditions=["clean", "blind"], max_retries=6, backoff_s=0.1,
+                     model=ModelConfig(spec=spec, endpoints=endpoints, timeout_s=10))
+
+
+def test_two_workers_share_four_endpoints_and_journal_in_order(local_ray, bench_factory,
+                                                               tmp_path: Path) -> None:
+    bench = bench_factory(tmp_path / "bench", 24)
+    with ChatServer() as a, ChatServer() as b, ChatServer() as c, ChatServer() as d:
+        config = _config(bench, tmp_path / "run", f"openai:m@{a.url}", (b.url, c.url, d.url))
+        backend = RayBackend(config.model, RayOptions(workers=2), bench_dir=bench)
+        assert [w.endpoints for w in backend.configs] == [(c.url,), (d.url,)]
+        summary = run_benchmark(config, backend=backend)
+        served = [sum(s.counts.values()) for s in (a, b, c, d)]
+    assert summary.sent == 48 and summary.errors == 0
+    assert all(n > 0 for n in served) and sum(served) == 48
+    info = read_json(tmp_path / "run" / "run.json", RunInfo)
+    assert info.model_info["executor"] == "ray" and len(info.model_info["endpoints"]) == 4
+    local = _config(bench, tmp_path / "local", f"openai:m@{a.url}")
+    preds = list(read_jsonl(tmp_path / "run" / "predictions.jsonl", Prediction))
+    with ChatServer() as a2:
+        local.model = ModelConfig(spec=f"openai:m@{a2.url}", timeout_s=10)
+        run_benchmark(local)
+    same = list(read_jsonl(tmp_path / "local" / "predictions.jsonl", Prediction))
+    # Benchmark order, exactly as a local run writes it.
+    assert [(p.item_id, p.condition) for p in preds] == [(p.item_id, p.condition) for p in same]
+
+
+def test_a_killed_worker_loses_only_its_in_flight_requests(local_ray, bench_factory,
+                                                            tmp_path: Path) -> None:
+    bench = bench_factory(tmp_path / "bench", 30)
+    with ChatServer(latency_s=0.05) as server:
+        config = _config(bench, tmp_path / "run", f"openai:m@{server.url}")
+        backend = RayBackend(config.model, RayOptions(workers=2), bench_dir=bench)
+        victim = backend.worker_pids()[0]
+        killed = threading.Event()
+
+        def kill_midway(p: RunProgress) -> None:
+            if not killed.is_set() and p.completed >= 12:
+                os.kill(victim, signal.SIGKILL)
+                killed.set()
+
+        summary = run_benchmark(config, kill_midway, backend=backend)
+        assert killed.is_set() and backend.info["worker_failures"] >= 1
+        preds = list(read_jsonl(tmp_path / "run" / "predictions.jsonl", Prediction))
+        keys = Counter((p.item_id, p.condition) for p in preds)
+        assert len(keys) == 60 and set(keys.values()) == {1}
+        assert all(p.error is None and p.response == "A" for p in preds)
+        # At most the requests in flight at the kill were sent twice.
+        assert 60 <= sum(server.counts.values()) <= 60 + config.concurrency
+        assert summary.errors == 0
+        again = run_benchmark(config, backend=RayBackend(config.model, RayOptions(workers=2),
+                                                         bench_dir=bench))
+        assert again.sent == 0 and again.already_done == 60
+
+
+def test_a_bad_spec_in_a_worker_is_one_line(local_ray, tmp_path: Path) -> None:
+    from medvqa.errors import BadInputError
+
+    with pytest.raises(BadInputError, match="not a local checkpoint"):
+        RayBackend(ModelConfig(spec=f"hf:{tmp_path}/nothing"), RayOptions(workers=1))
