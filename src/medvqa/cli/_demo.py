@@ -22,6 +22,13 @@ def _model_slug(run: DemoRun) -> str:
 #: room (tokens) to close its JSON and a second try for a reply the validator refused, and enough
 #: captions that some items pass the judge — so the review app has something to show.
 DEMO_CAPTIONS, DEMO_TRIES, DEMO_CAPTION_TOKENS = 6, 2, 200
+#: Zero-shot: shown the shipped (interventional radiology) example, SmolLM2 copied its question
+#: onto 5 of 6 pathology captions (dropped as copied_example), so the demo shows it none.
+NO_EXAMPLES = "# no gold examples: SmolLM2 copies a shown example verbatim\nexamples: []\n"
+#: SmolLM2 as judge rates every SmolLM2 question relevance 1, so a threshold would drop them all:
+#: the demo keeps the judge's scores for the experts (and for judge-vs-expert agreement in
+#: `medvqa review stats`) instead of filtering on them.
+JUDGE_MIN_SCORE = 1
 
 
 def _captions_step(
@@ -40,11 +47,14 @@ def _captions_step(
     src.parent.mkdir(parents=True, exist_ok=True)
     src.write_text("".join(json.dumps({"id": f"socialpath-{r['No']}", "caption": r["explanation"]})
                            + "\n" for r in rows[:DEMO_CAPTIONS]), "utf-8")
+    fewshot = out / "captions" / "fewshot_none.yaml"
+    fewshot.write_text(NO_EXAMPLES, "utf-8")
     bench = out / "bench" / "captions"
     step("build captions (caption -> QA -> judge, SmolLM2)",
          ["build", "captions", str(src), "-o", str(bench), "--model", "smollm2",
           "--judges", "smollm2", "--types", "single", "--max-tokens", str(DEMO_CAPTION_TOKENS),
-          "--tries", str(DEMO_TRIES),
+          "--tries", str(DEMO_TRIES), "--fewshot", str(fewshot),
+          "--min-judge-score", str(JUDGE_MIN_SCORE),
           "--seed", str(seed), "--cache", str(out / "captions" / "cache.sqlite"), "--local-only"])
     step("validate captions", ["validate", str(bench)])
     return bench
