@@ -10,9 +10,9 @@ does not pay for tenacity or SQLite.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from medvqa._lazy import lazy_exports
 from medvqa.models._backends import (
     BACKENDS,
     BackendInfo,
@@ -115,14 +115,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import a lazily exported name from its private module on first use."""
-    if name not in _LAZY:
-        raise AttributeError(f"module 'medvqa.models' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"medvqa.models.{_LAZY[name]}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())

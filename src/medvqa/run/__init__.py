@@ -6,8 +6,9 @@ module of this package, does not pay for the runner, SQLite, tenacity or pydanti
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from medvqa._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from medvqa.run._journal import JournalRow, PredictionJournal
@@ -74,14 +75,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name from its private module on first use."""
-    if name not in _WHERE:
-        raise AttributeError(f"module 'medvqa.run' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"medvqa.run.{_WHERE[name]}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_WHERE))
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE, globals())
