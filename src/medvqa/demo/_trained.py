@@ -33,6 +33,8 @@ DEMO_TRAINING: dict[str, DemoTraining] = {
     # controls say so. One corruption severity only: corrupting 1024-pixel photographs is slow.
     "idrid_dr_grade": DemoTraining("idrid_dr_grade",
                                    conditions=("clean", "blind", "corrupt:all@3")),
+    # 28-pixel images: training, blind and every corruption severity cost seconds.
+    "retinamnist_dr_grade": DemoTraining("retinamnist_dr_grade"),
     # Asked on test and test_tiny (30 items, not 15), so the clean - blind interval is narrow
     # enough to tell a model that reads the image from one that does not.
     "lc25000_lung": DemoTraining("lc25000_lung", splits=("test", "test_tiny")),

@@ -35,8 +35,16 @@ class LoadedRun:
 
     @property
     def label(self) -> str:
-        """The model spec (or folder name)."""
-        return self.metrics.model or self.path.name
+        """The model spec (or folder name); a local path in the spec is shown by its last part.
+
+        >>> LoadedRun(Path("r"), None, MetricsFile.model_construct(model="hf:/w/qwen2-vl")).label
+        'hf:qwen2-vl'
+        """
+        spec = self.metrics.model or self.path.name
+        kind, sep, name = spec.partition(":")
+        if sep and name.startswith(("/", "./", "../", "~")):
+            return f"{kind}:{Path(name.rstrip('/')).name}"
+        return spec
 
 
 @dataclass

@@ -1,0 +1,178 @@
+"""Streaming JSON-lines and JSON read/write: bad lines named by file, line and field."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple, TypeVar
+
+from pydantic import (
+    BaseModel,
+    ValidationError,
+)
+
+from medvqa.errors import BadInputError
+from medvqa.store import atomic_write_text, atomic_writer
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class RecordError:
+    """A line that could not be read, with where and why, for a one-line report."""
+
+    file: str
+    line: int
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.field}: {self.message}"
+
+
+class InputError(BadInputError, ValueError):
+    """Raised when a caller asked for strict reading and a line is bad (exit code 2)."""
+
+    def __init__(self, error: RecordError):
+        super().__init__(str(error))
+        self.error = error
+
+
+def _record_error(path: Path, lineno: int, exc: Exception, every: bool = False) -> RecordError:
+    """One error per bad record; with ``every``, all of a record's problems in one line."""
+    if isinstance(exc, ValidationError) and every and exc.error_count() > 1:
+        parts = []
+        for e in exc.errors():
+            loc = ".".join(str(p) for p in e["loc"]) or "(file)"
+            parts.append(f"{loc}: {e['msg'].removeprefix('Value error, ')}")
+        fields = ", ".join(".".join(str(p) for p in e["loc"]) or "(file)" for e in exc.errors())
+        return RecordError(str(path), lineno, fields, "; ".join(parts))
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"]) or "(line)"
+        msg = first["msg"].removeprefix("Value error, ")
+        return RecordError(str(path), lineno, field, msg)
+    return RecordError(str(path), lineno, "(json)", str(exc))
+
+
+def read_jsonl(
+    path: str | Path,
+    model: type[ModelT],
+    errors: list[RecordError] | None = None,
+) -> Iterator[ModelT]:
+    """Stream ``model`` records from a JSONL file.
+
+    Args:
+        path: the file.
+        model: pydantic model of one line.
+        errors: when given, bad lines are appended here and skipped; when None the first bad
+            line raises :class:`InputError`. Blank lines are ignored.
+
+    Yields:
+        One validated record per good line, in file order.
+    """
+    path = Path(path)
+    with path.open("rb") as fh:
+        for lineno, raw in enumerate(fh, start=1):
+            if not raw.strip():
+                continue
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                # Not a JSONL file of ours at all: never skipped, whatever ``errors`` says.
+                raise InputError(RecordError(str(path), lineno, "(encoding)", (
+                    f"not UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})"))) from None
+            try:
+                yield model.model_validate_json(line)
+            except (ValidationError, ValueError) as exc:
+                err = _record_error(path, lineno, exc)
+                if errors is None:
+                    raise InputError(err) from None
+                errors.append(err)
+
+
+class JsonLine(NamedTuple):
+    """One non-blank line of a JSON-lines file, parsed.
+
+    Attributes:
+        line: 1-based line number.
+        value: the parsed JSON value (None when ``error`` is set).
+        error: ``""``, or why the line could not be read (``(json): …``, ``(encoding): …``).
+    """
+
+    line: int
+    value: Any
+    error: str
+
+
+def iter_json_lines(path: str | Path) -> Iterator[JsonLine]:
+    """Every non-blank line of a JSON-lines file, parsed; a bad line carries its error.
+
+    The one reader of untyped JSON lines (typed records: :func:`read_jsonl`). Lines are decoded
+    one at a time, so a stray non-UTF-8 byte spoils its own line only.
+    """
+    with Path(path).open("rb") as fh:
+        for lineno, raw in enumerate(fh, start=1):
+            if not raw.strip():
+                continue
+            try:
+                yield JsonLine(lineno, json.loads(raw.decode("utf-8")), "")
+            except UnicodeDecodeError as exc:
+                yield JsonLine(lineno, None, f"(encoding): not UTF-8 at byte {exc.start}")
+            except json.JSONDecodeError as exc:
+                yield JsonLine(lineno, None, f"(json): {exc.msg}")
+
+
+def dump_line(record: BaseModel) -> str:
+    """One record as a compact JSON line (deterministic: field order is the model's)."""
+    return record.model_dump_json() + "\n"
+
+
+def write_jsonl(path: str | Path, records: Iterable[BaseModel]) -> str:
+    """Write records atomically, streaming; return the SHA-256 of the bytes written."""
+    digest = hashlib.sha256()
+    with atomic_writer(path, "wb") as fh:
+        for record in records:
+            line = dump_line(record).encode("utf-8")
+            digest.update(line)
+            fh.write(line)
+    return digest.hexdigest()
+
+
+def write_json(path: str | Path, record: BaseModel) -> None:
+    """Write one model as indented JSON, atomically."""
+    atomic_write_text(path, record.model_dump_json(indent=2) + "\n")
+
+
+def read_json(path: str | Path, model: type[ModelT]) -> ModelT:
+    """Read one model from a JSON file.
+
+    Raises:
+        InputError: the file is not UTF-8, not JSON, or misses or mistypes fields (every
+            field with a problem is named, in one line).
+
+    """
+    path = Path(path)
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(RecordError(str(path), 1, "(encoding)",
+                                     f"not UTF-8 (byte at offset {exc.start})")) from None
+    except OSError as exc:
+        raise InputError(RecordError(str(path), 0, "(file)", exc.strerror or str(exc))) from None
+    try:
+        return model.model_validate_json(text)
+    except (ValidationError, ValueError) as exc:
+        raise InputError(_record_error(path, 1, exc, every=True)) from None
+
+
+def file_sha256(path: str | Path, chunk: int = 1 << 20) -> str:
+    """SHA-256 hex digest of a file, read in chunks."""
+    h = hashlib.sha256()
+    with Path(path).open("rb") as fh:
+        while block := fh.read(chunk):
+            h.update(block)
+    return h.hexdigest()

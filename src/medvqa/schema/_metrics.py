@@ -1,0 +1,132 @@
+"""RUN/metrics.json: what ``medvqa score`` writes and ``medvqa report`` reads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+)
+
+# --- RUN/metrics.json ----------------------------------------------------------------------
+# The public format ``medvqa score`` writes and ``medvqa report`` reads. Each field's docstring
+# is its documentation (and its JSON-schema description).
+
+METRICS_VERSION = 2
+
+
+class MetricValue(BaseModel):
+    """A figure with its 95 % percentile bootstrap interval."""
+
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
+    value: float | None
+    """Point estimate; null where undefined (e.g. accuracy over valid answers with none valid)."""
+    ci: list[float | None]
+    """[low, high] of the 95 % percentile bootstrap interval (cases resampled when clustered)."""
+
+
+class MetricsBlock(BaseModel):
+    """The figures of one set of items (overall, or one category / source / split).
+
+    Every figure comes from the metric registry (``medvqa.score._metric_table.METRICS``); a
+    registered metric not declared here is kept as an extra key.
+    """
+
+    model_config = ConfigDict(use_attribute_docstrings=True, extra="allow")
+
+    accuracy: MetricValue
+    """Mean correctness over all scored items; an invalid (unreadable, refused) answer is wrong."""
+    weighted_accuracy: MetricValue
+    """Mean over gold answer classes of the per-class accuracy (MammoVQA; balanced accuracy)."""
+    macro_f1: MetricValue
+    """Unweighted mean of per-class F1 over the gold classes present; invalid is its own class."""
+    invalid_rate: MetricValue
+    """Share of responses the parser abstained on (no option, several options, a refusal)."""
+    valid_accuracy: MetricValue
+    """Accuracy over the responses the parser could read (oncology paper, seed 003)."""
+    random_fallbacks: int | None = None
+    """Items the parser answered with a random draw (the pathmmu style's fallback); null for
+    styles that never guess. Read it beside accuracy: the invalid rate is 0 by construction."""
+    random_baseline: float | None = None
+    """Expected accuracy of a uniform guess: mean of 1/k (single) or 1/(2^k − 1) (multi)."""
+    frequent_baseline: float | None = None
+    """Accuracy of always giving the most frequent gold answer text."""
+    n: int
+    """Items scored (errored requests excluded)."""
+    errors: int = 0
+    """Requests that failed (API errors); counted, not scored."""
+    region: dict[str, MetricValue] | None = None
+    """LMOD region recognition: precision, recall, f1 over correctly typed regions, and
+    hallucination_resistance over IDs not on the image (mean over valid predictions)."""
+    open: dict[str, MetricValue] | None = None
+    """Open questions (MIRA): exact and token_f1 (SQuAD normalisation), rouge_l (Unicode word
+    tokens), bleu4 (corpus BLEU-4, sacreBLEU, lower-cased, 13a tokeniser, no smoothing)."""
+
+
+class ConditionMetrics(BaseModel):
+    """Everything measured for one condition."""
+
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
+    overall: MetricsBlock
+    """All items of the condition."""
+    by: dict[str, dict[str, MetricsBlock]] = Field(default_factory=dict)
+    """Breakdowns: field (category, source, split) → value → block."""
+    subgroups: dict[str, Any] | None = None
+    """LMOD subgroup analysis: grouping (age_band, sex, source) → groups (accuracy, n), test,
+    p_value (4 significant digits) and p_holm (Holm over every test in the file)."""
+    consistency: float | None = None
+    """permute only: share of items answered alike under all option shifts."""
+    confusion: dict[str, Any] | None = None
+    """Grading items: labels, predicted labels and counts[gold][predicted]."""
+
+
+class MetricsFile(BaseModel):
+    """``RUN/metrics.json``."""
+
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
+    schema_version: int = METRICS_VERSION
+    """Version of this format."""
+    style: str
+    """Parser style used for choice questions (strict, mammovqa, pathmmu)."""
+    n: int
+    """Predictions scored, all conditions."""
+    seed: int
+    """Seed of the bootstrap and permutation tests."""
+    resamples: int
+    """Bootstrap resamples (and Monte Carlo permutations)."""
+    clustered: bool
+    """Whether intervals and tests resampled cases: true only when some case contributed
+    several items and clustering was on."""
+    clustering: str = ""
+    """What was resampled, in words: 'cases (40 cases, 120 items)' or 'items (…why…)'."""
+    tests_adjusted: int = 0
+    """How many p-values in this file form the Holm family (each has a p_holm beside it)."""
+    skipped: int = 0
+    """Predictions skipped for bad input."""
+    model: str = ""
+    """Model spec from run.json."""
+    benchmark: str = ""
+    """Benchmark name."""
+    conditions: dict[str, ConditionMetrics] = Field(default_factory=dict)
+    """Condition → its metrics (clean first)."""
+    controls: dict[str, Any] | None = None
+    """Δ = clean − condition with paired bootstrap intervals, the paired test (name, p_value,
+    p_holm), verdicts, and corruption degradation curves (medvqa.score._controls.Controls)."""
+    failure_modes: dict[str, Any] | None = None
+    """Condition → rule-based LMOD / MIRA failure tag counts and abstention rate; with --judge,
+    each condition's ``judge`` block holds the LLM judge's counts."""
+    failure_judge: dict[str, Any] | None = None
+    """The failure-mode judge used: model spec and parameters, prompt version, text and
+    SHA-256, image use, max_items (null: no judge)."""
+    provenance: dict[str, Any] | None = None
+    """What these figures were computed from: run.json's identity and predictions.jsonl's
+    SHA-256 (medvqa.score._provenance.Provenance); report and compare refuse a metrics.json
+    whose run changed since."""
+    coverage: dict[str, Any] | None = None
+    """Per condition: expected items, scored, errors, missing (count and first ids),
+    complete-case and all-items accuracy (medvqa.score._coverage)."""
