@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, cast
 
 from medvqa.builders._context import BuildContext, Draft, unique_id
 from medvqa.builders._crops import finding_rect, random_rect
@@ -28,7 +28,7 @@ from medvqa.builders._units import (
     finding_units,
     image_units,
 )
-from medvqa.schema import Item
+from medvqa.schema import Item, Split
 from medvqa.sources import Record, RecordStore, encode_png, read_source
 from medvqa.sources._folder import natural_key
 
@@ -194,7 +194,7 @@ def _topic_items(
             category=topic.name,
             case_id=rec.case_id or rec.key,
             source=rec.source,
-            split=rec.split or "test",  # type: ignore[arg-type]
+            split=cast(Split, rec.split or "test"),
             meta=_meta(recipe, topic, unit),
         )
         yield Draft(item, fixed=rec.split is not None)

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 from medvqa.builders._context import BuildContext, Draft
 from medvqa.builders._options import balanced_positions, multi_options, single_options
 from medvqa.builders._recipe import Recipe
-from medvqa.schema import Item
+from medvqa.schema import Item, QuestionType, Split
 
 QUESTION_TYPES = {"single choice": "single", "yes/no": "yesno", "multiple choice": "multi"}
 SPLITS = {
@@ -141,11 +141,11 @@ def _draft(
             question=str(sample["Question"]),
             options=options,
             answer=answer,
-            question_type=qtype,  # type: ignore[arg-type]
+            question_type=cast(QuestionType, qtype),
             category=str(sample.get("Question topic", "")),
             case_id=case,
             source=str(sample.get("Dataset") or dataset),
-            split=split or "test",  # type: ignore[arg-type]
+            split=cast(Split, split or "test"),
             meta=meta,
         ),
         fixed=split is not None,

@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from typing import cast
 
 from medvqa.builders._context import BuildContext, Draft
 from medvqa.builders._recipe import Recipe
-from medvqa.schema import Item
+from medvqa.schema import Item, Split
 from medvqa.sources import ImageRef
 
 _OPTION = re.compile(r"^\s*\(?([A-Z])(?:[\)\.:]\s?(.*))?$", re.S)
@@ -93,7 +94,7 @@ def import_pathmmu(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
                     category=spec.dataset,
                     case_id=str(row.get("tw_id") or name or i),
                     source=spec.dataset,
-                    split=split,  # type: ignore[arg-type]
+                    split=cast(Split, split),
                     meta=meta,
                 ),
                 fixed=True,

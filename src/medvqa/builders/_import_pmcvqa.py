@@ -13,12 +13,13 @@ import csv
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import cast
 
 from medvqa.builders._context import BuildContext, Draft, unique_id
 from medvqa.builders._import_common import require_fields, split_name
 from medvqa.builders._recipe import Recipe
 from medvqa.errors import UsageError
-from medvqa.schema import Item
+from medvqa.schema import Item, Split
 
 FIELDS = ("Figure_path", "Question", "Choice A", "Choice B")
 _PREFIX = re.compile(r"^\s*\(?([A-Z])\s*[:.)]\s*")
@@ -88,7 +89,7 @@ def import_pmc_vqa(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
                 category="",
                 case_id=name,
                 source=spec.dataset,
-                split=split,  # type: ignore[arg-type]
+                split=cast(Split, split),
                 meta=meta,
             )
             yield Draft(item, fixed=True)

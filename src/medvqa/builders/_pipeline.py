@@ -171,7 +171,7 @@ def _with_splits(scratch: Path, keys: SplitKeys) -> Iterator[Item]:
     with scratch.open("r", encoding="utf-8", newline="\n") as src:
         for i, line in enumerate(src):
             item = Item.model_validate_json(line)
-            item.split = keys.split_name(i)  # type: ignore[assignment]
+            item.split = keys.split_name(i)
             yield item
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 from PIL import Image
 
@@ -28,7 +28,7 @@ from medvqa.builders._recipe import Recipe, TopicSpec
 from medvqa.builders._units import map_labels
 from medvqa.errors import BadInputError
 from medvqa.rng import rng_for
-from medvqa.schema import Item
+from medvqa.schema import Item, Split
 from medvqa.sources import Box, Problems, Record
 from medvqa.sources._folder import natural_key
 from medvqa.sources._pixels import encode_image_png
@@ -135,7 +135,7 @@ def build_regions(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
                 category=topic.name,
                 case_id=rec.case_id or rec.key,
                 source=rec.source,
-                split=rec.split or "test",  # type: ignore[arg-type]
+                split=cast(Split, rec.split or "test"),
                 meta=_meta(recipe, rec, regions, boxes, types),
             ),
             fixed=rec.split is not None,

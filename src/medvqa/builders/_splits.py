@@ -22,11 +22,11 @@ import numpy as np
 
 from medvqa.builders._context import Draft
 from medvqa.rng import rng_for
-from medvqa.schema import Item
+from medvqa.schema import Item, Split
 
 #: Split names by code (the order is arbitrary but fixed: codes live in ``SplitKeys.split``).
-SPLIT_NAMES: tuple[str, ...] = ("train", "val", "test", "test_tiny", "external")
-_CODE = {name: i for i, name in enumerate(SPLIT_NAMES)}
+SPLIT_NAMES: tuple[Split, ...] = ("train", "val", "test", "test_tiny", "external")
+_CODE: dict[str, int] = {name: i for i, name in enumerate(SPLIT_NAMES)}
 _TEST, _TINY = _CODE["test"], _CODE["test_tiny"]
 
 
@@ -77,7 +77,7 @@ class SplitKeys:
         skey = stratum(item)
         self.stratum.append(self._strata.setdefault(skey, len(self._strata)))
 
-    def split_name(self, i: int) -> str:
+    def split_name(self, i: int) -> Split:
         """The split of item ``i``."""
         return SPLIT_NAMES[self.split[i]]
 
@@ -100,7 +100,7 @@ def assign_splits(
     assign_split_keys(keys, ratios, seed, test_tiny)
     for i, d in enumerate(drafts):
         if not d.fixed:
-            d.item.split = keys.split_name(i)  # type: ignore[assignment]
+            d.item.split = keys.split_name(i)
 
 
 def assign_split_keys(

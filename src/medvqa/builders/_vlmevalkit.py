@@ -22,7 +22,7 @@ import json
 import string
 import sys
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 from PIL import Image
 
@@ -30,7 +30,7 @@ from medvqa.builders._context import BuildContext, Draft
 from medvqa.builders._import_common import split_name
 from medvqa.builders._recipe import Recipe
 from medvqa.errors import BadInputError
-from medvqa.schema import Item
+from medvqa.schema import Item, QuestionType, Split
 
 LETTERS = string.ascii_uppercase
 BASE_COLUMNS = ("index", "image", "question", "hint")
@@ -188,11 +188,11 @@ def _draft(
         question=row.get("question", ""),
         options=options,
         answer=parse_answer(row.get("answer", ""), qtype, options),
-        question_type=qtype,  # type: ignore[arg-type]
+        question_type=cast(QuestionType, qtype),
         category=row.get("category", ""),
         case_id=row.get("case_id", "").strip() or row.get("index", "") or None,
         source=row.get("source", "").strip() or dataset,
-        split=split,  # type: ignore[arg-type]
+        split=cast(Split, split),
         meta=meta,
     )
     # A TSV is a published evaluation set: its split is kept, never re-drawn.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from medvqa.builders import BenchWriter
 from medvqa.curate.llm._extract import extract_reports
@@ -26,7 +26,7 @@ from medvqa.curate.llm._report_questions import QuestionDraft, field_questions, 
 from medvqa.curate.llm._report_schema import load_schema
 from medvqa.curate.llm._texts import TextRecord, read_texts
 from medvqa.models import LLMSettings
-from medvqa.schema import Item, ReviewRecord, SourceInfo
+from medvqa.schema import Item, QuestionType, ReviewRecord, SourceInfo
 from medvqa.sources import Problems
 from medvqa.store import ImageStore
 
@@ -158,7 +158,7 @@ def _item(
         question=d.question,
         options=d.options,
         answer=d.answer,
-        question_type=d.question_type,  # type: ignore[arg-type]
+        question_type=cast(QuestionType, d.question_type),
         category=d.category,
         case_id=d.report.case_id or d.report.id,
         source=config.reports.stem,
