@@ -82,8 +82,8 @@ class RunConfig:
         max_retry_after_s: most seconds waited when the endpoint sends ``Retry-After``.
         perturbed_dir: on-disk cache of perturbed images (None: RUN/perturbed); runs that
             share it perturb each image once.
-        perturb_workers: processes that perturb images ahead (None: one per core; 0: none,
-            the request builder perturbs in-process).
+        perturb_workers: processes that perturb images ahead (None: the cores beyond two,
+            so none on a 2-core machine; 0: none, the request builder perturbs in-process).
 
     """
 
