@@ -1,5 +1,6 @@
 """Scoring: parse responses, compute metrics with bootstrap CIs, compare runs and conditions."""
 
+from medvqa.schema import ConditionMetrics, MetricsBlock, MetricsFile, MetricValue
 from medvqa.score._bootstrap import Interval, cluster_index, ratio_ci, statistic_ci
 from medvqa.score._judge import JudgeConfig, JudgeResult, run_judge
 from medvqa.score._judge_prompt import JudgePrompt, load_judge_prompt, parse_verdict
@@ -12,7 +13,6 @@ from medvqa.score._metrics import (
     valid_accuracy,
     weighted_accuracy,
 )
-from medvqa.score._model import ConditionMetrics, MetricsBlock, MetricsFile, MetricValue
 from medvqa.score._paired import PairedComparison, compare_runs, mcnemar_exact, paired_difference
 from medvqa.score._score import ScoreConfig, ScoreResult, score_run
 from medvqa.score._subgroups import age_band, subgroup_analysis

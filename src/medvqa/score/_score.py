@@ -26,7 +26,9 @@ from medvqa.schema import (
     PREDICTIONS_FILE,
     RUN_FILE,
     Benchmark,
+    ConditionMetrics,
     Item,
+    MetricsFile,
     Prediction,
     RecordError,
     RunInfo,
@@ -45,7 +47,6 @@ from medvqa.score._coverage import coverage
 from medvqa.score._failure_modes import FailureCounts, needs_judge
 from medvqa.score._family import adjust_family
 from medvqa.score._judge import Candidate, JudgeConfig, JudgeResult, run_judge, write_verdicts
-from medvqa.score._model import ConditionMetrics, MetricsFile
 from medvqa.score._provenance import Provenance, check_benchmark, run_identity
 from medvqa.score._rows import ScoredRow, score_row
 from medvqa.score._subgroups import DEFAULT_AGE_BANDS, subgroup_analysis
