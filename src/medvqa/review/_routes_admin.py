@@ -16,8 +16,8 @@ from medvqa.review._web import (
     HTTPException,
     check_csrf,
     fastapi,
-    in_thread,
     need_session,
+    record_form_decision,
     redirect,
     state,
 )
@@ -91,11 +91,8 @@ async def adjudicate(request: Request, index: int) -> Any:
     if version is not None and verdict == "accept":
         verdict = "edit"  # accepting an edited version keeps that edit
     try:
-        await in_thread(
-            st.store.record_decision, nonce=str(form.get("nonce", "")) or new_nonce(),
-            bench=b.key, item_id=item_id, reviewer=s.reviewer, kind="adjudication",
-            verdict=verdict, reason=str(form.get("reason") or "") or None,
-            note=str(form.get("note") or "")[:2000] or None, version=version)
+        await record_form_decision(st, form, bench=b.key, item_id=item_id, session=s,
+                                   kind="adjudication", verdict=verdict, version=version)
     except BadInputError as exc:
         raise HTTPException(status_code=400, detail=str(exc)) from None
     return redirect(f"/admin/{index}/queue")

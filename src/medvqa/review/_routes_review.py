@@ -19,6 +19,7 @@ from medvqa.review._web import (
     fastapi,
     in_thread,
     need_session,
+    record_form_decision,
     redirect,
     responses,
     session_of,
@@ -149,11 +150,8 @@ async def decide(request: Request, index: int) -> Any:
             new = edited_item(base, form)
             version = await in_thread(st.store.add_version, bench.key, item_id,
                                       new.model_dump_json(), s.reviewer)
-        await in_thread(
-            st.store.record_decision, nonce=str(form.get("nonce", "")) or new_nonce(),
-            bench=bench.key, item_id=item_id, reviewer=s.reviewer, kind="review",
-            verdict=action, reason=str(form.get("reason") or "") or None,
-            note=str(form.get("note") or "")[:2000] or None, version=version)
+        await record_form_decision(st, form, bench=bench.key, item_id=item_id, session=s,
+                                   kind="review", verdict=action, version=version)
     except BadInputError as exc:
         raise HTTPException(status_code=400, detail=str(exc)) from None
     if request.headers.get("accept", "").startswith("application/json"):

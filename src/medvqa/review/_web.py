@@ -6,7 +6,7 @@ from typing import Any
 
 from medvqa._optional import optional_import
 from medvqa.review._security import same_token
-from medvqa.review._state import COOKIE, AppState
+from medvqa.review._state import COOKIE, AppState, new_nonce
 from medvqa.review._store import Session
 
 fastapi = optional_import("fastapi")
@@ -49,3 +49,22 @@ def redirect(url: str) -> Any:
 async def in_thread(fn: Any, *args: Any, **kwargs: Any) -> Any:
     """Run blocking database work off the event loop."""
     return await concurrency.run_in_threadpool(fn, *args, **kwargs)
+
+
+#: Longest free-text note kept with a decision (characters).
+NOTE_MAX = 2000
+
+
+async def record_form_decision(st: AppState, form: Any, *, bench: str, item_id: str,
+                               session: Session, kind: str, verdict: str,
+                               version: int | None) -> None:
+    """Append the decision a posted form carries: its nonce, reason and note.
+
+    A re-posted form (same nonce) is stored once. Raises ``BadInputError`` for a decision the
+    store refuses (the caller answers 400).
+    """
+    await in_thread(
+        st.store.record_decision, nonce=str(form.get("nonce", "")) or new_nonce(),
+        bench=bench, item_id=item_id, reviewer=session.reviewer, kind=kind, verdict=verdict,
+        reason=str(form.get("reason") or "") or None,
+        note=str(form.get("note") or "")[:NOTE_MAX] or None, version=version)
