@@ -11,10 +11,14 @@ from collections.abc import Iterator
 from typing import Any
 
 from medvqa.builders._context import BuildContext, Draft, unique_id
-from medvqa.builders._import_common import read_json_rows, require_fields
-from medvqa.builders._options import LETTERS, balanced_positions
+from medvqa.builders._import_common import (
+    is_yes_no,
+    read_json_rows,
+    require_fields,
+    yesno_or_open,
+    yesno_positions,
+)
 from medvqa.builders._recipe import Recipe
-from medvqa.schema import Item
 
 _META_KEYS = (
     "qid",
@@ -37,14 +41,10 @@ def import_vqa_rad(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
     rows = read_json_rows(ctx.root / table, table, "VQA-RAD")
     require_fields(rows, ("image_name", "question", "answer", "answer_type"), table, "VQA-RAD")
     base = ctx.root / spec.path
-    closed = [
-        i
-        for i, r in enumerate(rows)
-        if str(r.get("answer_type", "")).upper() == "CLOSED"
-        and str(r.get("answer", "")).strip().lower() in {"yes", "no"}
-    ]
-    positions = dict(
-        zip(closed, balanced_positions(len(closed), 2, ctx.seed, "vqa_rad yes/no"), strict=True)
+    positions = yesno_positions(
+        [str(r.get("answer_type", "")).upper() == "CLOSED" and is_yes_no(str(r.get("answer", "")))
+         for r in rows],
+        ctx.seed, "vqa_rad yes/no",
     )
     seen: set[str] = set()
     for i, row in enumerate(rows):
@@ -74,15 +74,4 @@ def import_vqa_rad(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
             split=split,
             meta=meta,
         )
-        if i in positions:
-            texts = (
-                ["Yes", "No"]
-                if positions[i] == (0 if answer.lower() == "yes" else 1)
-                else ["No", "Yes"]
-            )
-            options = {LETTERS[k]: t for k, t in enumerate(texts)}
-            letter = LETTERS[texts.index(answer.capitalize())]
-            item = Item(options=options, answer=letter, question_type="yesno", **common)
-        else:
-            item = Item(options={}, answer=answer, question_type="open", **common)
-        yield Draft(item, fixed=True)
+        yield Draft(yesno_or_open(common, answer, positions.get(i)), fixed=True)
