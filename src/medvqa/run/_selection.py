@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from medvqa.errors import BadInputError
-from medvqa.run._validate import ENCODING_FIELD, iter_items
-from medvqa.schema import InputError, Item, RecordError, RunInfo, read_json
+from medvqa.run._validate import iter_items
+from medvqa.schema import ENCODING_FIELD, InputError, Item, RecordError, RunInfo, read_json
 
 #: Duplicate ids named in the refusal message (the count is always given).
 SHOWN_DUPLICATES = 5

@@ -25,6 +25,7 @@ from medvqa.schema import (
     InputError,
     Item,
     RecordError,
+    encoding_error,
     file_sha256,
     read_json,
 )
@@ -51,8 +52,6 @@ def item_error(path: Path, lineno: int, exc: Exception) -> RecordError:
     return RecordError(str(path), lineno, "(json)", str(exc))
 
 
-#: The ``field`` of a line that is not UTF-8 (callers that must stop on it look for this).
-ENCODING_FIELD = "(encoding)"
 
 
 def iter_items(path: Path, errors: list[RecordError]) -> Iterator[tuple[int, Item]]:
@@ -68,9 +67,7 @@ def iter_items(path: Path, errors: list[RecordError]) -> Iterator[tuple[int, Ite
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                errors.append(RecordError(str(path), lineno, ENCODING_FIELD,
-                                          f"not UTF-8 (byte {raw[exc.start]:#04x} at column "
-                                          f"{exc.start + 1})"))
+                errors.append(encoding_error(path, lineno, raw, exc))
                 continue
             try:
                 yield lineno, Item.model_validate_json(line)

@@ -30,10 +30,12 @@ from medvqa.schema._formats import (
     Split,
 )
 from medvqa.schema._jsonl import (
+    ENCODING_FIELD,
     InputError,
     JsonLine,
     RecordError,
     dump_line,
+    encoding_error,
     file_sha256,
     iter_json_lines,
     read_json,
@@ -54,6 +56,7 @@ __all__ = [
     "CACHE_FILE",
     "CHOICE_TYPES",
     "CLEAN",
+    "ENCODING_FIELD",
     "ITEMS_FILE",
     "METRICS_FILE",
     "METRICS_VERSION",
@@ -78,6 +81,7 @@ __all__ = [
     "SourceInfo",
     "Split",
     "dump_line",
+    "encoding_error",
     "file_sha256",
     "iter_json_lines",
     "read_json",

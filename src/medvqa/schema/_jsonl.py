@@ -33,6 +33,17 @@ class RecordError:
         return f"{self.file}:{self.line}: {self.field}: {self.message}"
 
 
+#: The ``field`` of a line that is not UTF-8 (callers that must stop on it look for this).
+ENCODING_FIELD = "(encoding)"
+
+
+def encoding_error(path: str | Path, lineno: int, raw: bytes,
+                   exc: UnicodeDecodeError) -> RecordError:
+    """The one report of a line that is not UTF-8: file, line, the offending byte, its column."""
+    return RecordError(str(path), lineno, ENCODING_FIELD,
+                       f"not UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})")
+
+
 class InputError(BadInputError, ValueError):
     """Raised when a caller asked for strict reading and a line is bad (exit code 2)."""
 
@@ -83,8 +94,7 @@ def read_jsonl(
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
                 # Not a JSONL file of ours at all: never skipped, whatever ``errors`` says.
-                raise InputError(RecordError(str(path), lineno, "(encoding)", (
-                    f"not UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})"))) from None
+                raise InputError(encoding_error(path, lineno, raw, exc)) from None
             try:
                 yield model.model_validate_json(line)
             except (ValidationError, ValueError) as exc:
@@ -121,7 +131,8 @@ def iter_json_lines(path: str | Path) -> Iterator[JsonLine]:
             try:
                 yield JsonLine(lineno, json.loads(raw.decode("utf-8")), "")
             except UnicodeDecodeError as exc:
-                yield JsonLine(lineno, None, f"(encoding): not UTF-8 at byte {exc.start}")
+                err = encoding_error(path, lineno, raw, exc)
+                yield JsonLine(lineno, None, f"{err.field}: {err.message}")
             except json.JSONDecodeError as exc:
                 yield JsonLine(lineno, None, f"(json): {exc.msg}")
 
