@@ -91,3 +91,80 @@ def test_a_bad_spec_in_a_worker_is_one_line(local_ray, tmp_path: Path) -> None:
 
     with pytest.raises(BadInputError, match="not a local checkpoint"):
         RayBackend(ModelConfig(spec=f"hf:{tmp_path}/nothing"), RayOptions(workers=1))
+
+
+def test_actors_bound_the_endpoints_to_the_run_concurrency(local_ray, bench_factory,
+                                                           tmp_path: Path) -> None:
+    bench = bench_factory(tmp_path / "bench", 40)
+    with ChatServer(latency_s=0.05) as server:
+        config = _config(bench, tmp_path / "run", f"openai:m@{server.url}")
+        config.concurrency, config.conditions = 6, ["clean"]
+        backend = RayBackend(config.model, RayOptions(workers=2, concurrency=6), bench_dir=bench)
+        assert backend.queue_ahead > 0  # the driver keeps more than 6 queued at the actors
+        summary = run_benchmark(config, backend=backend)
+    assert summary.sent == 40 and summary.errors == 0
+    assert server.peak_in_flight == 6
+
+
+def test_actors_perturb_the_same_bytes_the_driver_would(local_ray, bench_factory,
+                                                        tmp_path: Path) -> None:
+    from medvqa.run._perturb_ahead import BLOCK
+
+    n = BLOCK + 6
+    bench = bench_factory(tmp_path / "bench", n)
+    sent = {}
+    for name, workers in (("driver", 0), ("actors", 2)):
+        with ChatServer() as server:
+            config = _config(bench, tmp_path / name, f"openai:m@{server.url}")
+            config.conditions = ["clean", "noise", "corrupt:jpeg@2"]
+            config.perturb_workers = workers
+            backend = RayBackend(config.model, RayOptions(workers=2, concurrency=16),
+                                 bench_dir=bench)
+            # On this 2-CPU instance the driver perturbs unless the run asks for workers.
+            assert backend.perturb_pool(None, None) is None  # type: ignore[arg-type]
+            pool = backend.perturb_pool(None, workers)  # type: ignore[arg-type]
+            assert (pool is None) == (workers == 0)
+            summary = run_benchmark(config, backend=backend)
+            assert summary.errors == 0 and summary.sent == 3 * n
+            sent[name] = sorted(server.images)
+    assert sent["driver"] == sent["actors"]
+    files = {p.name for p in (tmp_path / "actors" / "perturbed").rglob("*.png")}
+    assert files == {p.name for p in (tmp_path / "driver" / "perturbed").rglob("*.png")}
+    assert len(files) == 2 * n
+
+
+def test_an_unreachable_endpoint_stops_the_run_at_start(local_ray, bench_factory,
+                                                         tmp_path: Path) -> None:
+    from medvqa.errors import BadInputError
+
+    bench = bench_factory(tmp_path / "bench", 4)
+    with ChatServer() as server:
+        url = server.url
+    config = _config(bench, tmp_path / "run", f"openai:m@{url}")
+    backend = RayBackend(config.model, RayOptions(workers=2, concurrency=16), bench_dir=bench)
+    with pytest.raises(BadInputError, match="unreachable.*cannot reach"):
+        run_benchmark(config, backend=backend)
+    assert not (tmp_path / "run" / "predictions.jsonl").exists()
+
+
+@pytest.mark.slow
+def test_local_vlm_in_actors_answers_as_it_does_in_process(local_ray, bench_factory,
+                                                           tmp_path: Path) -> None:
+    from medvqa.testing import write_tiny_vlm
+
+    checkpoint = write_tiny_vlm(tmp_path / "vlm")
+    bench = bench_factory(tmp_path / "bench", 6)
+    model = ModelConfig(spec=f"hf:{checkpoint}", max_tokens=4, batch_size=1, device="cpu")
+    answers = {}
+    for name in ("local", "ray"):
+        config = RunConfig(bench_dir=bench, out_dir=tmp_path / name, model=model,
+                           conditions=["clean", "blind"], concurrency=2)
+        backend = (RayBackend(model, RayOptions(workers=2, concurrency=2), bench_dir=bench)
+                   if name == "ray" else None)
+        summary = run_benchmark(config, backend=backend)
+        assert summary.sent == 12 and summary.errors == 0
+        answers[name] = [(p.item_id, p.condition, p.response) for p in
+                         read_jsonl(tmp_path / name / "predictions.jsonl", Prediction)]
+    assert answers["ray"] == answers["local"]
+    info = read_json(tmp_path / "ray" / "run.json", RunInfo).model_info
+    assert info["executor"] == "ray" and info["text_only"] is False

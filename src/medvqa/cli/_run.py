@@ -119,6 +119,11 @@ def run_command(
     ),
     ray_workers: int = typer.Option(2, "--ray-workers", min=1, help="Ray actors per model."),
     ray_gpus: float = typer.Option(0.0, "--ray-gpus", min=0, help="GPUs per Ray actor (hf:)."),
+    perturb_workers: int | None = typer.Option(
+        None, "--perturb-workers", min=0,
+        help="Processes (Ray: actors) that perturb images ahead; 0: in the runner. Default: "
+             "the cores beyond two (Ray: the actors, where the cluster has CPUs beyond two).",
+    ),
     adapter: Path | None = typer.Option(
         None, "--adapter", help="peft LoRA adapter folder for hf:/smollm2 (medvqa train lora)."),
 ) -> None:
@@ -177,6 +182,7 @@ def run_command(
         max_retries=max_retries,
         max_retry_after_s=max_retry_after,
         stop_after_failures=stop_after_failures,
+        perturb_workers=perturb_workers,
     )
     ray = {"address": ray_address, "workers": ray_workers, "gpus": ray_gpus}
     if models is None:
@@ -191,7 +197,8 @@ def _backend(config: RunConfig, ray: dict[str, Any] | None) -> ModelBackend | No
         return None
     from medvqa.run._ray import RayBackend, RayOptions
 
-    return RayBackend(config.model, RayOptions(**ray), bench_dir=config.bench_dir)
+    return RayBackend(config.model, RayOptions(**ray, concurrency=config.concurrency),
+                      bench_dir=config.bench_dir)
 
 
 def _run_many(models_path: Path, base: RunConfig, ray: dict[str, Any] | None) -> None:

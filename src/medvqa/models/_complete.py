@@ -207,7 +207,10 @@ async def complete_requests(
     policy = policy or RetryPolicy()
     concurrency = max(1, concurrency)
     batch_size = max(1, int(getattr(backend, "batch_size", 1) or 1))
-    n_workers = max(1, math.ceil(concurrency / batch_size))
+    # A backend that bounds its own requests in flight (the Ray executor) takes ``queue_ahead``
+    # more, so it never waits for this loop to hand it the next one.
+    ahead = max(0, int(getattr(backend, "queue_ahead", 0) or 0))
+    n_workers = max(1, math.ceil((concurrency + ahead) / batch_size))
     name, params = backend.name, dict(backend.params)
     work: asyncio.Queue[tuple[int, GenerateRequest, str] | None] = asyncio.Queue(
         maxsize=concurrency * 2

@@ -4,13 +4,17 @@ A control run asks every item under several image conditions; perturbing and PNG
 those images is CPU work that, done in the runner's request builder, competes with the event
 loop for the GIL (MEASUREMENTS.md: the conditions added 62–73 % to a run). Here the items are
 taken in blocks of :data:`BLOCK`; while the runner builds the requests of one block, the
-perturbations of the next are computed by worker processes (one per core, started lazily;
+perturbations of the next ones are computed by worker processes (one per core, started lazily;
 plain child processes, see :mod:`._perturb_worker`). Each result is written to the run's
 on-disk cache (``RUN/perturbed``, or one folder shared by every model of a models.yaml run),
 where the builder reads it instead of perturbing. Results are the same bytes as in-process
 perturbation (a pure function of the pixels and the seeded generator), so cache keys,
 responses and predictions do not change. A rerun, or the next model, finds every image
 on disk and perturbs nothing.
+
+The workers are local processes (:class:`_Pool`) by default; a backend that has workers of its
+own offers them instead (``perturb_pool()``: the Ray executor's actors, whose results are sent
+back and written here), so perturbing is spread with the requests.
 """
 
 from __future__ import annotations
@@ -22,10 +26,11 @@ import pickle
 import subprocess
 import sys
 import threading
+from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Protocol
 
 from medvqa.conditions import Condition, ImageCondition, PerturbedCache
 from medvqa.models import ImageLoader, ImageLoadError
@@ -35,21 +40,41 @@ log = logging.getLogger(__name__)
 
 #: Items per look-ahead block.
 BLOCK = 32
+#: Blocks perturbed ahead of the one being sent.
+DEPTH = 2
 #: Folder name of the on-disk cache inside RUN/.
 PERTURBED_DIR = "perturbed"
 
-def perturb_ahead(config: Any, conditions: list[Condition],
-                  loader: ImageLoader) -> PerturbAhead | None:
+class PerturbPool(Protocol):
+    """Workers that run perturbation jobs ``(todo, cache folder, item, images)``."""
+
+    def submit(self, job: tuple[Any, ...]) -> Future[str | None]:
+        """Start ``job``; the future gives its error, or None once its images are cached."""
+        ...
+
+    def close(self) -> None:
+        """Stop the workers (or let go of them)."""
+        ...
+
+
+def perturb_ahead(config: Any, conditions: list[Condition], loader: ImageLoader,
+                  model: Any = None) -> PerturbAhead | None:
     """The look-ahead for a run (``config`` is its RunConfig), or None without image conditions.
 
     Attaches the disk cache (``config.perturbed_dir`` or RUN/perturbed) to the image conditions
-    either way; no workers (``config.perturb_workers == 0``, the default on two cores, see
-    :func:`default_perturb_workers`) keeps perturbation in the request builder.
+    either way. A ``model`` with ``perturb_pool(cache, workers)`` (the Ray executor) may offer
+    its own workers; otherwise local ones are used. No workers (``config.perturb_workers == 0``,
+    the default on two cores, see :func:`default_perturb_workers`) keeps perturbation in the
+    request builder.
     """
     if not any(isinstance(c, ImageCondition) for c in conditions):
         return None
     folder = config.perturbed_dir or Path(config.out_dir) / PERTURBED_DIR
     cache = attach_disk_cache(conditions, Path(folder))
+    offer = getattr(model, "perturb_pool", None)
+    remote = offer(cache, config.perturb_workers) if offer is not None else None
+    if remote is not None:
+        return PerturbAhead(conditions, loader, cache, pool=remote)
     workers = (default_perturb_workers() if config.perturb_workers is None
                else config.perturb_workers)
     if workers == 0:
@@ -93,19 +118,20 @@ class PerturbAhead:
         conditions: the run's conditions (only image conditions are perturbed ahead).
         loader: reads the items' image bytes.
         cache: the shared disk-backed cache (from :func:`attach_disk_cache`).
-        workers: processes (default: the machine's cores).
+        workers: local processes (default: the machine's cores), started on the first job.
+        pool: workers to use instead of local processes (see :class:`PerturbPool`).
     """
 
     def __init__(self, conditions: list[Condition], loader: ImageLoader, cache: PerturbedCache,
-                 workers: int | None = None):
+                 workers: int | None = None, pool: PerturbPool | None = None):
         self.conditions = [c for c in conditions if isinstance(c, ImageCondition)]
         self.loader = loader
         self.cache = cache
         self.workers = max(1, workers or os.cpu_count() or 1)
-        self._pool: _Pool | None = None
+        self._pool: PerturbPool | None = pool
         self.submitted = 0
 
-    def _ensure_pool(self) -> _Pool:
+    def _ensure_pool(self) -> PerturbPool:
         if self._pool is None:
             self._pool = _Pool(self.workers)
         return self._pool
@@ -139,23 +165,40 @@ class PerturbAhead:
                 log.debug("perturbation ahead failed (%s); done in the builder", error)
 
     def items(self, selection: Iterable[tuple[int, Item]]) -> Iterator[tuple[int, Item]]:
-        """``selection``, while the next block's images are perturbed in the pool."""
+        """``selection``, while the images of the blocks after the current one are perturbed.
+
+        The first block is yielded at once and perturbed by the request builder, so the first
+        requests go out without waiting for the workers; the workers start on the
+        :data:`DEPTH` blocks after it, and each later block is yielded once its images are on
+        disk.
+        """
         if not self.conditions:
             yield from selection
             return
         source = iter(selection)
-        block = [x for _, x in zip(range(BLOCK), source, strict=False)]
-        pending = self._submit(block)
+
+        def take() -> list[tuple[int, Item]]:
+            return [x for _, x in zip(range(BLOCK), source, strict=False)]
+
+        first = take()
+        queued: deque[tuple[list[tuple[int, Item]], list[Future[Any]]]] = deque()
         try:
-            while block:
-                following = [x for _, x in zip(range(BLOCK), source, strict=False)]
-                ahead = self._submit(following)
+            for _ in range(DEPTH):
+                block = take()
+                if block:
+                    queued.append((block, self._submit(block)))
+            yield from first
+            while queued:
+                block, pending = queued.popleft()
+                following = take()
+                if following:
+                    queued.append((following, self._submit(following)))
                 self._collect(pending)
                 yield from block
-                block, pending = following, ahead
         finally:
-            for fut in pending:
-                fut.cancel()
+            for _, pending in queued:
+                for fut in pending:
+                    fut.cancel()
 
     def close(self) -> None:
         """Stop the worker processes."""

@@ -19,12 +19,19 @@ from medvqa.conditions import Condition, ImageCondition, PerturbedCache, get_con
 from medvqa.models import ImageInput
 
 
-def perturb_job(job: tuple[Any, ...], conditions: dict[tuple[str, int], Condition],
-                caches: dict[str, PerturbedCache]) -> None:
-    """Perturb one item's images under its conditions into the job's cache folder."""
-    _, todo, folder, item, images = job
-    cache = caches.setdefault(folder, PerturbedCache(max_bytes=16 << 20, folder=Path(folder)))
-    inputs = [ImageInput(data, mime, sha) for data, mime, sha in images]
+def perturb_item(todo: list[tuple[str, int]], item: Any, images: list[ImageInput],
+                 conditions: dict[tuple[str, int], Condition],
+                 cache: PerturbedCache) -> list[tuple[str, ImageInput]]:
+    """Every image of ``item`` under each ``(condition name, seed)`` of ``todo``, by cache key.
+
+    The results also land in ``cache`` (and in its folder, when it has one). ``conditions``
+    memoizes the condition objects between jobs.
+
+    Raises:
+        ValueError: a condition in ``todo`` does not perturb images.
+
+    """
+    done = []
     for name, seed in todo:
         cond = conditions.get((name, seed))
         if cond is None:
@@ -32,8 +39,18 @@ def perturb_job(job: tuple[Any, ...], conditions: dict[tuple[str, int], Conditio
         if not isinstance(cond, ImageCondition):
             raise ValueError(f"{name} does not perturb images")
         cond.cache = cache
-        for index, image in enumerate(inputs):
-            cond._one(item, index, image)
+        for index, image in enumerate(images):
+            done.append((cond.cache_key(item, index, image), cond._one(item, index, image)))
+    return done
+
+
+def perturb_job(job: tuple[Any, ...], conditions: dict[tuple[str, int], Condition],
+                caches: dict[str, PerturbedCache]) -> None:
+    """Perturb one item's images under its conditions into the job's cache folder."""
+    _, todo, folder, item, images = job
+    cache = caches.setdefault(folder, PerturbedCache(max_bytes=16 << 20, folder=Path(folder)))
+    perturb_item(todo, item, [ImageInput(data, mime, sha) for data, mime, sha in images],
+                 conditions, cache)
 
 
 def main() -> None:

@@ -2,13 +2,24 @@
 
 The driver (this process) does everything that makes a run exact: it streams the items, builds
 each (item, condition) request, looks it up in the cache, and commits every answer to the RUN/
-journal as it arrives, in benchmark order, exactly once (the journal's primary key). Only the
-answering is distributed: :class:`RayBackend` is an ordinary model backend whose ``generate``
-sends a batch to the least-busy of ``workers`` Ray actors. Each actor holds a real backend:
-an ``openai:`` client for its share of the ``--endpoint`` URLs, or an ``hf:`` model on the
-``num_gpus`` Ray gave it. A killed actor loses only the requests it had in flight: their calls
-fail, the runner retries them (on another actor, or on this one once Ray has restarted it), and
-whatever had been answered is already in the journal; a rerun sends nothing twice.
+journal as it arrives, in benchmark order, exactly once (the journal's primary key). The work is
+distributed: :class:`RayBackend` is an ordinary model backend whose ``generate`` sends a batch
+to the least-busy of ``workers`` Ray actors. Each actor holds a real backend: an ``openai:``
+client for its share of the ``--endpoint`` URLs, or an ``hf:`` model on the ``num_gpus`` Ray
+gave it.
+
+Each actor bounds its own requests in flight (its share of the run's ``--concurrency``; one
+batch at a time for a local model), and the driver keeps one batch more than that queued at
+each actor (``queue_ahead``), so an actor starts its next request the moment one finishes
+instead of waiting a round trip to the driver; the endpoints never see more than the run's
+concurrency. Image conditions are perturbed on the actors too (:meth:`RayBackend.perturb_pool`):
+the driver ships an item's source images ahead of its requests, an actor returns the perturbed
+PNGs, and the driver writes them to RUN/perturbed, where the request builder finds them.
+
+A killed actor loses only the requests it had in flight: their calls fail, the runner retries
+them (on another actor, or on this one once Ray has restarted it), and whatever had been
+answered is already in the journal; a rerun sends nothing twice. Its perturbation jobs are
+done by the request builder instead.
 
 Ray is an optional extra (``pip install 'medvqa[ray]'``), imported only here.
 """
@@ -16,18 +27,24 @@ Ray is an optional extra (``pip install 'medvqa[ray]'``), imported only here.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import itertools
 import logging
 import time
 from collections.abc import Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from medvqa._optional import MissingDependencyError, optional_import
+from medvqa.conditions import PerturbedCache
 from medvqa.errors import BadInputError
 from medvqa.models import (
+    EndpointUnreachableError,
     GenerateRequest,
     GenerateResponse,
+    ImageInput,
     ModelConfig,
     ModelRequestError,
     TransientModelError,
@@ -50,6 +67,8 @@ class RayOptions:
         gpus: GPUs per actor (local ``hf:`` models; 0 for HTTP backends).
         cpus: CPUs reserved per actor (0 lets HTTP actors share cores).
         max_restarts: times Ray restarts a dead actor.
+        concurrency: the run's most requests in flight, shared out among the actors of an
+            HTTP model (0: no limit on the actors, nothing queued ahead).
     """
 
     address: str = ""
@@ -57,6 +76,7 @@ class RayOptions:
     gpus: float = 0.0
     cpus: float = 0.0
     max_restarts: int = 3
+    concurrency: int = 0
 
 
 def shard_endpoints(urls: Sequence[str], workers: int) -> list[list[str]]:
@@ -87,12 +107,29 @@ def worker_configs(config: ModelConfig, workers: int) -> list[ModelConfig]:
     return out
 
 
+def actor_limit(concurrency: int, workers: int, http: bool) -> int:
+    """Requests an actor has in flight at once.
+
+    Its share of ``concurrency`` over HTTP (0: no limit); one batch at a time for a local model.
+
+    >>> actor_limit(64, 2, True), actor_limit(0, 2, True), actor_limit(64, 2, False)
+    (32, 0, 1)
+    """
+    if not http:
+        return 1
+    return -(-concurrency // workers) if concurrency > 0 else 0
+
+
 class _Worker:
     """The actor body: one real backend, answering batches concurrently."""
 
-    def __init__(self, config: ModelConfig, bench_dir: str | None):
+    def __init__(self, config: ModelConfig, bench_dir: str | None, concurrency: int = 0,
+                 workers: int = 1):
         from medvqa.models import load_model
 
+        self.concurrency, self.workers = concurrency, workers
+        self.slots: asyncio.Semaphore | None = None
+        self.conditions: dict[tuple[str, int], Any] = {}
         self.problem = ""
         self.backend: Any = None
         try:
@@ -100,6 +137,7 @@ class _Worker:
         except Exception as exc:  # noqa: BLE001 - reported to the driver as one line
             self.problem = str(exc)
         self.started = False
+        self.http = int(getattr(self.backend, "batch_size", 1) or 1) == 1
 
     def describe(self) -> dict[str, Any]:
         """Name, params, info and batch size of the backend (or the problem building it)."""
@@ -115,19 +153,31 @@ class _Worker:
 
         return os.getpid()
 
+    async def start(self) -> str:
+        """Start the backend once: ``""``, or why its endpoint cannot be reached."""
+        if not self.started:
+            try:
+                await self.backend.start()
+            except EndpointUnreachableError as exc:
+                return str(exc)
+            # Made here, not in __init__: a semaphore belongs to the actor's event loop.
+            limit = actor_limit(self.concurrency, self.workers, self.http)
+            self.slots = asyncio.Semaphore(limit) if limit else None
+            self.started = True
+        return ""
+
     async def generate(self, requests: list[GenerateRequest]) -> list[Any]:
         """``("ok", response)`` or ``(error kind, message)`` per request."""
-        from medvqa.models import EndpointUnreachableError, ModelRequestError
-
         if not self.started:
-            await self.backend.start()
-            self.started = True
-        http = int(getattr(self.backend, "batch_size", 1) or 1) == 1
-        parts = [[r] for r in requests] if http else [requests]
+            problem = await self.start()
+            if problem:
+                return [("transient", f"ray worker: {problem}")] * len(requests)
+        parts = [[r] for r in requests] if self.http else [requests]
 
         async def one(part: list[GenerateRequest]) -> list[Any]:
             try:
-                return [("ok", r) for r in await self.backend.generate(part)]
+                async with self.slots or contextlib.nullcontext():
+                    return [("ok", r) for r in await self.backend.generate(part)]
             except EndpointUnreachableError as exc:
                 return [("transient", f"ray worker: {exc}")] * len(part)
             except TransientModelError as exc:
@@ -137,6 +187,20 @@ class _Worker:
 
         done = await asyncio.gather(*(one(p) for p in parts))
         return [x for part in done for x in part]
+
+    async def perturb(self, todo: list[tuple[str, int]], item: Any,
+                      images: list[tuple[bytes, str, str]]) -> list[tuple[str, bytes, str]]:
+        """The item's images under each condition of ``todo``: ``(cache key, PNG, sha256)``.
+
+        Computed in a thread, so the requests this actor has in flight go on meanwhile.
+        """
+        from medvqa.run._perturb_worker import perturb_item
+
+        inputs = [ImageInput(data, mime, sha) for data, mime, sha in images]
+        # Nothing is kept here: the driver writes the results to its RUN/perturbed.
+        cache = PerturbedCache(max_bytes=0)
+        done = await asyncio.to_thread(perturb_item, todo, item, inputs, self.conditions, cache)
+        return [(key, image.data, image.sha256) for key, image in done]
 
 
 class RayBackend:
@@ -167,7 +231,8 @@ class RayBackend:
         )
         bench = str(bench_dir) if bench_dir is not None else None
         self.configs = worker_configs(config, options.workers)
-        self.actors = [remote.remote(c, bench) for c in self.configs]
+        self.actors = [remote.remote(c, bench, options.concurrency, options.workers)
+                       for c in self.configs]
         described = ray.get([a.describe.remote() for a in self.actors])
         problems = [d["problem"] for d in described if "problem" in d]
         if problems:
@@ -178,6 +243,9 @@ class RayBackend:
         self.params: dict[str, Any] = first["params"]
         inner = first["batch_size"]
         self.batch_size = HTTP_BATCH if inner == 1 else inner
+        #: Requests the driver keeps queued at the actors beyond the run's concurrency.
+        self.queue_ahead = (self.batch_size * options.workers
+                            if options.concurrency or inner > 1 else 0)
         self.info: dict[str, Any] = dict(first["info"]) | {
             "executor": "ray", "ray_workers": options.workers, "ray_gpus": options.gpus,
             "worker_failures": 0,
@@ -196,7 +264,35 @@ class RayBackend:
             self._ray.kill(a)
 
     async def start(self) -> None:
-        """Nothing to do: actors start their backends on their first batch."""
+        """Start every actor's backend (in parallel).
+
+        Raises:
+            EndpointUnreachableError: an actor cannot reach its endpoint (names the URL).
+
+        """
+        problems = await asyncio.gather(*(a.start.remote() for a in self.actors))
+        for problem in problems:
+            if problem:
+                raise EndpointUnreachableError(problem)
+
+    def perturb_pool(self, cache: PerturbedCache,
+                     workers: int | None = None) -> RayPerturbPool | None:
+        """The actors as perturbation workers whose results go into ``cache``, or None.
+
+        ``workers`` is the run's ``perturb_workers``: 0 keeps perturbing in the driver, a
+        positive number always uses the actors, and None uses them only where the cluster has
+        CPUs beyond the ones a local run keeps for itself (on a 2-core machine the actors would
+        compete with the driver for the same cores: ``medvqa bench --only ray``).
+        """
+        from medvqa.run._perturb_ahead import RESERVED_CORES
+
+        if workers == 0:
+            return None
+        if workers is None:
+            cpus = float(self._ray.cluster_resources().get("CPU", 0))
+            if cpus <= RESERVED_CORES:
+                return None
+        return RayPerturbPool(self.actors, cache)
 
     async def aclose(self) -> None:
         """Kill the actors (the Ray instance stays up for other runs)."""
@@ -230,3 +326,38 @@ class RayBackend:
         latency = time.perf_counter() - t0
         return [r if k == "ok" else GenerateResponse(None, latency, error=r)
                 for k, r in results]
+
+
+class RayPerturbPool:
+    """Perturbation jobs on the Ray actors, round robin; results written to ``cache`` here.
+
+    A job whose actor died, or that failed, resolves to its error: the request builder then
+    perturbs that item in-process, so nothing is lost.
+    """
+
+    def __init__(self, actors: list[Any], cache: PerturbedCache):
+        self.actors = actors
+        self.cache = cache
+        self.turn = itertools.cycle(range(len(actors)))
+
+    def submit(self, job: tuple[Any, ...]) -> Future[str | None]:
+        """Send ``(todo, folder, item, images)`` to the next actor (the folder is this one's)."""
+        todo, _folder, item, images = job
+        ref = self.actors[next(self.turn)].perturb.remote(todo, item, images)
+        out: Future[str | None] = Future()
+
+        def written(done: Future[Any]) -> None:
+            try:
+                results = done.result()
+                for key, data, sha in results:
+                    self.cache.put(key, ImageInput(data, "image/png", sha))
+            except Exception as exc:  # noqa: BLE001 - the builder perturbs it instead
+                out.set_result(f"ray worker: {type(exc).__name__}: {exc}")
+                return
+            out.set_result(None)
+
+        ref.future().add_done_callback(written)
+        return out
+
+    def close(self) -> None:
+        """Nothing to stop: the actors belong to the backend."""

@@ -308,7 +308,7 @@ async def _run_locked(
         for cond in prep.conditions:
             cond.prepare(item for _, item in prep.selection)
         try:
-            ahead = None if text_only else perturb_ahead(config, prep.conditions, loader)
+            ahead = None if text_only else perturb_ahead(config, prep.conditions, loader, model)
             await sender.send(prep.selection, report, ahead)
         finally:
             _copy_counts(sender.counts, summary)

@@ -72,6 +72,8 @@ class ChatServer:
         headers: the API key header values received (``Authorization`` or ``x-api-key``).
         bodies: the decoded request bodies, in arrival order.
         arrivals: ``time.monotonic()`` of each request's arrival, in order.
+        in_flight: requests being answered now.
+        peak_in_flight: the most requests that were being answered at once.
 
     """
 
@@ -92,6 +94,8 @@ class ChatServer:
         self.fail_headers = dict(fail_headers or {})
         self.fail_body = fail_body
         self.arrivals: list[float] = []
+        self.in_flight = 0
+        self.peak_in_flight = 0
         self.counts: Counter[str] = Counter()
         self.images: list[str] = []
         self.headers: list[str] = []
@@ -115,6 +119,16 @@ class ChatServer:
         return await self._answer(request, _anthropic_answer)
 
     async def _answer(
+        self, request: web.Request, encode: Callable[[str | None], bytes]
+    ) -> web.Response:
+        self.in_flight += 1
+        self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
+        try:
+            return await self._respond(request, encode)
+        finally:
+            self.in_flight -= 1
+
+    async def _respond(
         self, request: web.Request, encode: Callable[[str | None], bytes]
     ) -> web.Response:
         raw = await request.read()
