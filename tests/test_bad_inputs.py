@@ -186,6 +186,16 @@ def _edited_score(w: Workspace) -> list[str]:
 
 URL = "http://127.0.0.1:9/v1"
 
+
+def _models_run(text: str) -> Setup:
+    """``run --models`` with a models.yaml of ``text`` (the first model would run fine)."""
+    def setup(w: Workspace) -> list[str]:
+        (w.root / "models.yaml").write_text("models:\n  - name: first\n    spec: random\n"
+                                            + text)
+        return ["run", str(w.bench()), "--models", str(w.root / "models.yaml"), "-o",
+                str(w.root / "run")]
+    return setup
+
 CASES: list[Case] = [
     # validate
     Case("validate-not-utf8", _edited_validate(_not_utf8), 2,
@@ -212,6 +222,26 @@ CASES: list[Case] = [
          env={"MEDVQA_NO_SUCH_KEY": None}),
     Case("run-hosted-without-key", _bench_run(model="openai:gpt-4o"), 1,
          "needs an API key and $OPENAI_API_KEY is not set", env={"OPENAI_API_KEY": None}),
+    Case("run-unknown-backend", _bench_run(model="nosuch:m"), 2, "unknown model kind 'nosuch'",
+         absent=("run",)),
+    Case("run-unknown-device", _bench_run("--device", "tpu"), 2,
+         "--device: unknown device 'tpu'; use one of auto, cpu, cuda", absent=("run",)),
+    Case("run-unknown-dtype", _bench_run("--dtype", "float8"), 2,
+         "--dtype: unknown dtype 'float8'", absent=("run",)),
+    Case("run-missing-checkpoint", lambda w: ["run", str(w.bench()), "-m",
+                                              f"hf:{w.root / 'nothing'}", "-o",
+                                              str(w.root / "run")], 2,
+         "not a local checkpoint folder", absent=("run",)),
+    Case("models-unknown-field", _models_run("  - spec: random\n    colour: red\n"), 2,
+         "models.yaml:5: models[1].colour: unknown field; use one of spec", absent=("run",)),
+    Case("models-unknown-device", _models_run("  - spec: random\n    parameters: "
+                                              "{device: tpu}\n"), 2,
+         "models[1].parameters.device: unknown device 'tpu'", absent=("run",)),
+    # Checked for every model before the first runs: nothing is half-written.
+    Case("models-missing-key", _models_run("  - spec: openai:gpt-4o\n    parameters: "
+                                           "{api_key_env: MEDVQA_NO_SUCH_KEY}\n"), 2,
+         "models.yaml:4: models[1]: parameters.api_key_env MEDVQA_NO_SUCH_KEY: the variable "
+         "is not set", env={"MEDVQA_NO_SUCH_KEY": None}, absent=("run",)),
     Case("run-skipped-lines-named", _edited_run(_malformed), 0, "items.jsonl:3: question"),
     # score and compare
     Case("score-not-utf8", _edited_score, 2, "(encoding): not UTF-8"),

@@ -136,6 +136,7 @@ def run_command(
     from medvqa.errors import BadInputError, UsageError
     from medvqa.models import ModelConfig
     from medvqa.models._endpoint import missing_key_problem
+    from medvqa.models._hf_device import placement_problem
     from medvqa.run._runner import RunConfig
 
     if (model is None) == (models is None):
@@ -145,6 +146,12 @@ def run_command(
     problem = missing_key_problem(model, api_key_env, os.environ) if model else None
     if problem is not None:
         raise UsageError(problem)
+    flags = {"device": device, "dtype": dtype, "device_map": device_map,
+             "attn_implementation": attn_implementation}
+    for flag, value in flags.items():
+        wrong = placement_problem(flag, value)
+        if wrong:
+            raise BadInputError(f"--{flag.replace('_', '-')}: {wrong}")
     if adapter and not (model or "").startswith(("hf:", "smollm2")):
         raise BadInputError(f"--adapter: only hf:PATH and smollm2 models take an adapter, "
                             f"not {model!r}")
@@ -203,14 +210,17 @@ def _backend(config: RunConfig, ray: dict[str, Any] | None) -> ModelBackend | No
 
 def _run_many(models_path: Path, base: RunConfig, ray: dict[str, Any] | None) -> None:
     """Every model of ``models_path`` in turn, then one summary table."""
+    import os
+
     from rich.console import Console
     from rich.table import Table
 
     from medvqa.errors import BadInputError
     from medvqa.run._many import plan_runs, summary_row
-    from medvqa.run._models_file import load_models_file
+    from medvqa.run._models_file import load_models_file, missing_keys
 
     plans = plan_runs(load_models_file(models_path), base)
+    missing_keys(models_path, [p.config.model for p in plans], os.environ)
     err = Console(stderr=True, highlight=False)
     rows = []
     for plan in plans:

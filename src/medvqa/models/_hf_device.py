@@ -36,6 +36,34 @@ CACHES = ("auto", "static", "dynamic")
 _DEVICE_RE = re.compile(r"^(auto|cpu|mps|cuda(:\d+)?)$")
 
 
+def placement_problem(flag: str, value: str) -> str | None:
+    """What is wrong with a placement flag's spelling, or None (no torch, no GPU probe).
+
+    ``flag`` is ``device``, ``dtype``, ``device_map`` or ``attn_implementation``; the CLI and
+    models.yaml check every flag this way before any model runs, whatever its backend.
+
+    >>> placement_problem("device", "cuda:1") is None
+    True
+    >>> placement_problem("device", "tpu")
+    "unknown device 'tpu'; use one of auto, cpu, cuda, cuda:N, mps"
+    """
+    text = (value or "").strip().lower()
+    if flag == "device":
+        ok, allowed = bool(_DEVICE_RE.match(text or "auto")), DEVICES
+    elif flag == "dtype":
+        ok, allowed = (text or "auto") in DTYPES, DTYPES
+    elif flag == "device_map":
+        ok, allowed = value in DEVICE_MAPS, ("auto (or leave it unset)",)
+    elif flag == "attn_implementation":
+        ok, allowed = value in ATTENTION, tuple(a for a in ATTENTION if a)
+    else:
+        raise ValueError(f"not a placement flag: {flag}")
+    if ok:
+        return None
+    noun = {"device": "device", "dtype": "dtype"}.get(flag, "value")
+    return f"unknown {noun} {value!r}; use one of {', '.join(allowed)}"
+
+
 @dataclass(frozen=True)
 class Placement:
     """A resolved placement, recorded in run.json.
@@ -92,11 +120,10 @@ def resolve_device(device: str) -> str:
     Raises:
         BadInputError: an unknown name, or a GPU asked for that this machine does not have.
     """
+    problem = placement_problem("device", device)
+    if problem:
+        raise BadInputError(f"--device: {problem}")
     device = (device or "auto").strip().lower()
-    if not _DEVICE_RE.match(device):
-        raise BadInputError(
-            f"--device {device!r}: unknown device; use one of {', '.join(DEVICES)}"
-        )
     if device == "auto":
         return "cuda:0" if _cuda_count() else "mps" if _mps() else "cpu"
     if device.startswith("cuda"):
@@ -123,9 +150,10 @@ def resolve_dtype(dtype: str, device: str) -> str:
     Raises:
         BadInputError: an unknown dtype.
     """
+    problem = placement_problem("dtype", dtype)
+    if problem:
+        raise BadInputError(f"--dtype: {problem}")
     dtype = (dtype or "auto").strip().lower()
-    if dtype not in DTYPES:
-        raise BadInputError(f"--dtype {dtype!r}: unknown dtype; use one of {', '.join(DTYPES)}")
     if dtype != "auto":
         return dtype
     if device.startswith("cuda"):
@@ -151,13 +179,10 @@ def resolve_placement(
     """
     require("torch")
     where = resolve_device(device)
-    if device_map not in DEVICE_MAPS:
-        raise BadInputError(f"device_map {device_map!r}: use 'auto' or leave it unset")
-    if attn_implementation not in ATTENTION:
-        raise BadInputError(
-            f"attn_implementation {attn_implementation!r}: use one of "
-            + ", ".join(a for a in ATTENTION if a)
-        )
+    for flag, value in (("device_map", device_map), ("attn_implementation", attn_implementation)):
+        problem = placement_problem(flag, value)
+        if problem:
+            raise BadInputError(f"--{flag.replace('_', '-')}: {problem}")
     if attn_implementation.startswith("flash") and importlib.util.find_spec("flash_attn") is None:
         raise BadInputError(
             f"attn_implementation {attn_implementation}: the flash-attn package is not "

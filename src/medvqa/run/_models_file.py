@@ -18,13 +18,16 @@ naming the file, the line and the field::
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from medvqa.errors import BadInputError
 from medvqa.models import ModelConfig, parse_model_spec
+from medvqa.models._endpoint import missing_key_problem
+from medvqa.models._hf_device import placement_problem
 
 
 class ModelParameters(BaseModel):
@@ -47,6 +50,14 @@ class ModelParameters(BaseModel):
     tokens_per_min: float | None = Field(default=None, ge=0, description="Token rate limit.")
     api_key_env: str | None = Field(default=None, description="Variable holding the API key.")
     extra: dict[str, Any] | None = Field(default=None, description="Backend-specific body.")
+
+    @field_validator("device", "dtype", "device_map", "attn_implementation")
+    @classmethod
+    def _spelled_right(cls, value: str | None, info: Any) -> str | None:
+        problem = placement_problem(info.field_name, value) if value is not None else None
+        if problem:
+            raise ValueError(problem)
+        return value
 
 
 class ModelEntry(BaseModel):
@@ -141,7 +152,7 @@ def load_models_file(path: Path) -> ModelsFile:
             allowed = _allowed(loc[:-1])
             msg = f"unknown field; use one of {', '.join(allowed)}"
         else:
-            msg = err["msg"]
+            msg = str(err["msg"]).removeprefix("Value error, ")
         raise BadInputError(f"{path}:{_line_of(node, loc)}: {field}: {msg}") from None
     seen: dict[str, int] = {}
     for i, entry in enumerate(parsed.models):
@@ -158,6 +169,27 @@ def load_models_file(path: Path) -> ModelsFile:
             )
         seen[entry.display_name] = i
     return parsed
+
+
+def missing_keys(path: Path, configs: list[ModelConfig],
+                 environ: Mapping[str, str]) -> None:
+    """Refuse the file if any of its models would run without the API key it needs.
+
+    Checked for every model before the first one runs, so a missing variable for the tenth
+    model does not surface hours into the run.
+
+    Raises:
+        BadInputError: the first such model (file, line, entry and what to set).
+    """
+    for i, config in enumerate(configs):
+        problem = missing_key_problem(config.spec, config.api_key_env, environ)
+        if problem is not None:
+            import yaml
+
+            node = yaml.compose(Path(path).read_text(encoding="utf-8"))
+            line = _line_of(node, ("models", i, "spec"))
+            problem = problem.replace("--api-key-env", "parameters.api_key_env")
+            raise BadInputError(f"{path}:{line}: models[{i}]: {problem}")
 
 
 def _allowed(loc: tuple[Any, ...]) -> list[str]:
