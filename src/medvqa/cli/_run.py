@@ -83,7 +83,11 @@ def run_command(
     ),
     temperature: float = typer.Option(0.0, "--temperature", help="Sampling temperature."),
     top_p: float | None = typer.Option(None, "--top-p", help="Nucleus sampling mass."),
-    max_tokens: int = typer.Option(64, "--max-tokens", help="Most tokens generated."),
+    max_tokens: int | None = typer.Option(
+        None, "--max-tokens", min=1,
+        help="Most tokens generated (default: 512, as LMOD, when the benchmark has open or "
+             "region questions; 64 when all are closed).",
+    ),
     reasoning: bool = typer.Option(
         False, "--reasoning", help="A thinking model: keep the raw text, parse after </think>."
     ),
@@ -137,6 +141,7 @@ def run_command(
     from medvqa.models import ModelConfig
     from medvqa.models._endpoint import missing_key_problem
     from medvqa.models._hf_device import placement_problem
+    from medvqa.run._max_tokens import default_max_tokens
     from medvqa.run._runner import RunConfig
 
     if (model is None) == (models is None):
@@ -162,7 +167,7 @@ def run_command(
             spec=model or "",
             api_key_env=api_key_env,
             temperature=temperature,
-            max_tokens=max_tokens,
+            max_tokens=max_tokens if max_tokens is not None else default_max_tokens(bench),
             timeout_s=timeout,
             seed=seed,
             batch_size=batch_size,
