@@ -63,7 +63,8 @@ def test_a_killed_worker_loses_only_its_in_flight_requests(local_ray, bench_fact
     bench = bench_factory(tmp_path / "bench", 30)
     with ChatServer(latency_s=0.05) as server:
         config = _config(bench, tmp_path / "run", f"openai:m@{server.url}")
-        backend = RayBackend(config.model, RayOptions(workers=2), bench_dir=bench)
+        options = RayOptions(workers=2, concurrency=16)
+        backend = RayBackend(config.model, options, bench_dir=bench)
         victim = backend.worker_pids()[0]
         killed = threading.Event()
 
@@ -81,8 +82,7 @@ def test_a_killed_worker_loses_only_its_in_flight_requests(local_ray, bench_fact
         # At most the requests in flight at the kill were sent twice.
         assert 60 <= sum(server.counts.values()) <= 60 + config.concurrency
         assert summary.errors == 0
-        again = run_benchmark(config, backend=RayBackend(config.model, RayOptions(workers=2),
-                                                         bench_dir=bench))
+        again = run_benchmark(config, backend=RayBackend(config.model, options, bench_dir=bench))
         assert again.sent == 0 and again.already_done == 60
 
 
