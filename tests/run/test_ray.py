@@ -168,3 +168,13 @@ def test_local_vlm_in_actors_answers_as_it_does_in_process(local_ray, bench_fact
     assert answers["ray"] == answers["local"]
     info = read_json(tmp_path / "ray" / "run.json", RunInfo).model_info
     assert info["executor"] == "ray" and info["text_only"] is False
+
+
+def test_gpus_the_cluster_does_not_have_are_refused_not_waited_for(local_ray) -> None:
+    from medvqa.errors import BadInputError
+
+    # The local instance has 2 CPUs and no GPU: Ray would keep such actors pending forever.
+    with pytest.raises(BadInputError, match="no node of the Ray cluster has 1 GPU"):
+        RayBackend(ModelConfig(spec="random"), RayOptions(workers=2, gpus=1))
+    with pytest.raises(BadInputError, match="fits 2 such actor"):
+        RayBackend(ModelConfig(spec="random"), RayOptions(workers=3, cpus=1))

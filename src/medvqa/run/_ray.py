@@ -107,6 +107,33 @@ def worker_configs(config: ModelConfig, workers: int) -> list[ModelConfig]:
     return out
 
 
+def placement_shortfall(options: RayOptions, nodes: list[dict[str, float]]) -> str | None:
+    """Why the cluster (``nodes``: each live node's resources) can never place every actor.
+
+    Ray would wait for the resources forever (an actor asking for a GPU on a cluster without
+    one stays pending), so a request the cluster cannot meet is refused up front: an actor must
+    fit on one node, and all of them on the cluster.
+
+    >>> print(placement_shortfall(RayOptions(workers=2, gpus=1), [{"CPU": 8.0}]))
+    --ray-gpus 1: no node of the Ray cluster has 1 GPU(s) (use --ray-gpus 0 for openai: models)
+    >>> placement_shortfall(RayOptions(workers=2, gpus=0.5), [{"CPU": 8.0, "GPU": 1.0}]) is None
+    True
+    """
+    wants = (("--ray-gpus", "GPU", options.gpus), ("CPUs per actor", "CPU", options.cpus))
+    for flag, key, per_actor in wants:
+        if per_actor <= 0:
+            continue
+        if not any(node.get(key, 0.0) >= per_actor for node in nodes):
+            hint = " (use --ray-gpus 0 for openai: models)" if key == "GPU" else ""
+            return (f"{flag} {per_actor:g}: no node of the Ray cluster has {per_actor:g} "
+                    f"{key}(s){hint}")
+        fits = sum(int(node.get(key, 0.0) // per_actor) for node in nodes)
+        if fits < options.workers:
+            return (f"--ray-workers {options.workers} × {flag} {per_actor:g}: the Ray cluster "
+                    f"fits {fits} such actor(s); use fewer workers or add nodes")
+    return None
+
+
 def actor_limit(concurrency: int, workers: int, http: bool) -> int:
     """Requests an actor has in flight at once.
 
@@ -225,6 +252,10 @@ class RayBackend:
                          log_to_driver=False, configure_logging=False)
             except (ConnectionError, ValueError, RuntimeError) as exc:
                 raise BadInputError(f"--ray-address {options.address!r}: {exc}") from None
+        nodes = [n.get("Resources", {}) for n in ray.nodes() if n.get("Alive")]
+        problem = placement_shortfall(options, nodes)
+        if problem:
+            raise BadInputError(problem)
         remote = ray.remote(_Worker).options(
             num_cpus=options.cpus, num_gpus=options.gpus, max_restarts=options.max_restarts,
             max_task_retries=0, max_concurrency=1000,
