@@ -48,6 +48,7 @@ def placement_problem(flag: str, value: str) -> str | None:
     "unknown device 'tpu'; use one of auto, cpu, cuda, cuda:N, mps"
     """
     text = (value or "").strip().lower()
+    allowed: tuple[str, ...]
     if flag == "device":
         ok, allowed = bool(_DEVICE_RE.match(text or "auto")), DEVICES
     elif flag == "dtype":

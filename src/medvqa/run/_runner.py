@@ -74,7 +74,9 @@ class RunConfig:
         retry_errors: ask again the items whose prediction is an error.
         force_new: forget earlier predictions in RUN/ and start afresh (the cache is kept: its
             keys hold everything that changes an answer).
-        seed: seed of random conditions.
+        seed: seed of the random conditions and of the retry jitter. Apart from
+            ``model.seed`` on purpose: a models.yaml entry may sample with its own seed, while
+            every model of the file must see the same perturbed images (one shared cache).
         max_retries: retries of transient errors before an error is recorded.
         backoff_s: first backoff wait in seconds (doubles per retry).
         stop_after_failures: stop the run when this many requests were sent and every one
