@@ -1,7 +1,9 @@
-"""``hf:PATH`` on a vision-language checkpoint: a tiny random LLaVA built from a config.
+"""``hf:PATH`` on a vision-language checkpoint: tiny random models built from a config.
 
-No VLM weights can be downloaded here, so the test writes one (real processor, real SmolLM2
-tokenizer, random weights) and runs the benchmark through it: the images must reach the model.
+No VLM weights can be downloaded here, so the test writes one of each family (real processor,
+real SmolLM2 tokenizer, random weights) and runs the benchmark through it: the images must
+reach the model. LLaVA sends one fixed-size image per slot; Idefics3 (SmolVLM's architecture)
+tiles each image, so its batches carry five-dimensional pixels and many image tokens.
 """
 
 from __future__ import annotations
@@ -16,13 +18,14 @@ from medvqa.models._hf_vlm import LocalVLM
 from medvqa.run import RunConfig, run_benchmark
 from medvqa.schema import Prediction, RunInfo, read_json, read_jsonl
 from medvqa.testing import write_tiny_vlm
+from medvqa.testing._tiny_vlm import FAMILIES
 
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
-def checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_tiny_vlm(tmp_path_factory.mktemp("tiny-vlm"))
+@pytest.fixture(scope="module", params=FAMILIES)
+def checkpoint(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Path:
+    return write_tiny_vlm(tmp_path_factory.mktemp("tiny-vlm"), family=request.param)
 
 
 def _config(checkpoint: Path) -> ModelConfig:

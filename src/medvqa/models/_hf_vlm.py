@@ -138,7 +138,12 @@ def length_groups(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
 
 
 def _image_sizes(inputs: Any, processor: Any, n_images: int) -> list[list[int]]:
-    """Height and width of each image after the processor (best effort, per architecture)."""
+    """Height and width of each image after the processor (best effort, per architecture).
+
+    Qwen2-VL's grid gives each image's own size; otherwise the pixel tensor's, which for a
+    tiling processor (Idefics3, SmolVLM) is the size of one tile (the tile count shows in the
+    prompt tokens).
+    """
     grid = inputs.get("image_grid_thw")
     if grid is not None:
         patch = int(getattr(processor.image_processor, "patch_size", 14) or 14)
