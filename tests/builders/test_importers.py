@@ -12,20 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from _medvqa_cli import cli
 from benchcheck import check_bench
-
-from medvqa.cli import main
 
 RAD = Path(__file__).resolve().parents[2] / "data" / "vqa_rad" / "VQA_RAD Image Folder"
 LUNG = Path(__file__).resolve().parents[2] / "data" / "lc25000_lung_224" / "lung_image_sets"
-
-
-def cli(*args: str) -> int:
-    try:
-        main(list(args))
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    return 0
 
 
 def rad_images(n: int) -> list[Path]:

@@ -12,19 +12,11 @@ import pytest
 
 pytest.importorskip("inspect_ai")
 
-from medvqa.builders import BuildConfig, build_benchmark  # noqa: E402
-from medvqa.cli import main  # noqa: E402
+from _medvqa_cli import cli  # noqa: E402
+
 from medvqa.integrations import agreement  # noqa: E402
 from medvqa.schema import Item, read_jsonl  # noqa: E402
 from medvqa.testing import ChatServer  # noqa: E402
-
-
-def cli(*args: str) -> int:
-    try:
-        main(list(args))
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    return 0
 
 
 def style(item_id: str) -> int:
@@ -48,13 +40,6 @@ def make_reply(items: list[Item]):  # noqa: ANN201
         return [gold, "no idea", gold.upper(), f"{gold}."][k]
 
     return reply
-
-
-@pytest.fixture(scope="module")
-def bench(tmp_path_factory: pytest.TempPathFactory, data_dir: Path) -> Path:
-    out = tmp_path_factory.mktemp("insp") / "vqa_rad"
-    build_benchmark(BuildConfig("vqa_rad", out, seed=0, data_root=data_dir))
-    return out
 
 
 def test_inspect_task_round_trip(bench: Path, tmp_path: Path,

@@ -17,28 +17,12 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from _medvqa_cli import cli
 
-from medvqa.builders import BuildConfig, build_benchmark
-from medvqa.cli import main
 from medvqa.integrations import agreement, export_lmms_eval
 from medvqa.run._prompts import load_template, render_prompt
 from medvqa.schema import Item, read_jsonl
 from medvqa.testing import ChatServer
-
-
-def cli(*args: str) -> int:
-    try:
-        main(list(args))
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    return 0
-
-
-@pytest.fixture(scope="module")
-def bench(tmp_path_factory: pytest.TempPathFactory, data_dir: Path) -> Path:
-    out = tmp_path_factory.mktemp("lmms") / "vqa_rad"
-    build_benchmark(BuildConfig("vqa_rad", out, seed=0, data_root=data_dir))
-    return out
 
 
 def load_task(yaml_path: Path) -> dict:

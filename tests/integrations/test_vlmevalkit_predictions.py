@@ -9,25 +9,10 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from _medvqa_cli import cli
 
-from medvqa.builders import BuildConfig, build_benchmark, export_vlmevalkit
-from medvqa.cli import main
+from medvqa.builders import export_vlmevalkit
 from medvqa.schema import Prediction, read_jsonl
-
-
-def cli(*args: str) -> int:
-    try:
-        main(list(args))
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    return 0
-
-
-@pytest.fixture(scope="module")
-def bench(tmp_path_factory: pytest.TempPathFactory, data_dir: Path) -> Path:
-    out = tmp_path_factory.mktemp("vlm") / "vqa_rad"
-    build_benchmark(BuildConfig("vqa_rad", out, seed=0, data_root=data_dir))
-    return out
 
 
 def inference_file(tsv: Path, out: Path, answer: str) -> Path:
