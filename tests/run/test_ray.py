@@ -5,6 +5,7 @@ Ray starts in seconds on two cores, so the instance is shared by the module's fe
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import threading
@@ -178,3 +179,36 @@ def test_gpus_the_cluster_does_not_have_are_refused_not_waited_for(local_ray) ->
         RayBackend(ModelConfig(spec="random"), RayOptions(workers=2, gpus=1))
     with pytest.raises(BadInputError, match="fits 2 such actor"):
         RayBackend(ModelConfig(spec="random"), RayOptions(workers=3, cpus=1))
+
+
+def test_a_perturbation_the_run_let_go_of_still_lands_in_the_cache(
+    local_ray, bench_factory, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+    import time
+
+    from medvqa.conditions import PerturbedCache, get_condition
+    from medvqa.models import ImageLoader
+    from medvqa.run._validate import iter_items
+
+    bench = bench_factory(tmp_path / "bench", 1)
+    _, item = next(iter_items(bench / "items.jsonl", []))
+    image = ImageLoader(bench).load(item.images[0])
+    backend = RayBackend(ModelConfig(spec="random"), RayOptions(workers=1), bench_dir=bench)
+    cache = PerturbedCache(folder=tmp_path / "perturbed")
+    caplog.set_level(logging.ERROR, logger="concurrent.futures")
+    pool = backend.perturb_pool(cache, 1)
+    assert pool is not None
+    job = ([("noise", 0)], str(cache.folder), item, [(image.data, image.mime, image.sha256)])
+    let_go = pool.submit(job)
+    assert let_go.cancel()  # as PerturbAhead does when the run stops early
+    kept = pool.submit(job)
+    assert kept.result(timeout=60) is None
+    key = get_condition("noise").cache_key(item, 0, image)
+    deadline = time.monotonic() + 10
+    while not cache.contains(key) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert cache.contains(key) and let_go.cancelled()
+    asyncio.run(backend.aclose())
+    # Resolving a future the run had cancelled raised inside the callback thread before.
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

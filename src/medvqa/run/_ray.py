@@ -378,14 +378,14 @@ class RayPerturbPool:
         out: Future[str | None] = Future()
 
         def written(done: Future[Any]) -> None:
+            error = None
             try:
-                results = done.result()
-                for key, data, sha in results:
+                for key, data, sha in done.result():
                     self.cache.put(key, ImageInput(data, "image/png", sha))
             except Exception as exc:  # noqa: BLE001 - the builder perturbs it instead
-                out.set_result(f"ray worker: {type(exc).__name__}: {exc}")
-                return
-            out.set_result(None)
+                error = f"ray worker: {type(exc).__name__}: {exc}"
+            if out.set_running_or_notify_cancel():  # False: the run let go of it already
+                out.set_result(error)
 
         ref.future().add_done_callback(written)
         return out
