@@ -50,7 +50,7 @@ def bench_ray(quick: bool) -> list[BenchFigure]:
     from medvqa.testing import ChatServerProcess
 
     ray = optional_import("ray", "'medvqa[ray]'")
-    rounds, n_cond = (1, 48) if quick else (3, 96)
+    rounds, n_cond = (1, 48) if quick else (5, 96)
     figures: list[BenchFigure] = []
     with tempfile.TemporaryDirectory(prefix="medvqa-bench-ray-") as tmp, \
             contextlib.ExitStack() as stack:
