@@ -140,7 +140,7 @@ def run_command(
     from medvqa.errors import BadInputError, UsageError
     from medvqa.models import ModelConfig
     from medvqa.models._endpoint import missing_key_problem
-    from medvqa.models._hf_device import placement_problem
+    from medvqa.models._hf_device import check_placement_flags
     from medvqa.run._max_tokens import default_max_tokens
     from medvqa.run._runner import RunConfig
 
@@ -151,12 +151,8 @@ def run_command(
     problem = missing_key_problem(model, api_key_env, os.environ) if model else None
     if problem is not None:
         raise UsageError(problem)
-    flags = {"device": device, "dtype": dtype, "device_map": device_map,
-             "attn_implementation": attn_implementation}
-    for flag, value in flags.items():
-        wrong = placement_problem(flag, value)
-        if wrong:
-            raise BadInputError(f"--{flag.replace('_', '-')}: {wrong}")
+    check_placement_flags(device=device, dtype=dtype, device_map=device_map,
+                          attn_implementation=attn_implementation)
     if adapter and not (model or "").startswith(("hf:", "smollm2")):
         raise BadInputError(f"--adapter: only hf:PATH and smollm2 models take an adapter, "
                             f"not {model!r}")

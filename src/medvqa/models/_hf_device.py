@@ -65,6 +65,19 @@ def placement_problem(flag: str, value: str) -> str | None:
     return f"unknown {noun} {value!r}; use one of {', '.join(allowed)}"
 
 
+def check_placement_flags(**flags: str) -> None:
+    """Refuse the first misspelt placement flag (keyword = flag name, e.g. ``device_map``).
+
+    Raises:
+        BadInputError: ``--device-map: unknown value …`` (the flag as typed, what to use).
+
+    """
+    for flag, value in flags.items():
+        problem = placement_problem(flag, value)
+        if problem:
+            raise BadInputError(f"--{flag.replace('_', '-')}: {problem}")
+
+
 @dataclass(frozen=True)
 class Placement:
     """A resolved placement, recorded in run.json.
@@ -121,9 +134,7 @@ def resolve_device(device: str) -> str:
     Raises:
         BadInputError: an unknown name, or a GPU asked for that this machine does not have.
     """
-    problem = placement_problem("device", device)
-    if problem:
-        raise BadInputError(f"--device: {problem}")
+    check_placement_flags(device=device)
     device = (device or "auto").strip().lower()
     if device == "auto":
         return "cuda:0" if _cuda_count() else "mps" if _mps() else "cpu"
@@ -151,9 +162,7 @@ def resolve_dtype(dtype: str, device: str) -> str:
     Raises:
         BadInputError: an unknown dtype.
     """
-    problem = placement_problem("dtype", dtype)
-    if problem:
-        raise BadInputError(f"--dtype: {problem}")
+    check_placement_flags(dtype=dtype)
     dtype = (dtype or "auto").strip().lower()
     if dtype != "auto":
         return dtype
@@ -180,10 +189,7 @@ def resolve_placement(
     """
     require("torch")
     where = resolve_device(device)
-    for flag, value in (("device_map", device_map), ("attn_implementation", attn_implementation)):
-        problem = placement_problem(flag, value)
-        if problem:
-            raise BadInputError(f"--{flag.replace('_', '-')}: {problem}")
+    check_placement_flags(device_map=device_map, attn_implementation=attn_implementation)
     if attn_implementation.startswith("flash") and importlib.util.find_spec("flash_attn") is None:
         raise BadInputError(
             f"attn_implementation {attn_implementation}: the flash-attn package is not "
