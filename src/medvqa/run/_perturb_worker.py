@@ -19,10 +19,12 @@ from medvqa.conditions import Condition, ImageCondition, PerturbedCache, get_con
 from medvqa.models import ImageInput
 
 
-def perturb_item(todo: list[tuple[str, int]], item: Any, images: list[ImageInput],
+def perturb_item(todo: list[tuple[str, int]], item: Any, images: list[tuple[bytes, str, str]],
                  conditions: dict[tuple[str, int], Condition],
                  cache: PerturbedCache) -> list[tuple[str, ImageInput]]:
     """Every image of ``item`` under each ``(condition name, seed)`` of ``todo``, by cache key.
+
+    ``images`` are the item's source images as shipped to a worker: ``(bytes, MIME, sha256)``.
 
     The results also land in ``cache`` (and in its folder, when it has one). ``conditions``
     memoizes the condition objects between jobs.
@@ -31,6 +33,7 @@ def perturb_item(todo: list[tuple[str, int]], item: Any, images: list[ImageInput
         ValueError: a condition in ``todo`` does not perturb images.
 
     """
+    inputs = [ImageInput(data, mime, sha) for data, mime, sha in images]
     done = []
     for name, seed in todo:
         cond = conditions.get((name, seed))
@@ -39,7 +42,7 @@ def perturb_item(todo: list[tuple[str, int]], item: Any, images: list[ImageInput
         if not isinstance(cond, ImageCondition):
             raise ValueError(f"{name} does not perturb images")
         cond.cache = cache
-        for index, image in enumerate(images):
+        for index, image in enumerate(inputs):
             done.append((cond.cache_key(item, index, image), cond._one(item, index, image)))
     return done
 
@@ -49,8 +52,7 @@ def perturb_job(job: tuple[Any, ...], conditions: dict[tuple[str, int], Conditio
     """Perturb one item's images under its conditions into the job's cache folder."""
     _, todo, folder, item, images = job
     cache = caches.setdefault(folder, PerturbedCache(max_bytes=16 << 20, folder=Path(folder)))
-    perturb_item(todo, item, [ImageInput(data, mime, sha) for data, mime, sha in images],
-                 conditions, cache)
+    perturb_item(todo, item, images, conditions, cache)
 
 
 def main() -> None:

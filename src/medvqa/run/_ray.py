@@ -223,10 +223,9 @@ class _Worker:
         """
         from medvqa.run._perturb_worker import perturb_item
 
-        inputs = [ImageInput(data, mime, sha) for data, mime, sha in images]
         # Nothing is kept here: the driver writes the results to its RUN/perturbed.
         cache = PerturbedCache(max_bytes=0)
-        done = await asyncio.to_thread(perturb_item, todo, item, inputs, self.conditions, cache)
+        done = await asyncio.to_thread(perturb_item, todo, item, images, self.conditions, cache)
         return [(key, image.data, image.sha256) for key, image in done]
 
 
@@ -315,15 +314,12 @@ class RayBackend:
         CPUs beyond the ones a local run keeps for itself (on a 2-core machine the actors would
         compete with the driver for the same cores: ``medvqa bench --only ray``).
         """
-        from medvqa.run._perturb_ahead import RESERVED_CORES
+        from medvqa.run._perturb_ahead import default_perturb_workers
 
-        if workers == 0:
-            return None
         if workers is None:
-            cpus = float(self._ray.cluster_resources().get("CPU", 0))
-            if cpus <= RESERVED_CORES:
-                return None
-        return RayPerturbPool(self.actors, cache)
+            # The rule local runs follow, applied to the cluster's CPUs.
+            workers = default_perturb_workers(int(self._ray.cluster_resources().get("CPU", 0)))
+        return RayPerturbPool(self.actors, cache) if workers else None
 
     async def aclose(self) -> None:
         """Kill the actors (the Ray instance stays up for other runs)."""
