@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from medvqa.testing._random_vlm import CHAT_TEMPLATE
+from medvqa.testing._random_vlm import CHAT_TEMPLATE, smollm2_tokenizer
 
 #: Side of one tile (and of the global view), patch side, and the pixel-shuffle factor.
 TILE, PATCH, SCALE = 64, 16, 2
@@ -28,7 +28,6 @@ def random_idefics3(seed: int = 0) -> tuple[Any, Any]:
     require("torch", "transformers", "gguf")
     import torch
     from transformers import (
-        AutoTokenizer,
         Idefics3Config,
         Idefics3ForConditionalGeneration,
         Idefics3Processor,
@@ -37,11 +36,7 @@ def random_idefics3(seed: int = 0) -> tuple[Any, Any]:
         Idefics3ImageProcessorPil,
     )
 
-    from medvqa.models._hf_local import smollm2_location
-
-    gguf_folder, gguf_file = smollm2_location()
-    tokenizer = AutoTokenizer.from_pretrained(str(gguf_folder), gguf_file=gguf_file)
-    tokenizer.add_special_tokens({"additional_special_tokens": IMAGE_TOKENS})
+    tokenizer = smollm2_tokenizer(IMAGE_TOKENS)
     image_token_id = tokenizer.convert_tokens_to_ids("<image>")
     assert isinstance(image_token_id, int)
     config = Idefics3Config(

