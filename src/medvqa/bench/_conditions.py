@@ -73,14 +73,14 @@ def corruption_figures(repeats: int) -> list[BenchFigure]:
 
 def _timed_run(bench: Path, out: Path, url: str, conditions: list[str],
                perturbed: Path | None = None) -> tuple[float, int]:
+    from medvqa.bench._runner import timed_run
     from medvqa.models import ModelConfig
-    from medvqa.run import RunConfig, run_benchmark
+    from medvqa.run import RunConfig
 
-    config = RunConfig(bench, out, ModelConfig(f"openai:bench@{url}"), conditions=conditions,
-                       concurrency=CONCURRENCY, perturbed_dir=perturbed)
-    t0 = time.perf_counter()
-    summary = run_benchmark(config)
-    return time.perf_counter() - t0, summary.completed
+    summary, wall = timed_run(RunConfig(bench, out, ModelConfig(f"openai:bench@{url}"),
+                                        conditions=conditions, concurrency=CONCURRENCY,
+                                        perturbed_dir=perturbed))
+    return wall, summary.completed
 
 
 def run_overhead_figure(n_items: int) -> list[BenchFigure]:

@@ -32,19 +32,11 @@ WORKERS = 2
 SETTINGS = ((64, 768, 256), (512, 4096, 1024))
 
 
-def _timed(config: Any, backend: Any = None) -> tuple[float, int]:
-    from medvqa.run import run_benchmark
-
-    t0 = time.perf_counter()
-    summary = run_benchmark(config, backend=backend)
-    return time.perf_counter() - t0, summary.completed
-
-
 def bench_ray(quick: bool) -> list[BenchFigure]:
     """Items/s of one process vs two Ray workers over four endpoints (quick: fewer, 1 round)."""
     from medvqa._optional import optional_import
     from medvqa.bench._conditions import RUN_CONDITIONS
-    from medvqa.bench._runner import write_synthetic_bench
+    from medvqa.bench._runner import timed_run, write_synthetic_bench
     from medvqa.models import ModelConfig
     from medvqa.run import RunConfig
     from medvqa.run._ray import RayBackend, RayOptions
@@ -76,27 +68,28 @@ def bench_ray(quick: bool) -> list[BenchFigure]:
                 options = RayOptions(workers=WORKERS, concurrency=concurrency)
                 local_walls, ray_walls, startups = [], [], []
                 for r in range(rounds):
-                    local_walls.append(_timed(config(bench, f"l{concurrency}-{r}",
-                                                     concurrency))[0])
+                    local_walls.append(timed_run(config(bench, f"l{concurrency}-{r}",
+                                                        concurrency))[1])
                     t0 = time.perf_counter()
                     backend = RayBackend(model, options, bench_dir=bench)
                     startups.append(time.perf_counter() - t0)
-                    ray_walls.append(_timed(config(bench, f"r{concurrency}-{r}", concurrency),
-                                            backend)[0])
+                    ray_walls.append(timed_run(config(bench, f"r{concurrency}-{r}",
+                                                      concurrency), backend)[1])
                 figures += _clean_figures(n, concurrency, rounds, local_walls, ray_walls)
             figures.append(BenchFigure("ray", f"Ray start-up: {WORKERS} actors (median)",
                                        statistics.median(startups), "s"))
             concurrency = SETTINGS[0][0]
             cond_bench = write_synthetic_bench(root / "cond", n_cond, image_size=224, seed=2)
             options = RayOptions(workers=WORKERS, concurrency=concurrency)
-            cond_local, requests = _timed(config(cond_bench, "cond-local", concurrency,
-                                                 RUN_CONDITIONS))
+            summary, cond_local = timed_run(config(cond_bench, "cond-local", concurrency,
+                                                   RUN_CONDITIONS))
+            requests = summary.completed
             backend = RayBackend(model, options, bench_dir=cond_bench)
-            cond_ray, _ = _timed(config(cond_bench, "cond-ray", concurrency, RUN_CONDITIONS),
-                                 backend)
+            cond_ray = timed_run(config(cond_bench, "cond-ray", concurrency, RUN_CONDITIONS),
+                                 backend)[1]
             backend = RayBackend(model, options, bench_dir=cond_bench)
-            cond_actors, _ = _timed(config(cond_bench, "cond-actors", concurrency,
-                                           RUN_CONDITIONS, WORKERS), backend)
+            cond_actors = timed_run(config(cond_bench, "cond-actors", concurrency,
+                                           RUN_CONDITIONS, WORKERS), backend)[1]
         finally:
             ray.shutdown()
     return figures + [

@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from PIL import Image
@@ -22,6 +23,10 @@ from PIL import Image
 from medvqa.bench._figure import BenchFigure
 from medvqa.schema import Benchmark, CreatedWith, Item, write_json, write_jsonl
 from medvqa.store import ImageStore
+
+if TYPE_CHECKING:
+    from medvqa.models import ModelBackend
+    from medvqa.run import RunConfig, RunSummary
 
 _OPTIONS = {"A": "benign", "B": "malignant", "C": "normal", "D": "indeterminate"}
 
@@ -64,15 +69,22 @@ def write_synthetic_bench(root: Path, n: int, image_size: int = 0, seed: int = 0
     return root
 
 
+def timed_run(config: RunConfig,
+              backend: ModelBackend | None = None) -> tuple[RunSummary, float]:
+    """``run_benchmark(config)``'s summary and its wall time in seconds (every bench section)."""
+    from medvqa.run import run_benchmark
+
+    t0 = time.perf_counter()
+    summary = run_benchmark(config, backend=backend)
+    return summary, time.perf_counter() - t0
+
+
 def _run(bench: Path, out: Path, spec: str, concurrency: int = 64, force_new: bool = False):
     from medvqa.models import ModelConfig
-    from medvqa.run import RunConfig, run_benchmark
+    from medvqa.run import RunConfig
 
-    config = RunConfig(bench_dir=bench, out_dir=out, model=ModelConfig(spec=spec),
-                       concurrency=concurrency, force_new=force_new)
-    t0 = time.perf_counter()
-    summary = run_benchmark(config)
-    return summary, time.perf_counter() - t0
+    return timed_run(RunConfig(bench_dir=bench, out_dir=out, model=ModelConfig(spec=spec),
+                               concurrency=concurrency, force_new=force_new))
 
 
 def _throughput(tmp: Path, quick: bool) -> list[BenchFigure]:
