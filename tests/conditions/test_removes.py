@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from medvqa.conditions import CONDITIONS, REMOVABLE, expand_conditions, get_condition, removes
+from medvqa.conditions import (
+    CONDITIONS,
+    REMOVABLE,
+    baseline_of,
+    describe,
+    expand_conditions,
+    get_condition,
+)
 from medvqa.score._failure_modes import out_of_domain, shows_no_image
 
 
@@ -20,4 +27,15 @@ def test_scoring_reads_the_declaration() -> None:
     assert [shows_no_image(c) for c in ("blind", "noise", "text-only", "ood", "swap")] == [
         True, True, True, False, False]
     assert out_of_domain("ood") and not out_of_domain("corrupt:jpeg@3")
-    assert removes("no-such-condition") == frozenset()
+    assert describe("no-such-condition").removes == frozenset()
+    assert not describe("no-such-condition").baseline
+
+
+def test_what_scoring_derives_comes_from_the_classes() -> None:
+    """Baseline, severity curves and combined conditions are declared, not read off names."""
+    assert baseline_of(["swap", "clean", "blind"]) == "clean"
+    assert baseline_of(["swap", "permute@0"]) is None  # permute@0 removes the options' order
+    assert describe("corrupt:motion@5").curve == ("motion", 5)
+    assert describe("blind:grey").curve is None
+    assert {describe(f"permute@{k}").combined_as for k in range(3)} == {"permute"}
+    assert describe("swap").combined_as == ""

@@ -53,11 +53,19 @@ class Condition:
         seed: seed of its random steps.
         removes: what the condition takes away from what the model is shown, from
             :data:`REMOVABLE` (scoring and reports read this, never the name).
+        curve: see the class attribute.
+        combined_as: see the class attribute.
 
     """
 
     name: str = CLEAN
     removes: frozenset[str] = frozenset()
+    #: The severity curve this condition is a point of, as (curve name, level 1–5); None when
+    #: it is not on one (scoring draws degradation curves from this, never from the name).
+    curve: tuple[str, int] | None = None
+    #: The condition that scoring combines this one into with its siblings (``permute@k`` →
+    #: ``permute``, circular evaluation); "" when it stands alone.
+    combined_as: str = ""
 
     def __init__(self, seed: int = 0):
         self.seed = seed

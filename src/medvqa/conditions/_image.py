@@ -96,6 +96,7 @@ class Corrupt(ImageCondition):
         self.info = CORRUPTIONS[corruption]
         self.random = self.info.random
         self.name = f"corrupt:{corruption}@{severity}"
+        self.curve = (corruption, severity)
         self._noted = False
 
     def applies_to(self, item: Item) -> bool:

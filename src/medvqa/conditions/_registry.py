@@ -10,7 +10,8 @@ options; ``permute@0-K`` for more), ``permute@0-3``.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 from medvqa._registry import Registry
 from medvqa.conditions._base import Condition
@@ -98,17 +99,57 @@ def expand_conditions(specs: list[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-@functools.lru_cache(maxsize=256)
-def removes(name: str) -> frozenset[str]:
-    """What condition ``name`` takes away (see :data:`REMOVABLE`); empty for an unknown name.
+class ConditionInfo(NamedTuple):
+    """What scoring and reports know of a condition: read from its class, never its name.
 
-    >>> sorted(removes("blind")), sorted(removes("swap")), sorted(removes("corrupt:jpeg@3"))
-    (['image'], ['question'], ['image quality'])
+    Attributes:
+        name: the concrete name, as in predictions.jsonl.
+        known: whether the name is a registered condition (an imported run may carry others).
+        removes: what it takes away from what the model is shown (see ``REMOVABLE``).
+        curve: (curve name, level) when it is a point of a severity curve (corruptions).
+        combined_as: the combined condition it belongs to (``permute@k`` → ``permute``).
+    """
+
+    name: str
+    known: bool
+    removes: frozenset[str]
+    curve: tuple[str, int] | None
+    combined_as: str
+
+    @property
+    def baseline(self) -> bool:
+        """The reference every other condition is compared with: a known one removing nothing."""
+        return self.known and not self.removes
+
+
+@functools.lru_cache(maxsize=1024)
+def describe(name: str) -> ConditionInfo:
+    """The :class:`ConditionInfo` of ``name``; ``known`` is False for an unregistered name.
+
+    >>> describe("clean").baseline, describe("blind").removes, describe("corrupt:jpeg@3").curve
+    (True, frozenset({'image'}), ('jpeg', 3))
+    >>> describe("permute@2").combined_as, describe("my-own").known
+    ('permute', False)
     """
     try:
-        return get_condition(name).removes
+        cond = get_condition(name)
     except (KeyError, ValueError):
-        return frozenset()
+        return ConditionInfo(name, False, frozenset(), None, "")
+    return ConditionInfo(name, True, cond.removes, cond.curve, cond.combined_as)
+
+
+def baseline_of(names: Iterable[str]) -> str | None:
+    """The baseline condition among ``names`` (``clean``), or None when none is there.
+
+    >>> baseline_of(["blind", "clean"]), baseline_of(["blind"])
+    ('clean', None)
+    """
+    return next((n for n in names if describe(n).baseline), None)
+
+
+def condition_order(name: str) -> tuple[int, str]:
+    """Sort key: the baseline first, then by name (metrics.json's and reports' order)."""
+    return (0 if describe(name).baseline else 1, name)
 
 
 def get_condition(name: str, seed: int = 0) -> Condition:

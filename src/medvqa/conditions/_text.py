@@ -127,6 +127,7 @@ class Permute(Condition):
     """``permute@k``: options shifted cyclically by ``k``; items with ≤ k options skip it."""
 
     removes = frozenset({"options order"})
+    combined_as = "permute"
 
     def __init__(self, seed: int = 0, shift: int = 0):
         super().__init__(seed)

@@ -13,10 +13,18 @@ from pathlib import Path
 from typing import Any
 
 from medvqa import __version__
+from medvqa.conditions import baseline_of, describe
 from medvqa.errors import BadInputError
 from medvqa.report import _plots
 from medvqa.report._console import cell, fmt, p_text
-from medvqa.schema import CLEAN, METRICS_FILE, RUN_FILE, MetricsFile, RunInfo, read_json
+from medvqa.schema import (
+    METRICS_FILE,
+    RUN_FILE,
+    ConditionMetrics,
+    MetricsFile,
+    RunInfo,
+    read_json,
+)
 from medvqa.score._metric_table import metric_names
 from medvqa.score._provenance import require_fresh
 
@@ -74,15 +82,28 @@ def load_run(path: Path) -> LoadedRun:
     return LoadedRun(Path(path), info, metrics)
 
 
+def _baseline(run: LoadedRun) -> tuple[str, ConditionMetrics] | None:
+    """The run's baseline condition (``clean``) and its block, or None when it was not run."""
+    name = baseline_of(run.metrics.conditions)
+    return None if name is None else (name, run.metrics.conditions[name])
+
+
+def _baseline_accuracy(run: LoadedRun) -> float:
+    """Baseline accuracy for ranking (0 when the run has no baseline)."""
+    found = _baseline(run)
+    return (found[1].overall.accuracy.value or 0.0) if found else 0.0
+
+
 def _leaderboard_row(run: LoadedRun) -> dict[str, Any] | None:
-    clean = run.metrics.conditions.get("clean")
-    if clean is None:
+    found = _baseline(run)
+    if found is None:
         return None
-    o = clean.overall
+    name, block = found
+    o = block.overall
     return {
         "model": run.label,
         "text_only": bool(run.info and run.info.model_info.get("text_only")),
-        "n": n_of(run.metrics.coverage, CLEAN, o.n),
+        "n": n_of(run.metrics.coverage, name, o.n),
         "errors": o.errors,
         **{m.name: cell(m, o) for m in metric_names("report")},
         "accuracy_value": o.accuracy.value,
@@ -105,9 +126,7 @@ def n_of(cov: dict[str, Any] | None, condition: str, n: int) -> str:
 
 def _verdict(condition: str, needs: bool, delta: float | None) -> str:
     """What a positive Δ means depends on what the condition took away (its ``removes``)."""
-    from medvqa.conditions import removes
-
-    taken = removes(condition)
+    taken = describe(condition).removes
     if "question" in taken:
         return "needs the question" if needs else "no evidence it needs the question"
     if "domain" in taken:
@@ -135,7 +154,7 @@ def _stored_controls(run: LoadedRun) -> list[dict[str, Any]]:
             + (f"; {d['test']}" if d.get("test") else ""),
             "verdict": _verdict(cond, d["needs_image"], d["delta"])
             + (f" (by category: {', '.join(needs_cats)})"
-               if needs_cats and cond != "ood" else ""),
+               if needs_cats and "domain" not in describe(cond).removes else ""),
         })
     return rows
 
@@ -143,21 +162,22 @@ def _stored_controls(run: LoadedRun) -> list[dict[str, Any]]:
 def _controls(run: LoadedRun) -> list[dict[str, Any]]:
     """Rows of the controls table: the deltas ``medvqa score`` stored, then circular evaluation."""
     rows = _stored_controls(run)
-    permute = run.metrics.conditions.get("permute")
-    if permute is not None:
+    for name, block in run.metrics.conditions.items():
+        if block.consistency is None:  # only a combined condition (circular) has one
+            continue
         rows.append({
-            "model": run.label, "condition": "permute (circular)", "n": permute.overall.n,
-            "clean": "", "perturbed": fmt(permute.overall.accuracy), "delta": "",
-            "ci": "", "p": "", "verdict": f"consistency {permute.consistency:.3f}",
+            "model": run.label, "condition": f"{name} (circular)", "n": block.overall.n,
+            "clean": "", "perturbed": fmt(block.overall.accuracy), "delta": "",
+            "ci": "", "p": "", "verdict": f"consistency {block.consistency:.3f}",
         })
     return rows
 
 
 def _subgroup_rows(run: LoadedRun) -> list[dict[str, Any]]:
-    """Rows of the subgroup table (clean condition): groups, test, p and Holm p."""
-    clean = run.metrics.conditions.get("clean")
+    """Rows of the subgroup table (baseline condition): groups, test, p and Holm p."""
+    found = _baseline(run)
     rows = []
-    for grouping, res in ((clean.subgroups if clean else None) or {}).items():
+    for grouping, res in ((found[1].subgroups if found else None) or {}).items():
         rows.append({
             "model": run.label, "grouping": grouping,
             "groups": ", ".join(f"{g} {v['accuracy']:.3f} (n {v['n']})"
@@ -176,23 +196,18 @@ def build_sections(runs: list[LoadedRun], by: str = "category") -> list[Benchmar
     sections = []
     for name in sorted(by_bench):
         section = BenchmarkSection(name, by=by)
-        ranked = sorted(by_bench[name], key=lambda r: -(
-            (r.metrics.conditions.get("clean")
-             and r.metrics.conditions["clean"].overall.accuracy.value) or 0))
+        ranked = sorted(by_bench[name], key=lambda r: -_baseline_accuracy(r))
         section.leaderboard = [row for r in ranked if (row := _leaderboard_row(r))]
-        cats = sorted({c for r in ranked if "clean" in r.metrics.conditions
-                       for c in r.metrics.conditions["clean"].by.get(by, {})})
+        baselines = [(r, found[1]) for r in ranked if (found := _baseline(r))]
+        cats = sorted({c for _, block in baselines for c in block.by.get(by, {})})
         section.categories = cats
         radar_series: dict[str, list[float | None]] = {}
-        for r in ranked:
-            clean = r.metrics.conditions.get("clean")
-            if clean is None:
-                continue
-            per = clean.by.get(by, {})
+        for r, block in baselines:
+            per = block.by.get(by, {})
             section.category_rows.append({"model": r.label, "cells": [
                 fmt(per[c].accuracy) if c in per else "–" for c in cats]})
             radar_series[r.label] = [per[c].accuracy.value if c in per else None for c in cats]
-        _add_plots(section, ranked, radar_series)
+        _add_plots(section, baselines, radar_series)
         for r in ranked:
             section.controls.extend(_controls(r))
             section.subgroup_rows.extend(_subgroup_rows(r))
@@ -201,10 +216,9 @@ def build_sections(runs: list[LoadedRun], by: str = "category") -> list[Benchmar
     return sections
 
 
-def _add_plots(section: BenchmarkSection, ranked: list[LoadedRun],
+def _add_plots(section: BenchmarkSection, baselines: list[tuple[LoadedRun, ConditionMetrics]],
                radar_series: dict[str, list[float | None]]) -> None:
-    clean = [(r, r.metrics.conditions["clean"].overall)
-             for r in ranked if "clean" in r.metrics.conditions]
+    clean = [(r, block.overall) for r, block in baselines]
     if clean:
         baseline = clean[0][1].random_baseline
         section.plots.append(("Accuracy with 95 % CI", _plots.ci_bars(
@@ -213,8 +227,8 @@ def _add_plots(section: BenchmarkSection, ranked: list[LoadedRun],
     if len(section.categories) >= 3 and radar_series:
         section.plots.append(("Accuracy per category", _plots.radar(
             section.categories, radar_series, section.name)))
-    for r, _ in clean:
-        conf = r.metrics.conditions["clean"].confusion
+    for r, block in baselines:
+        conf = block.confusion
         if conf:
             section.plots.append((f"Confusion matrix: {r.label}", _plots.confusion_matrix(
                 conf["labels"], conf["predicted"], conf["counts"], f"{r.label} on {section.name}")))
@@ -223,13 +237,14 @@ def _add_plots(section: BenchmarkSection, ranked: list[LoadedRun],
 def _add_control_plots(section: BenchmarkSection, run: LoadedRun) -> None:
     """Degradation curves and failure-mode bars of one run, plus its failure-count rows."""
     curves = (run.metrics.controls or {}).get("degradation") or {}
-    clean = run.metrics.conditions.get("clean")
+    found = _baseline(run)
     if curves:
-        baseline = clean.overall.random_baseline if clean else None
+        baseline = found[1].overall.random_baseline if found else None
         section.control_plots.append((f"Accuracy under corruption: {run.label}",
                                       _plots.degradation_curves(curves, baseline, run.label)))
     modes = run.metrics.failure_modes or {}
-    shown = {c: v for c, v in modes.items() if not c.startswith(("corrupt:", "permute@"))}
+    shown = {c: v for c, v in modes.items()
+             if describe(c).curve is None and not describe(c).combined_as}
     counts = {c: {**v["lmod"], **v["mira"], **v["rules"]} for c, v in shown.items()}
     counts = {c: {t: n for t, n in per.items() if n} for c, per in counts.items()}
     counts = {c: per for c, per in counts.items() if per}

@@ -1,6 +1,7 @@
 """Controls: how much of the clean score needs the image (Δ = clean − condition).
 
-For every condition other than ``clean`` and the individual ``permute@k`` shifts, the items
+For every condition other than the baseline (``clean``) and those scoring combines (the
+``permute@k`` shifts, ``Condition.combined_as``), the items
 scored under both are paired by id and compared with :func:`paired_difference`: Δ of accuracy
 with a paired percentile bootstrap interval (items resampled together, or whole cases when a
 ``case_id`` repeats, as the oncology paper's blind ablation does, seed 003 §4.3) and a paired
@@ -19,6 +20,7 @@ from collections import defaultdict
 import numpy as np
 from pydantic import BaseModel, Field
 
+from medvqa.conditions import baseline_of, describe
 from medvqa.score._paired import paired_difference
 from medvqa.score._rows import ScoredRow
 from medvqa.score._tests import significant
@@ -82,12 +84,14 @@ def control_table(rows: dict[str, list[ScoredRow]], resamples: int, seed: int,
 
     Returns None when there is no clean condition or nothing to compare with it.
     """
-    if "clean" not in rows:
+    base = baseline_of(rows)
+    if base is None:
         return None
-    clean = {r.item_id: r for r in rows["clean"]}
+    clean = {r.item_id: r for r in rows[base]}
     out = Controls()
     for cond in sorted(rows):
-        if cond == "clean" or cond.startswith("permute@"):
+        info = describe(cond)
+        if info.baseline or info.combined_as:
             continue
         other = {r.item_id: r for r in rows[cond]}
         ids = [i for i in clean if i in other]
@@ -101,22 +105,25 @@ def control_table(rows: dict[str, list[ScoredRow]], resamples: int, seed: int,
             result.by_category = {c: _delta(clean, other, sub, resamples, seed, cluster)
                                   for c, sub in sorted(by_cat.items())}
         out.deltas[cond] = result
-    out.degradation = degradation_curves(rows)
+    out.degradation = degradation_curves(rows, base)
     return out if out.deltas else None
 
 
-def degradation_curves(rows: dict[str, list[ScoredRow]]) -> dict[str, list[float | None]]:
-    """Corruption → [accuracy clean, severity 1, …, 5] (None where a severity was not run)."""
-    clean = rows.get("clean", [])
+def degradation_curves(rows: dict[str, list[ScoredRow]],
+                       baseline: str | None) -> dict[str, list[float | None]]:
+    """Curve → [accuracy at the baseline, level 1, …, 5] (None where a level was not run).
+
+    The curves are the conditions that declare one (``Condition.curve``: corruptions).
+    """
+    clean = rows.get(baseline, []) if baseline is not None else []
     base = float(np.mean([r.correct for r in clean])) if clean else None
     curves: dict[str, list[float | None]] = {}
     for cond, rs in rows.items():
-        if not cond.startswith("corrupt:") or "@" not in cond or not rs:
+        point = describe(cond).curve
+        if point is None or not rs:
             continue
-        name, _, sev = cond[len("corrupt:"):].partition("@")
-        if not sev.isdigit() or not 1 <= int(sev) <= 5:
-            continue
+        name, level = point
         curve = curves.setdefault(name, [_nan_to_none(base) if base is not None else None]
                                   + [None] * 5)
-        curve[int(sev)] = round(float(np.mean([r.correct for r in rs])), 6)
+        curve[level] = round(float(np.mean([r.correct for r in rs])), 6)
     return dict(sorted(curves.items()))

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from medvqa.schema import CLEAN, Item, Prediction, RunInfo
+from medvqa.schema import Item, Prediction, RunInfo
 
 #: Missing item ids listed per condition (the count is always complete).
 SHOWN_MISSING = 20
@@ -42,14 +42,11 @@ def selected_items(items: Mapping[str, Item], info: RunInfo | None) -> list[Item
 
 def _expected(selected: list[Item], condition: str, seed: int) -> list[str]:
     """Ids of the selected items ``condition`` applies to."""
-    if condition == CLEAN:
-        return [i.id for i in selected]
-    from medvqa.conditions import get_condition
+    from medvqa.conditions import describe, get_condition
 
-    try:
-        cond = get_condition(condition, seed=seed)
-    except (KeyError, ValueError):
+    if not describe(condition).known:
         return [i.id for i in selected]
+    cond = get_condition(condition, seed=seed)
     cond.prepare(iter(selected))
     return [i.id for i in selected if cond.applies_to(i)]
 

@@ -37,17 +37,17 @@ def shows_no_image(condition: str) -> bool:
 
     Read from what the condition declares it removes (``blind``, ``noise``, ``text-only``).
     """
-    from medvqa.conditions import removes
+    from medvqa.conditions import describe
 
-    taken = removes(condition)
+    taken = describe(condition).removes
     return "image" in taken and "domain" not in taken
 
 
 def out_of_domain(condition: str) -> bool:
     """Whether ``condition`` shows an out-of-domain photo (abstaining is the right answer)."""
-    from medvqa.conditions import removes
+    from medvqa.conditions import describe
 
-    return "domain" in removes(condition)
+    return "domain" in describe(condition).removes
 
 _MISSING = re.compile(
     r"(no|without( an?| the)?|missing|lack of( an?| the)?) (medical )?(image|picture|scan|photo)"

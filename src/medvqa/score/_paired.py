@@ -19,6 +19,7 @@ import numpy as np
 
 from medvqa.errors import BadInputError
 from medvqa.schema import (
+    CLEAN,
     ITEMS_FILE,
     METRICS_FILE,
     PREDICTIONS_FILE,
@@ -95,7 +96,7 @@ def _scored(run_dir: Path, condition: str) -> dict[str, bool]:
 
 
 def compare_runs(
-    run_a: Path, run_b: Path, condition_a: str = "clean", condition_b: str = "clean",
+    run_a: Path, run_b: Path, condition_a: str = CLEAN, condition_b: str = CLEAN,
     bench_dir: Path | None = None, resamples: int = 9999, seed: int = 0, cluster: bool = True,
 ) -> PairedComparison:
     """Paired comparison of two scored runs (or two conditions of one run when run_a == run_b).

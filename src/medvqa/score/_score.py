@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from medvqa.conditions import condition_order, describe, get_condition
 from medvqa.errors import BadInputError
 from medvqa.models._reasoning import strip_thinking
 from medvqa.schema import (
@@ -80,10 +81,6 @@ class ScoreResult:
 
 
 def _condition_transform(name: str, seed: int) -> Callable[[Item], Item]:
-    if name == "clean":
-        return lambda item: item
-    from medvqa.conditions import get_condition
-
     return get_condition(name, seed).transform_item
 
 
@@ -170,11 +167,9 @@ def score_run(config: ScoreConfig) -> ScoreResult:
 
     conditions = {
         cond: _condition_metrics(rows[cond], config, len(errors[cond]))
-        for cond in sorted(set(rows) | set(errors), key=_condition_order)
+        for cond in sorted(set(rows) | set(errors), key=condition_order)
     }
-    permute = _circular(rows, config)
-    if permute is not None:
-        conditions["permute"] = permute
+    conditions.update(_combined(rows, config))
     all_rows = [r for rs in rows.values() for r in rs]
     clustering = _clustering(all_rows, config.cluster)
     card = bench_dir / BENCHMARK_FILE
@@ -195,7 +190,7 @@ def score_run(config: ScoreConfig) -> ScoreResult:
     metrics.controls = controls.model_dump() if controls is not None else None
     metrics.tests_adjusted = adjust_family(metrics)
     metrics.failure_modes = {
-        c: failures[c].as_dict() for c in sorted(failures, key=_condition_order)
+        c: failures[c].as_dict() for c in sorted(failures, key=condition_order)
     }
     metrics.provenance = Provenance(
         run=run_identity(run_info), predictions_sha256=predictions_sha,
@@ -233,10 +228,6 @@ def _clustering(rows: list[ScoredRow], cluster: bool) -> str:
     return f"cases ({n_cases} cases, {len(by_item)} items)"
 
 
-def _condition_order(name: str) -> tuple[int, str]:
-    return (0 if name == "clean" else 1, name)
-
-
 def _condition_metrics(rows: list[ScoredRow], config: ScoreConfig, errors: int) -> ConditionMetrics:
     overall = metrics_block(rows, config.resamples, config.seed, config.cluster, errors)
     by: dict[str, dict[str, object]] = {}
@@ -258,11 +249,20 @@ def _condition_metrics(rows: list[ScoredRow], config: ScoreConfig, errors: int) 
     )
 
 
-def _circular(rows: dict[str, list[ScoredRow]], config: ScoreConfig) -> ConditionMetrics | None:
+def _combined(rows: dict[str, list[ScoredRow]],
+              config: ScoreConfig) -> dict[str, ConditionMetrics]:
+    """Every combined condition (``Condition.combined_as``: ``permute@k`` → ``permute``)."""
+    members: dict[str, list[str]] = defaultdict(list)
+    for cond in rows:
+        if (into := describe(cond).combined_as):
+            members[into].append(cond)
+    return {into: _circular(rows, shifts, into, config)
+            for into, shifts in sorted(members.items())}
+
+
+def _circular(rows: dict[str, list[ScoredRow]], shifts: list[str], into: str,
+              config: ScoreConfig) -> ConditionMetrics:
     """Circular evaluation: an item is right only if right under every option shift."""
-    shifts = [c for c in rows if c.startswith("permute@")]
-    if not shifts:
-        return None
     by_item: dict[str, list[ScoredRow]] = defaultdict(list)
     for cond in shifts:
         for r in rows[cond]:
@@ -274,7 +274,7 @@ def _circular(rows: dict[str, list[ScoredRow]], config: ScoreConfig) -> Conditio
         all_ok = all(r.correct for r in group)
         any_invalid = any(r.invalid for r in group)
         consistent += len({r.pred_class for r in group}) == 1
-        combined.append(ScoredRow(**{**first.__dict__, "condition": "permute",
+        combined.append(ScoredRow(**{**first.__dict__, "condition": into,
                                      "correct": all_ok, "invalid": any_invalid}))
     metrics = _condition_metrics(combined, config, 0)
     metrics.consistency = round(consistent / len(by_item), 6)
