@@ -21,6 +21,7 @@ LAYERS: list[set[str]] = [
     {"_registry", "_optional", "store"},
     {"schema"},
     {"sources"},
+    {"benchmark"},
     {"builders"},
     {"models"},
     {"conditions"},

@@ -1,6 +1,6 @@
 import pytest
 
-from medvqa.run import PromptError, list_templates, load_template, render_prompt
+from medvqa.benchmark import PromptError, list_templates, load_template, render_prompt
 from medvqa.schema import Item
 
 

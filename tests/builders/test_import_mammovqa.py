@@ -15,9 +15,8 @@ from pathlib import Path
 import pytest
 from benchcheck import check_bench, tree_digest
 
+from medvqa.benchmark import load_template, render_prompt, validate_benchmark
 from medvqa.builders import BuildConfig, build_benchmark
-from medvqa.run import load_template, render_prompt
-from medvqa.run._validate import validate_benchmark
 
 FIXTURE = Path(__file__).parent / "fixtures" / "mammovqa_mini_mias.json"
 RECIPE = """

@@ -64,7 +64,7 @@ def test_other_seed_changes_items(built: dict[str, Path], tmp_path: Path, data_d
 
 @pytest.mark.parametrize("name", RECIPES)
 def test_shipped_recipe_passes_medvqa_validate(name: str, built: dict[str, Path]) -> None:
-    from medvqa.run._validate import validate_benchmark
+    from medvqa.benchmark import validate_benchmark
 
     report = validate_benchmark(built[name])
     assert report.ok, [str(p) for p in report.problems][:5]

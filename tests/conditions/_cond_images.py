@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from medvqa.models import ImageInput
+from medvqa.benchmark import ImageInput
 from medvqa.schema import Item
 
 DATA = Path(__file__).resolve().parents[2] / "data"

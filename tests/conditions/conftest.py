@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from _cond_images import LUNG, MIAS, image_input, make_item
 
-from medvqa.models import ImageInput
+from medvqa.benchmark import ImageInput
 from medvqa.schema import Item
 
 

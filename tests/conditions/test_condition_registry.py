@@ -138,7 +138,7 @@ def test_bad_parameters_are_value_errors(spec: str) -> None:
 
 
 def test_undecodable_image_is_a_clear_image_error(colour) -> None:
-    from medvqa.models import ImageInput, ImageLoadError
+    from medvqa.benchmark import ImageInput, ImageLoadError
 
     item, _ = colour
     bad = ImageInput(b"DICM not an image", "application/dicom", "ab" * 32)

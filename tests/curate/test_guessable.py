@@ -11,8 +11,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "llm"))
 from _scripted import ScriptedServer  # noqa: E402
 
+from medvqa.benchmark import validate_benchmark  # noqa: E402
 from medvqa.curate._guessable import GuessableConfig, filter_guessable, parse_filter_spec  # noqa: E402
-from medvqa.run import validate_benchmark  # noqa: E402
 from medvqa.schema import (  # noqa: E402
     BENCHMARK_FILE,
     Benchmark,

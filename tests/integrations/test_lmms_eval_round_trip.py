@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from _medvqa_cli import cli
 
+from medvqa.benchmark import load_template, render_prompt
 from medvqa.integrations import agreement, export_lmms_eval
-from medvqa.run._prompts import load_template, render_prompt
 from medvqa.schema import Item, read_jsonl
 from medvqa.testing import ChatServer
 

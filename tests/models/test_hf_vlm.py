@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from medvqa.models import GenerateRequest, ImageInput, ModelConfig, load_model
+from medvqa.benchmark import ImageInput
+from medvqa.models import GenerateRequest, ModelConfig, load_model
 from medvqa.models._hf_vlm import LocalVLM
 from medvqa.run import RunConfig, run_benchmark
 from medvqa.schema import Prediction, RunInfo, read_json, read_jsonl

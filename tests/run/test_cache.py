@@ -4,14 +4,8 @@ import json
 import sqlite3
 from pathlib import Path
 
-from medvqa.models import (
-    GenerateRequest,
-    GenerateResponse,
-    ImageInput,
-    ResponseCache,
-    cache_key,
-    request_key,
-)
+from medvqa.benchmark import ImageInput
+from medvqa.models import GenerateRequest, GenerateResponse, ResponseCache, cache_key, request_key
 from medvqa.run import JournalRow, PredictionJournal
 from medvqa.schema import Prediction, read_jsonl
 

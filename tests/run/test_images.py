@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from medvqa.models import ImageLoader, ImageLoadError, mime_for
+from medvqa.benchmark import ImageLoader, ImageLoadError, mime_for
 
 
 def test_images_read_once_with_hash_and_mime(bench: Path) -> None:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from medvqa.benchmark import ImageLoader, iter_items
 from medvqa.conditions import get_condition
-from medvqa.models import ImageLoader, ModelConfig
+from medvqa.models import ModelConfig
 from medvqa.run import RunConfig, run_benchmark
 from medvqa.run._perturb_ahead import BLOCK, PerturbAhead, attach_disk_cache
-from medvqa.run._validate import iter_items
 from medvqa.testing import ChatServer
 
 CONDITIONS = ["clean", "blind", "noise", "corrupt:jpeg@2", "ood"]

@@ -187,9 +187,8 @@ def test_a_perturbation_the_run_let_go_of_still_lands_in_the_cache(
     import logging
     import time
 
+    from medvqa.benchmark import ImageLoader, iter_items
     from medvqa.conditions import PerturbedCache, get_condition
-    from medvqa.models import ImageLoader
-    from medvqa.run._validate import iter_items
 
     bench = bench_factory(tmp_path / "bench", 1)
     _, item = next(iter_items(bench / "items.jsonl", []))

@@ -16,8 +16,9 @@ from pathlib import Path
 from _http import CountingServer
 from PIL import Image
 
+from medvqa.benchmark import validate_benchmark
 from medvqa.models import ModelConfig
-from medvqa.run import RunConfig, run_benchmark, validate_benchmark
+from medvqa.run import RunConfig, run_benchmark
 from medvqa.schema import Prediction, read_jsonl
 
 SECRET = b"PRIVATE-NOTES: patient 4711, password hunter2\n"

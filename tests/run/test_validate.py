@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from medvqa.run import validate_benchmark
+from medvqa.benchmark import validate_benchmark
 from medvqa.store import ImageStore
 
 

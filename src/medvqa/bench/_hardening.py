@@ -1,7 +1,7 @@
 """``medvqa bench`` section ``hardening``: what the checks on untrusted input cost.
 
 Two checks run before anything is sent: every image is checked as an image of an allowed format
-(:func:`medvqa.models._images.decoded_mime`; the runner's fast check against ``medvqa
+(:func:`medvqa.benchmark.decoded_mime`; the runner's fast check against ``medvqa
 validate``'s full decode), and the selection is read once to refuse duplicate ids, bytes that
 are not UTF-8 and empty selections (:func:`medvqa.run._selection.scan_selection`).
 """
@@ -44,7 +44,7 @@ def _per_call_ms(fn: Callable[[], object], rounds: int) -> float:
 def bench_hardening(quick: bool) -> list[BenchFigure]:
     """Image check per image (fast and thorough), and the selection scan per 100,000 items."""
     from medvqa.bench._runner import write_synthetic_bench
-    from medvqa.models._images import decoded_mime
+    from medvqa.benchmark import decoded_mime
     from medvqa.run._selection import ItemSelection, scan_selection
 
     rounds = 10 if quick else 50

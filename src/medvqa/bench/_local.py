@@ -44,7 +44,8 @@ def _png(side: int, seed: int) -> bytes:
 
 
 def _requests(n: int, side: int) -> list[Any]:
-    from medvqa.models import GenerateRequest, ImageInput
+    from medvqa.benchmark import ImageInput
+    from medvqa.models import GenerateRequest
 
     return [GenerateRequest(item_id=str(i), condition="clean", prompt=PROMPT,
                             images=(ImageInput(_png(side, i), "image/png", f"img{i}"),))

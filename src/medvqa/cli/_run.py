@@ -30,7 +30,7 @@ def validate_command(
     """
     from rich.console import Console
 
-    from medvqa.run._validate import validate_benchmark
+    from medvqa.benchmark import validate_benchmark
 
     console = Console(highlight=False)
     report = validate_benchmark(bench)

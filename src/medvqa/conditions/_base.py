@@ -16,8 +16,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from medvqa.benchmark import ImageInput
 from medvqa.conditions._codec import PerturbedCache, decode_shared, encode
-from medvqa.models._base import ImageInput
 from medvqa.rng import rng_for
 from medvqa.schema import CLEAN, Item
 

@@ -18,8 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from medvqa.models._base import ImageInput
-from medvqa.models._images import ImageLoadError
+from medvqa.benchmark import ImageInput, ImageLoadError
 from medvqa.store import atomic_write_bytes
 
 # Fastest zlib level with run-length matching: ~1.5x faster than the default strategy on this

@@ -16,10 +16,10 @@ import logging
 
 import numpy as np
 
+from medvqa.benchmark import ImageInput
 from medvqa.conditions._base import Condition, ImageCondition, modality_is_grey
 from medvqa.conditions._codec import PerturbedCache
 from medvqa.conditions._corruptions import CORRUPTIONS, SEVERITIES
-from medvqa.models._base import ImageInput
 from medvqa.schema import Item
 
 log = logging.getLogger(__name__)

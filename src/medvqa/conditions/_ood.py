@@ -15,9 +15,9 @@ from functools import cache, lru_cache
 import cv2
 import numpy as np
 
+from medvqa.benchmark import ImageInput
 from medvqa.conditions._base import ImageCondition
 from medvqa.conditions._codec import decode_shared, encode
-from medvqa.models import ImageInput
 from medvqa.rng import rng_for
 from medvqa.schema import Item
 

@@ -93,8 +93,8 @@ def apply_filter_spec(bench: Path, spec: str, seed: int = 0) -> GuessableResult:
 
 
 def _answers(config: GuessableConfig, items: list[Item]) -> dict[str, list[str | None]]:
+    from medvqa.benchmark import load_template, render_prompt
     from medvqa.models import GenerateRequest, ModelConfig, complete, load_model
-    from medvqa.run import load_template, render_prompt
 
     template = load_template(config.prompt_template)
     requests = [

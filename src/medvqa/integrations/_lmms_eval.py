@@ -24,9 +24,9 @@ from pathlib import Path
 
 import yaml
 
+from medvqa.benchmark import load_template, render_prompt
 from medvqa.builders import export_parquet
 from medvqa.errors import BadInputError
-from medvqa.run._prompts import load_template, render_prompt
 from medvqa.schema import BENCHMARK_FILE, ITEMS_FILE, Benchmark, Item, read_json, read_jsonl
 from medvqa.store import atomic_write_text
 

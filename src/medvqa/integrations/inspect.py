@@ -47,7 +47,7 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import Generate, Solver, TaskState, multiple_choice, solver
 from inspect_ai.solver import generate as generate_solver
 
-from medvqa.run._prompts import load_template, render_prompt
+from medvqa.benchmark import load_template, render_prompt
 from medvqa.schema import ITEMS_FILE, Item, read_jsonl
 
 CHOICE_TYPES = frozenset({"single", "multi", "yesno", "grade"})

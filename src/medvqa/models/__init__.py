@@ -4,7 +4,7 @@ The LLM client (:func:`complete`, :func:`complete_requests`: cache first, bounde
 retries) is used by the runner, the LLM builders, the judges and the guessability filter; it and
 the response cache live here, below every stage that calls a model.
 
-The client, cache and image loader are imported on first use (PEP 562), so ``medvqa --help``
+The client and cache are imported on first use (PEP 562), so ``medvqa --help``
 does not pay for tenacity or SQLite.
 """
 
@@ -25,7 +25,6 @@ from medvqa.models._base import (
     EndpointUnreachableError,
     GenerateRequest,
     GenerateResponse,
-    ImageInput,
     ModelBackend,
     ModelConfig,
     ModelError,
@@ -54,7 +53,6 @@ if TYPE_CHECKING:
         complete,
         complete_requests,
     )
-    from medvqa.models._images import ImageLoader, ImageLoadError, mime_for
 
 _LAZY: dict[str, str] = {
     "ResponseCache": "_cache",
@@ -68,9 +66,6 @@ _LAZY: dict[str, str] = {
     "acomplete": "_complete",
     "complete": "_complete",
     "complete_requests": "_complete",
-    "ImageLoader": "_images",
-    "ImageLoadError": "_images",
-    "mime_for": "_images",
 }
 
 __all__ = [
@@ -82,9 +77,6 @@ __all__ = [
     "EndpointUnreachableError",
     "GenerateRequest",
     "GenerateResponse",
-    "ImageInput",
-    "ImageLoadError",
-    "ImageLoader",
     "LLMSettings",
     "ModelBackend",
     "ModelConfig",
@@ -105,7 +97,6 @@ __all__ = [
     "estimate_tokens",
     "help_line",
     "load_model",
-    "mime_for",
     "open_cache_db",
     "parse_model_spec",
     "request_key",

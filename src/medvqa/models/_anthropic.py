@@ -14,7 +14,8 @@ import base64
 import json
 from typing import Any
 
-from medvqa.models._base import GenerateRequest, ImageInput, ModelConfig, ModelRequestError
+from medvqa.benchmark import ImageInput
+from medvqa.models._base import GenerateRequest, ModelConfig, ModelRequestError
 from medvqa.models._openai_compat import ImagePartCache, OpenAICompatModel, web_image
 
 ANTHROPIC_BASE_URL = "https://api.anthropic.com/v1"

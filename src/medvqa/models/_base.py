@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from medvqa.benchmark._images import ImageInput
 from medvqa.errors import (  # noqa: F401  (re-exported by medvqa.models)
     EndpointAuthError,
     EndpointUnreachableError,
@@ -21,15 +22,6 @@ from medvqa.errors import (  # noqa: F401  (re-exported by medvqa.models)
     ModelRequestError,
     TransientModelError,
 )
-
-
-@dataclass(frozen=True)
-class ImageInput:
-    """One encoded image sent with a request. Encoded once per run, never per request."""
-
-    data: bytes
-    mime: str
-    sha256: str
 
 
 @dataclass(frozen=True)

@@ -23,12 +23,12 @@ from urllib.parse import urlsplit
 
 import aiohttp
 
+from medvqa.benchmark import ImageInput
 from medvqa.models._base import (
     EndpointAuthError,
     EndpointUnreachableError,
     GenerateRequest,
     GenerateResponse,
-    ImageInput,
     ModelConfig,
     ModelRequestError,
     TransientModelError,

@@ -46,7 +46,7 @@ def default_max_tokens(bench_dir: Path) -> int:
     by_type = card.counts.get("by_question_type")
     if isinstance(by_type, dict) and by_type:
         return max_tokens_for(by_type)
-    from medvqa.run._validate import iter_items
+    from medvqa.benchmark import iter_items
 
     items = Path(bench_dir) / ITEMS_FILE
     if not items.is_file():

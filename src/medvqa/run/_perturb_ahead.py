@@ -32,8 +32,8 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
+from medvqa.benchmark import ImageLoader, ImageLoadError
 from medvqa.conditions import Condition, ImageCondition, PerturbedCache
-from medvqa.models import ImageLoader, ImageLoadError
 from medvqa.schema import Item
 
 log = logging.getLogger(__name__)

@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from medvqa.benchmark import ImageInput
 from medvqa.conditions import Condition, ImageCondition, PerturbedCache, get_condition
-from medvqa.models import ImageInput
 
 
 def perturb_item(todo: list[tuple[str, int]], item: Any, images: list[tuple[bytes, str, str]],

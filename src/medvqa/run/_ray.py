@@ -38,13 +38,13 @@ from pathlib import Path
 from typing import Any
 
 from medvqa._optional import MissingDependencyError, optional_import
+from medvqa.benchmark import ImageInput
 from medvqa.conditions import PerturbedCache
 from medvqa.errors import BadInputError
 from medvqa.models import (
     EndpointUnreachableError,
     GenerateRequest,
     GenerateResponse,
-    ImageInput,
     ModelConfig,
     ModelRequestError,
     TransientModelError,

@@ -27,16 +27,15 @@ from pathlib import Path
 from typing import Any
 
 from medvqa import __version__
+from medvqa.benchmark import ImageLoader, PromptError, load_template
 from medvqa.conditions import Condition, expand_conditions, get_condition
 from medvqa.errors import BadInputError, UsageError
 from medvqa.models import ResponseCache
 from medvqa.models._base import EndpointUnreachableError, ModelBackend, ModelConfig
 from medvqa.models._complete import RetryPolicy, _load
-from medvqa.models._images import ImageLoader
 from medvqa.run._journal import PredictionJournal
 from medvqa.run._lock import RunFolderLock
 from medvqa.run._perturb_ahead import perturb_ahead
-from medvqa.run._prompts import PromptError, load_template
 from medvqa.run._selection import ItemSelection, SelectionScan, resume_info, scan_selection
 from medvqa.run._sending import RequestSender, SendCounts, SendSettings
 from medvqa.schema import (

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from medvqa.benchmark import iter_items
 from medvqa.errors import BadInputError
-from medvqa.run._validate import iter_items
 from medvqa.schema import ENCODING_FIELD, InputError, Item, RecordError, RunInfo, read_json
 
 #: Duplicate ids named in the refusal message (the count is always given).

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from medvqa.benchmark import ImageInput, ImageLoader, ImageLoadError, PromptError, render_prompt
 from medvqa.conditions import Condition
 from medvqa.errors import BadInputError
 from medvqa.models import ResponseCache
@@ -28,13 +29,10 @@ from medvqa.models._base import (
     EndpointAuthError,
     EndpointUnreachableError,
     GenerateRequest,
-    ImageInput,
     ModelBackend,
 )
 from medvqa.models._complete import Completion, RetryPolicy, complete_requests
-from medvqa.models._images import ImageLoader, ImageLoadError
 from medvqa.run._journal import JournalRow, PredictionJournal
-from medvqa.run._prompts import PromptError, render_prompt
 from medvqa.run._selection import ItemSelection
 from medvqa.schema import Item
 

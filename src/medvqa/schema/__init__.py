@@ -40,6 +40,7 @@ from medvqa.schema._jsonl import (
     iter_json_lines,
     read_json,
     read_jsonl,
+    read_numbered,
     write_json,
     write_jsonl,
 )
@@ -86,6 +87,7 @@ __all__ = [
     "iter_json_lines",
     "read_json",
     "read_jsonl",
+    "read_numbered",
     "write_json",
     "write_jsonl",
 ]

@@ -53,7 +53,12 @@ class InputError(BadInputError, ValueError):
 
 
 def _record_error(path: Path, lineno: int, exc: Exception, every: bool = False) -> RecordError:
-    """One error per bad record; with ``every``, all of a record's problems in one line."""
+    """One error per bad record, naming the field; with ``every``, all of its problems in one line.
+
+    A line that is not JSON is field ``(json)``. Model-level checks (an answer against the
+    options) carry no location in pydantic; their message starts with ``"field: "``, which is
+    used as the field instead.
+    """
     if isinstance(exc, ValidationError) and every and exc.error_count() > 1:
         parts = []
         for e in exc.errors():
@@ -63,27 +68,37 @@ def _record_error(path: Path, lineno: int, exc: Exception, every: bool = False) 
         return RecordError(str(path), lineno, fields, "; ".join(parts))
     if isinstance(exc, ValidationError):
         first = exc.errors()[0]
-        field = ".".join(str(p) for p in first["loc"]) or "(line)"
-        msg = first["msg"].removeprefix("Value error, ")
+        field = ".".join(str(p) for p in first["loc"])
+        msg = str(first["msg"]).removeprefix("Value error, ")
+        if first["type"] == "json_invalid":
+            field = "(json)"
+        elif not field:
+            head, sep, rest = msg.partition(": ")
+            field, msg = (head, rest) if sep and " " not in head else ("(line)", msg)
         return RecordError(str(path), lineno, field, msg)
     return RecordError(str(path), lineno, "(json)", str(exc))
 
 
-def read_jsonl(
+def read_numbered(
     path: str | Path,
     model: type[ModelT],
     errors: list[RecordError] | None = None,
-) -> Iterator[ModelT]:
-    """Stream ``model`` records from a JSONL file.
+    *,
+    skip_bad_encoding: bool = False,
+) -> Iterator[tuple[int, ModelT]]:
+    """Stream ``(line number, record)`` from a JSONL file: the one typed JSON-lines reader.
 
     Args:
         path: the file.
         model: pydantic model of one line.
         errors: when given, bad lines are appended here and skipped; when None the first bad
             line raises :class:`InputError`. Blank lines are ignored.
+        skip_bad_encoding: a line that is not UTF-8 is recorded in ``errors`` like any bad
+            line (``validate`` lists them all); by default it raises :class:`InputError`
+            whatever ``errors`` says, since such a file is not a JSONL file of ours at all.
 
     Yields:
-        One validated record per good line, in file order.
+        ``(1-based line number, validated record)`` per good line, in file order.
     """
     path = Path(path)
     with path.open("rb") as fh:
@@ -93,15 +108,28 @@ def read_jsonl(
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                # Not a JSONL file of ours at all: never skipped, whatever ``errors`` says.
-                raise InputError(encoding_error(path, lineno, raw, exc)) from None
+                bad = encoding_error(path, lineno, raw, exc)
+                if errors is None or not skip_bad_encoding:
+                    raise InputError(bad) from None
+                errors.append(bad)
+                continue
             try:
-                yield model.model_validate_json(line)
+                yield lineno, model.model_validate_json(line)
             except (ValidationError, ValueError) as exc:
                 err = _record_error(path, lineno, exc)
                 if errors is None:
                     raise InputError(err) from None
                 errors.append(err)
+
+
+def read_jsonl(
+    path: str | Path,
+    model: type[ModelT],
+    errors: list[RecordError] | None = None,
+) -> Iterator[ModelT]:
+    """Stream ``model`` records from a JSONL file (:func:`read_numbered` without the numbers)."""
+    for _, record in read_numbered(path, model, errors):
+        yield record
 
 
 class JsonLine(NamedTuple):

@@ -188,7 +188,8 @@ def run_judge(
     Raises:
         BadInputError: bad judge spec or prompt file, or the judge endpoint is unreachable.
     """
-    from medvqa.models import ImageLoader, complete, load_model
+    from medvqa.benchmark import ImageLoader
+    from medvqa.models import complete, load_model
 
     prompt = load_judge_prompt(config.prompt_path)
     model_config = judge_model_config(config, prompt)

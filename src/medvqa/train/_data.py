@@ -15,10 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
+from medvqa.benchmark import iter_items
 from medvqa.errors import BadInputError
 from medvqa.models._supervised import norm_text
 from medvqa.models._vision_nets import decode_image
-from medvqa.run import iter_items
 from medvqa.schema import ITEMS_FILE, Item, RecordError, file_sha256
 
 TRAINABLE_TYPES = frozenset({"single", "yesno", "grade"})

@@ -148,8 +148,8 @@ def train_lora(config: LoraTrainConfig,
     require("torch", "transformers", "peft")
     import torch
 
+    from medvqa.benchmark import load_template, render_prompt
     from medvqa.models._hf_device import resolve_device
-    from medvqa.run import load_template, render_prompt
 
     if config.target not in TARGETS:
         raise BadInputError(f"--target {config.target!r}: choose {' or '.join(TARGETS)}")

@@ -45,7 +45,7 @@ def read_items(bench_dir: Path, split: str, limit: int | None) -> tuple[list[Ite
     Raises:
         BadInputError: no benchmark there, a malformed line, or no items in ``split``.
     """
-    from medvqa.run import iter_items
+    from medvqa.benchmark import iter_items
 
     items_file, card_file = Path(bench_dir) / ITEMS_FILE, Path(bench_dir) / BENCHMARK_FILE
     for f in (card_file, items_file):

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from _scripted import ScriptedServer
 
+from medvqa.benchmark import validate_benchmark
 from medvqa.curate.llm import CaptionsConfig, build_captions
 from medvqa.models import LLMSettings
-from medvqa.run import validate_benchmark
 from medvqa.schema import Item, read_jsonl
 
 CAPTIONS = """id,caption,image

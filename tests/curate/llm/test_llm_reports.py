@@ -11,6 +11,7 @@ import pytest
 import yaml
 from _scripted import ScriptedServer
 
+from medvqa.benchmark import validate_benchmark
 from medvqa.curate.llm import (
     ReportsConfig,
     build_reports,
@@ -22,7 +23,6 @@ from medvqa.curate.llm import (
 from medvqa.curate.llm._texts import read_texts, resource_path
 from medvqa.errors import BadInputError
 from medvqa.models import LLMSettings
-from medvqa.run import validate_benchmark
 from medvqa.schema import Item, read_jsonl
 from medvqa.sources import Problems
 

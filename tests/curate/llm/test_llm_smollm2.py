@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from medvqa.benchmark import validate_benchmark
 from medvqa.curate.llm import (
     CaptionsConfig,
     ReportsConfig,
@@ -25,7 +26,6 @@ from medvqa.curate.llm import (
 )
 from medvqa.curate.llm._texts import resource_path
 from medvqa.models import GenerateRequest, LLMSettings, ModelConfig, complete
-from medvqa.run import validate_benchmark
 from medvqa.schema import Item, read_jsonl
 
 pytestmark = pytest.mark.slow

@@ -11,68 +11,22 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pydantic import ValidationError
-
-from medvqa.run._prompts import PromptError, PromptTemplate, load_template, render_prompt
+from medvqa.benchmark._items import iter_items
+from medvqa.benchmark._prompts import PromptError, PromptTemplate, load_template, render_prompt
 from medvqa.schema import (
     BENCHMARK_FILE,
     ITEMS_FILE,
     Benchmark,
     InputError,
-    Item,
     RecordError,
-    encoding_error,
     file_sha256,
     read_json,
 )
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
-
-
-def item_error(path: Path, lineno: int, exc: Exception) -> RecordError:
-    """Describe a bad items.jsonl line as a :class:`RecordError` naming the field.
-
-    Model-level checks (the answer against the options) carry no location in pydantic; their
-    message starts with ``"field: "``, which is used as the field instead.
-    """
-    if isinstance(exc, ValidationError):
-        first = exc.errors()[0]
-        fld = ".".join(str(p) for p in first["loc"])
-        msg = str(first["msg"]).removeprefix("Value error, ")
-        if first["type"] == "json_invalid":
-            fld = "(json)"
-        elif not fld:
-            head, sep, rest = msg.partition(": ")
-            fld, msg = (head, rest) if sep and " " not in head else ("(line)", msg)
-        return RecordError(str(path), lineno, fld, msg)
-    return RecordError(str(path), lineno, "(json)", str(exc))
-
-
-
-
-def iter_items(path: Path, errors: list[RecordError]) -> Iterator[tuple[int, Item]]:
-    """Stream ``(line_number, item)`` from items.jsonl; bad lines go to ``errors``.
-
-    Lines are decoded one by one, so bytes that are not UTF-8 become a :class:`RecordError`
-    (field :data:`ENCODING_FIELD`) naming the line instead of a traceback.
-    """
-    with path.open("rb") as fh:
-        for lineno, raw in enumerate(fh, start=1):
-            if not raw.strip():
-                continue
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                errors.append(encoding_error(path, lineno, raw, exc))
-                continue
-            try:
-                yield lineno, Item.model_validate_json(line)
-            except (ValidationError, ValueError) as exc:
-                errors.append(item_error(path, lineno, exc))
 
 
 @dataclass
@@ -107,7 +61,7 @@ def check_image(bench_dir: Path, rel: str) -> str | None:
     benchmark folder and the bytes decode as an image of an allowed format; then the bytes must
     hash to the digest in the file's name.
     """
-    from medvqa.models._images import ImageLoadError, decoded_mime, resolve_inside
+    from medvqa.benchmark._images import ImageLoadError, decoded_mime, resolve_inside
 
     try:
         path = resolve_inside(bench_dir, rel)

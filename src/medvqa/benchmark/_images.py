@@ -23,12 +23,22 @@ import os
 import re
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from pathlib import Path
 
 from medvqa.errors import BadInputError
-from medvqa.models._base import ImageInput
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+
+@dataclass(frozen=True)
+class ImageInput:
+    """One encoded image sent with a request. Encoded once per run, never per request."""
+
+    data: bytes
+    mime: str
+    sha256: str
+
 
 #: Suffix → MIME type for the formats benchmarks ship; anything else asks ``mimetypes``.
 MIME_BY_SUFFIX: dict[str, str] = {

@@ -1,0 +1,79 @@
+"""What every stage reads of a benchmark: its items, its images, its prompts, its validity.
+
+A BENCH/ folder is read the same way by the runner, the scorer, the trainers, the review app and
+other tools' exporters, so these pieces live here, below all of them: :func:`iter_items` (items
+through the one typed JSON-lines reader), :class:`ImageLoader` and :class:`ImageInput` (images
+checked, encoded once; shared by conditions and models), prompt templates and their rendering,
+and :func:`validate_benchmark`. The integrity audit of a benchmark lives here too.
+
+Names are imported on first use (PEP 562), so ``medvqa --help`` does not pay for Pillow.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from medvqa._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from medvqa.benchmark._images import (
+        ALLOWED_FORMATS,
+        ImageInput,
+        ImageLoader,
+        ImageLoadError,
+        decoded_mime,
+        mime_for,
+        resolve_inside,
+    )
+    from medvqa.benchmark._items import iter_items
+    from medvqa.benchmark._prompts import (
+        PromptError,
+        PromptTemplate,
+        format_options,
+        list_templates,
+        load_template,
+        render_prompt,
+    )
+    from medvqa.benchmark._validate import ValidationReport, check_image, validate_benchmark
+
+_WHERE: dict[str, str] = {
+    "ALLOWED_FORMATS": "_images",
+    "ImageInput": "_images",
+    "ImageLoader": "_images",
+    "ImageLoadError": "_images",
+    "decoded_mime": "_images",
+    "mime_for": "_images",
+    "resolve_inside": "_images",
+    "iter_items": "_items",
+    "PromptError": "_prompts",
+    "PromptTemplate": "_prompts",
+    "format_options": "_prompts",
+    "list_templates": "_prompts",
+    "load_template": "_prompts",
+    "render_prompt": "_prompts",
+    "ValidationReport": "_validate",
+    "check_image": "_validate",
+    "validate_benchmark": "_validate",
+}
+
+__all__ = [
+    "ALLOWED_FORMATS",
+    "ImageInput",
+    "ImageLoadError",
+    "ImageLoader",
+    "PromptError",
+    "PromptTemplate",
+    "ValidationReport",
+    "check_image",
+    "decoded_mime",
+    "format_options",
+    "iter_items",
+    "list_templates",
+    "load_template",
+    "mime_for",
+    "render_prompt",
+    "resolve_inside",
+    "validate_benchmark",
+]
+
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE, globals())
