@@ -9,6 +9,7 @@ above. A second test finds circles between modules (strongly connected component
 from __future__ import annotations
 
 import ast
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -23,13 +24,15 @@ LAYERS: list[set[str]] = [
     {"sources"},
     {"benchmark"},
     {"builders"},
+    {"interop"},
+    {"recipes"},
     {"models"},
     {"conditions"},
     {"run"},
     {"score"},
     {"curate"},
     {"report"},
-    {"train", "review", "integrations"},
+    {"train", "review"},
     {"testing"},
     {"bench", "demo"},
     {"cli"},
@@ -48,11 +51,51 @@ def _modules() -> dict[str, Path]:
     return {_module_name(p): p for p in SRC.rglob("*.py")}
 
 
-def _imports(path: Path, name: str, modules: dict[str, Path]) -> set[str]:
-    """The medvqa modules ``path`` imports (``from a import b`` → ``a.b`` when b is a module)."""
+_TARGET = re.compile(r"^(medvqa(?:\.\w+)+):\w+$")
+
+
+def _strings(tree: ast.Module) -> list[str]:
+    """Every string constant and f-string of a module, f-strings resolved where they only join
+    module-level string constants (registry rows: ``f"{_B}._classify:build_classify"``)."""
+    consts: dict[str, str] = {}
+
+    def text(node: ast.AST) -> str | None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value
+        if isinstance(node, ast.JoinedStr):
+            parts = []
+            for v in node.values:
+                if isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Name):
+                    part = consts.get(v.value.id)
+                else:
+                    part = text(v)
+                if part is None:
+                    return None
+                parts.append(part)
+            return "".join(parts)
+        return None
+
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(
+                stmt.targets[0], ast.Name) and (value := text(stmt.value)) is not None:
+            consts[stmt.targets[0].id] = value
+    return [t for n in ast.walk(tree) if (t := text(n)) is not None]
+
+
+def _imports(path: Path, name: str, modules: dict[str, Path], targets: bool = True) -> set[str]:
+    """The medvqa modules ``path`` imports (``from a import b`` → ``a.b`` when b is a module),
+    with ``targets`` also the ``"module:attribute"`` targets of registry rows (imported on use).
+
+    Targets count for the order of rooms (a table may not name a room above its own) but not
+    for circles: a table naming an implementation that uses a helper of the table's module is
+    resolved lazily, after both are loaded."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+    tree = ast.parse(path.read_text("utf-8"))
+    for value in _strings(tree) if targets else []:
+        if (m := _TARGET.match(value)) and m.group(1) in modules:
+            found.add(m.group(1))
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.split(".")[0] == "medvqa")
         elif isinstance(node, ast.ImportFrom):
@@ -75,9 +118,9 @@ def _room(module: str) -> str:
     return "cli" if parts[1] == "__main__" else parts[1]
 
 
-def _graph() -> dict[str, set[str]]:
+def _graph(targets: bool = True) -> dict[str, set[str]]:
     modules = _modules()
-    return {name: _imports(path, name, modules) for name, path in modules.items()}
+    return {name: _imports(path, name, modules, targets) for name, path in modules.items()}
 
 
 def test_every_room_is_ranked() -> None:
@@ -141,7 +184,7 @@ def _strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_no_import_circles() -> None:
-    circles = _strongly_connected(_graph())
+    circles = _strongly_connected(_graph(targets=False))
     assert not circles, "import circles:\n" + "\n".join(" <-> ".join(c) for c in circles)
 
 
@@ -153,3 +196,11 @@ def test_the_checker_sees_a_back_edge_and_a_circle() -> None:
         (m, t) for m, ts in graph.items() for t in ts if RANK[_room(t)] >= RANK[_room(m)]
     ]
     assert bad == [("medvqa.builders._x", "medvqa.run._runner")]
+
+
+def test_registry_targets_count_as_imports() -> None:
+    """A registry row's ``"module:attr"`` is an import made later: the checker sees it."""
+    targets = _imports(SRC / "recipes" / "_types.py", "medvqa.recipes._types", _modules())
+    assert "medvqa.builders" in targets
+    rows = _imports(SRC / "interop" / "_importers.py", "medvqa.interop._importers", _modules())
+    assert {"medvqa.interop._import_slake", "medvqa.interop._import_formats"} <= rows

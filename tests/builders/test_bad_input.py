@@ -8,9 +8,9 @@ import pytest
 from benchcheck import check_bench
 from PIL import Image
 
-from medvqa.builders import BuildConfig, build_benchmark
 from medvqa.cli import main
 from medvqa.errors import BadInputError
+from medvqa.recipes import BuildConfig, build_benchmark
 
 RECIPE = """
 name: bad

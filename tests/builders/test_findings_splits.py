@@ -8,8 +8,9 @@ from pathlib import Path
 from benchcheck import check_bench
 from PIL import Image
 
-from medvqa.builders import BuildConfig, Draft, assign_splits, build_benchmark
+from medvqa.builders import Draft, assign_splits
 from medvqa.curate._guessable import parse_filter_spec
+from medvqa.recipes import BuildConfig, build_benchmark
 from medvqa.schema import Item
 
 

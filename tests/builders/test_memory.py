@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from medvqa.bench._build import make_images
-from medvqa.builders import BuildConfig, build_benchmark
+from medvqa.recipes import BuildConfig, build_benchmark
 
 SMALL, LARGE = 300, 1500
 #: KB per image; holding every item or record in memory costs about 4 KB per image.

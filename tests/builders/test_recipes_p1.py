@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from benchcheck import check_bench, letter_balance_p
 
-from medvqa.builders import BuildConfig, build_benchmark
+from medvqa.recipes import BuildConfig, build_benchmark
 
 
 @pytest.fixture(scope="module")

@@ -10,9 +10,9 @@ from benchcheck import check_bench
 from PIL import Image
 
 from medvqa.benchmark import load_template, render_prompt, validate_benchmark
-from medvqa.builders import BuildConfig, build_benchmark
 from medvqa.builders._draw import PALETTE, Region, draw_regions, text_mask
 from medvqa.builders._regions import region_ids
+from medvqa.recipes import BuildConfig, build_benchmark
 from medvqa.schema import Item
 
 

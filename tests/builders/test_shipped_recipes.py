@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from benchcheck import cases_by_split, check_bench, letter_balance_p, tree_digest
 
-from medvqa.builders import BuildConfig, build_benchmark, shipped_recipes
+from medvqa.builders import shipped_recipes
+from medvqa.recipes import BuildConfig, build_benchmark
 
 RECIPES = sorted(shipped_recipes())
 #: Imports keep their published splits, where one image may carry train and test questions.

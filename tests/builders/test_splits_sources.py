@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from benchcheck import cases_by_split, check_bench
 
-from medvqa.builders import BuildConfig, build_benchmark
 from medvqa.curate import build_curated
+from medvqa.recipes import BuildConfig, build_benchmark
 
 RECIPE = """
 name: crc_external

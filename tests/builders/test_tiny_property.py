@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from medvqa.builders import Draft, assign_splits
-from medvqa.builders._vlmevalkit import parse_answer
+from medvqa.interop._import_vlmevalkit import parse_answer
 from medvqa.schema import Item
 
 

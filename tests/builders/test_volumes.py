@@ -18,8 +18,8 @@ from benchcheck import check_bench
 from PIL import Image
 
 from medvqa.benchmark import validate_benchmark
-from medvqa.builders import BuildConfig, build_benchmark
 from medvqa.errors import BadInputError
+from medvqa.recipes import BuildConfig, build_benchmark
 
 nib = pytest.importorskip("nibabel")
 ANATOMICAL = Path(str(resources.files("nibabel") / "tests" / "data" / "anatomical.nii"))

@@ -38,7 +38,7 @@ def make_images(root: Path, n: int, classes: int = 4, seed: int = 0) -> None:
 
 
 def _build(root: Path, out: Path) -> int:
-    from medvqa.builders import BuildConfig, build_benchmark
+    from medvqa.recipes import BuildConfig, build_benchmark
 
     result = build_benchmark(BuildConfig(str(root / "recipe.yaml"), out, data_root=root))
     return int(result.counts["items"])  # type: ignore[call-overload]

@@ -44,8 +44,8 @@ def bench_interop(quick: bool) -> list[BenchFigure]:
 
     2,000 rows when quick, 10,000 otherwise; each row carries its own small PNG.
     """
-    from medvqa.builders import BuildConfig, build_benchmark, export_vlmevalkit
-    from medvqa.integrations import read_vlmevalkit, write_run
+    from medvqa.interop import export_vlmevalkit, read_vlmevalkit, write_run
+    from medvqa.recipes import BuildConfig, build_benchmark
 
     n = 2_000 if quick else 10_000
     figures = []

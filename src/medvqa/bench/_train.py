@@ -81,8 +81,8 @@ def _lora_speed(tmp: Path, quick: bool) -> list[BenchFigure]:
 
 def _accuracy(tmp: Path, data_root: Path) -> list[BenchFigure]:
     """Demo CNN vs frequent on the test split of each demo dataset."""
-    from medvqa.builders import BuildConfig, build_benchmark
     from medvqa.models import ModelConfig
+    from medvqa.recipes import BuildConfig, build_benchmark
     from medvqa.run import RunConfig, run_benchmark
     from medvqa.score import ScoreConfig, score_run
     from medvqa.train import ClassifierConfig, predict_splits, train_classifier

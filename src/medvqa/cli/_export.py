@@ -1,8 +1,4 @@
-"""``medvqa export``: write a BENCH/ in another tool's format.
-
-Rendering only; the work is in ``medvqa.builders._export_vlmevalkit``,
-``medvqa.builders._export_parquet`` and ``medvqa.integrations`` (lmms-eval).
-"""
+"""``medvqa export``: write a BENCH/ in another tool's format (a row of ``EXPORTERS``)."""
 
 from __future__ import annotations
 
@@ -10,26 +6,26 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
+
+from medvqa.cli._help import default_of, names_help, print_listing
+from medvqa.interop import EXPORTERS, ExportConfig
 
 _out = Console()
 _err = Console(stderr=True)
-FORMATS = ("vlmevalkit", "parquet", "lmms-eval")
-
-
-def _named(ids: list[str]) -> str:
-    return ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
 
 
 def export_command(
-    bench: Path = typer.Argument(..., help="Benchmark folder (BENCH/) to export."),
-    fmt: str = typer.Option(
-        ..., "--format", "-f", help="vlmevalkit (TSVs, base64 images) | parquet (HF datasets) | "
-        "lmms-eval (task YAML + utils.py + Parquet)."
-    ),
-    out: Path = typer.Option(..., "-o", "--out", help="TSV file (vlmevalkit) or folder."),
+    bench: Path = typer.Argument(None, help="Benchmark folder (BENCH/) to export."),
+    fmt: str = typer.Option("", "--format", "-f",
+                            help=names_help(EXPORTERS)),
+    out: Path | None = typer.Option(None, "-o", "--out",
+                                    help="TSV file (vlmevalkit) or folder."),
     split: str = typer.Option("", "--split", help="Only these splits, comma-separated "
                               "(lmms-eval: the split evaluated, default test)."),
-    template: str = typer.Option("default", "--template", help="lmms-eval: prompt template."),
+    template: str = typer.Option(default_of(ExportConfig, "template"), "--template",
+                                 help="lmms-eval: prompt template."),
+    list_formats: bool = typer.Option(False, "--list", help="List the formats and exit."),
 ) -> None:
     """Export a benchmark for VLMEvalKit, Hugging Face datasets or lmms-eval.
 
@@ -38,51 +34,18 @@ def export_command(
       medvqa export bench/idrid --format parquet -o hf/idrid
       medvqa export bench/vqa_rad --format lmms-eval -o tasks/vqa_rad
     """
-    from medvqa.errors import BadInputError, UsageError
+    from medvqa.errors import UsageError
+    from medvqa.interop import export_benchmark
 
-    if fmt not in FORMATS:
-        raise UsageError(f"--format {fmt!r}: use one of {', '.join(FORMATS)}")
-    if not (bench / "items.jsonl").is_file():
-        raise BadInputError(f"{bench}: no items.jsonl (not a benchmark folder)")
-    splits = [s.strip() for s in split.split(",") if s.strip()]
-    if fmt == "vlmevalkit":
-        from medvqa.builders._export_vlmevalkit import export_vlmevalkit
+    if list_formats:
+        print_listing(EXPORTERS)
+        return
+    if bench is None or not fmt or out is None:
+        raise UsageError("give BENCH/, --format and -o (formats: `medvqa export --list`)")
+    splits = tuple(s.strip() for s in split.split(",") if s.strip())
+    summary = export_benchmark(fmt, ExportConfig(bench, out, splits, template))
+    for line in summary.wrote:
+        _out.print(line, highlight=False, soft_wrap=True, markup=False)
+    for line in summary.warnings:
+        _err.print(f"[yellow]warning[/yellow] {escape(line)}", highlight=False, soft_wrap=True)
 
-        result = export_vlmevalkit(bench, out, splits or None)
-        for f in result.files:
-            _out.print(f"wrote {f.path}: {f.rows} rows (VLMEvalKit {f.kind} dataset)",
-                       highlight=False, soft_wrap=True)
-        if result.no_image:
-            _err.print(f"[yellow]left out[/yellow] {len(result.no_image)} item(s) without an "
-                       f"image (VLMEvalKit's image datasets need one): {_named(result.no_image)}",
-                       highlight=False, soft_wrap=True)
-        if result.na_options:
-            _err.print(f"[yellow]warning[/yellow] {len(result.na_options)} item(s) have an option "
-                       "text pandas reads as missing (None, NA, null …), which VLMEvalKit drops "
-                       f"from its prompt: {_named(result.na_options)}",
-                       highlight=False, soft_wrap=True)
-        if result.multi:
-            _err.print(f"[yellow]warning[/yellow] {len(result.multi)} multi-answer item(s): "
-                       "VLMEvalKit's MCQ scorer expects one letter; score them with medvqa "
-                       f"(import-predictions): {_named(result.multi)}",
-                       highlight=False, soft_wrap=True)
-    elif fmt == "parquet":
-        from medvqa.builders._export_parquet import export_parquet
-
-        res = export_parquet(bench, out)
-        rows = ", ".join(f"{k} {v}" for k, v in res.rows.items())
-        _out.print(
-            f"wrote {res.out}: {sum(res.rows.values())} rows ({rows}); load with "
-            f"datasets.load_dataset({str(res.out)!r})",
-            highlight=False,
-            soft_wrap=True,
-        )
-    else:
-        from medvqa.integrations import export_lmms_eval
-
-        if len(splits) > 1:
-            raise UsageError("--split: lmms-eval evaluates one split")
-        lm = export_lmms_eval(bench, out, splits[0] if splits else "test", template)
-        _out.print(f"wrote {lm.yaml_path} (task {lm.task}, split {lm.split}, "
-                   f"{lm.rows[lm.split]} docs); run: lmms-eval --include_path {lm.out} "
-                   f"--tasks {lm.task} --log_samples", highlight=False, soft_wrap=True)

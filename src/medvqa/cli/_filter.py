@@ -47,15 +47,16 @@ def build_recipe(
     """
     import yaml
 
-    from medvqa.builders import BuildConfig, load_recipe, shipped_recipes
+    from medvqa.builders import load_recipe, shipped_recipes
     from medvqa.curate import build_curated
     from medvqa.errors import UsageError
+    from medvqa.recipes import BuildConfig
 
     if list_recipes:
         for name, desc in shipped_recipes().items():
             first = desc.splitlines()[0] if desc else ""
             typer.echo(f"{name:<24} {first}")
-        from medvqa.builders import RECIPE_TYPES
+        from medvqa.recipes import RECIPE_TYPES
 
         typer.echo("\nrecipe types (`type:` in a recipe): " + ", ".join(RECIPE_TYPES.names()))
         typer.echo("import a published dataset's files: medvqa import FORMAT SOURCE -o BENCH/ "

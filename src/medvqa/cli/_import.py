@@ -1,7 +1,8 @@
 """``medvqa import FORMAT SOURCE -o BENCH/``: a published dataset's files → BENCH/.
 
-Argument parsing and rendering only: the recipe comes from ``medvqa.builders._import_formats`` and
-is built by the same pipeline as ``medvqa build``.
+Argument parsing and rendering only: the recipe comes from the format's row of
+``medvqa.interop.IMPORT_FORMATS`` and is built by the same pipeline as ``medvqa build``
+(``medvqa.recipes.import_dataset``).
 """
 
 from __future__ import annotations
@@ -10,6 +11,10 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+
+from medvqa.cli._help import default_of, names_help, print_listing
+from medvqa.interop import IMPORT_FORMATS
+from medvqa.recipes import ImportConfig
 
 _out = Console()
 _err = Console(stderr=True)
@@ -29,8 +34,7 @@ def _mapping(text: str) -> dict[str, str]:
 
 
 def import_command(
-    fmt: str = typer.Argument("", help="vqa_rad | vqa_rad_hf | slake | pathvqa | pmc_vqa | "
-                              "omnimedvqa | vlmevalkit | table"),
+    fmt: str = typer.Argument("", help=names_help(IMPORT_FORMATS)),
     source: Path = typer.Argument(None, help="The dataset's file or folder as published."),
     out: Path | None = typer.Option(None, "-o", "--out", help="BENCH/ folder to write."),
     images: Path | None = typer.Option(None, "--images", help="Image folder, when not where the "
@@ -44,7 +48,8 @@ def import_command(
     name: str = typer.Option("", "--name", help="Benchmark and dataset name."),
     license: str = typer.Option("", "--license", help="Licence (default: the dataset's)."),
     url: str = typer.Option("", "--url", help="Where the dataset is published."),
-    seed: int = typer.Option(0, "--seed", help="Seed (yes/no option order)."),
+    seed: int = typer.Option(default_of(ImportConfig, "seed"), "--seed",
+                             help="Seed (yes/no option order)."),
     strict: bool = typer.Option(False, "--strict", help="Fail (exit 2) on the first bad row."),
     print_recipe: bool = typer.Option(False, "--print-recipe",
                                       help="Print the equivalent recipe and exit."),
@@ -61,12 +66,12 @@ def import_command(
     """
     import yaml
 
-    from medvqa.builders._import_formats import FORMATS, import_benchmark, import_recipe
     from medvqa.errors import UsageError
+    from medvqa.interop import import_recipe
+    from medvqa.recipes import import_dataset
 
     if list_formats:
-        for key, f in FORMATS.items():
-            typer.echo(f"{key:<12} {f.help}")
+        print_listing(IMPORT_FORMATS, width=12)
         return
     if not fmt or source is None:
         raise UsageError("give FORMAT and SOURCE (formats: `medvqa import --list`)")
@@ -77,16 +82,17 @@ def import_command(
         options["split"] = split
     if mapping:
         options.update(_mapping(mapping))
-    recipe, root = import_recipe(fmt, source, images=images, name=name, license=license,
-                                 url=url, options=options)
     if print_recipe:
+        recipe, root = import_recipe(fmt, source, images=images, name=name, license=license,
+                                     url=url, options=options)
         typer.echo(f"# paths relative to --data-root {root}")
         typer.echo(yaml.safe_dump(recipe.model_dump(mode="json", exclude_defaults=True),
                                   sort_keys=False), nl=False)
         return
     if out is None:
         raise UsageError("give the output folder with -o BENCH/")
-    result = import_benchmark(recipe, root, out, seed=seed, strict=strict)
+    recipe, result = import_dataset(ImportConfig(fmt, source, out, images, options, name,
+                                                 license, url, seed, strict))
     for problem in result.problems:
         _err.print(f"[yellow]skipped[/yellow] {problem}", highlight=False, soft_wrap=True)
     counts = result.counts

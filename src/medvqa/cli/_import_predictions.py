@@ -6,16 +6,19 @@ from pathlib import Path
 
 import typer
 
+from medvqa.cli._help import default_of, names_help
+from medvqa.interop import READERS, PredictionsImport
+
 
 def import_predictions_command(
-    fmt: str = typer.Argument(..., help="vlmevalkit | lmms-eval | inspect"),
+    fmt: str = typer.Argument(..., help=names_help(READERS)),
     source: Path = typer.Argument(..., help="The tool's result file (VLMEvalKit .xlsx/.tsv, "
                                   "lmms-eval samples_*.jsonl, Inspect .eval/.json log)."),
     bench: Path = typer.Option(..., "--bench", help="The BENCH/ the tool was run on."),
     out: Path = typer.Option(..., "-o", "--out", help="RUN/ folder to write."),
-    condition: str = typer.Option("clean", "--condition", help="Condition the tool's run "
-                                  "was under (e.g. blind: run on blank images); imports under "
-                                  "other conditions into the same RUN/ are kept, for controls."),
+    condition: str = typer.Option(default_of(PredictionsImport, "condition"), "--condition",
+                                  help="Condition the tool's run was under (e.g. blind: run on "
+                                  "blank images); imports under other conditions into the same RUN/ are kept, for controls."),
     split: str = typer.Option("", "--split", help="Split the tool ran on, for logs that "
                               "number documents instead of naming items (lmms-eval; default "
                               "test, as medvqa's lmms-eval export)."),
@@ -29,26 +32,12 @@ def import_predictions_command(
     """
     from rich.console import Console
 
-    from medvqa.errors import BadInputError, UsageError
-    from medvqa.integrations._predictions import write_run
-    from medvqa.integrations._readers import READERS
+    from medvqa.conditions import describe, get_condition
+    from medvqa.interop import import_predictions
 
-    if fmt not in READERS:
-        raise UsageError(f"unknown format {fmt!r}: use one of {', '.join(READERS)}")
-    if not source.is_file():
-        raise BadInputError(f"{source}: not found")
-    found = READERS[fmt](source)
-    if fmt == "lmms-eval" and not split:
-        split = "test"
-    if condition != "clean":
-        from medvqa._registry import UnknownNameError
-        from medvqa.conditions import get_condition
-
-        try:
-            get_condition(condition)
-        except UnknownNameError as exc:
-            raise UsageError(str(exc)) from None
-    result = write_run(bench, out, found, fmt, source, split or None, condition)
+    if not describe(condition).known:
+        get_condition(condition)  # an unknown name: "did you mean …?", exit 1
+    result = import_predictions(PredictionsImport(fmt, source, bench, out, condition, split))
     err = Console(stderr=True)
     if result.unmatched:
         shown = ", ".join(result.unmatched[:10])
@@ -75,7 +64,7 @@ def agreement_command(
     from rich.console import Console
     from rich.table import Table
 
-    from medvqa.integrations import agreement
+    from medvqa.interop import agreement
 
     res = agreement(run)
     out = Console()

@@ -10,30 +10,16 @@ options; ``permute@0-K`` for more), ``permute@0-3``.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from medvqa._registry import Registry
 from medvqa.conditions._base import Condition
 from medvqa.conditions._corruptions import CORRUPTIONS, SEVERITIES
+from medvqa.conditions._table import CONDITIONS
 
 #: Shifts that ``permute`` expands to: items with up to this many options get every shift.
 DEFAULT_PERMUTE_SHIFTS = 10
-
-#: Condition family → factory ``fn(seed, variant, parameter) -> Condition``.
-CONDITIONS: Registry[Callable[[int, str, str], Condition]] = Registry(
-    "condition",
-    {
-        "clean": "medvqa.conditions._factories:make_clean",
-        "blind": "medvqa.conditions._factories:make_blind",
-        "noise": "medvqa.conditions._factories:make_noise",
-        "text-only": "medvqa.conditions._factories:make_text_only",
-        "corrupt": "medvqa.conditions._factories:make_corrupt",
-        "swap": "medvqa.conditions._factories:make_swap",
-        "permute": "medvqa.conditions._factories:make_permute",
-        "ood": "medvqa.conditions._factories:make_ood",
-    },
-)
 
 #: Only for its "did you mean …?" errors: the corruptions themselves live in CORRUPTIONS.
 CORRUPTION_NAMES: Registry[str] = Registry("corruption", {k: "" for k in CORRUPTIONS})

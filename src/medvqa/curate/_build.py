@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from medvqa.builders import BuildConfig, BuildResult, build_benchmark, reread_result
 from medvqa.curate._guessable import apply_filter_spec
+from medvqa.recipes import BuildConfig, BuildResult, build_benchmark, reread_result
 
 
 def build_curated(config: BuildConfig) -> BuildResult:

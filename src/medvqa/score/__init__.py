@@ -1,34 +1,76 @@
 """Scoring: parse responses, compute metrics with bootstrap CIs, compare runs and conditions."""
 
-from medvqa.schema import ConditionMetrics, MetricsBlock, MetricsFile, MetricValue
-from medvqa.score._bootstrap import Interval, cluster_index, ratio_ci, statistic_ci
-from medvqa.score._judge import JudgeConfig, JudgeResult, run_judge
-from medvqa.score._judge_prompt import JudgePrompt, load_judge_prompt, parse_verdict
-from medvqa.score._metric_table import METRICS, Metric
-from medvqa.score._metrics import (
-    accuracy,
-    chance_of_guess,
-    frequent_baseline,
-    macro_f1,
-    valid_accuracy,
-    weighted_accuracy,
-)
-from medvqa.score._paired import PairedComparison, compare_runs, mcnemar_exact, paired_difference
-from medvqa.score._score import ScoreConfig, ScoreResult, score_run
-from medvqa.score._subgroups import age_band, subgroup_analysis
-from medvqa.score._tests import group_test, holm, paired_test, sign_flip_p
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from medvqa._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from medvqa.score._bootstrap import Interval, cluster_index, ratio_ci, statistic_ci
+    from medvqa.score._judge import JudgeConfig, JudgeResult, run_judge
+    from medvqa.score._judge_prompt import JudgePrompt, load_judge_prompt, parse_verdict
+    from medvqa.score._metric_table import METRICS, Metric
+    from medvqa.score._metrics import (
+        accuracy,
+        chance_of_guess,
+        frequent_baseline,
+        macro_f1,
+        valid_accuracy,
+        weighted_accuracy,
+    )
+    from medvqa.score._paired import (
+        PairedComparison,
+        compare_runs,
+        mcnemar_exact,
+        paired_difference,
+    )
+    from medvqa.score._score import ScoreConfig, ScoreResult, score_run
+    from medvqa.score._subgroups import age_band, subgroup_analysis
+    from medvqa.score._tests import group_test, holm, paired_test, sign_flip_p
+
+_WHERE: dict[str, str] = {
+    "Interval": "_bootstrap",
+    "cluster_index": "_bootstrap",
+    "ratio_ci": "_bootstrap",
+    "statistic_ci": "_bootstrap",
+    "JudgeConfig": "_judge",
+    "JudgeResult": "_judge",
+    "run_judge": "_judge",
+    "JudgePrompt": "_judge_prompt",
+    "load_judge_prompt": "_judge_prompt",
+    "parse_verdict": "_judge_prompt",
+    "METRICS": "_metric_table",
+    "Metric": "_metric_table",
+    "accuracy": "_metrics",
+    "chance_of_guess": "_metrics",
+    "frequent_baseline": "_metrics",
+    "macro_f1": "_metrics",
+    "valid_accuracy": "_metrics",
+    "weighted_accuracy": "_metrics",
+    "PairedComparison": "_paired",
+    "compare_runs": "_paired",
+    "mcnemar_exact": "_paired",
+    "paired_difference": "_paired",
+    "ScoreConfig": "_score",
+    "ScoreResult": "_score",
+    "score_run": "_score",
+    "age_band": "_subgroups",
+    "subgroup_analysis": "_subgroups",
+    "group_test": "_tests",
+    "holm": "_tests",
+    "paired_test": "_tests",
+    "sign_flip_p": "_tests",
+}
+
 
 __all__ = [
     "METRICS",
     "Metric",
-    "ConditionMetrics",
     "Interval",
     "JudgeConfig",
     "JudgePrompt",
     "JudgeResult",
-    "MetricValue",
-    "MetricsBlock",
-    "MetricsFile",
     "PairedComparison",
     "ScoreConfig",
     "ScoreResult",
@@ -55,3 +97,6 @@ __all__ = [
     "valid_accuracy",
     "weighted_accuracy",
 ]
+
+
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE, globals())

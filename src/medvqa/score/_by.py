@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from medvqa.errors import UsageError
+
 #: Item fields a breakdown may use directly.
 FIELDS = ("category", "source", "split", "question_type", "case_id")
 
 
 def check_by(name: str) -> str:
-    """``name`` when it is a valid breakdown, else ValueError naming the valid ones."""
+    """``name`` when it is a valid breakdown, else a usage error naming the valid ones."""
     if name in FIELDS or (name.startswith("meta.") and len(name) > len("meta.")):
         return name
-    raise ValueError(f"--by {name!r}: use {', '.join(FIELDS)} or meta.KEY")
+    raise UsageError(f"--by {name!r}: use {', '.join(FIELDS)} or meta.KEY")
 
 
 def group_key(row: Any, name: str) -> str:

@@ -43,6 +43,7 @@ from medvqa.schema import (
 from medvqa.score._block import confusion, metrics_block
 from medvqa.score._bootstrap import cluster_index
 from medvqa.score._by import check_by, group_key
+from medvqa.score._checks import check_resamples
 from medvqa.score._controls import control_table
 from medvqa.score._coverage import coverage
 from medvqa.score._failure_modes import FailureCounts, needs_judge
@@ -51,14 +52,36 @@ from medvqa.score._judge import Candidate, JudgeConfig, JudgeResult, run_judge, 
 from medvqa.score._provenance import Provenance, check_benchmark, run_identity
 from medvqa.score._rows import ScoredRow, score_row
 from medvqa.score._subgroups import DEFAULT_AGE_BANDS, subgroup_analysis
-from medvqa.score.parsers import make_parser
+from medvqa.score.parsers import PARSER_SEED, STYLES, make_parser
 
 log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class ScoreConfig:
-    """What ``medvqa score`` was asked for."""
+    """What ``medvqa score`` was asked for; every default of the command is stated here.
+
+    Three random steps, three seeds (metrics.json records them under ``seeds``):
+
+    - ``seed`` drives the bootstrap intervals and the permutation tests (``--seed``);
+    - ``parser_seed`` drives a seeded style's fallback, the ``pathmmu`` style's random option
+      (``--parser-seed``; 42 as the published scorer);
+    - the conditions are re-derived with the seed the run used (run.json's ``seed``), never a
+      new one, so ``swap`` pairs the questions that were really asked.
+
+    Attributes:
+        bench_dir: the BENCH/ folder.
+        run_dir: the RUN/ folder.
+        style: the parser style of choice questions (a row of ``STYLES``; checked here).
+        by: breakdowns (``category``, ``source``, ``split``, ``question_type``, ``meta.KEY``).
+        seed: bootstrap and test seed.
+        resamples: bootstrap resamples.
+        cluster: resample cases (items sharing a ``case_id``) rather than items.
+        age_bands: age band edges in years, for the subgroup tests.
+        judge: the failure-mode judge (None: rules only).
+        allow_other_benchmark: score a run made for another version of the benchmark.
+        parser_seed: seed of a seeded style's fallback.
+    """
 
     bench_dir: Path
     run_dir: Path
@@ -70,6 +93,14 @@ class ScoreConfig:
     age_bands: tuple[float, ...] = DEFAULT_AGE_BANDS
     judge: JudgeConfig | None = None
     allow_other_benchmark: bool = False
+    parser_seed: int = PARSER_SEED
+
+    def __post_init__(self) -> None:
+        """Refuse an unknown style or breakdown and a bad resample count before any work."""
+        STYLES.check(self.style)
+        for name in self.by:
+            check_by(name)
+        check_resamples(self.resamples)
 
 
 @dataclass
@@ -152,7 +183,7 @@ def score_run(config: ScoreConfig) -> ScoreResult:
         style = item.question_type if item.question_type in {"open", "region"} else config.style
         key = f"{cond}\x00{style}"
         if key not in parsers:
-            parsers[key] = make_parser(style, seed=42)
+            parsers[key] = make_parser(style, seed=config.parser_seed)
         shown = transforms[cond](item)
         answer = (pred.model_copy(update={"response": strip_thinking(pred.response)})
                   if thinking else pred)

@@ -4,26 +4,63 @@ Styles: ``strict`` (default, abstains), ``mammovqa`` and ``pathmmu`` (published 
 reproduced), ``region`` (LMOD ID sets) and ``open`` (free text).
 """
 
-from medvqa.score.parsers._base import INVALID, AnswerParser, ParsedAnswer, is_correct
-from medvqa.score.parsers._open import (
-    BLEU_COLUMNS,
-    OpenScores,
-    bleu_stats,
-    corpus_bleu,
-    normalize_answer,
-    open_scores,
-    token_f1,
-)
-from medvqa.score.parsers._region import (
-    RegionScores,
-    gold_regions,
-    normalize_type,
-    read_regions,
-    region_scores,
-)
-from medvqa.score.parsers._registry import STYLES, clear_caches, make_parser
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from medvqa._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from medvqa.score.parsers._base import INVALID, AnswerParser, ParsedAnswer, is_correct
+    from medvqa.score.parsers._open import (
+        BLEU_COLUMNS,
+        OpenScores,
+        bleu_stats,
+        corpus_bleu,
+        normalize_answer,
+        open_scores,
+        token_f1,
+    )
+    from medvqa.score.parsers._region import (
+        RegionScores,
+        gold_regions,
+        normalize_type,
+        read_regions,
+        region_scores,
+    )
+    from medvqa.score.parsers._registry import (
+        PARSER_SEED,
+        STYLES,
+        clear_caches,
+        make_parser,
+    )
+
+_WHERE: dict[str, str] = {
+    "INVALID": "_base",
+    "AnswerParser": "_base",
+    "ParsedAnswer": "_base",
+    "is_correct": "_base",
+    "BLEU_COLUMNS": "_open",
+    "OpenScores": "_open",
+    "bleu_stats": "_open",
+    "corpus_bleu": "_open",
+    "normalize_answer": "_open",
+    "open_scores": "_open",
+    "token_f1": "_open",
+    "RegionScores": "_region",
+    "gold_regions": "_region",
+    "normalize_type": "_region",
+    "read_regions": "_region",
+    "region_scores": "_region",
+    "PARSER_SEED": "_registry",
+    "STYLES": "_registry",
+    "clear_caches": "_registry",
+    "make_parser": "_registry",
+}
+
 
 __all__ = [
+    "PARSER_SEED",
     "BLEU_COLUMNS",
     "INVALID",
     "STYLES",
@@ -44,3 +81,6 @@ __all__ = [
     "region_scores",
     "token_f1",
 ]
+
+
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE, globals())

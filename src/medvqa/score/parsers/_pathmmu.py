@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 
 from medvqa.score.parsers._base import INVALID, ParsedAnswer
+from medvqa.score.parsers._registry import PARSER_SEED
 
 _STRIP = [",", ".", "!", "?", ";", ":", "'"]
 
@@ -34,7 +35,7 @@ class PathMMUParser:
     style = "pathmmu"
     compares_text = True
 
-    def __init__(self, seed: int = 42):
+    def __init__(self, seed: int = PARSER_SEED):
         self.rng = random.Random(seed)
         self.fallbacks = 0
 

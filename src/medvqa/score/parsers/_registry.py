@@ -1,33 +1,56 @@
-"""``make_parser``: the one table of parser styles."""
+"""``make_parser``: the one table of parser styles.
+
+A light module: the command line's help text is made from :data:`STYLES` at start-up.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, cast
 
-from medvqa._registry import Registry
+from medvqa._registry import Entry, Registry
 from medvqa.score.parsers._base import AnswerParser
 
-STYLES: Registry[Any] = Registry(
-    "parser style",
-    {
-        "strict": "medvqa.score.parsers._strict:StrictParser",
-        "mammovqa": "medvqa.score.parsers._mammovqa:MammoVQAParser",
-        "pathmmu": "medvqa.score.parsers._pathmmu:PathMMUParser",
-        "region": "medvqa.score.parsers._region:RegionParser",
-        "open": "medvqa.score.parsers._open:OpenParser",
-    },
-)
-_SEEDED = {"pathmmu"}
+#: The seed of a seeded style's fallback unless a caller says otherwise: 42, as the PathMMU
+#: scorer's published numbers used (it picks a random option when it cannot read one).
+PARSER_SEED = 42
 
 
-def make_parser(style: str, *, seed: int = 42) -> AnswerParser:
+@dataclass(frozen=True)
+class ParserStyle(Entry):
+    """A style's row.
+
+    Attributes:
+        seeded: the parser draws from a seeded generator (its constructor takes ``seed``).
+    """
+
+    seeded: bool = False
+
+
+_P = "medvqa.score.parsers"
+
+STYLES: Registry[Any] = Registry("parser style", {
+    "strict": ParserStyle(f"{_P}._strict:StrictParser", "abstains rather than guesses; "
+                          "reports the invalid rate (default)"),
+    "mammovqa": ParserStyle(f"{_P}._mammovqa:MammoVQAParser", "the published MammoVQA scorer, "
+                            "quirks included"),
+    "pathmmu": ParserStyle(f"{_P}._pathmmu:PathMMUParser", "the published PathMMU scorer "
+                           "(a seeded random option when it cannot read one)", seeded=True),
+    "region": ParserStyle(f"{_P}._region:RegionParser", "sets of region IDs (LMOD)"),
+    "open": ParserStyle(f"{_P}._open:OpenParser", "free text: exact match, token F1, BLEU, "
+                        "ROUGE-L"),
+})
+
+
+def make_parser(style: str, *, seed: int = PARSER_SEED) -> AnswerParser:
     """A fresh parser of ``style``; make one per scoring pass (it may hold a seeded RNG).
 
     Raises:
         medvqa._registry.UnknownNameError: unknown style, with close matches.
     """
     cls = STYLES.get(style)
-    return cast(AnswerParser, cls(seed=seed) if style in _SEEDED else cls())
+    seeded = cast(ParserStyle, STYLES.row(style)).seeded
+    return cast(AnswerParser, cls(seed=seed) if seeded else cls())
 
 
 def clear_caches() -> None:

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from _medvqa_cli import cli
 
-from medvqa.builders import export_vlmevalkit
+from medvqa.interop._export_vlmevalkit import export_vlmevalkit
 from medvqa.schema import Prediction, read_jsonl
 
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from medvqa.builders._context import BuildContext, Draft, unique_id
-from medvqa.builders._import_common import read_json_rows, require_fields
-from medvqa.builders._recipe import Recipe
+from medvqa.builders import BuildContext, Draft, Recipe, unique_id
 from medvqa.errors import UsageError
+from medvqa.interop._import_common import read_json_rows, require_fields
 from medvqa.schema import Item
 
 FIELDS = ("question", "gt_answer", "image_path", "option_A")

@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from medvqa.builders._context import BuildContext, Draft, unique_id
-from medvqa.builders._import_common import (
+from medvqa.builders import BuildContext, Draft, Recipe, unique_id
+from medvqa.errors import UsageError
+from medvqa.interop._import_common import (
     is_yes_no,
     read_json_rows,
     require_fields,
@@ -22,8 +23,6 @@ from medvqa.builders._import_common import (
     yesno_or_open,
     yesno_positions,
 )
-from medvqa.builders._recipe import Recipe
-from medvqa.errors import UsageError
 
 FIELDS = ("img_name", "question", "answer", "q_lang", "answer_type")
 _META_KEYS = ("qid", "img_id", "q_lang", "answer_type", "content_type", "location", "modality",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from medvqa.builders import BuildConfig, build_benchmark
+from medvqa.recipes import BuildConfig, build_benchmark
 
 
 @pytest.fixture(scope="module")

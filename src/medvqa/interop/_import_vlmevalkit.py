@@ -26,10 +26,9 @@ from typing import Any, cast
 
 from PIL import Image
 
-from medvqa.builders._context import BuildContext, Draft
-from medvqa.builders._import_common import split_name
-from medvqa.builders._recipe import Recipe
+from medvqa.builders import BuildContext, Draft, Recipe
 from medvqa.errors import BadInputError
+from medvqa.interop._import_common import split_name
 from medvqa.schema import Item, QuestionType, Split
 
 LETTERS = string.ascii_uppercase

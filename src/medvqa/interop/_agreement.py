@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from medvqa.errors import BadInputError
-from medvqa.integrations._predictions import TOOL_SCORES_FILE, ToolVerdict
+from medvqa.interop._predictions import TOOL_SCORES_FILE, ToolVerdict
 from medvqa.schema import PREDICTIONS_FILE, Prediction, read_jsonl
 
 

@@ -14,7 +14,7 @@ pytest.importorskip("inspect_ai")
 
 from _medvqa_cli import cli  # noqa: E402
 
-from medvqa.integrations import agreement  # noqa: E402
+from medvqa.interop import agreement  # noqa: E402
 from medvqa.schema import Item, read_jsonl  # noqa: E402
 from medvqa.testing import ChatServer  # noqa: E402
 
@@ -47,7 +47,7 @@ def test_inspect_task_round_trip(bench: Path, tmp_path: Path,
     from inspect_ai import eval as inspect_eval
     from inspect_ai.log import read_eval_log
 
-    from medvqa.integrations.inspect import medvqa_task
+    from medvqa.interop.inspect import medvqa_task
 
     monkeypatch.setenv("OPENAI_API_KEY", "local-test-key")
     items = [i for i in read_jsonl(bench / "items.jsonl", Item) if i.split == "test"]
@@ -98,7 +98,7 @@ def test_each_question_type_gets_its_solver_and_scorer(tmp_path: Path, bench_fac
     """Right answers in each type's own form score 1.0 in Inspect; wrong ones 0.0."""
     from inspect_ai import eval as inspect_eval
 
-    from medvqa.integrations.inspect import bench_dataset, medvqa_task
+    from medvqa.interop.inspect import bench_dataset, medvqa_task
     from medvqa.schema import write_jsonl
 
     bench = bench_factory(tmp_path / "b", n=4)

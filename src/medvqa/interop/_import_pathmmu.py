@@ -12,8 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import cast
 
-from medvqa.builders._context import BuildContext, Draft
-from medvqa.builders._recipe import Recipe
+from medvqa.builders import BuildContext, Draft, Recipe
 from medvqa.schema import Item, Split
 from medvqa.sources import ImageRef
 

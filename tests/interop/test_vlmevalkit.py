@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from benchcheck import check_bench, load
 
-from medvqa.builders import BuildConfig, build_benchmark
-from medvqa.builders._export_vlmevalkit import export_vlmevalkit
-from medvqa.builders._vlmevalkit import image_strings, parse_answer
+from medvqa.interop._export_vlmevalkit import export_vlmevalkit
+from medvqa.interop._import_vlmevalkit import image_strings, parse_answer
+from medvqa.recipes import BuildConfig, build_benchmark
 
 IMPORT = """
 name: {name}

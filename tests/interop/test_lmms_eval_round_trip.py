@@ -20,7 +20,7 @@ import pytest
 from _medvqa_cli import cli
 
 from medvqa.benchmark import load_template, render_prompt
-from medvqa.integrations import agreement, export_lmms_eval
+from medvqa.interop import agreement, export_lmms_eval
 from medvqa.schema import Item, read_jsonl
 from medvqa.testing import ChatServer
 

@@ -14,9 +14,9 @@ from benchcheck import load
 from PIL import Image
 from typer.testing import CliRunner
 
-from medvqa.builders import BuildConfig, build_benchmark
-from medvqa.builders._export_parquet import export_parquet, row_item
 from medvqa.cli._export import export_command
+from medvqa.interop._export_parquet import export_parquet, row_item
+from medvqa.recipes import BuildConfig, build_benchmark
 
 
 @pytest.fixture(scope="module")

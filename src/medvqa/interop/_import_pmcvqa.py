@@ -15,10 +15,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import cast
 
-from medvqa.builders._context import BuildContext, Draft, unique_id
-from medvqa.builders._import_common import require_fields, split_name
-from medvqa.builders._recipe import Recipe
+from medvqa.builders import BuildContext, Draft, Recipe, unique_id
 from medvqa.errors import UsageError
+from medvqa.interop._import_common import require_fields, split_name
 from medvqa.schema import Item, Split
 
 FIELDS = ("Figure_path", "Question", "Choice A", "Choice B")

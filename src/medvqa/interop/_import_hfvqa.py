@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from medvqa.builders._context import BuildContext, Draft, unique_id
-from medvqa.builders._import_common import (
+from medvqa.builders import BuildContext, Draft, Recipe, unique_id
+from medvqa.interop._import_common import (
     image_cell_bytes,
     image_suffix,
     is_yes_no,
@@ -24,7 +24,6 @@ from medvqa.builders._import_common import (
     yesno_or_open,
     yesno_positions,
 )
-from medvqa.builders._recipe import Recipe
 
 FIELDS = ("image", "question", "answer")
 

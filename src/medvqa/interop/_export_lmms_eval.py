@@ -6,7 +6,7 @@ Layout of ``OUT/``:
   ``OUT/dataset``, the Parquet export, so ``datasets`` gives exactly medvqa's splits; the split
   evaluated is ``test_split``; metric ``accuracy``, mean);
 - ``utils.py``: ``doc_to_visual``, ``doc_to_text``, ``doc_to_target``, ``process_results``
-  (standalone: a copy of ``medvqa/integrations/_lmms_utils.py``);
+  (standalone: a copy of ``medvqa/interop/_lmms_utils.py``);
 - ``prompts.json``: item id → medvqa's rendered prompt (the same text ``medvqa run`` sends);
 - ``dataset/``: the Parquet export (``medvqa export --format parquet``).
 
@@ -25,8 +25,8 @@ from pathlib import Path
 import yaml
 
 from medvqa.benchmark import load_template, render_prompt
-from medvqa.builders import export_parquet
 from medvqa.errors import BadInputError
+from medvqa.interop._export_parquet import export_parquet
 from medvqa.schema import BENCHMARK_FILE, ITEMS_FILE, Benchmark, Item, read_json, read_jsonl
 from medvqa.store import atomic_write_text
 
@@ -90,6 +90,6 @@ def export_lmms_eval(bench: Path, out: Path, split: str = "test", template: str 
     yaml_path = out / f"{name}.yaml"
     atomic_write_text(yaml_path, text)
     atomic_write_text(out / "prompts.json", json.dumps(prompts, ensure_ascii=False, indent=0))
-    utils = (resources.files("medvqa.integrations") / "_lmms_utils.py").read_text("utf-8")
+    utils = (resources.files("medvqa.interop") / "_lmms_utils.py").read_text("utf-8")
     atomic_write_text(out / "utils.py", utils)
     return LmmsExport(out, name, yaml_path, split, res.rows)

@@ -18,8 +18,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from medvqa.builders._context import BuildContext, Draft, unique_id
-from medvqa.builders._import_common import (
+from medvqa.builders import LETTERS, BuildContext, Draft, Recipe, unique_id
+from medvqa.errors import BadInputError, UsageError
+from medvqa.interop._import_common import (
     image_cell_bytes,
     image_suffix,
     is_yes_no,
@@ -29,9 +30,6 @@ from medvqa.builders._import_common import (
     yesno_or_open,
     yesno_positions,
 )
-from medvqa.builders._options import LETTERS
-from medvqa.builders._recipe import Recipe
-from medvqa.errors import BadInputError, UsageError
 from medvqa.schema import Item
 
 MAPPED = ("id", "question", "answer", "image", "options", "split", "category", "case_id")

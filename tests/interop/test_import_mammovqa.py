@@ -16,7 +16,7 @@ import pytest
 from benchcheck import check_bench, tree_digest
 
 from medvqa.benchmark import load_template, render_prompt, validate_benchmark
-from medvqa.builders import BuildConfig, build_benchmark
+from medvqa.recipes import BuildConfig, build_benchmark
 
 FIXTURE = Path(__file__).parent / "fixtures" / "mammovqa_mini_mias.json"
 RECIPE = """

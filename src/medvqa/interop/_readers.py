@@ -16,12 +16,16 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from medvqa._optional import optional_import
+from medvqa._registry import Entry, Registry
 from medvqa.errors import BadInputError
-from medvqa.integrations._predictions import Imported, ImportedFile
+from medvqa.interop._exporters import LMMS_EVAL_SPLIT
+from medvqa.interop._predictions import Imported, ImportedFile
 
 
 def _cell(value: Any) -> str:
@@ -166,4 +170,25 @@ def read_inspect(path: Path) -> ImportedFile:
     return ImportedFile(answers, model=f"inspect:{model}", params=params)
 
 
-READERS = {"vlmevalkit": read_vlmevalkit, "lmms-eval": read_lmms_eval, "inspect": read_inspect}
+@dataclass(frozen=True)
+class PredictionFormat(Entry):
+    """A reader's row.
+
+    Attributes:
+        default_split: the split a log that numbers documents was run on, unless told
+            ("" = none assumed).
+    """
+
+    default_split: str = ""
+
+
+_R = "medvqa.interop._readers"
+
+#: Other tools' result files that ``medvqa import-predictions FORMAT`` reads.
+READERS: Registry[Callable[[Path], ImportedFile]] = Registry("prediction format", {
+    "vlmevalkit": PredictionFormat(f"{_R}:read_vlmevalkit", "VLMEvalKit's predictions "
+                                   ".xlsx/.tsv, or its *_exact_matching_result.xlsx"),
+    "lmms-eval": PredictionFormat(f"{_R}:read_lmms_eval", "lmms-eval's samples_*.jsonl "
+                                  "(--log_samples)", default_split=LMMS_EVAL_SPLIT),
+    "inspect": PredictionFormat(f"{_R}:read_inspect", "an Inspect AI log (.eval or .json)"),
+})

@@ -10,15 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from medvqa.builders._context import BuildContext, Draft, unique_id
-from medvqa.builders._import_common import (
+from medvqa.builders import BuildContext, Draft, Recipe, unique_id
+from medvqa.interop._import_common import (
     is_yes_no,
     read_json_rows,
     require_fields,
     yesno_or_open,
     yesno_positions,
 )
-from medvqa.builders._recipe import Recipe
 
 _META_KEYS = (
     "qid",

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from medvqa.builders._options import LETTERS, balanced_positions
+from medvqa.builders import LETTERS, balanced_positions
 from medvqa.errors import BadInputError
 from medvqa.schema import Item
 

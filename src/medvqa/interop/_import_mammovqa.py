@@ -15,9 +15,14 @@ import json
 from collections.abc import Iterator
 from typing import Any, cast
 
-from medvqa.builders._context import BuildContext, Draft
-from medvqa.builders._options import balanced_positions, multi_options, single_options
-from medvqa.builders._recipe import Recipe
+from medvqa.builders import (
+    BuildContext,
+    Draft,
+    Recipe,
+    balanced_positions,
+    multi_options,
+    single_options,
+)
 from medvqa.schema import Item, QuestionType, Split
 
 QUESTION_TYPES = {"single choice": "single", "yes/no": "yesno", "multiple choice": "multi"}

@@ -17,12 +17,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from medvqa import __version__
-from medvqa.builders._context import BuildContext, Draft
-from medvqa.builders._recipe import Recipe, load_recipe
-from medvqa.builders._splits import SplitKeys, assign_split_keys
-from medvqa.builders._types import RECIPE_TYPES
-from medvqa.builders._writer import BenchWriter
+from medvqa.builders import (
+    BenchWriter,
+    BuildContext,
+    Draft,
+    Recipe,
+    SplitKeys,
+    assign_split_keys,
+    load_recipe,
+)
 from medvqa.errors import BadInputError
+from medvqa.recipes._types import RECIPE_TYPES
 from medvqa.schema import (
     BENCHMARK_FILE,
     Benchmark,

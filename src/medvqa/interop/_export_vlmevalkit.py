@@ -24,8 +24,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from medvqa.builders._vlmevalkit import LETTERS
 from medvqa.errors import BadInputError
+from medvqa.interop._import_vlmevalkit import LETTERS
 from medvqa.schema import ITEMS_FILE, Item, read_jsonl
 from medvqa.store import atomic_writer
 

@@ -1,0 +1,80 @@
+"""``medvqa import FORMAT SOURCE``: build the recipe an importer made, moved into place whole."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from medvqa.builders import Recipe, replace_folder
+from medvqa.errors import BadInputError
+from medvqa.interop import import_recipe
+from medvqa.recipes._pipeline import BuildConfig, BuildResult, build_from_recipe
+
+
+@dataclass(frozen=True)
+class ImportConfig:
+    """One ``medvqa import FORMAT SOURCE``.
+
+    Attributes:
+        format: a row of ``medvqa.interop.IMPORT_FORMATS``.
+        source: the dataset's file or folder as published (or a Hugging Face dataset ID).
+        out: the BENCH/ folder to write.
+        images: the image folder, when not where the dataset puts it.
+        options: the importer's options (``lang`` for SLAKE, ``split`` for VLMEvalKit, the
+            FIELD=COLUMN mapping of a table).
+        name: benchmark and dataset name ("" = the format's).
+        license: licence ("" = the dataset's published one).
+        url: where the dataset is published.
+        seed: seed of the random steps (yes/no option order).
+        strict: stop at the first bad row (exit 2).
+    """
+
+    format: str
+    source: Path
+    out: Path
+    images: Path | None = None
+    options: dict[str, str] = field(default_factory=dict)
+    name: str = ""
+    license: str = ""
+    url: str = ""
+    seed: int = 0
+    strict: bool = False
+
+
+def import_dataset(config: ImportConfig) -> tuple[Recipe, BuildResult]:
+    """The recipe importing ``config.source``, built into ``config.out``.
+
+    See :func:`import_benchmark` for when ``out`` is replaced.
+    """
+    recipe, root = import_recipe(config.format, config.source, images=config.images,
+                                 name=config.name, license=config.license, url=config.url,
+                                 options=config.options)
+    return recipe, import_benchmark(recipe, root, config.out, config.seed, config.strict)
+
+
+def import_benchmark(recipe: Recipe, root: Path, out: Path, seed: int = 0,
+                     strict: bool = False) -> BuildResult:
+    """Build ``recipe`` (from :func:`import_recipe`) and put it at ``out`` if it has items.
+
+    The benchmark is built beside ``out`` and moved into place only when at least one item was
+    imported, so an import that matches nothing leaves an existing BENCH/ at ``out`` untouched.
+
+    Raises:
+        BadInputError: no item could be imported (the message counts the rows skipped).
+
+    """
+    out = Path(out)
+    staging = out.with_name(f".{out.name}.importing")
+    shutil.rmtree(staging, ignore_errors=True)
+    result = build_from_recipe(recipe, BuildConfig(f"import {recipe.type}", staging, seed=seed,
+                                                   data_root=root, strict=strict))
+    if not result.counts.get("items"):
+        shutil.rmtree(staging, ignore_errors=True)
+        spec = recipe.sources[0]
+        named = ", ".join(spec.labels) or spec.path
+        raise BadInputError(f"{named}: no item imported as {recipe.type} "
+                            f"({len(result.problems)} row(s) skipped); nothing written")
+    replace_folder(staging, out)
+    result.out = out
+    return result
