@@ -18,7 +18,8 @@ def import_predictions_command(
     out: Path = typer.Option(..., "-o", "--out", help="RUN/ folder to write."),
     condition: str = typer.Option(default_of(PredictionsImport, "condition"), "--condition",
                                   help="Condition the tool's run was under (e.g. blind: run on "
-                                  "blank images); imports under other conditions into the same RUN/ are kept, for controls."),
+                                  "blank images); imports under other conditions into the same "
+                                  "RUN/ are kept, for controls."),
     split: str = typer.Option("", "--split", help="Split the tool ran on, for logs that "
                               "number documents instead of naming items (lmms-eval; default "
                               "test, as medvqa's lmms-eval export)."),
