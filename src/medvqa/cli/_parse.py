@@ -7,14 +7,16 @@ from pathlib import Path
 import typer
 
 from medvqa.cli._console import print_skipped
+from medvqa.cli._help import names_help
+from medvqa.score.parsers import PARSER_SEED, STYLES
 
 
 def parse_command(
     inp: Path = typer.Argument(..., help="JSONL: id, response, options, question_type, answer."),
     out: Path = typer.Option(..., "--out", "-o", help="JSONL: id, choice, correct, invalid."),
-    style: str = typer.Option(
-        "strict", "--style", help="strict | mammovqa | pathmmu | region | open"),
-    seed: int = typer.Option(42, "--seed", help="Seed of the pathmmu random fallback."),
+    style: str = typer.Option("strict", "--style", help=names_help(STYLES)),
+    seed: int = typer.Option(PARSER_SEED, "--seed", help="Seed of a seeded style's fallback "
+                             "(pathmmu's random option)."),
 ) -> None:
     """Parse model responses into choices with one parser style.
 
@@ -24,16 +26,14 @@ def parse_command(
 
     from rich.console import Console
 
-    from medvqa._registry import UnknownNameError
-    from medvqa.errors import BadInputError, UsageError
-    from medvqa.score.parsers._batch import parse_records
+    from medvqa.errors import BadInputError
+    from medvqa.score.parsers import parse_records
     from medvqa.store import atomic_write_text
 
     err = Console(stderr=True)
+    STYLES.check(style)
     try:
         lines, problems = parse_records(inp, style, seed)
-    except UnknownNameError as exc:
-        raise UsageError(str(exc)) from None
     except OSError as exc:
         raise BadInputError(f"{inp}: {exc.strerror}") from None
     print_skipped(problems, err)

@@ -11,20 +11,33 @@ from pathlib import Path
 import typer
 
 from medvqa.cli._console import print_skipped
+from medvqa.cli._help import default_of, names_help
+from medvqa.schema import CLEAN
+from medvqa.score import ScoreConfig
+from medvqa.score.parsers import STYLES
+
+
+def _d(name: str) -> object:
+    """The default of a ScoreConfig field."""
+    return default_of(ScoreConfig, name)
 
 
 def score_command(
     bench: Path = typer.Argument(..., help="The BENCH/ folder."),
     run: Path = typer.Argument(..., help="The RUN/ folder."),
-    style: str = typer.Option(
-        "strict", "--style", help="strict | mammovqa | pathmmu | region | open"
-    ),
-    by: str = typer.Option("category,source,split", "--by", help="Breakdowns, comma-separated: "
-                           "category, source, split, question_type or meta.KEY."),
-    seed: int = typer.Option(0, "--seed", help="Bootstrap seed."),
-    resamples: int = typer.Option(9999, "--resamples", help="Bootstrap resamples."),
+    style: str = typer.Option(_d("style"), "--style", help=names_help(STYLES)),
+    by: str = typer.Option(",".join(_d("by")), "--by",  # type: ignore[arg-type]
+                           help="Breakdowns, comma-separated: category, source, split, "
+                           "question_type or meta.KEY."),
+    seed: int = typer.Option(_d("seed"), "--seed",
+                             help="Seed of the bootstrap intervals and permutation tests."),
+    parser_seed: int = typer.Option(_d("parser_seed"), "--parser-seed",
+                                    help="Seed of a seeded style's fallback (pathmmu's random "
+                                    "option, as the published scorer)."),
+    resamples: int = typer.Option(_d("resamples"), "--resamples", help="Bootstrap resamples."),
     no_cluster: bool = typer.Option(False, "--no-cluster", help="Resample items, not cases."),
-    age_bands: str = typer.Option("18,40,60", "--age-bands", help="Age band edges, years."),
+    age_bands: str = typer.Option(",".join(f"{e:g}" for e in _d("age_bands")),  # type: ignore[attr-defined]
+                                  "--age-bands", help="Age band edges, years."),
     judge: str | None = typer.Option(
         None, "--judge", help="Model spec of an LLM judge that sorts the failures the rules "
         "cannot place into LMOD E1–E6 and MIRA categories (smollm2, hf:…, openai:…@URL, "
@@ -53,32 +66,21 @@ def score_command(
     """
     from rich.console import Console
 
-    from medvqa._registry import UnknownNameError
-    from medvqa.errors import BadInputError, UsageError
-    from medvqa.models import LLMSettings
-    from medvqa.report._console import print_metrics
-    from medvqa.score._by import check_by
-    from medvqa.score._checks import check_resamples
-    from medvqa.score._coverage import missing_lines
-    from medvqa.score._judge import JUDGE_MAX_TOKENS, JUDGE_TIMEOUT_S, JudgeConfig
-    from medvqa.score._score import ScoreConfig, score_run
+    from medvqa.errors import UsageError
+    from medvqa.report import print_metrics
+    from medvqa.score import JudgeConfig, missing_lines, score_run
 
-    check_resamples(resamples)
-
-    judge_config = None if judge is None else JudgeConfig(
-        LLMSettings(judge, api_key_env=api_key_env, concurrency=judge_concurrency,
-                    max_tokens=JUDGE_MAX_TOKENS, timeout_s=JUDGE_TIMEOUT_S),
-        judge_max_items, judge_images, prompt_path=judge_prompt)
+    judge_config = None if judge is None else JudgeConfig.for_model(
+        judge, api_key_env=api_key_env, concurrency=judge_concurrency,
+        max_items=judge_max_items, images=judge_images, prompt_path=judge_prompt)
     try:
         edges = tuple(float(x) for x in age_bands.split(","))
-        groups = tuple(check_by(b) for b in by.split(",") if b)
-        config = ScoreConfig(bench, run, style, groups, seed, resamples, not no_cluster, edges,
-                             judge_config, allow_other_benchmark)
-        result = score_run(config)
-    except BadInputError:
-        raise
-    except (UnknownNameError, ValueError) as exc:
-        raise UsageError(str(exc)) from None
+    except ValueError:
+        raise UsageError(f"--age-bands {age_bands!r}: numbers separated by commas") from None
+    config = ScoreConfig(bench, run, style, tuple(b for b in by.split(",") if b), seed,
+                         resamples, not no_cluster, edges, judge_config, allow_other_benchmark,
+                         parser_seed)
+    result = score_run(config)
     err = Console(stderr=True)
     print_skipped(result.problems, err)
     print_metrics(Console(), result.metrics, run)
@@ -109,14 +111,14 @@ def _print_judge(console: object, modes: dict[str, dict[str, object]]) -> None:
 def compare_command(
     run_a: Path = typer.Argument(..., help="First scored RUN/."),
     run_b: Path = typer.Argument(None, help="Second scored RUN/ (default: the same run)."),
-    condition: str = typer.Option("clean", "--condition", help="Condition of run A."),
-    vs_condition: str = typer.Option("clean", "--vs-condition", help="Condition of run B."),
+    condition: str = typer.Option(CLEAN, "--condition", help="Condition of run A."),
+    vs_condition: str = typer.Option(CLEAN, "--vs-condition", help="Condition of run B."),
     bench: Path = typer.Option(None, "--bench", help="BENCH/ for case-clustered resampling."),
     no_cluster: bool = typer.Option(
         False, "--no-cluster", help="Compare items even if the runs were scored case-clustered "
         "(without --bench such runs are refused otherwise)."),
-    seed: int = typer.Option(0, "--seed"),
-    resamples: int = typer.Option(9999, "--resamples"),
+    seed: int = typer.Option(_d("seed"), "--seed", help="Bootstrap seed."),
+    resamples: int = typer.Option(_d("resamples"), "--resamples", help="Bootstrap resamples."),
     out: Path = typer.Option(None, "--out", "-o", help="Also write the comparison as JSON."),
 ) -> None:
     """Paired comparison: accuracy difference with a paired bootstrap CI and a paired test.
@@ -132,12 +134,9 @@ def compare_command(
     from rich.console import Console
     from rich.table import Table
 
-    from medvqa.score._checks import check_resamples
-    from medvqa.score._paired import compare_runs
-    from medvqa.score._provenance import require_fresh_run
+    from medvqa.score import compare_runs, require_fresh_run
     from medvqa.store import atomic_write_text
 
-    check_resamples(resamples)
     for r in dict.fromkeys([run_a, run_b or run_a]):
         require_fresh_run(r)
     result = compare_runs(run_a, run_b or run_a, condition, vs_condition, bench, resamples, seed,

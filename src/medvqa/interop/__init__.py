@@ -31,8 +31,9 @@ if TYPE_CHECKING:
     )
     from medvqa.interop._import_formats import hub_dataset, import_recipe
     from medvqa.interop._import_predictions import PredictionsImport, import_predictions
+    from medvqa.interop._imported import Imported, ImportedFile
     from medvqa.interop._importers import IMPORT_FORMATS, IMPORTERS, ImportFormat, import_format
-    from medvqa.interop._predictions import Imported, ImportedFile, ImportResult, write_run
+    from medvqa.interop._predictions import ImportResult, write_run
     from medvqa.interop._readers import READERS, read_inspect, read_lmms_eval, read_vlmevalkit
 
 _WHERE: dict[str, str] = {
@@ -58,8 +59,8 @@ _WHERE: dict[str, str] = {
     "import_format": "_importers",
     "PredictionsImport": "_import_predictions",
     "import_predictions": "_import_predictions",
-    "Imported": "_predictions",
-    "ImportedFile": "_predictions",
+    "Imported": "_imported",
+    "ImportedFile": "_imported",
     "ImportResult": "_predictions",
     "write_run": "_predictions",
     "READERS": "_readers",

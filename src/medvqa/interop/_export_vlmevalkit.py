@@ -26,7 +26,7 @@ from pathlib import Path
 
 from medvqa.errors import BadInputError
 from medvqa.interop._import_vlmevalkit import LETTERS
-from medvqa.schema import ITEMS_FILE, Item, read_jsonl
+from medvqa.schema import CHOICE_TYPES, ITEMS_FILE, Item, read_jsonl
 from medvqa.store import atomic_writer
 
 #: Strings pandas.read_csv reads as missing by default (pandas' ``STR_NA_VALUES``).
@@ -34,7 +34,6 @@ PANDAS_NA = frozenset({
     "", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
     "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null",
 })
-CHOICE_TYPES = frozenset({"single", "multi", "yesno", "grade"})
 OWN_COLUMNS = ("id", "question_type", "case_id", "source", "meta")
 
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from medvqa.errors import BadInputError
-from medvqa.interop._predictions import ImportResult, write_run
 from medvqa.interop._readers import READERS
 from medvqa.schema import CLEAN
+
+if TYPE_CHECKING:
+    from medvqa.interop._predictions import ImportResult
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,8 @@ def import_predictions(config: PredictionsImport) -> ImportResult:
         medvqa._registry.UnknownNameError: an unknown format.
         BadInputError: the file does not exist, or nothing in it matches an item.
     """
+    from medvqa.interop._predictions import write_run
+
     reader = READERS.get(config.format)
     row = READERS.row(config.format)
     if not config.source.is_file():

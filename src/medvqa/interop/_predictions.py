@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 
 from medvqa import __version__
 from medvqa.errors import BadInputError
+from medvqa.interop._imported import Imported, ImportedFile
 from medvqa.schema import (
     BENCHMARK_FILE,
     ITEMS_FILE,
@@ -46,26 +47,6 @@ class ToolVerdict(BaseModel):
     item_id: str = Field(description="Item id.")
     condition: str = Field(default="clean", description="Condition (clean for imports).")
     tool_correct: bool = Field(description="The other tool's verdict on the same response.")
-
-
-@dataclass(frozen=True)
-class Imported:
-    """One answer from another tool: its key (item id, or ``#N`` = N-th item), text, error."""
-
-    key: str
-    response: str | None
-    error: str | None = None
-    condition: str = "clean"
-    tool_correct: bool | None = None
-
-
-@dataclass
-class ImportedFile:
-    """What a reader found in a result file."""
-
-    answers: list[Imported]
-    model: str = ""
-    params: dict[str, object] = field(default_factory=dict)
 
 
 @dataclass

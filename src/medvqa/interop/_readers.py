@@ -25,7 +25,7 @@ from medvqa._optional import optional_import
 from medvqa._registry import Entry, Registry
 from medvqa.errors import BadInputError
 from medvqa.interop._exporters import LMMS_EVAL_SPLIT
-from medvqa.interop._predictions import Imported, ImportedFile
+from medvqa.interop._imported import Imported, ImportedFile
 
 
 def _cell(value: Any) -> str:

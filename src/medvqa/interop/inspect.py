@@ -48,9 +48,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, multiple_choice, solv
 from inspect_ai.solver import generate as generate_solver
 
 from medvqa.benchmark import load_template, render_prompt
-from medvqa.schema import ITEMS_FILE, Item, read_jsonl
-
-CHOICE_TYPES = frozenset({"single", "multi", "yesno", "grade"})
+from medvqa.schema import CHOICE_TYPES, ITEMS_FILE, Item, read_jsonl
 
 __all__ = ["bench_dataset", "item_sample", "medvqa_scorer", "medvqa_solver", "medvqa_task"]
 

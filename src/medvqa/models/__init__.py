@@ -34,6 +34,7 @@ from medvqa.models._base import (
 from medvqa.models._load import load_model
 from medvqa.models._rate_limit import RateLimiter, estimate_tokens
 from medvqa.models._reasoning import strip_thinking
+from medvqa.models._retry import RetryPolicy
 from medvqa.models._settings import LLMSettings, structured_output
 from medvqa.models._spec import SPEC_KINDS, ModelSpec, parse_model_spec
 
@@ -48,13 +49,21 @@ if TYPE_CHECKING:
     )
     from medvqa.models._complete import (
         Completion,
-        RetryPolicy,
         acomplete,
         complete,
         complete_requests,
     )
+    from medvqa.models._endpoint import missing_key_problem
+    from medvqa.models._hf_device import check_placement_flags, resolve_device
+    from medvqa.models._serve import Server, launch_argv, start_server
 
 _LAZY: dict[str, str] = {
+    "start_server": "_serve",
+    "launch_argv": "_serve",
+    "Server": "_serve",
+    "resolve_device": "_hf_device",
+    "missing_key_problem": "_endpoint",
+    "check_placement_flags": "_hf_device",
     "ResponseCache": "_cache",
     "Transaction": "_cache",
     "cache_key": "_cache",
@@ -62,13 +71,18 @@ _LAZY: dict[str, str] = {
     "open_cache_db": "_cache",
     "request_key": "_cache",
     "Completion": "_complete",
-    "RetryPolicy": "_complete",
     "acomplete": "_complete",
     "complete": "_complete",
     "complete_requests": "_complete",
 }
 
 __all__ = [
+    "start_server",
+    "launch_argv",
+    "Server",
+    "resolve_device",
+    "missing_key_problem",
+    "check_placement_flags",
     "BACKENDS",
     "SPEC_KINDS",
     "BackendInfo",

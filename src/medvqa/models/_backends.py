@@ -39,6 +39,7 @@ class BackendInfo:
         structured: how it takes a JSON schema (see :data:`Structured`).
         needs_name: whether the spec must name a model after the colon.
         takes_url: whether ``@BASE_URL`` may follow the name.
+        adapter: whether it takes a peft LoRA adapter (``--adapter``).
     """
 
     prefix: str
@@ -49,6 +50,7 @@ class BackendInfo:
     structured: Structured = ""
     needs_name: bool = False
     takes_url: bool = False
+    adapter: bool = False
 
 
 _F = "medvqa.models._factories"
@@ -60,9 +62,9 @@ BACKENDS: dict[str, BackendInfo] = {
         BackendInfo("random", f"{_F}:build_random", "random", local=True, images=False),
         BackendInfo("frequent", f"{_F}:build_frequent", "frequent", local=True, images=False),
         BackendInfo("smollm2", f"{_F}:build_smollm2", "smollm2", local=True, images=False,
-                    structured="json_schema"),
+                    structured="json_schema", adapter=True),
         BackendInfo("hf", f"{_F}:build_hf", "hf:/path/to/model-or-hub-id", local=True,
-                    images=None, structured="json_schema", needs_name=True),
+                    images=None, structured="json_schema", needs_name=True, adapter=True),
         BackendInfo("openai", f"{_F}:build_openai",
                     "openai:qwen2.5-vl-7b@http://127.0.0.1:8000/v1", local=False, images=True,
                     structured="response_format", needs_name=True, takes_url=True),

@@ -44,6 +44,7 @@ from medvqa.models._base import (
     TransientModelError,
 )
 from medvqa.models._cache import ResponseCache, request_key
+from medvqa.models._retry import RetryPolicy
 
 #: Most requests looked up in the cache per query.
 LOOKUP_CHUNK = 256
@@ -91,27 +92,6 @@ class Completion:
     attempts: int = 0
 
 
-@dataclass(frozen=True)
-class RetryPolicy:
-    """How failed requests are retried.
-
-    Attributes:
-        max_retries: retries after the first attempt for transient errors (0 = no retry).
-        backoff_s: first wait in seconds; doubles with each retry.
-        max_backoff_s: cap on one backoff wait, in seconds.
-        timeout_s: per-request timeout in seconds (a batch gets ``timeout_s`` per request).
-        seed: seeds the jitter.
-        max_retry_after_s: most seconds waited when the endpoint sends ``Retry-After``
-            (seconds or an HTTP date): the wait is ``max(backoff, min(Retry-After, this))``.
-
-    """
-
-    max_retries: int = 4
-    backoff_s: float = 0.5
-    max_backoff_s: float = 30.0
-    timeout_s: float = 60.0
-    seed: int = 0
-    max_retry_after_s: float = 120.0
 
 
 class _Jitter:
@@ -332,9 +312,9 @@ def complete(
     requests: Sequence[GenerateRequest],
     cache_path: str | Path | None,
     concurrency: int = 16,
-    max_retries: int = 4,
+    max_retries: int = RetryPolicy.max_retries,
     *,
-    backoff_s: float = 0.5,
+    backoff_s: float = RetryPolicy.backoff_s,
     reuse_errors: bool = False,
     backend: ModelBackend | None = None,
 ) -> list[GenerateResponse]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from medvqa.models._backends import structured_extra
 from medvqa.models._base import ModelConfig
+from medvqa.models._retry import RetryPolicy
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ class LLMSettings:
     seed: int = 0
     batch_size: int = 8
     concurrency: int = 8
-    max_retries: int = 4
+    max_retries: int = RetryPolicy.max_retries
     tries: int = 3
     constrain: bool = True
     local_only: bool = False

@@ -1,15 +1,21 @@
-"""``medvqa import FORMAT SOURCE``: build the recipe an importer made, moved into place whole."""
+"""``medvqa import FORMAT SOURCE``: build the recipe an importer made, moved into place whole.
+
+A light module at import (the command line reads :class:`ImportConfig`'s defaults at
+start-up); the builders are imported by the functions.
+"""
 
 from __future__ import annotations
 
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from medvqa.builders import Recipe, replace_folder
 from medvqa.errors import BadInputError
-from medvqa.interop import import_recipe
-from medvqa.recipes._pipeline import BuildConfig, BuildResult, build_from_recipe
+
+if TYPE_CHECKING:
+    from medvqa.builders import Recipe
+    from medvqa.recipes._pipeline import BuildResult
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,8 @@ def import_dataset(config: ImportConfig) -> tuple[Recipe, BuildResult]:
 
     See :func:`import_benchmark` for when ``out`` is replaced.
     """
+    from medvqa.interop import import_recipe
+
     recipe, root = import_recipe(config.format, config.source, images=config.images,
                                  name=config.name, license=config.license, url=config.url,
                                  options=config.options)
@@ -64,6 +72,9 @@ def import_benchmark(recipe: Recipe, root: Path, out: Path, seed: int = 0,
         BadInputError: no item could be imported (the message counts the rows skipped).
 
     """
+    from medvqa.builders import replace_folder
+    from medvqa.recipes._pipeline import BuildConfig, build_from_recipe
+
     out = Path(out)
     staging = out.with_name(f".{out.name}.importing")
     shutil.rmtree(staging, ignore_errors=True)

@@ -33,7 +33,7 @@ import logging
 import time
 from collections.abc import Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,7 @@ from medvqa.models import (
     TransientModelError,
     parse_model_spec,
 )
+from medvqa.run._config import RayOptions
 
 log = logging.getLogger(__name__)
 
@@ -57,26 +58,6 @@ log = logging.getLogger(__name__)
 HTTP_BATCH = 8
 
 
-@dataclass(frozen=True)
-class RayOptions:
-    """How to distribute.
-
-    Attributes:
-        address: Ray cluster address (``""``: start or join a local instance).
-        workers: actors per model.
-        gpus: GPUs per actor (local ``hf:`` models; 0 for HTTP backends).
-        cpus: CPUs reserved per actor (0 lets HTTP actors share cores).
-        max_restarts: times Ray restarts a dead actor.
-        concurrency: the run's most requests in flight, shared out among the actors of an
-            HTTP model (0: no limit on the actors, nothing queued ahead).
-    """
-
-    address: str = ""
-    workers: int = 2
-    gpus: float = 0.0
-    cpus: float = 0.0
-    max_restarts: int = 3
-    concurrency: int = 0
 
 
 def shard_endpoints(urls: Sequence[str], workers: int) -> list[list[str]]:

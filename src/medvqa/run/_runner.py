@@ -31,8 +31,9 @@ from medvqa.benchmark import ImageLoader, PromptError, load_template
 from medvqa.conditions import Condition, expand_conditions, get_condition
 from medvqa.errors import BadInputError, UsageError
 from medvqa.models import ResponseCache
-from medvqa.models._base import EndpointUnreachableError, ModelBackend, ModelConfig
+from medvqa.models._base import EndpointUnreachableError, ModelBackend
 from medvqa.models._complete import RetryPolicy, _load
+from medvqa.run._config import RunConfig
 from medvqa.run._journal import PredictionJournal
 from medvqa.run._lock import RunFolderLock
 from medvqa.run._perturb_ahead import perturb_ahead
@@ -56,56 +57,6 @@ from medvqa.schema import (
 log = logging.getLogger(__name__)
 
 
-@dataclass
-class RunConfig:
-    """What ``medvqa run`` was asked to do.
-
-    Attributes:
-        bench_dir: the BENCH/ folder.
-        out_dir: the RUN/ folder (created if missing).
-        model: the model to run.
-        prompt: prompt template name or YAML path; None uses benchmark.json's.
-        conditions: condition specs (``clean``, ``blind``, ``corrupt:all@1-5``, …).
-        concurrency: most requests in flight.
-        limit: ask only the first N selected items.
-        split: ask only items of this split.
-        category: ask only items of this category.
-        retry_errors: ask again the items whose prediction is an error.
-        force_new: forget earlier predictions in RUN/ and start afresh (the cache is kept: its
-            keys hold everything that changes an answer).
-        seed: seed of the random conditions and of the retry jitter. Apart from
-            ``model.seed`` on purpose: a models.yaml entry may sample with its own seed, while
-            every model of the file must see the same perturbed images (one shared cache).
-        max_retries: retries of transient errors before an error is recorded.
-        backoff_s: first backoff wait in seconds (doubles per retry).
-        stop_after_failures: stop the run when this many requests were sent and every one
-            failed (0 = never stop early).
-        max_retry_after_s: most seconds waited when the endpoint sends ``Retry-After``.
-        perturbed_dir: on-disk cache of perturbed images (None: RUN/perturbed); runs that
-            share it perturb each image once.
-        perturb_workers: processes that perturb images ahead (None: the cores beyond two,
-            so none on a 2-core machine; 0: none, the request builder perturbs in-process).
-
-    """
-
-    bench_dir: Path
-    out_dir: Path
-    model: ModelConfig
-    prompt: str | None = None
-    conditions: list[str] = field(default_factory=lambda: [CLEAN])
-    concurrency: int = 16
-    limit: int | None = None
-    split: str | None = None
-    category: str | None = None
-    retry_errors: bool = False
-    force_new: bool = False
-    seed: int = 0
-    max_retries: int = 4
-    backoff_s: float = 0.5
-    stop_after_failures: int = 50
-    max_retry_after_s: float = 120.0
-    perturbed_dir: Path | None = None
-    perturb_workers: int | None = None
 
 
 @dataclass(frozen=True)
@@ -171,6 +122,11 @@ class RunSummary:
     def items_per_s(self) -> float:
         """Finished requests per second of wall time."""
         return self.completed / self.elapsed_s if self.elapsed_s > 0 else 0.0
+
+    @property
+    def every_request_failed(self) -> bool:
+        """Whether this invocation finished requests and every one of them was an error."""
+        return bool(self.completed) and self.errors == self.completed
 
 
 def _resolve_conditions(specs: list[str], seed: int) -> list[Condition]:

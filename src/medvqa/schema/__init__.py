@@ -8,49 +8,97 @@ These models are the public contract described in docs/formats.md: ``items.jsonl
 :class:`RecordError` naming file, line and field, so callers can skip it and go on.
 """
 
-from medvqa.schema._formats import (
-    BENCHMARK_FILE,
-    CACHE_FILE,
-    CHOICE_TYPES,
-    CLEAN,
-    ITEMS_FILE,
-    METRICS_FILE,
-    PREDICTIONS_FILE,
-    RUN_FILE,
-    SCHEMA_VERSION,
-    Benchmark,
-    CreatedWith,
-    Item,
-    JudgeVerdict,
-    Prediction,
-    QuestionType,
-    ReviewRecord,
-    RunInfo,
-    SourceInfo,
-    Split,
-)
-from medvqa.schema._jsonl import (
-    ENCODING_FIELD,
-    InputError,
-    JsonLine,
-    RecordError,
-    dump_line,
-    encoding_error,
-    file_sha256,
-    iter_json_lines,
-    read_json,
-    read_jsonl,
-    read_numbered,
-    write_json,
-    write_jsonl,
-)
-from medvqa.schema._metrics import (
-    METRICS_VERSION,
-    ConditionMetrics,
-    MetricsBlock,
-    MetricsFile,
-    MetricValue,
-)
+from typing import TYPE_CHECKING
+
+from medvqa._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from medvqa.schema._formats import (
+        Benchmark,
+        CreatedWith,
+        Item,
+        JudgeVerdict,
+        Prediction,
+        ReviewRecord,
+        RunInfo,
+        SourceInfo,
+    )
+    from medvqa.schema._jsonl import (
+        ENCODING_FIELD,
+        InputError,
+        JsonLine,
+        RecordError,
+        dump_line,
+        encoding_error,
+        file_sha256,
+        iter_json_lines,
+        read_json,
+        read_jsonl,
+        read_numbered,
+        write_json,
+        write_jsonl,
+    )
+    from medvqa.schema._metrics import (
+        METRICS_VERSION,
+        ConditionMetrics,
+        MetricsBlock,
+        MetricsFile,
+        MetricValue,
+    )
+    from medvqa.schema._names import (
+        BENCHMARK_FILE,
+        CACHE_FILE,
+        CHOICE_TYPES,
+        CLEAN,
+        ITEMS_FILE,
+        METRICS_FILE,
+        PREDICTIONS_FILE,
+        RUN_FILE,
+        SCHEMA_VERSION,
+        QuestionType,
+        Split,
+    )
+
+_WHERE: dict[str, str] = {
+    "BENCHMARK_FILE": "_names",
+    "CACHE_FILE": "_names",
+    "CHOICE_TYPES": "_names",
+    "CLEAN": "_names",
+    "ITEMS_FILE": "_names",
+    "METRICS_FILE": "_names",
+    "PREDICTIONS_FILE": "_names",
+    "RUN_FILE": "_names",
+    "SCHEMA_VERSION": "_names",
+    "QuestionType": "_names",
+    "Split": "_names",
+    "Benchmark": "_formats",
+    "CreatedWith": "_formats",
+    "Item": "_formats",
+    "JudgeVerdict": "_formats",
+    "Prediction": "_formats",
+    "ReviewRecord": "_formats",
+    "RunInfo": "_formats",
+    "SourceInfo": "_formats",
+    "ENCODING_FIELD": "_jsonl",
+    "InputError": "_jsonl",
+    "JsonLine": "_jsonl",
+    "RecordError": "_jsonl",
+    "dump_line": "_jsonl",
+    "encoding_error": "_jsonl",
+    "file_sha256": "_jsonl",
+    "iter_json_lines": "_jsonl",
+    "read_json": "_jsonl",
+    "read_jsonl": "_jsonl",
+    "read_numbered": "_jsonl",
+    "write_json": "_jsonl",
+    "write_jsonl": "_jsonl",
+    "METRICS_VERSION": "_metrics",
+    "ConditionMetrics": "_metrics",
+    "MetricsBlock": "_metrics",
+    "MetricsFile": "_metrics",
+    "MetricValue": "_metrics",
+}
+
 
 __all__ = [
     "BENCHMARK_FILE",
@@ -91,3 +139,6 @@ __all__ = [
     "write_json",
     "write_jsonl",
 ]
+
+
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE, globals())

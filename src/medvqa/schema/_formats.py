@@ -13,22 +13,19 @@ from pydantic import (
     model_validator,
 )
 
-SCHEMA_VERSION = 1
-
-QuestionType = Literal["single", "multi", "yesno", "open", "region", "grade"]
-Split = Literal["train", "val", "test", "test_tiny", "external"]
-CHOICE_TYPES: frozenset[str] = frozenset({"single", "multi", "yesno", "grade"})
-
-ITEMS_FILE = "items.jsonl"
-BENCHMARK_FILE = "benchmark.json"
-PREDICTIONS_FILE = "predictions.jsonl"
-RUN_FILE = "run.json"
-METRICS_FILE = "metrics.json"
-CACHE_FILE = "cache.sqlite"
-
-
-#: The identity condition: the item as built, image and question untouched.
-CLEAN = "clean"
+from medvqa.schema._names import (  # noqa: F401  (re-exported by medvqa.schema)
+    BENCHMARK_FILE,
+    CACHE_FILE,
+    CHOICE_TYPES,
+    CLEAN,
+    ITEMS_FILE,
+    METRICS_FILE,
+    PREDICTIONS_FILE,
+    RUN_FILE,
+    SCHEMA_VERSION,
+    QuestionType,
+    Split,
+)
 
 
 class Item(BaseModel):

@@ -8,6 +8,8 @@ from medvqa._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from medvqa.score._bootstrap import Interval, cluster_index, ratio_ci, statistic_ci
+    from medvqa.score._config import DEFAULT_AGE_BANDS, ScoreConfig
+    from medvqa.score._coverage import missing_lines
     from medvqa.score._judge import JudgeConfig, JudgeResult, run_judge
     from medvqa.score._judge_prompt import JudgePrompt, load_judge_prompt, parse_verdict
     from medvqa.score._metric_table import METRICS, Metric
@@ -25,11 +27,15 @@ if TYPE_CHECKING:
         mcnemar_exact,
         paired_difference,
     )
-    from medvqa.score._score import ScoreConfig, ScoreResult, score_run
+    from medvqa.score._provenance import require_fresh_run
+    from medvqa.score._score import ScoreResult, score_run
     from medvqa.score._subgroups import age_band, subgroup_analysis
     from medvqa.score._tests import group_test, holm, paired_test, sign_flip_p
 
 _WHERE: dict[str, str] = {
+    "require_fresh_run": "_provenance",
+    "missing_lines": "_coverage",
+    "DEFAULT_AGE_BANDS": "_config",
     "Interval": "_bootstrap",
     "cluster_index": "_bootstrap",
     "ratio_ci": "_bootstrap",
@@ -52,7 +58,7 @@ _WHERE: dict[str, str] = {
     "compare_runs": "_paired",
     "mcnemar_exact": "_paired",
     "paired_difference": "_paired",
-    "ScoreConfig": "_score",
+    "ScoreConfig": "_config",
     "ScoreResult": "_score",
     "score_run": "_score",
     "age_band": "_subgroups",
@@ -65,6 +71,9 @@ _WHERE: dict[str, str] = {
 
 
 __all__ = [
+    "require_fresh_run",
+    "missing_lines",
+    "DEFAULT_AGE_BANDS",
     "METRICS",
     "Metric",
     "Interval",

@@ -69,6 +69,15 @@ class JudgeConfig:
         """The judge's model spec."""
         return self.llm.model
 
+    @classmethod
+    def for_model(cls, spec: str, *, api_key_env: str = "", concurrency: int = 8,
+                  max_items: int | None = None, images: bool = False,
+                  prompt_path: Path | None = None) -> JudgeConfig:
+        """The judge ``spec`` with the judges' own token and time limits."""
+        return cls(LLMSettings(spec, api_key_env=api_key_env, concurrency=concurrency,
+                               max_tokens=JUDGE_MAX_TOKENS, timeout_s=JUDGE_TIMEOUT_S),
+                   max_items, images, prompt_path)
+
 
 @dataclass(frozen=True)
 class Candidate:

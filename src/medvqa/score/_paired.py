@@ -28,6 +28,8 @@ from medvqa.schema import (
     read_jsonl,
 )
 from medvqa.score._bootstrap import cluster_index, ratio_ci
+from medvqa.score._checks import check_resamples
+from medvqa.score._config import ScoreConfig
 from medvqa.score._tests import paired_test
 
 
@@ -97,7 +99,8 @@ def _scored(run_dir: Path, condition: str) -> dict[str, bool]:
 
 def compare_runs(
     run_a: Path, run_b: Path, condition_a: str = CLEAN, condition_b: str = CLEAN,
-    bench_dir: Path | None = None, resamples: int = 9999, seed: int = 0, cluster: bool = True,
+    bench_dir: Path | None = None, resamples: int = ScoreConfig.resamples,
+    seed: int = ScoreConfig.seed, cluster: bool = True,
 ) -> PairedComparison:
     """Paired comparison of two scored runs (or two conditions of one run when run_a == run_b).
 
@@ -105,6 +108,7 @@ def compare_runs(
     case-clustered is refused (BadInputError) unless ``cluster`` is False: clustering is never
     dropped silently.
     """
+    check_resamples(resamples)
     a, b = _scored(run_a, condition_a), _scored(run_b, condition_b)
     ids = sorted(a.keys() & b.keys())
     if not ids:

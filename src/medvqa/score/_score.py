@@ -42,65 +42,21 @@ from medvqa.schema import (
 )
 from medvqa.score._block import confusion, metrics_block
 from medvqa.score._bootstrap import cluster_index
-from medvqa.score._by import check_by, group_key
-from medvqa.score._checks import check_resamples
+from medvqa.score._by import group_key
+from medvqa.score._config import ScoreConfig
 from medvqa.score._controls import control_table
 from medvqa.score._coverage import coverage
 from medvqa.score._failure_modes import FailureCounts, needs_judge
 from medvqa.score._family import adjust_family
-from medvqa.score._judge import Candidate, JudgeConfig, JudgeResult, run_judge, write_verdicts
+from medvqa.score._judge import Candidate, JudgeResult, run_judge, write_verdicts
 from medvqa.score._provenance import Provenance, check_benchmark, run_identity
 from medvqa.score._rows import ScoredRow, score_row
-from medvqa.score._subgroups import DEFAULT_AGE_BANDS, subgroup_analysis
-from medvqa.score.parsers import PARSER_SEED, STYLES, make_parser
+from medvqa.score._subgroups import subgroup_analysis
+from medvqa.score.parsers import make_parser
 
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class ScoreConfig:
-    """What ``medvqa score`` was asked for; every default of the command is stated here.
-
-    Three random steps, three seeds (metrics.json records them under ``seeds``):
-
-    - ``seed`` drives the bootstrap intervals and the permutation tests (``--seed``);
-    - ``parser_seed`` drives a seeded style's fallback, the ``pathmmu`` style's random option
-      (``--parser-seed``; 42 as the published scorer);
-    - the conditions are re-derived with the seed the run used (run.json's ``seed``), never a
-      new one, so ``swap`` pairs the questions that were really asked.
-
-    Attributes:
-        bench_dir: the BENCH/ folder.
-        run_dir: the RUN/ folder.
-        style: the parser style of choice questions (a row of ``STYLES``; checked here).
-        by: breakdowns (``category``, ``source``, ``split``, ``question_type``, ``meta.KEY``).
-        seed: bootstrap and test seed.
-        resamples: bootstrap resamples.
-        cluster: resample cases (items sharing a ``case_id``) rather than items.
-        age_bands: age band edges in years, for the subgroup tests.
-        judge: the failure-mode judge (None: rules only).
-        allow_other_benchmark: score a run made for another version of the benchmark.
-        parser_seed: seed of a seeded style's fallback.
-    """
-
-    bench_dir: Path
-    run_dir: Path
-    style: str = "strict"
-    by: tuple[str, ...] = ("category", "source", "split")
-    seed: int = 0
-    resamples: int = 9999
-    cluster: bool = True
-    age_bands: tuple[float, ...] = DEFAULT_AGE_BANDS
-    judge: JudgeConfig | None = None
-    allow_other_benchmark: bool = False
-    parser_seed: int = PARSER_SEED
-
-    def __post_init__(self) -> None:
-        """Refuse an unknown style or breakdown and a bad resample count before any work."""
-        STYLES.check(self.style)
-        for name in self.by:
-            check_by(name)
-        check_resamples(self.resamples)
 
 
 @dataclass
@@ -265,7 +221,7 @@ def _condition_metrics(rows: list[ScoredRow], config: ScoreConfig, errors: int) 
     for field_name in config.by:
         groups: dict[str, list[ScoredRow]] = defaultdict(list)
         for r in rows:
-            groups[group_key(r, check_by(field_name))].append(r)
+            groups[group_key(r, field_name)].append(r)
         if len(groups) > 1 or field_name == "category":
             by[field_name] = {
                 g: metrics_block(rs, config.resamples, config.seed, config.cluster)

@@ -19,10 +19,9 @@ from typing import Any
 import numpy as np
 
 from medvqa.score._bootstrap import cluster_index
+from medvqa.score._config import DEFAULT_AGE_BANDS
 from medvqa.score._rows import ScoredRow
 from medvqa.score._tests import group_test, significant
-
-DEFAULT_AGE_BANDS: tuple[float, ...] = (18, 40, 60)
 
 
 def age_band(age: Any, edges: tuple[float, ...] = DEFAULT_AGE_BANDS) -> str:

@@ -12,6 +12,7 @@ from medvqa._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from medvqa.score.parsers._base import INVALID, AnswerParser, ParsedAnswer, is_correct
+    from medvqa.score.parsers._batch import parse_records
     from medvqa.score.parsers._open import (
         BLEU_COLUMNS,
         OpenScores,
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     )
 
 _WHERE: dict[str, str] = {
+    "parse_records": "_batch",
     "INVALID": "_base",
     "AnswerParser": "_base",
     "ParsedAnswer": "_base",
@@ -60,6 +62,7 @@ _WHERE: dict[str, str] = {
 
 
 __all__ = [
+    "parse_records",
     "PARSER_SEED",
     "BLEU_COLUMNS",
     "INVALID",

@@ -1,0 +1,111 @@
+"""What ``medvqa run`` is asked to do: the config types, and every default of the command.
+
+A light module (dataclasses only): the command line shows these defaults in its help at
+start-up, and states none of them itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from medvqa.models import ModelConfig, RetryPolicy
+from medvqa.schema import CLEAN
+
+#: Where a run's requests are answered: in this process, or by actors of a Ray cluster.
+EXECUTORS = ("local", "ray")
+
+
+@dataclass
+class RunConfig:
+    """What ``medvqa run`` was asked to do.
+
+    Attributes:
+        bench_dir: the BENCH/ folder.
+        out_dir: the RUN/ folder (created if missing).
+        model: the model to run.
+        prompt: prompt template name or YAML path; None uses benchmark.json's.
+        conditions: condition specs (``clean``, ``blind``, ``corrupt:all@1-5``, …).
+        concurrency: most requests in flight.
+        limit: ask only the first N selected items.
+        split: ask only items of this split.
+        category: ask only items of this category.
+        retry_errors: ask again the items whose prediction is an error.
+        force_new: forget earlier predictions in RUN/ and start afresh (the cache is kept: its
+            keys hold everything that changes an answer).
+        seed: seed of the random conditions and of the retry jitter. Apart from
+            ``model.seed`` on purpose: a models.yaml entry may sample with its own seed, while
+            every model of the file must see the same perturbed images (one shared cache).
+        max_retries: retries of transient errors before an error is recorded.
+        backoff_s: first backoff wait in seconds (doubles per retry).
+        stop_after_failures: stop the run when this many requests were sent and every one
+            failed (0 = never stop early).
+        max_retry_after_s: most seconds waited when the endpoint sends ``Retry-After``.
+        perturbed_dir: on-disk cache of perturbed images (None: RUN/perturbed); runs that
+            share it perturb each image once.
+        perturb_workers: processes that perturb images ahead (None: the cores beyond two,
+            so none on a 2-core machine; 0: none, the request builder perturbs in-process).
+
+    """
+
+    bench_dir: Path
+    out_dir: Path
+    model: ModelConfig
+    prompt: str | None = None
+    conditions: list[str] = field(default_factory=lambda: [CLEAN])
+    concurrency: int = 16
+    limit: int | None = None
+    split: str | None = None
+    category: str | None = None
+    retry_errors: bool = False
+    force_new: bool = False
+    seed: int = 0
+    max_retries: int = RetryPolicy.max_retries
+    backoff_s: float = RetryPolicy.backoff_s
+    stop_after_failures: int = 50
+    max_retry_after_s: float = RetryPolicy.max_retry_after_s
+    perturbed_dir: Path | None = None
+    perturb_workers: int | None = None
+
+
+@dataclass(frozen=True)
+class RayOptions:
+    """How to distribute.
+
+    Attributes:
+        address: Ray cluster address (``""``: start or join a local instance).
+        workers: actors per model.
+        gpus: GPUs per actor (local ``hf:`` models; 0 for HTTP backends).
+        cpus: CPUs reserved per actor (0 lets HTTP actors share cores).
+        max_restarts: times Ray restarts a dead actor.
+        concurrency: the run's most requests in flight, shared out among the actors of an
+            HTTP model (0: no limit on the actors, nothing queued ahead).
+    """
+
+    address: str = ""
+    workers: int = 2
+    gpus: float = 0.0
+    cpus: float = 0.0
+    max_restarts: int = 3
+    concurrency: int = 0
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """One ``medvqa run``: one model, or every model of a models.yaml, here or over Ray.
+
+    Attributes:
+        config: the run; with ``models_file``, the base every model's run starts from (its
+            ``model.spec`` is then empty).
+        models_file: a models.yaml whose every model runs into ``config.out_dir/NAME``.
+        executor: one of :data:`EXECUTORS`.
+        ray: how to distribute (``executor="ray"``).
+        max_tokens: most tokens generated (None: by the benchmark's question types, see
+            ``medvqa.run.default_max_tokens``).
+    """
+
+    config: RunConfig
+    models_file: Path | None = None
+    executor: str = "local"
+    ray: RayOptions = field(default_factory=RayOptions)
+    max_tokens: int | None = None
