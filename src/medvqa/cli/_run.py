@@ -213,8 +213,9 @@ def run_command(
         if outcome.refused:
             raise BadInputError(f"{len(outcome.refused)} of {len(outcome.rows)} models refused "
                                 "(see above)")
-    elif outcome.every_request_failed:
-        raise BadInputError(f"{out}: every request of this run failed; see the errors above")
+    elif outcome.summary is not None and outcome.summary.every_request_failed:
+        raise BadInputError(f"{out}: every request of this run failed "
+                            f"({outcome.summary.errors}); see the errors above")
 
 
 class _ConsoleEvents:

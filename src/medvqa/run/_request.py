@@ -42,11 +42,11 @@ class RunOutcome:
 
     Attributes:
         rows: one per model (a single ``--model`` gives one row).
-        every_request_failed: a single model's run whose every finished request failed.
+        summary: a single model's run summary (None for a models.yaml).
     """
 
     rows: list[SummaryRow]
-    every_request_failed: bool = False
+    summary: RunSummary | None = None
 
     @property
     def refused(self) -> list[SummaryRow]:
@@ -132,7 +132,7 @@ def run_models(request: RunRequest, events: RunEvents,
 
         summary = _run_one(config, request, events)
         return RunOutcome([summary_row(PlannedRun(config.model.spec, config), summary)],
-                          summary.every_request_failed)
+                          summary)
     plans = plan_runs(load_models_file(request.models_file), config)
     missing_keys(request.models_file, [p.config.model for p in plans], environ)
     rows = []
