@@ -1,5 +1,6 @@
-"""``medvqa bench``: speed figures for this machine, one section per area."""
+"""``medvqa bench``: speed figures for this machine, one section per area (:data:`SECTIONS`)."""
 
 from medvqa.bench._figure import BenchFigure
+from medvqa.bench._sections import SECTIONS
 
-__all__ = ["BenchFigure"]
+__all__ = ["SECTIONS", "BenchFigure"]

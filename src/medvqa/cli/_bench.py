@@ -11,31 +11,13 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from medvqa._registry import Registry
-from medvqa.bench._figure import BenchFigure
-
-#: Each section is ``fn(quick: bool) -> list[BenchFigure]``; loaded only when run.
-SECTIONS: Registry = Registry(
-    "bench section",
-    {
-        "runner": "medvqa.bench._runner:bench_runner",
-        "scoring": "medvqa.bench._scoring:bench_scoring",
-        "build": "medvqa.bench._build:bench_build",
-        "conditions": "medvqa.bench._conditions:bench_conditions",
-        "llm": "medvqa.bench._llm:bench_llm",
-        "interop": "medvqa.bench._interop:bench_interop",
-        "review": "medvqa.bench._review:bench_review",
-        "ray": "medvqa.bench._ray:bench_ray",
-        "local": "medvqa.bench._local:bench_local",
-        "gpu": "medvqa.bench._local:bench_gpu",
-        "hardening": "medvqa.bench._hardening:bench_hardening",
-        "train": "medvqa.bench._train:bench_train",
-    },
-)
+from medvqa.bench import SECTIONS, BenchFigure
+from medvqa.cli._help import names_help
 
 
 def bench_command(
-    only: str = typer.Option("", "--only", help="Comma-separated sections: " + ", ".join(SECTIONS)),
+    only: str = typer.Option("", "--only",
+                             help="Comma-separated sections: " + names_help(SECTIONS, sep=", ")),
     quick: bool = typer.Option(False, "--quick", help="Smaller sizes, for a fast look."),
     json_out: Path | None = typer.Option(None, "--json", help="Also write the figures as JSON."),
 ) -> None:

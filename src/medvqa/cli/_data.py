@@ -19,7 +19,7 @@ def path_command() -> None:
 
     Example: medvqa data path
     """
-    from medvqa.sources._sample_data import MARKER, checkout_data_dir, user_data_dir
+    from medvqa.sources import MARKER, checkout_data_dir, user_data_dir
 
     for label, folder in (("./data", Path.cwd() / "data"), ("user data", user_data_dir()),
                           ("checkout", checkout_data_dir())):
@@ -44,7 +44,7 @@ def install_command(
     Example: medvqa data install --from ~/src/medvqa/data
     """
     from medvqa.errors import BadInputError
-    from medvqa.sources._sample_data import install_sample_data
+    from medvqa.sources import install_sample_data
 
     try:
         target = install_sample_data(source, dest)

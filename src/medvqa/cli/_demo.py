@@ -10,8 +10,7 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
-from medvqa.demo._plan import DEMO_PLAN, DemoRun
-from medvqa.demo._trained import train_steps
+from medvqa.demo import DEMO_PLAN, DemoRun, train_steps
 
 
 def _model_slug(run: DemoRun) -> str:

@@ -34,9 +34,9 @@ def default_of(config: type, name: str) -> Any:
     raise KeyError(f"{config.__name__}.{name} has no default")
 
 
-def names_help(registry: Registry[Any], lead: str = "") -> str:
-    """``lead`` followed by the registry's names, e.g. ``strict | mammovqa | … | open``."""
-    return f"{lead}{registry.help_text()}" if lead else registry.help_text()
+def names_help(registry: Registry[Any], sep: str = " | ") -> str:
+    """The registry's names (or examples) joined, e.g. ``strict | mammovqa | … | open``."""
+    return registry.help_text(sep)
 
 
 def print_listing(registry: Registry[Any], width: int = 24) -> None:

@@ -185,9 +185,8 @@ def build_reports(
 
     Example: medvqa build reports reports.jsonl --schema lirads -o bench/liver --local-only
     """
-    from medvqa.curate.llm import ReportsConfig, induce_schema, write_schema
+    from medvqa.curate.llm import ReportsConfig, induce_schema, read_texts, write_schema
     from medvqa.curate.llm import build_reports as run
-    from medvqa.curate.llm._texts import read_texts
     from medvqa.errors import UsageError
     from medvqa.sources import Problems
 

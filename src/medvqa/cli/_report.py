@@ -27,12 +27,11 @@ def report_command(
     """
     from rich.console import Console
 
-    from medvqa.report._render import write_report
+    from medvqa.report import write_report
 
     runs = list(runs or [])
     if models is not None:
-        from medvqa.run._many import run_dirs
-        from medvqa.run._models_file import load_models_file
+        from medvqa.run import load_models_file, run_dirs
 
         runs += run_dirs(load_models_file(models), runs_dir)
     if not runs:

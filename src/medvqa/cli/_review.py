@@ -52,7 +52,7 @@ def serve_command(
     secure_cookies: bool = typer.Option(False, "--secure-cookies", help="Behind HTTPS."),
 ) -> None:
     """Start the review web app. Example: medvqa review serve bench/captions."""
-    from medvqa.review._app import AppConfig, create_app
+    from medvqa.review import AppConfig, create_app
 
     cfg = AppConfig(benches=list(benches), db=default_db(benches, db), per_item=per_item,
                     session_ttl_s=session_hours * 3600, runs_dir=runs,
@@ -176,8 +176,15 @@ def exam_command(
     port: int = typer.Option(8765, "--port", help="TCP port."),
 ) -> None:
     """Human exam: experts answer a split; each becomes a RUN/ of model human:NAME."""
-    from medvqa.review import ReviewStore, exam_items, load_bench, run_slug, write_exam_run
-    from medvqa.review._app import AppConfig, create_app
+    from medvqa.review import (
+        AppConfig,
+        ReviewStore,
+        create_app,
+        exam_items,
+        load_bench,
+        run_slug,
+        write_exam_run,
+    )
 
     dbs = default_db([bench], db)
     b = load_bench(bench)

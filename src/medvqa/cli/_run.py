@@ -65,7 +65,7 @@ def _m(name: str) -> object:
 def run_command(
     bench: Path = typer.Argument(..., help="Benchmark folder."),
     model: str = typer.Option(
-        "", "--model", "-m", help=" | ".join(row.example for row in BACKENDS.values())),
+        "", "--model", "-m", help=names_help(BACKENDS)),
     models: Path | None = typer.Option(
         None, "--models", help="models.yaml: run every model listed, each into --out/NAME/."
     ),

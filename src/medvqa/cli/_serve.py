@@ -31,7 +31,7 @@ def serve_command(
 
     from rich.console import Console
 
-    from medvqa.models._serve import Server, launch_argv, start_server
+    from medvqa.models import Server, launch_argv, start_server
 
     argv = launch_argv(engine, model, host, port, list(ctx.args), sys.executable, command)
     err = Console(stderr=True, highlight=False)

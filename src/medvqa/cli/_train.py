@@ -50,10 +50,14 @@ def classifier_command(
     """
     from rich.console import Console
 
-    from medvqa.models._hf_device import resolve_device
-    from medvqa.train._classifier import ClassifierConfig, train_classifier
-    from medvqa.train._predict import predict_splits, supervised_spec
-    from medvqa.train._progress import EpochProgress
+    from medvqa.models import resolve_device
+    from medvqa.train import (
+        ClassifierConfig,
+        EpochProgress,
+        predict_splits,
+        supervised_spec,
+        train_classifier,
+    )
 
     config = ClassifierConfig(
         bench_dir=bench, out_dir=out, arch=arch, heads=heads, weights=weights, backbone=backbone,
@@ -109,7 +113,7 @@ def lora_command(
     """
     from rich.console import Console
 
-    from medvqa.train._lora import LoraTrainConfig, train_lora
+    from medvqa.train import LoraTrainConfig, train_lora
 
     config = LoraTrainConfig(
         bench_dir=bench, model=model, out_dir=out, target=target, by=by, r=rank, alpha=alpha,
@@ -117,7 +121,7 @@ def lora_command(
         target_modules=_splits(target_modules), split=split, limit=limit, seed=seed,
         device=device, bf16=bf16)
     console = Console(stderr=True, highlight=False)
-    from medvqa.train._progress import StepProgress
+    from medvqa.train import StepProgress
 
     with StepProgress(console) as bar:
         results = train_lora(config, bar.update)

@@ -17,7 +17,6 @@ from medvqa.models._backends import (
     BACKENDS,
     BackendInfo,
     backend_info,
-    help_line,
     structured_extra,
 )
 from medvqa.models._base import (
@@ -109,7 +108,6 @@ __all__ = [
     "complete",
     "complete_requests",
     "estimate_tokens",
-    "help_line",
     "load_model",
     "open_cache_db",
     "parse_model_spec",

@@ -9,13 +9,12 @@ one row here. Everything that needs to know about backends reads this table: the
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
-from medvqa._suggest import did_you_mean
+from medvqa._registry import Entry, Registry
 
 if TYPE_CHECKING:
     from medvqa.models._base import ModelBackend, ModelConfig
@@ -27,13 +26,10 @@ Structured = Literal["json_schema", "response_format", ""]
 
 
 @dataclass(frozen=True)
-class BackendInfo:
-    """One backend's row.
+class BackendInfo(Entry):
+    """One backend's row (``target``: its factory, ``(config, spec, bench_dir) -> backend``).
 
     Attributes:
-        prefix: the spec prefix (``openai`` in ``openai:MODEL@URL``).
-        factory: ``"module:function"`` taking ``(config, spec, bench_dir)``, imported on use.
-        example: an example spec, for help texts and errors.
         local: True when nothing leaves this machine (no text sent to any server).
         images: whether it sees images (None: depends on the checkpoint).
         structured: how it takes a JSON schema (see :data:`Structured`).
@@ -42,11 +38,8 @@ class BackendInfo:
         adapter: whether it takes a peft LoRA adapter (``--adapter``).
     """
 
-    prefix: str
-    factory: str
-    example: str
-    local: bool
-    images: bool | None
+    local: bool = True
+    images: bool | None = False
     structured: Structured = ""
     needs_name: bool = False
     takes_url: bool = False
@@ -55,50 +48,48 @@ class BackendInfo:
 
 _F = "medvqa.models._factories"
 
-#: Every backend, one row each; order is the order of help texts.
-BACKENDS: dict[str, BackendInfo] = {
-    row.prefix: row
-    for row in (
-        BackendInfo("random", f"{_F}:build_random", "random", local=True, images=False),
-        BackendInfo("frequent", f"{_F}:build_frequent", "frequent", local=True, images=False),
-        BackendInfo("smollm2", f"{_F}:build_smollm2", "smollm2", local=True, images=False,
-                    structured="json_schema", adapter=True),
-        BackendInfo("hf", f"{_F}:build_hf", "hf:/path/to/model-or-hub-id", local=True,
-                    images=None, structured="json_schema", needs_name=True, adapter=True),
-        BackendInfo("openai", f"{_F}:build_openai",
-                    "openai:qwen2.5-vl-7b@http://127.0.0.1:8000/v1", local=False, images=True,
-                    structured="response_format", needs_name=True, takes_url=True),
-        BackendInfo("anthropic", f"{_F}:build_anthropic", "anthropic:claude-sonnet-4-5",
-                    local=False, images=True, needs_name=True, takes_url=True),
-        BackendInfo("supervised", "medvqa.models._supervised:build_supervised",
-                    "supervised:RUN_DIR", local=True, images=True, needs_name=True),
-        BackendInfo("human", f"{_F}:not_yet", "human:reader1", local=True, images=True,
-                    needs_name=True),
-    )
-}
-
 #: ``(config, parsed spec, bench_dir) -> backend`` (the spec is a :class:`ModelSpec`).
 Factory = Callable[["ModelConfig", Any, "Path | None"], "ModelBackend"]
+
+#: Every backend, one row each, keyed by its spec prefix; order is the order of help texts.
+BACKENDS: Registry[Factory] = Registry("model kind", {
+    "random": BackendInfo(f"{_F}:build_random", "picks an option at random (seeded)",
+                          "random"),
+    "frequent": BackendInfo(f"{_F}:build_frequent", "always the most frequent answer of the "
+                            "benchmark's train split", "frequent"),
+    "smollm2": BackendInfo(f"{_F}:build_smollm2", "SmolLM2-135M on the CPU (text only; "
+                           "shipped)", "smollm2", structured="json_schema", adapter=True),
+    "hf": BackendInfo(f"{_F}:build_hf", "local transformers weights (a folder or a hub ID)",
+                      "hf:/path/to/model-or-hub-id", images=None, structured="json_schema",
+                      needs_name=True, adapter=True),
+    "openai": BackendInfo(f"{_F}:build_openai", "an OpenAI-compatible server (vLLM, SGLang, "
+                          "Ollama, hosted APIs)", "openai:qwen2.5-vl-7b@http://127.0.0.1:8000/v1",
+                          local=False, images=True, structured="response_format",
+                          needs_name=True, takes_url=True),
+    "anthropic": BackendInfo(f"{_F}:build_anthropic", "Anthropic's Messages API",
+                             "anthropic:claude-sonnet-4-5", local=False, images=True,
+                             needs_name=True, takes_url=True),
+    "supervised": BackendInfo("medvqa.models._supervised:build_supervised", "a classifier "
+                              "trained by `medvqa train classifier`", "supervised:RUN_DIR",
+                              images=True, needs_name=True),
+    "human": BackendInfo(f"{_F}:not_yet", "a human reader's answers (`medvqa review exam`)",
+                         "human:reader1", images=True, needs_name=True),
+})
 
 
 def backend_info(prefix: str) -> BackendInfo:
     """The row for ``prefix``.
 
     Raises:
-        ValueError: an unknown prefix, with a "did you mean" suggestion and the known ones.
+        medvqa._registry.UnknownNameError: an unknown prefix, with a "did you mean" suggestion
+            and the known ones.
     """
-    row = BACKENDS.get(prefix)
-    if row is None:
-        hint = did_you_mean(prefix, BACKENDS, n=1)
-        raise ValueError(f"unknown model kind {prefix!r}.{hint} Known: {', '.join(BACKENDS)}")
-    return row
+    return cast(BackendInfo, BACKENDS.row(prefix))
 
 
 def backend_factory(prefix: str) -> Factory:
     """The factory function of ``prefix``, imported now (lazily, once)."""
-    module, _, attr = backend_info(prefix).factory.partition(":")
-    fn: Any = getattr(importlib.import_module(module), attr)
-    return fn  # type: ignore[no-any-return]
+    return BACKENDS.get(prefix)
 
 
 def structured_extra(spec: str, purpose: str, schema: dict[str, Any]) -> dict[str, Any]:
@@ -118,8 +109,3 @@ def structured_extra(spec: str, purpose: str, schema: dict[str, Any]) -> dict[st
         return {"response_format": {"type": "json_schema",
                                     "json_schema": {"name": purpose, "schema": schema}}}
     return {}
-
-
-def help_line() -> str:
-    """``random | frequent | … | openai:MODEL@URL`` for ``--model`` help texts."""
-    return " | ".join(row.example for row in BACKENDS.values())

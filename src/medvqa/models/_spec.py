@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from medvqa._registry import UnknownNameError
 from medvqa.models._backends import BACKENDS, backend_info
 
 #: spec kinds and an example of each, for help texts (derived from the backend registry).
-SPEC_KINDS: dict[str, str] = {prefix: row.example for prefix, row in BACKENDS.items()}
+SPEC_KINDS: dict[str, str] = {prefix: row.example for prefix, row in BACKENDS.rows().items()}
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ def parse_model_spec(spec: str) -> ModelSpec:
     kind, _, rest = spec.strip().partition(":")
     try:
         row = backend_info(kind)
-    except ValueError as exc:
+    except UnknownNameError as exc:
         raise ValueError(f"{exc} (in {spec!r})") from None
     name, base_url = rest, ""
     if row.takes_url and "@" in rest:

@@ -7,6 +7,7 @@ lets experts answer a split, their answers becoming a RUN/ of model ``human:NAME
 The web parts need the ``review`` extra (``pip install 'medvqa[review]'``).
 """
 
+from medvqa.review._app import AppConfig, create_app
 from medvqa.review._bench import ReviewBench, load_bench
 from medvqa.review._criteria import REASONS, ROLES, VERDICTS, keeps
 from medvqa.review._db import Database, db_url
@@ -17,6 +18,8 @@ from medvqa.review._stats import StatsConfig, review_stats
 from medvqa.review._store import Decision, Reviewer, ReviewStore, Session
 
 __all__ = [
+    "create_app",
+    "AppConfig",
     "REASONS",
     "ROLES",
     "VERDICTS",

@@ -17,6 +17,12 @@ from medvqa.sources._boxes import BoxError, parse_box
 from medvqa.sources._pixels import CT_WINDOWS, apply_window, encode_png, parse_window, to_uint8
 from medvqa.sources._record import Box, ImageRef, Problem, Problems, Record, relative_to
 from medvqa.sources._record_store import RecordStore
+from medvqa.sources._sample_data import (
+    MARKER,
+    checkout_data_dir,
+    install_sample_data,
+    user_data_dir,
+)
 from medvqa.sources._spec import SourceSpec
 from medvqa.sources._tables import Row, read_table
 
@@ -42,6 +48,10 @@ def read_source(spec: SourceSpec, root: Path, problems: Problems) -> Iterator[Re
 
 
 __all__ = [
+    "install_sample_data",
+    "user_data_dir",
+    "checkout_data_dir",
+    "MARKER",
     "CT_WINDOWS",
     "SOURCE_READERS",
     "Box",

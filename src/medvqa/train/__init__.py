@@ -22,8 +22,11 @@ if TYPE_CHECKING:
     from medvqa.train._evaluate import EpochRow
     from medvqa.train._lora import LoraResult, LoraTrainConfig, train_lora
     from medvqa.train._predict import predict_splits, supervised_spec
+    from medvqa.train._progress import EpochProgress, StepProgress
 
 _WHERE: dict[str, str] = {
+    "StepProgress": "_progress",
+    "EpochProgress": "_progress",
     "ClassifierConfig": "_classifier",
     "ClassifierResult": "_classifier",
     "EpochRow": "_evaluate",
@@ -39,6 +42,8 @@ _WHERE: dict[str, str] = {
 }
 
 __all__ = [
+    "StepProgress",
+    "EpochProgress",
     "ClassifierConfig",
     "ClassifierData",
     "ClassifierResult",

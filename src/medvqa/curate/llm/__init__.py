@@ -44,8 +44,10 @@ from medvqa.curate.llm._report_schema import (
     write_schema,
 )
 from medvqa.curate.llm._reports import ReportsConfig, build_reports
+from medvqa.curate.llm._texts import read_texts
 
 __all__ = [
+    "read_texts",
     "PRESETS",
     "CaptionsConfig",
     "LLMBuildResult",

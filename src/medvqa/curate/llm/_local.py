@@ -18,7 +18,8 @@ from medvqa.errors import BadInputError
 from medvqa.models import BACKENDS, parse_model_spec
 
 #: spec kinds that never leave the process (the backend table's ``local`` column).
-IN_PROCESS_KINDS = frozenset(prefix for prefix, row in BACKENDS.items() if row.local)
+IN_PROCESS_KINDS = frozenset(prefix for prefix, row in BACKENDS.rows().items()
+                             if getattr(row, "local", False))
 
 
 def is_loopback_host(host: str) -> bool:
