@@ -72,7 +72,7 @@ BACKENDS: Registry[Factory] = Registry("model kind", {
     "supervised": BackendInfo("medvqa.models._supervised:build_supervised", "a classifier "
                               "trained by `medvqa train classifier`", "supervised:RUN_DIR",
                               images=True, needs_name=True),
-    "human": BackendInfo(f"{_F}:not_yet", "a human reader's answers (`medvqa review exam`)",
+    "human": BackendInfo(f"{_F}:human_reader", "a human reader's answers (`medvqa review exam`)",
                          "human:reader1", images=True, needs_name=True),
 })
 

@@ -78,9 +78,9 @@ def build_anthropic(config: ModelConfig, spec: ModelSpec, bench_dir: Path | None
     return AnthropicModel(config, spec.name, spec.base_url)
 
 
-def not_yet(config: ModelConfig, spec: ModelSpec, bench_dir: Path | None) -> ModelBackend:
-    """Kinds reserved in the spec grammar but not implemented in this version."""
+def human_reader(config: ModelConfig, spec: ModelSpec, bench_dir: Path | None) -> ModelBackend:
+    """``human:`` names a human reader's run; it is made by the review app, never asked."""
     raise BadInputError(
-        f"model kind {spec.kind!r} is not available in this version of medvqa; "
-        "use random, frequent, smollm2, hf:PATH, openai:MODEL@URL or anthropic:MODEL"
+        f"model kind {spec.kind!r} cannot be run: a human reader's answers come from "
+        "`medvqa review exam` (which writes the RUN/)"
     )
