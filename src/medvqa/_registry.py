@@ -96,7 +96,7 @@ class Registry(Generic[T]):
         if name not in self._loaded:
             module, _, attr = self.row(name).target.partition(":")
             self._loaded[name] = getattr(importlib.import_module(module), attr)
-        return self._loaded[name]  # type: ignore[no-any-return]
+        return self._loaded[name]
 
     def help_text(self, sep: str = " | ") -> str:
         """The names (or their examples) joined, for an option's help: ``strict | open``.

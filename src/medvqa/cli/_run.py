@@ -9,7 +9,7 @@ runner, the backends and rich's progress bar are imported inside the command.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.markup import escape
@@ -52,12 +52,12 @@ def validate_command(
     raise typer.Exit(2)
 
 
-def _d(name: str) -> object:
+def _d(name: str) -> Any:
     """The default of a RunConfig field."""
     return default_of(RunConfig, name)
 
 
-def _m(name: str) -> object:
+def _m(name: str) -> Any:
     """The default of a ModelConfig field."""
     return default_of(ModelConfig, name)
 
@@ -74,7 +74,7 @@ def run_command(
         None, "--prompt", help="Prompt template name or YAML path (default: the benchmark's)."
     ),
     conditions: str = typer.Option(
-        ",".join(_d("conditions")), "--conditions",  # type: ignore[arg-type]
+        ",".join(_d("conditions")), "--conditions",
         help="Comma-separated conditions: " + names_help(CONDITIONS)),
     concurrency: int = typer.Option(_d("concurrency"), "--concurrency", min=1,
                                     help="Requests in flight."),

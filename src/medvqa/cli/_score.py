@@ -7,8 +7,10 @@ The printing (``medvqa.report``'s console renderer) happens here, in the CLI lay
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
+from rich.console import Console
 
 from medvqa.cli._console import print_skipped
 from medvqa.cli._help import default_of, names_help
@@ -17,16 +19,19 @@ from medvqa.score import ScoreConfig
 from medvqa.score.parsers import STYLES
 
 
-def _d(name: str) -> object:
+def _d(name: str) -> Any:
     """The default of a ScoreConfig field."""
     return default_of(ScoreConfig, name)
+
+
+_AGE_BANDS = ",".join(f"{edge:g}" for edge in _d("age_bands"))
 
 
 def score_command(
     bench: Path = typer.Argument(..., help="The BENCH/ folder."),
     run: Path = typer.Argument(..., help="The RUN/ folder."),
     style: str = typer.Option(_d("style"), "--style", help=names_help(STYLES)),
-    by: str = typer.Option(",".join(_d("by")), "--by",  # type: ignore[arg-type]
+    by: str = typer.Option(",".join(_d("by")), "--by",
                            help="Breakdowns, comma-separated: category, source, split, "
                            "question_type or meta.KEY."),
     seed: int = typer.Option(_d("seed"), "--seed",
@@ -36,7 +41,7 @@ def score_command(
                                     "option, as the published scorer)."),
     resamples: int = typer.Option(_d("resamples"), "--resamples", help="Bootstrap resamples."),
     no_cluster: bool = typer.Option(False, "--no-cluster", help="Resample items, not cases."),
-    age_bands: str = typer.Option(",".join(f"{e:g}" for e in _d("age_bands")),  # type: ignore[attr-defined]
+    age_bands: str = typer.Option(_AGE_BANDS,
                                   "--age-bands", help="Age band edges, years."),
     judge: str | None = typer.Option(
         None, "--judge", help="Model spec of an LLM judge that sorts the failures the rules "
@@ -94,7 +99,7 @@ def score_command(
         err.print(f"[yellow]missing[/yellow] {escape(line)}", highlight=False, soft_wrap=True)
 
 
-def _print_judge(console: object, modes: dict[str, dict[str, object]]) -> None:
+def _print_judge(console: Console, modes: dict[str, dict[str, object]]) -> None:
     """One line per condition: what the judge was asked and the labels it gave."""
     for cond, block in modes.items():
         j = block.get("judge")
@@ -103,7 +108,7 @@ def _print_judge(console: object, modes: dict[str, dict[str, object]]) -> None:
         labels = ", ".join(f"{k} {n}" for k, n in {
             **{f"lmod:{t}": n for t, n in j["lmod"].items()},
             **{f"mira:{t}": n for t, n in j["mira"].items()}}.items() if n)
-        console.print(  # type: ignore[attr-defined]
+        console.print(
             f"judge {j['model']} on {cond}: asked {j['asked']} of {j['candidates']}, "
             f"errors {j['errors']}; {labels or 'no labels'}", highlight=False, soft_wrap=True)
 

@@ -41,7 +41,7 @@ class ImportFormat(Entry):
         """The layout function, imported now."""
         module, _, attr = self.layout.partition(":")
         fn: Any = getattr(importlib.import_module(module), attr)
-        return fn  # type: ignore[no-any-return]
+        return fn
 
 
 _I = "medvqa.interop"
