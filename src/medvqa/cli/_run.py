@@ -16,7 +16,7 @@ from rich.markup import escape
 
 from medvqa.cli._help import default_of, names_help
 from medvqa.conditions import CONDITIONS
-from medvqa.models import BACKENDS, ModelConfig, RetryPolicy
+from medvqa.models import ATTENTION, BACKENDS, DEVICES, DTYPES, ModelConfig, RetryPolicy
 from medvqa.run import EXECUTORS, RayOptions, RunConfig, RunRequest
 
 if TYPE_CHECKING:
@@ -119,9 +119,9 @@ def run_command(
         help="Stop when the first N requests sent all failed (0: never stop early).",
     ),
     device: str = typer.Option(_m("device"), "--device",
-                               help="Local models: auto|cpu|cuda|cuda:N|mps."),
+                               help="Local models: " + " | ".join(DEVICES) + "."),
     dtype: str = typer.Option(
-        _m("dtype"), "--dtype", help="Local models: auto|bfloat16|float16|float32."
+        _m("dtype"), "--dtype", help="Local models: " + " | ".join(DTYPES) + "."
     ),
     device_map: str = typer.Option(
         _m("device_map"), "--device-map",
@@ -129,7 +129,7 @@ def run_command(
     ),
     attn_implementation: str = typer.Option(
         _m("attn_implementation"), "--attn-implementation",
-        help="Local models: sdpa (default), eager, flash_attention_2."
+        help="Local models: " + ", ".join(a for a in ATTENTION if a) + " (default: sdpa)."
     ),
     endpoint: list[str] = typer.Option(
         [], "--endpoint", help="More base URLs of the same openai: model (repeat the option)."

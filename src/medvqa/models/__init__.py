@@ -53,10 +53,19 @@ if TYPE_CHECKING:
         complete_requests,
     )
     from medvqa.models._endpoint import missing_key_problem
-    from medvqa.models._hf_device import check_placement_flags, resolve_device
+    from medvqa.models._hf_device import (
+        ATTENTION,
+        DEVICES,
+        DTYPES,
+        check_placement_flags,
+        resolve_device,
+    )
     from medvqa.models._serve import Server, launch_argv, start_server
 
 _LAZY: dict[str, str] = {
+    "ATTENTION": "_hf_device",
+    "DTYPES": "_hf_device",
+    "DEVICES": "_hf_device",
     "start_server": "_serve",
     "launch_argv": "_serve",
     "Server": "_serve",
@@ -76,6 +85,9 @@ _LAZY: dict[str, str] = {
 }
 
 __all__ = [
+    "ATTENTION",
+    "DTYPES",
+    "DEVICES",
     "start_server",
     "launch_argv",
     "Server",
