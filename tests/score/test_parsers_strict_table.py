@@ -118,7 +118,8 @@ TABLE: list[tuple[str, str, str, str, str | list[str] | None]] = [
     ("yes-no", "yesno", "YN", "Answer: Yes", "A"),
     ("yes-no", "yesno", "YN", "Yes - the nodule is spiculated.", "A"),
     ("yes-no", "yesno", "YN", "No evidence of cancer.", None),
-    ("yes-no", "yesno", "YN", "There is no mass.", None),
+    # rule 15: a specific absent finding answers No, even without the question
+    ("yes-no", "yesno", "YN", "There is no mass.", "B"),
     ("yes-no", "yesno", "YN", "There is a mass.", None),
     ("yes-no", "yesno", "YN", "Yes or No", None),
     ("yes-no", "yesno", "YN", "Yes/No", None),

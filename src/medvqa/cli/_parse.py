@@ -10,8 +10,10 @@ from medvqa.cli._console import print_skipped
 
 
 def parse_command(
-    inp: Path = typer.Argument(..., help="JSONL: id, response, options, question_type, answer."),
-    out: Path = typer.Option(..., "--out", "-o", help="JSONL: id, choice, correct, invalid."),
+    inp: Path = typer.Argument(
+        ..., help="JSONL: id, response, options, question_type, answer (question optional)."),
+    out: Path = typer.Option(
+        ..., "--out", "-o", help="JSONL: id, choice, correct, invalid, reason."),
     style: str = typer.Option(
         "strict", "--style", help="strict | mammovqa | pathmmu | region | open"),
     seed: int = typer.Option(42, "--seed", help="Seed of the pathmmu random fallback."),

@@ -1,0 +1,128 @@
+"""Where a capital letter is an option letter, and where it is part of a name.
+
+A letter names an option only in a *letter position* (strict rule 6):
+
+- in brackets anywhere: ``(B)``, ``[B]``;
+- right after an answer word: ``answer``, ``option``, ``choice``, ``letter`` (``The correct
+  answer is: B``, ``option b``, ``Answer - C``);
+- at the start of a line before ``.``, ``:`` or ``)`` (``B: Normal``, ``- A. Mass``).
+
+It is part of a name, not a letter, when (rule 11) it is glued to what follows as one name:
+
+- followed by a period and a lower-case word, as a genus is abbreviated (``E. coli``,
+  ``S. aureus``);
+- followed directly by a lower-case word that is not a connective ("T cell", "A mass" — an
+  article, "I think" — a pronoun), where connectives are words that can follow an answer
+  letter ("B because …", "C is …", "D, since …");
+- followed by a hyphen or a digit (``T2-weighted``, ``B-lines``, ``C3``);
+
+unless the words after it are that option's own text (``B. squamous cell carcinoma`` where B
+is squamous cell carcinoma). A letter preceded by a naming word ("hepatitis E", "protein C",
+"group B", "vitamin D", "type A", "class A") is in none of the positions above, so it is never
+read; the whole response being a letter (``B``) is read by the caller.
+
+>>> words = {"B": ("squamous", "cell", "carcinoma"), "E": ("candida",)}
+>>> [(l, s) for l, s, _ in letter_mentions("The answer is E. coli", "the answer is e. coli", words)]
+[]
+>>> text = "Answer: (B) squamous cell carcinoma"
+>>> [(l, s) for l, s, _ in letter_mentions(text, text.lower(), words)]
+[('B', 9), ('B', 9)]
+"""
+
+from __future__ import annotations
+
+import re
+
+from medvqa.score.parsers._variants import fold
+
+__all__ = ["letter_mentions"]
+
+_P_PAREN = r"[(\[](?P<p>[A-Z])[)\]]"
+_P_KEY = (r"(?i:\b(?:answers?|options?|choices?|letter)\s*(?:is|are|would\s+be|:|=|-|#)?\s*:?\s*"
+          r"(?:not\s+)?(?:option\s+|choice\s+)?)(?<![A-Za-z])(?P<kb>[(\[])?(?P<k>[A-Za-z])[)\]]?"
+          r"(?![\w-])")
+_P_LINE = r"^[ \t]*(?:[-*\u2022][ \t]*|\d+[.)][ \t]*)?(?P<l>[A-Z])[.):](?=\s|$)"
+# Each letter position alone, run only when its literal cue is in the text.
+_PAREN, _KEY, _LINE = (re.compile(p, re.MULTILINE) for p in (_P_PAREN, _P_KEY, _P_LINE))
+_LINE_START = re.compile(r"(?:[-*\u2022]\s*|\d+[.)]\s*)?[A-Z][.):]")
+_WORD_AFTER = re.compile(r"[ \t]+([a-z][a-z'-]*)")
+_GENUS = re.compile(r"\.[ \t]*[a-z]")
+_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)*'?")
+# Words that may follow an answer letter without making it part of a name.
+_CONNECTIVES = frozenset({
+    "and", "or", "because", "since", "as", "is", "was", "are", "with", "for", "but", "which",
+    "given", "due", "seems", "appears", "would", "here", "then", "now", "too", "also", "only",
+    "again", "instead", "indeed", "clearly", "definitely", "certainly", "in", "on", "at",
+    "from", "per", "based", "to", "the", "this", "that", "it", "not", "looks", "fits", "best",
+    "seem", "appear", "being", "has", "had", "will", "should", "could", "might", "may",
+})
+
+
+def letter_mentions(text: str, lowered: str,
+                    words: dict[str, tuple[str, ...]]) -> list[tuple[str, int, int]]:
+    """Option letters in letter positions: (upper-case letter, start, end), names skipped.
+
+    Args:
+        text: the prepared text (Markdown dropped), original case.
+        lowered: ``text`` lower-cased (same length).
+        words: letter → its option text's folded words (to recognise ``B. <its text>``).
+    """
+    out = []
+    for m in _positions(text, lowered):
+        group = m.lastgroup or ""
+        if group == "kb":
+            group = "k"
+        letter = m.group(group)
+        end = m.end(group)
+        if group == "k" and letter.islower() and not _ends_clause(text, m.end()):
+            continue
+        bracketed = group == "p" or (group == "k" and m.group("kb") is not None)
+        if not bracketed and _in_name(text, end, words.get(letter.upper(), ())):
+            continue
+        out.append((letter.upper(), m.start(group), end))
+    return out
+
+
+def _positions(text: str, lowered: str) -> list[re.Match[str]]:
+    """Matches of the three letter positions, each only where cued.
+
+    A bracket cues ``(B)``, a keyword cues ``answer is B``, a line start cues ``B: …``.
+    """
+    out: list[re.Match[str]] = []
+    if "(" in text or "[" in text:
+        out += _PAREN.finditer(text)
+    if "answer" in lowered or "option" in lowered or "choice" in lowered or "letter" in lowered:
+        out += _KEY.finditer(text)
+    if "\n" in text or _LINE_START.match(text) is not None:
+        out += _LINE.finditer(text)
+    return out
+
+
+def _in_name(text: str, end: int, own: tuple[str, ...]) -> bool:
+    """The letter ending at ``end`` is glued to a name (see the module docstring)."""
+    after = text[end:end + 2]
+    if not after:
+        return False
+    if after[0] in "-" or after[0].isdigit():
+        return True
+    genus = _GENUS.match(text, end)
+    word = _WORD_AFTER.match(text, end)
+    if genus is None and (word is None or word.group(1) in _CONNECTIVES):
+        return False
+    return not (own and _own_text_follows(text, end, own))
+
+
+def _own_text_follows(text: str, pos: int, own: tuple[str, ...]) -> bool:
+    """The option's own words come next (``B. squamous cell carcinoma``)."""
+    toks = []
+    for m in _TOKEN.finditer(text, pos):
+        toks.append(fold(m.group()))
+        if len(toks) == len(own):
+            break
+    return tuple(toks) == own
+
+
+def _ends_clause(text: str, pos: int) -> bool:
+    """True when only punctuation or white space up to a clause end follows ``pos``."""
+    rest = text[pos:pos + 3]
+    return not rest.strip() or rest.lstrip()[0] in ".,;:!?)\n"
