@@ -336,11 +336,12 @@ def _json_segments(text: str, lowered: str, objects: list[tuple[int, int]]) -> l
     for m in _JSON_FIELD.finditer(text):
         content = _json_value(m)
         if content:
-            out.append(Segment(m.start(), m.end(), "Answer: " + content, "json"))
+            # The object's other fields (a "reasoning" string) are set aside with it.
             start = text.rfind("{", 0, m.start())
             close = text.find("}", m.end())
-            objects.append((start if start >= 0 else m.start(),
-                            len(text) if close < 0 else close + 1))
+            span = (start if start >= 0 else m.start(), len(text) if close < 0 else close + 1)
+            out.append(Segment(span[0], span[1], "Answer: " + content, "json"))
+            objects.append(span)
     return out
 
 

@@ -186,6 +186,8 @@ def _mentions(text: str, lowered: str, masked: str, words: set[str],
         i = bisect_right(ends, start)
         begin = ends[i - 1] if i else 0
         stop = ends[i] if i < len(ends) else len(lowered)
+        if stop and lowered[stop - 1] == "?":
+            return False  # asked, not stated: "Pleural effusion? No."
         if may_discuss and (DISCUSSED_BEFORE.search(masked, begin, start) is not None
                             or DISCUSSED_AFTER.match(masked[end:stop]) is not None):
             return False

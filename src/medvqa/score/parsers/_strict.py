@@ -56,7 +56,8 @@ Rules, applied in this order (each has its rows in the decision table of
     mammography, fundus/OCT, pathology, dermatology): "HCC" names the option "Hepatocellular
     carcinoma" (and "hepatocellular carcinoma" an option "HCC"), only in capitals, only when it
     names exactly one option (never when it maps to two: "PE" with both pulmonary embolism and
-    pleural effusion offered is ``ambiguous``), never when made only of option letters ("AD").
+    pleural effusion offered is ``ambiguous``), never when it could be a list of option letters
+    ("AD").
 13. A **restated option list** (two or more lines ``X. its own text``) is not an answer: when
     the rest of the response chooses, the list is set aside.
 14. **Yes/no words** (yes/no items: options whose texts are yes and no words of
@@ -78,7 +79,7 @@ Rules, applied in this order (each has its rows in the decision table of
     A negated option is never chosen; one both asserted and negated is ``ambiguous``.
 17. **Discussed options** (verbose answers that mention other options only to dismiss them): a
     mention in a hypothetical or generic clause — "X would show …", "if this were X", "X
-    typically …" — is neither chosen nor negated.
+    typically …" — or in a question ("Pleural effusion? No.") is neither chosen nor negated.
 18. Single choice, yes/no, grade: exactly one option asserted → it; none → ``negated`` (all
     named were negated) or ``no_answer``; two different options ("B or C") → ``ambiguous``.
 19. Multiple choice: the set of asserted options (``Mass; Miscellaneous``, ``A, C``); none →

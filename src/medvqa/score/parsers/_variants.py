@@ -22,7 +22,7 @@ is not named inside "non-glaucoma", nor "fatty" inside "fatty-glandular".
 
 Abbreviations come from the shipped table ``resources/answers/abbreviations.yaml`` (its header
 says what is in it and why); they are read only in capitals, only when they name exactly one
-option, and never when made only of the item's option letters.
+option, and never when it could be a list of the item's option letters ("AD", not "BCC").
 
 >>> fold("Haemorrhages"), fold("oedema"), fold("tumours"), fold("nuclei"), fold("Crohn's")
 ('hemorrhage', 'edema', 'tumor', 'nucleus', 'crohn')
@@ -161,7 +161,7 @@ class PhraseIndex:
                     owners.setdefault(key, set()).add(letter)
                     literal.setdefault(key, " ".join(form.lower().split()))
             for abbr in _abbreviations_of(clean):
-                if not set(abbr) <= letters:
+                if not (set(abbr) <= letters and len(set(abbr)) == len(abbr)):
                     abbreviations.setdefault(abbr, set()).add(letter)
         first: dict[str, list[Phrase]] = {}
         for (words, gaps), who in owners.items():
