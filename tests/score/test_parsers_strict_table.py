@@ -346,7 +346,9 @@ TABLE: list[Row] = [
     ("names", "single", "ORG", "Group B streptococcus.", None),
     ("names", "single", "ORG", "The answer is vitamin D deficiency.", None),
     ("names", "single", "ORG", "Answer: T cell lymphoma", None),
-    ("names", "single", "ORG", "C. albicans", None),
+    # rule 11: a binomial is also named with its genus abbreviated (D is Candida albicans)
+    ("names", "single", "ORG", "C. albicans", "D"),
+    ("names", "single", "ORG", "C. neoformans", None),
     ("names", "single", "ORG", "E", "E"),
     ("names", "single", "ORG", "The answer is E.", "E"),
     ("names", "single", "LUNG", "The answer is B. squamous cell carcinoma", "B"),

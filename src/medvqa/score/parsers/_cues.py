@@ -31,7 +31,8 @@ REFUSAL = re.compile(
 # Hedges: the model does not commit (the strict parser never picks among its guesses). "X cannot
 # be excluded", "cannot rule out X" and "X is not excluded" keep X open: a hedge, not a choice.
 HEDGE = re.compile(
-    r"\b(?:maybe|perhaps|possibly|either|unsure|uncertain|unclear|undecided|inconclusive)\b"
+    r"\b(?:maybe|perhaps|possibly|unsure|uncertain|unclear|undecided|inconclusive)\b"
+    r"|\beither\b[^.;\n]*\bor\b|\beither\s+way\b"
     r"|\b(?:might|may|could)\s+(?:also\s+)?be\b|\bnot\s+(?:entirely\s+|completely\s+|100%\s+)?"
     r"(?:sure|certain)\b|\b(?:hard|difficult|impossible)\s+to\s+(?:say|tell|determine|assess|know)"
     r"|\bcan(?:not|'t|\s+not)\s+be\s+(?:sure|certain)\b|\bi\s+(?:guess|doubt)\b|\bdoubtful\b"
@@ -40,7 +41,10 @@ HEDGE = re.compile(
     r"|\b(?:not|isn't|aren't|wasn't|weren't)\s+(?:been\s+|be\s+)?(?:(?:entirely|completely|fully"
     r"|definitely|reliably|confidently|safely)\s+)?(?:excluded|ruled\s+out)"
     r"|\bunable\s+to\s+(?:exclude|rule\s+out)\b|\bpossible\b|\bpossibility\b|\bequivocal\b"
-    r"|\bdifferential\s+(?:diagnosis\s+)?(?:includes?|of|is)\b",
+    r"|\bdifferential\s+(?:diagnosis\s+)?(?:includes?|of|is)\b|\bborderline\s+between\b"
+    r"|\b(?:worried|concerned)\s+about\b|\bconcern(?:ing)?\s+for\b"
+    r"|\b(?:can|may|could)\s+(?:look|appear)\s+(?:similar|identical|alike)\b"
+    r"|\bindistinguishable\b",
     re.IGNORECASE,
 )
 # The hedges that keep one named thing open ("X cannot be excluded"): reported as hedges even
@@ -122,6 +126,8 @@ DISCUSSED_AFTER = re.compile(
     r"|is\s+characteri[sz]ed|are\s+characteri[sz]ed)\b",
     re.IGNORECASE,
 )
+# A clause opened by a concession ("although X is common here, …") grants X nothing.
+CONCESSIVE = re.compile(r"\b(?:although|though|despite|albeit)\s*$")
 DISCUSSED_WORDS = frozenset({"if", "whether", "typically", "usually", "classically", "expected",
                              "would", "tends", "tend", "characterized", "characterised"})
 
@@ -154,7 +160,8 @@ HEDGE_TRIGGERS = frozenset({
     "inconclusive", "might", "may", "could", "sure", "certain", "hard", "difficult",
     "impossible", "guess", "doubt", "doubtful", "cannot", "can't", "can", "couldn't", "not",
     "isn't", "aren't", "wasn't", "weren't", "unable", "possible", "possibility", "equivocal",
-    "differential",
+    "differential", "borderline", "worried", "concerned", "concern", "concerning",
+    "indistinguishable",
 })
 # Words (and word starts) without one of which NEG_BEFORE cannot match anywhere.
 NEG_WORDS = frozenset({

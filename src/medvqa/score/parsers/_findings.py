@@ -9,10 +9,10 @@ seen / present", "… shows X", "Positive for X").
 
 When does "There is no X" answer the question? Only when X is the finding asked about:
 
-- with the question known: every content word of X (spelling-folded, abbreviations expanded)
-  is a word of the question — "no large pneumothorax" does not answer "Is there a
-  pneumothorax?" (a small one may be there), "no pleural effusion" does not answer it either —
-  and the question does not itself ask about normality or absence ("Is the lung normal?",
+- with the question known: every content word of X (spelling-folded; a word of the same
+  stem counts, "ulceration" for "ulcerated") is a word of the question — "no large
+  pneumothorax" does not answer "Is there a pneumothorax?" (a small one may be there), "no
+  pleural effusion" does not answer it either — and the question does not itself ask about normality or absence ("Is the lung normal?",
   "Is it free of …?", "Is this benign?": there "no X" would mean yes);
 - with the question unknown (a JSONL without questions): only an absent finding is read, and
   only when X is a specific finding — not a word of (ab)normality, disease or malignancy
@@ -37,7 +37,7 @@ from functools import lru_cache
 
 from medvqa.score.parsers._variants import fold
 
-__all__ = ["finding_answers", "may_state_finding"]
+__all__ = ["finding_answers", "may_state_finding", "same_stem"]
 
 _ABSENT_LEAD = re.compile(
     r"^\s*(?:answer\s*:\s*)?(?:(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:shows?|demonstrates?|reveals?"
@@ -71,10 +71,10 @@ _FILLER = frozenset({
     "suggestive", "apparent", "appreciable", "detectable", "current", "provided", "given",
     "shown", "obviously", "clearly", "also", "and", "or", "nor", "be", "been", "it", "its",
 })
-# Question words that ask about normality or absence: a "no X" answer would then mean yes.
-_FLIPS = frozenset({"normal", "benign", "healthy", "unremarkable", "intact", "clear", "free",
-                    "negative", "absent", "absence", "no", "not", "without", "excluded", "rule",
-                    "ruled", "lack", "lacking", "missing", "nothing", "none"})
+# A question about normality or absence: a "no X" answer would then mean yes.
+_FLIPS = re.compile(r"\b(?:normal|benign|healthy|unremarkable|intact|clear|free\s+of|negative"
+                    r"|absent|absence|no|not|without|excluded|rul\w*\s+out|lack\w*|missing"
+                    r"|nothing|none)\b")
 # Findings too general to be read without the question.
 _GENERAL = frozenset(fold(w) for w in (
     "normal", "abnormal", "abnormality", "abnormalities", "pathology", "pathologic",
@@ -82,7 +82,7 @@ _GENERAL = frozenset(fold(w) for w in (
     "tumour", "tumor", "neoplasm", "neoplasia", "lesion", "anything", "change", "problem",
     "issue", "concern", "concerning", "suspicious", "worrisome"))
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
-_CLAUSE = re.compile(r"[.;,!?\n]|\s[\u2014\u2013-]+\s|\b(?:but|however|whereas|although|though"
+_CLAUSE = re.compile(r"[.;:,!?\n()]|\s[\u2014\u2013-]+\s|\b(?:but|however|whereas|although|though"
                      r"|while)\b")
 _CUES = ("no", "not", "n't", "without", "absen", "negative", "free", "exclud", "ruled",
          "there", "seen", "present", "show", "demonstrat", "reveal", "positive", "identified",
@@ -95,8 +95,30 @@ def may_state_finding(lowered: str) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def _question_words(question: str) -> frozenset[str]:
-    return frozenset(fold(w) for w in _WORD.findall(question.lower()))
+def _question_words(question: str) -> tuple[frozenset[str], bool]:
+    """The question's folded words, and whether it asks about normality or absence."""
+    lowered = question.lower()
+    return frozenset(fold(w) for w in _WORD.findall(lowered)), _FLIPS.search(lowered) is not None
+
+
+def same_stem(a: str, b: str) -> bool:
+    """Whether two folded words have one stem.
+
+    Equal, or sharing a prefix of six letters or more that is at least three quarters of the
+    shorter one ("ulcerated" / "ulceration", "enlarged" / "enlargement"; not "cardiomegaly" /
+    "cardiomyopathy").
+
+    >>> same_stem("ulcerated", "ulceration"), same_stem("cardiomegaly", "cardiomyopathy")
+    (True, False)
+    """
+    if a == b:
+        return True
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n >= 6 and n >= 0.75 * min(len(a), len(b))
 
 
 def _content(x: str) -> frozenset[str]:
@@ -110,8 +132,8 @@ def _asked(x: str, question: str) -> bool:
         return False
     if not question:
         return not (words & _GENERAL)
-    asked = _question_words(question)
-    return not (asked & _FLIPS) and words <= asked
+    asked, flips = _question_words(question)
+    return not flips and all(w in asked or any(same_stem(w, q) for q in asked) for w in words)
 
 
 def finding_answers(lowered: str, question: str) -> set[str]:

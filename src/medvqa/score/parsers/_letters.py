@@ -5,7 +5,9 @@ A letter names an option only in a *letter position* (strict rule 6):
 - in brackets anywhere: ``(B)``, ``[B]``;
 - right after an answer word: ``answer``, ``option``, ``choice``, ``letter`` (``The correct
   answer is: B``, ``option b``, ``Answer - C``);
-- at the start of a line before ``.``, ``:`` or ``)`` (``B: Normal``, ``- A. Mass``).
+- at the start of a line before ``.``, ``:`` or ``)`` (``B: Normal``, ``- A. Mass``);
+- in a list of letters (joined by ``,``, ``/``, ``&``, "or", "and") that follows one of the
+  positions above, opens a line or follows a colon ("Options B or C", "Density: B or C").
 
 It is part of a name, not a letter, when (rule 11) it is glued to what follows as one name:
 
@@ -42,8 +44,14 @@ _P_KEY = (r"(?i:\b(?:answers?|options?|choices?|letter)\s*(?:is|are|would\s+be|:
           r"(?:not\s+)?(?:option\s+|choice\s+)?)(?<![A-Za-z])(?P<kb>[(\[])?(?P<k>[A-Za-z])[)\]]?"
           r"(?![\w-])")
 _P_LINE = r"^[ \t]*(?:[-*\u2022][ \t]*|\d+[.)][ \t]*)?(?P<l>[A-Z])[.):](?=\s|$)"
+# A list of letters that opens a line or follows a colon: "B or C", "Density: A/B".
+_P_LIST = (r"(?:^|(?<=:))[ \t]*(?P<s>[A-Z])(?=\s*(?:,|/|&|\bor\b|\band\b)\s*[(\[]?[A-Z][)\]]?"
+           r"(?![\w-]))")
+_CONTINUED = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b)\s*(?:option\s+|choice\s+)?[(\[]?"
+                        r"(?P<c>[A-Z])[)\]]?(?![\w-])")
 # Each letter position alone, run only when its literal cue is in the text.
-_PAREN, _KEY, _LINE = (re.compile(p, re.MULTILINE) for p in (_P_PAREN, _P_KEY, _P_LINE))
+_PAREN, _KEY, _LINE, _LIST = (re.compile(p, re.MULTILINE)
+                              for p in (_P_PAREN, _P_KEY, _P_LINE, _P_LIST))
 _LINE_START = re.compile(r"(?:[-*\u2022]\s*|\d+[.)]\s*)?[A-Z][.):]")
 _WORD_AFTER = re.compile(r"[ \t]+([a-z][a-z'-]*)")
 _GENUS = re.compile(r"\.[ \t]*[a-z]")
@@ -77,9 +85,23 @@ def letter_mentions(text: str, lowered: str,
         if group == "k" and letter.islower() and not _ends_clause(text, m.end()):
             continue
         bracketed = group == "p" or (group == "k" and m.group("kb") is not None)
-        if not bracketed and _in_name(text, end, words.get(letter.upper(), ())):
+        if not bracketed and group != "s" and _in_name(text, end, words.get(letter.upper(), ())):
             continue
         out.append((letter.upper(), m.start(group), end))
+        if group in ("k", "s"):
+            out += _continued(text, m.end(), words)
+    return out
+
+
+def _continued(text: str, pos: int, words: dict[str, tuple[str, ...]]
+               ) -> list[tuple[str, int, int]]:
+    """Letters listed after a letter in a letter position: "Options B or C", "A, C and D"."""
+    out = []
+    while (m := _CONTINUED.match(text, pos)) is not None:
+        if _in_name(text, m.end("c"), words.get(m.group("c"), ())):
+            break
+        out.append((m.group("c"), m.start("c"), m.end("c")))
+        pos = m.end()
     return out
 
 
@@ -95,6 +117,8 @@ def _positions(text: str, lowered: str) -> list[re.Match[str]]:
         out += _KEY.finditer(text)
     if "\n" in text or _LINE_START.match(text) is not None:
         out += _LINE.finditer(text)
+    if " or " in text or "/" in text or "," in text or "&" in text or " and " in text:
+        out += _LIST.finditer(text)
     return out
 
 

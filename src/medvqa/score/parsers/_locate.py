@@ -14,7 +14,7 @@ is nothing but a trace has not committed to an answer.
 **Step 2 — the final-answer segment** (:func:`final_segments`), found in the trace-free text:
 
 - an answer marker: "Final answer", "Answer:", "The answer is" (also "correct/best answer
-  is", "would be"), "My answer/choice", "I choose/pick/select/go with", and the same in the
+  is", "would be"), "My answer/choice", "I choose/pick/select/go with/favour", and the same in the
   languages of :mod:`._answer_words`; the segment is what follows the marker up to the end of
   its line, its sentence, or an explanation ("because", "since", "which", "as shown" …);
 - ``\boxed{…}``, ``\boxed{\text{…}}`` (LaTeX wrappers and ``$`` dropped);
@@ -137,8 +137,8 @@ _CONNECT = re.compile(
     r"|(?P<nl>(?:\s*(?:\*\*|__))?(?=[ \t]*\n))"
 )
 _PREFIX = re.compile(r"(?:\b(?:the|my)\s+)?(?:\b(?:final|correct|best|right|most\s+likely)\s+)?$")
-_PICKS = ("choose", "pick", "select", "go with", "opt for")
-_I_WOULD = re.compile(r"\bi\s*(?:would|will|'ll|'d)?\s*$")
+_PICKS = ("choose", "pick", "select", "go with", "going with", "opt for", "favour", "favor")
+_I_WOULD = re.compile(r"\bi\s*(?:would|will|'ll|'d|'m|am)?\s*$")
 # Answer words that contain no other one, each with the words that contain it (longest first):
 # only roots found in a response are looked at further.
 _ROOTS = {r: [w for w in ANSWER_WORDS if r in w] for r in ANSWER_WORDS
@@ -222,7 +222,8 @@ def _marker_hits(lowered: str, ascii_only: bool) -> list[tuple[int, int]]:
     hits: list[tuple[int, int]] = []
     english = ("answer" in lowered or "choice" in lowered or "option" in lowered
                or "select" in lowered or "diagnosis" in lowered or "choose" in lowered
-               or "pick" in lowered or "go with" in lowered or "opt for" in lowered)
+               or "pick" in lowered or "go with" in lowered or "going with" in lowered
+               or "opt for" in lowered or "favo" in lowered)
     for key in _KEYS if english else ():
         i = lowered.find(key)
         while i >= 0:

@@ -17,6 +17,7 @@ from medvqa.score.parsers._answer_words import NO_WORDS, YES_WORDS
 from medvqa.score.parsers._base import ParsedAnswer, abstain
 from medvqa.score.parsers._cues import (
     CLAUSE_WORDS,
+    CONCESSIVE,
     DISCUSSED_AFTER,
     DISCUSSED_BEFORE,
     DISCUSSED_WORDS,
@@ -48,14 +49,14 @@ _LEAD = (r"(?:(?:the\s+)?(?:final\s+|correct\s+|best\s+|right\s+)?(?:answers?|op
 #: The reader's answer lead at the start of a text ("The correct answer is:", "Answer -").
 LEAD = re.compile(r"\s*" + _LEAD, re.IGNORECASE)
 _ONE = r"[(\[]?[A-Za-z][)\]]?"
-_SEP = r"(?:\s*(?:,|;|/|&|\+|\band\b|\n)\s*|\s+)"
+_SEP = r"(?:\s*(?:,|;|/|&|\+|\band\b|\bor\b|\n)\s*|\s+)"
 # The whole response is letters: "B", "(B).", "Answer: A, C", "The answers are A and C".
 _ONLY_LETTERS = re.compile(rf"^\s*{_LEAD}?(?:option\s+|choice\s+)?({_ONE}(?:{_SEP}{_ONE})*)"
                            r"[\s.!:;,]*$", re.IGNORECASE)
 _ONLY_LETTERS_LEN = 80  # longer texts are never letters only ("The answers are A, C and D.")
 _LETTER = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
 _YN_WORDS = "|".join(re.escape(w) for w in sorted(YES_WORDS | NO_WORDS, key=len, reverse=True))
-_YN_HEAD = re.compile(rf"^\s*{_LEAD}?(?P<w>{_YN_WORDS})(?=$|\s*[.,;:!)\-\u2014\u3002\uff0c\uff01"
+_YN_HEAD = re.compile(rf"^\s*{_LEAD}?(?P<w>{_YN_WORDS})(?=$|\s*[.,;:!()\-\u2014\u3002\uff0c\uff01"
                       r"\uff1b\uff1a\u3001]|\s*\n)", re.IGNORECASE)
 _YN_BOTH = re.compile(r"\b(yes|no|true|false)[\s,/]*(?:or\b)?[\s,/]*(?!\1\b)"
                       r"(?:yes|no|true|false)\b")
@@ -160,6 +161,8 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *,
     only = _ONLY_LETTERS.match(text) if len(text) <= _ONLY_LETTERS_LEN else None
     if only is not None:
         letters = {c.upper() for c in _LETTER.findall(only.group(1))}
+        if len(letters) > 1 and _OR.search(only.group(1)):
+            return _stop("ambiguous")  # "A or B": alternatives, whatever the question type
         if letters <= ix.keys and (qtype == "multi" or len(letters) == 1):
             got = frozenset(letters)
             return Reading(got, _EMPTY, got, None)
@@ -188,13 +191,16 @@ def _mentions(text: str, lowered: str, masked: str, words: set[str],
         stop = ends[i] if i < len(ends) else len(lowered)
         if stop and lowered[stop - 1] == "?":
             return False  # asked, not stated: "Pleural effusion? No."
+        if begin and CONCESSIVE.search(masked, max(0, begin - 12), begin) is not None:
+            return False  # conceded, not chosen: "Although X is common here, …"
         if may_discuss and (DISCUSSED_BEFORE.search(masked, begin, start) is not None
                             or DISCUSSED_AFTER.match(masked[end:stop]) is not None):
             return False
         neg = may_negate and _negated_before(masked, begin, start) or (
             NEG_AFTER.match(masked[end:stop]) is not None) or (
             ("." in masked[end:end + 3] or ":" in masked[end:end + 3])
-            and NEG_AFTER_VERB.match(masked[end:_next_end(ends, masked, end)]) is not None)
+            # unmasked: another option's blanked name must not read as a missing subject
+            and NEG_AFTER_VERB.match(lowered[end:_next_end(ends, masked, end)]) is not None)
         (negated if neg else asserted).update(letters)
         return not neg
 
@@ -236,6 +242,9 @@ def _negated_before(masked: str, begin: int, start: int) -> bool:
             masked, cues[-1].end()):
         return True
     last = cues[-1].end()
+    colon = masked.find(":", last, start)
+    if colon >= 0 and len(masked[last:colon].split()) >= 2:
+        return False  # "without inflammation or fibrosis: steatosis"
     stop = NEG_STOP.search(masked, last, start)
     return stop is None or not masked[last:stop.start()].strip(" -,")
 
@@ -274,7 +283,7 @@ def restated(text: str, ix: OptionSet) -> tuple[int, int] | None:
     return lines[0].start(), lines[-1].end()
 
 
-_PUNCT = re.compile(r"[.;,!?\n]")
+_PUNCT = re.compile(r"[.;,!?\n\u2192]|[=-]>")
 _LONE_DOT = re.compile(r"(?<![^\W\d_])[A-Z]\.")
 _DASH = re.compile(r"\s[\u2014\u2013-]+\s")
 

@@ -31,16 +31,19 @@ Rules, applied in this order (each has its rows in the decision table of
    "No image was provided", "No idea", "No way to tell", "I don't know", "unable to…",
    "insufficient information", "as an AI…" (:data:`~._cues.REFUSAL`). Option texts are blanked
    before this check, so an option called "Cannot be assessed" can still be chosen.
-8. Hedges are invalid: "maybe", "perhaps", "possibly", "possible", "either", "could be",
-   "might be", "not sure", "hard to say", "I doubt", "equivocal", "the differential includes" …
+8. Hedges are invalid: "maybe", "perhaps", "possibly", "possible", "either … or", "could be",
+   "might be", "not sure", "hard to say", "I doubt", "equivocal", "the differential includes",
+   "borderline between", "worried about", "concerning for", "can look similar" …
    and the hedges that keep one finding open: "X cannot be excluded", "cannot rule out X", "X is
    not excluded / not ruled out" — a hedge about X, never a choice of X (:data:`~._cues.HEDGE`).
 9. An option is *mentioned* by its letter only in letter positions (:mod:`._letters`): the
    whole answer is a letter or a list of letters (``B``, ``(B)``, ``B.``, ``[B]``, ``A, C``,
    ``A; C``, ``A/C``, ``A and C``, optionally after ``Answer:``); ``(B)`` or ``[B]`` anywhere;
-   after ``answer``, ``option``, ``choice`` or ``letter``; or at the start of a line as ``B:``,
-   ``B.``, ``B)``. A letter that is not an option in the answer position ("The answer is E"
-   with options A–D) is ``out_of_range``.
+   after ``answer``, ``option``, ``choice`` or ``letter``; at the start of a line as ``B:``,
+   ``B.``, ``B)``; and the letters listed after one of these, or opening a line or following a
+   colon, joined by ``,`` ``/`` ``&`` "or" "and" ("Options B or C", "Density: B or C"). A
+   letter that is not an option in the answer position ("The answer is E" with options A–D) is
+   ``out_of_range``; letters joined by "or" are alternatives (``ambiguous``).
 10. **Letters inside names are never option letters**: a letter followed by a period and a
     lower-case word (``E. coli``), by a lower-case word that is not a connective ("T cell", "A
     mass", "I think"), or by a hyphen or digit (``T2-weighted``) is part of a name, unless the
@@ -49,7 +52,9 @@ Rules, applied in this order (each has its rows in the decision table of
 11. **Option texts as written by clinicians** (:mod:`._variants`): an option is mentioned where
     its words occur in order, compared after folding case, diacritics, hyphens (a hyphen and a
     space are one), possessives, plurals and British/American spellings (ae/oe → e, -our →
-    -or, -ise → -ize, -tre → -ter …); an option ``Name (ABBR)`` is also named by each part. A
+    -or, -ise → -ize, -tre → -ter …); an option ``Name (ABBR)`` is also named by each part, a
+    binomial by its abbreviated genus (``S. aureus``), an option containing a tabled full name
+    by the abbreviation in its place ("Moderate NPDR"). A
     hyphenated compound is one word ("glaucoma" is not in "non-glaucoma"); where option texts
     overlap, the longest one at a place wins, so "Fatty-glandular or Fatty" names two options.
 12. **Abbreviations** (the shipped table ``resources/answers/abbreviations.yaml``: radiology,
@@ -72,14 +77,19 @@ Rules, applied in this order (each has its rows in the decision table of
     absent finding is read. With the question known, "There is X" / "X is seen" reads as Yes.
     "No doubt, …" and "not only" are not negations.
 16. **Negation scope**: a mention is *negated* when its clause (text between ``. ; , ! ?``, new
-    lines, a spaced dash, *but*, *however* …) has a negation before it ("not", "no", "neither",
-    "nor", "without", "non-", "ruled out", "rather than", "unlikely", "wrong" …) or right after
-    it ("… is ruled out", "… can be excluded", "… is unlikely", "… is incorrect"). So "not X but
-    Y" → Y, "neither X nor Y — Z" → Z, and (with rule 3) "X is excluded; the answer is Y" → Y.
-    A negated option is never chosen; one both asserted and negated is ``ambiguous``.
+    lines, a spaced dash, an arrow ``→``, *but*, *however* …) has a negation before it ("not",
+    "no", "neither", "nor", "without", "non-", "ruled out", "rather than", "unlikely", "wrong"
+    …) or right after it ("… is ruled out", "… can be excluded", "… is unlikely", "… is
+    incorrect"). So "not X but Y" → Y, "neither X nor Y — Z" → Z, and (with rule 3) "X is
+    excluded; the answer is Y" → Y. A negation of a noun phrase ("no", "without", "absence of",
+    "lack of") stops at a verb that states a conclusion after another word ("no markings beyond
+    the line means pneumothorax") or at a colon after two words ("without inflammation or
+    fibrosis: steatosis"); "not" and "never" reach the end of the clause. A negated option is
+    never chosen; one both asserted and negated is ``ambiguous``.
 17. **Discussed options** (verbose answers that mention other options only to dismiss them): a
     mention in a hypothetical or generic clause — "X would show …", "if this were X", "X
-    typically …" — or in a question ("Pleural effusion? No.") is neither chosen nor negated.
+    typically …" —, in a concession ("Although X is common here, …") or in a question
+    ("Pleural effusion? No.") is neither chosen nor negated.
 18. Single choice, yes/no, grade: exactly one option asserted → it; none → ``negated`` (all
     named were negated) or ``no_answer``; two different options ("B or C") → ``ambiguous``.
 19. Multiple choice: the set of asserted options (``Mass; Miscellaneous``, ``A, C``); none →

@@ -9,12 +9,18 @@ compared word by word after :func:`fold` — a general spelling rule, not a word
   punctuation inside an option text must be written as in the option (``E. coli``);
 - possessives are dropped (``Crohn's`` = ``Crohn``), plurals are made singular
   (``-ies`` → ``-y``, ``-ices`` → ``-ex``, ``-ses`` → ``-sis``, ``-sses`` → ``-ss``,
-  ``-xes``/``-ches``/``-shes`` → without ``-es``, ``-ae`` → ``-a``, Latin ``-i`` → ``-us``,
+  ``-xes``/``-ches``/``-shes`` → without ``-es``, ``-aces`` → ``-ax`` (pneumothoraces),
+  ``-ae`` → ``-a``, ``-um`` → ``-a``, Latin ``-i`` → ``-us``,
   a final ``-s`` after anything but ``s``, ``u`` or ``i``);
 - British and American spellings are one: ``ae`` and ``oe`` → ``e`` (haemorrhage, oedema,
   oesophagus, naevus), ``-our`` → ``-or`` (tumour), ``-ise``/``-isation`` → ``-ize`` …,
   ``-yse`` → ``-yze``, a final ``-tre``/``-bre``/``-vre`` → ``-ter`` … (centre, fibre);
-- an option text with a part in brackets (``Glioblastoma (GBM)``) is also named by each part.
+- an option text with a part in brackets (``Glioblastoma (GBM)``) is also named by each part;
+- a binomial name is also named with its genus abbreviated (``Staphylococcus aureus`` by
+  ``S. aureus``), as microbiology writes it;
+- an option text that contains the full name of a tabled abbreviation is also named with the
+  abbreviation in its place ("Moderate non-proliferative diabetic retinopathy" by "Moderate
+  NPDR"), in any case, as part of the longer phrase.
 
 The folded forms are only compared with each other (never shown), so a rule that also folds an
 unrelated word ("does" → "des") costs nothing. A hyphenated compound is one word: "glaucoma"
@@ -47,6 +53,7 @@ __all__ = ["PhraseIndex", "fold", "phrase_tokens"]
 
 _TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)*'?")
 _BRACKETED = re.compile(r"^(.+?)\s*[(\[](.+?)[)\]]\s*$")
+_BINOMIAL = re.compile(r"^([A-Z][a-z]{3,})\s+([a-z]{3,})$")
 _ABBR_TOKEN = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]*[A-Z0-9](?:s|'s)?(?![\w-])")
 _IS_TO_IZ = re.compile(r"(?<=[a-z])is(?=e|ation|ing|ed)")
 _YS_TO_YZ = re.compile(r"(?<=[a-z])ys(?=e|ing|ed)")
@@ -87,6 +94,8 @@ def _singular(w: str) -> str:
         return w[:-3] + "y"
     if w.endswith("ices"):
         return w[:-4] + "ex"
+    if w.endswith("aces") and len(w) >= 7:
+        return w[:-4] + "ax"  # pneumothoraces
     if w.endswith("ix"):
         return w[:-2] + "ex"
     if w.endswith("sses"):
@@ -338,7 +347,25 @@ def _forms(text: str) -> list[str]:
     forms += [f.replace("-", "") for f in list(forms) if "-" in f]
     for f in list(forms):
         forms += _ABBREVIATIONS.get(f.strip(), [])
+    b = _BINOMIAL.match(text)
+    if b:
+        forms.append(f"{b.group(1)[0]}. {b.group(2)}")
+    forms += _abbreviated_inside(text)
     return forms
+
+
+def _abbreviated_inside(text: str) -> list[str]:
+    """The option text with a tabled full name inside it replaced by its abbreviation."""
+    raw = _TOKEN.findall(text.lower())
+    words = [fold(w) for w in raw]
+    out: list[str] = []
+    for (name, _gaps), abbrs in _BY_NAME.items():
+        k = len(name)
+        if 1 < k < len(words):
+            for i in range(len(words) - k + 1):
+                if tuple(words[i:i + k]) == name:
+                    out += [" ".join([*raw[:i], a.lower(), *raw[i + k:]]) for a in abbrs]
+    return out
 
 
 def _abbreviations_of(text: str) -> list[str]:
