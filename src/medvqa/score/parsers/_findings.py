@@ -12,8 +12,9 @@ When does "There is no X" answer the question? Only when X is the finding asked 
 - with the question known: every content word of X (spelling-folded; a word of the same
   stem counts, "ulceration" for "ulcerated") is a word of the question — "no large
   pneumothorax" does not answer "Is there a pneumothorax?" (a small one may be there), "no
-  pleural effusion" does not answer it either — and the question does not itself ask about normality or absence ("Is the lung normal?",
-  "Is it free of …?", "Is this benign?": there "no X" would mean yes);
+  pleural effusion" does not answer it either — and the question does not itself ask about
+  normality or absence ("Is the lung normal?", "Is it free of …?", "Is this benign?": there
+  "no X" would mean yes);
 - with the question unknown (a JSONL without questions): only an absent finding is read, and
   only when X is a specific finding — not a word of (ab)normality, disease or malignancy
   ("No evidence of malignancy" answers "Is it malignant?" with No but "Is it benign?" with Yes).
