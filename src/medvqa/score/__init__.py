@@ -2,6 +2,19 @@
 
 from medvqa.schema import ConditionMetrics, MetricsBlock, MetricsFile, MetricValue
 from medvqa.score._bootstrap import Interval, cluster_index, ratio_ci, statistic_ci
+from medvqa.score._extract import (
+    ExtractCandidate,
+    ExtractConfig,
+    ExtractedBy,
+    Extraction,
+    Extractor,
+    ExtractResult,
+    eligible,
+    extract_answers,
+    prepare_extractor,
+    rescue,
+)
+from medvqa.score._extract_prompt import ExtractPrompt, load_extract_prompt
 from medvqa.score._judge import JudgeConfig, JudgeResult, run_judge
 from medvqa.score._judge_prompt import JudgePrompt, load_judge_prompt, parse_verdict
 from medvqa.score._metric_table import METRICS, Metric
@@ -22,6 +35,13 @@ __all__ = [
     "METRICS",
     "Metric",
     "ConditionMetrics",
+    "ExtractCandidate",
+    "ExtractConfig",
+    "ExtractPrompt",
+    "ExtractResult",
+    "ExtractedBy",
+    "Extraction",
+    "Extractor",
     "Interval",
     "JudgeConfig",
     "JudgePrompt",
@@ -37,16 +57,21 @@ __all__ = [
     "chance_of_guess",
     "cluster_index",
     "compare_runs",
+    "eligible",
+    "extract_answers",
     "frequent_baseline",
     "group_test",
     "holm",
+    "load_extract_prompt",
     "load_judge_prompt",
     "macro_f1",
     "mcnemar_exact",
     "paired_difference",
     "paired_test",
     "parse_verdict",
+    "prepare_extractor",
     "ratio_ci",
+    "rescue",
     "run_judge",
     "score_run",
     "sign_flip_p",
