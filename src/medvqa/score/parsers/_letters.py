@@ -52,7 +52,7 @@ _CONTINUED = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b)\s*(?:option\s+|choice\s+)?
 # Each letter position alone, run only when its literal cue is in the text.
 _PAREN, _KEY, _LINE, _LIST = (re.compile(p, re.MULTILINE)
                               for p in (_P_PAREN, _P_KEY, _P_LINE, _P_LIST))
-_LINE_START = re.compile(r"(?:[-*\u2022]\s*|\d+[.)]\s*)?[A-Z][.):]")
+_KEYS = ("answer", "option", "choice", "letter")
 _WORD_AFTER = re.compile(r"[ \t]+([a-z][a-z'-]*)")
 _GENUS = re.compile(r"\.[ \t]*[a-z]")
 _TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)*'?")
@@ -113,12 +113,26 @@ def _positions(text: str, lowered: str) -> list[re.Match[str]]:
     out: list[re.Match[str]] = []
     if "(" in text or "[" in text:
         out += _PAREN.finditer(text)
-    if "answer" in lowered or "option" in lowered or "choice" in lowered or "letter" in lowered:
-        out += _KEY.finditer(text)
-    if "\n" in text or _LINE_START.match(text) is not None:
-        out += _LINE.finditer(text)
+    for key in _KEYS:  # each pattern is tried only where its cue is, not at every position
+        i = lowered.find(key)
+        while i >= 0:
+            if (m := _KEY.match(text, i)) is not None:
+                out.append(m)
+            i = lowered.find(key, i + len(key))
+    starts = [0]
+    if "\n" in text:
+        i = text.find("\n")
+        while i >= 0:
+            starts.append(i + 1)
+            i = text.find("\n", i + 1)
+    out += [m for p in starts if (m := _LINE.match(text, p)) is not None]
     if " or " in text or "/" in text or "," in text or "&" in text or " and " in text:
-        out += _LIST.finditer(text)
+        if ":" in text:
+            i = text.find(":")
+            while i >= 0:
+                starts.append(i + 1)
+                i = text.find(":", i + 1)
+        out += [m for p in starts if (m := _LIST.match(text, p)) is not None]
     return out
 
 

@@ -136,7 +136,7 @@ _CONNECT = re.compile(
     r"|[-\u2014\u2013](?=\s))"
     r"|(?P<nl>(?:\s*(?:\*\*|__))?(?=[ \t]*\n))"
 )
-_PREFIX = re.compile(r"(?:\b(?:the|my)\s+)?(?:\b(?:final|correct|best|right|most\s+likely)\s+)?$")
+_PREFIX_WORDS = (("final ", "correct ", "best ", "right ", "most likely "), ("the ", "my "))
 _PICKS = ("choose", "pick", "select", "go with", "going with", "opt for", "favour", "favor")
 _I_WOULD = re.compile(r"\bi\s*(?:would|will|'ll|'d|'m|am)?\s*$")
 # Answer words that contain no other one, each with the words that contain it (longest first):
@@ -229,8 +229,7 @@ def _marker_hits(lowered: str, ascii_only: bool) -> list[tuple[int, int]]:
         while i >= 0:
             j = i + len(key)
             if _bounded(lowered, i, j) and (c := _CONNECT.match(lowered, j)) is not None:
-                p = _PREFIX.search(lowered, max(0, i - 24), i)
-                start = p.start() if p is not None else i
+                start = _prefix_start(lowered, i)
                 newline_only = c.group("nl") is not None
                 if not (newline_only and "final" not in lowered[start:i]) and not (
                         key == "diagnosis" and lowered.endswith("differential ", 0, i)):
@@ -264,6 +263,17 @@ def _other_hits(lowered: str, words: list[str], hits: list[tuple[int, int]]
                     out.append((i, c.end()))
             i = lowered.find(word, j)
     return out
+
+
+def _prefix_start(lowered: str, i: int) -> int:
+    """Where the words before a key ("the final", "my", "the most likely") begin."""
+    for group in _PREFIX_WORDS:
+        for word in group:
+            if lowered.endswith(word, 0, i) and (i == len(word) or not lowered[
+                    i - len(word) - 1].isalnum()):
+                i -= len(word)
+                break
+    return i
 
 
 def _bounded(lowered: str, i: int, j: int) -> bool:

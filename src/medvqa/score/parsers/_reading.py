@@ -53,7 +53,7 @@ _SEP = r"(?:\s*(?:,|;|/|&|\+|\band\b|\bor\b|\n)\s*|\s+)"
 # The whole response is letters: "B", "(B).", "Answer: A, C", "The answers are A and C".
 _ONLY_LETTERS = re.compile(rf"^\s*{_LEAD}?(?:option\s+|choice\s+)?({_ONE}(?:{_SEP}{_ONE})*)"
                            r"[\s.!:;,]*$", re.IGNORECASE)
-_ONLY_LETTERS_LEN = 80  # longer texts are never letters only ("The answers are A, C and D.")
+_ONLY_LETTERS_LEN = 48  # longer texts are never letters only ("The answers are A, C and D.")
 _LETTER = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
 _YN_WORDS = "|".join(re.escape(w) for w in sorted(YES_WORDS | NO_WORDS, key=len, reverse=True))
 _YN_HEAD = re.compile(rf"^\s*{_LEAD}?(?P<w>{_YN_WORDS})(?=$|\s*[.,;:!()\-\u2014\u3002\uff0c\uff01"
@@ -143,9 +143,7 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *,
     if len(lowered) != len(text):  # a character whose lower case is longer (İ): keep it
         lowered = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
     spans = ix.phrases.find(text, lowered)
-    masked = lowered
-    for start, end, _ in reversed(spans):
-        masked = masked[:start] + " " * (end - start) + masked[end:]
+    masked = _blank(lowered, spans) if spans else lowered
     words = set(WORD.findall(masked))
     if not text:
         return _stop("empty")
@@ -254,6 +252,16 @@ _DETERMINER = re.compile(r"\s+(?:the|this|that|these|those|a|an|it|i|we|there)\b
 # "never" negate a verb or a whole clause and reach the end of it.
 _NOUN_NEGATIONS = frozenset({"no", "without", "absence", "absent", "lack", "lacks", "lacking",
                              "free", "none", "nothing", "non"})
+
+
+def _blank(lowered: str, spans: list[tuple[int, int, frozenset[str]]]) -> str:
+    """``lowered`` with the spans replaced by spaces (option texts blanked, rule 7)."""
+    parts, pos = [], 0
+    for start, end, _ in spans:
+        parts += [lowered[pos:start], " " * (end - start)]
+        pos = end
+    parts.append(lowered[pos:])
+    return "".join(parts)
 
 
 def decide(reading: Reading, qtype: str) -> ParsedAnswer:

@@ -113,8 +113,21 @@ ParsedAnswer(choice=None, invalid=True, reason='negated')
 
 from __future__ import annotations
 
+import re
+
 from medvqa.score.parsers._base import INVALID, ParsedAnswer, abstain
-from medvqa.score.parsers._cues import HEDGE_BUT, NEG_BEFORE, NOT_NEGATIONS, REFUSAL, REVISION
+from medvqa.score.parsers._cues import (
+    HEDGE_BUT,
+    HEDGE_TRIGGERS,
+    NEG_BEFORE,
+    NEG_STARTS,
+    NEG_WORDS,
+    NOT_NEGATIONS,
+    REFUSAL,
+    REFUSAL_TRIGGERS,
+    REVISION,
+    WORD,
+)
 from medvqa.score.parsers._locate import Segment, final_segments, set_aside_reasoning
 from medvqa.score.parsers._reading import LEAD, OptionSet, decide, option_set, restated, scan
 
@@ -124,6 +137,10 @@ _MEMO: dict[tuple[str, ...] | tuple[object, ...], tuple[ParsedAnswer, bool]] = {
 _MEMO_SIZE = 1 << 15
 _MEMO_LEN = 64
 _BLANK = " \t\r\n*_#>.`"
+_TAIL_WORDS = REFUSAL_TRIGGERS | HEDGE_TRIGGERS
+_BEFORE_WORDS = REFUSAL_TRIGGERS | NEG_WORDS
+_LETTER_LINE = re.compile(r"(?:^|\n)[ \t]*(?:[-*\u2022][ \t]*)?[A-Z](?:[.):]|\s*(?:,|/|&|or\b"
+                          r"|and\b))")
 
 
 def clear_memo() -> None:
@@ -200,6 +217,26 @@ def _reads_as_whole(body: str, segments: list[Segment]) -> bool:
     return lead is not None and body[lead.end():].strip(" \t*_").startswith(seg.text[8:])
 
 
+def _tail_may_matter(tail: str) -> bool:
+    """Whether what follows the answer can undo it (the full reading runs only then).
+
+    So when it has a refusal or hedge cue, a letter position or a change of mind.
+    """
+    lowered = tail.lower()
+    words = set(WORD.findall(lowered))
+    return bool(words & _TAIL_WORDS) or "(" in tail or "[" in tail or any(
+        k in lowered for k in ("answer", "option", "choice", "letter")) or (
+        _LETTER_LINE.search(tail) is not None) or REVISION.search(tail) is not None
+
+
+def _before_may_matter(before: str) -> bool:
+    """Whether what precedes the answer can undo it: a refusal cue or a negation."""
+    lowered = before.lower()
+    words = set(WORD.findall(lowered))
+    return bool(words & _BEFORE_WORDS) or "n't" in lowered or any(
+        w in lowered for w in NEG_STARTS)
+
+
 def _negated_marker(body: str, start: int) -> bool:
     """A negation earlier in the marker's own clause ("I would not say the answer is A")."""
     begin = max(body.rfind(c, 0, start) for c in ".;,!?\n:") + 1
@@ -228,7 +265,7 @@ def _from_segments(body: str, segments: list[Segment], qtype: str, ix: OptionSet
         return None
     chosen = frozenset(parsed.choice if isinstance(parsed.choice, list) else [parsed.choice or ""])
     tail = body[seg.end:]
-    if tail.strip(_BLANK):
+    if tail.strip(_BLANK) and _tail_may_matter(tail):
         after = scan(tail, ix, qtype, question)
         if after.verdict in ("refusal", "hedge"):
             return abstain(after.verdict), reading.used_question
@@ -238,7 +275,7 @@ def _from_segments(body: str, segments: list[Segment], qtype: str, ix: OptionSet
         if (after.asserted - chosen) and REVISION.search(tail) is not None:
             return abstain("not_committed"), reading.used_question
     before = body[:seg.start]
-    if before.strip(_BLANK):
+    if before.strip(_BLANK) and _before_may_matter(before):
         prior = scan(before, ix, qtype, question, hedge=False)
         if prior.verdict == "refusal":
             return abstain("refusal"), reading.used_question

@@ -190,24 +190,23 @@ class PhraseIndex:
         anchors of the phrases' first words with ``str.find``: most responses name one or two
         options, so only the words around an anchor are tokenised and folded.
         """
-        if not lowered.isascii():
-            return self.find_by_tokens(text, lowered)
+        view = lowered if lowered.isascii() else ascii_view(lowered)
         found: list[tuple[int, int, int, frozenset[str]]] = []
         for anchor, word in self.anchors:
-            j = lowered.find(anchor)
+            j = view.find(anchor)
             while j >= 0:
                 start = j
-                while start and (lowered[start - 1].isalnum() or lowered[start - 1] == "'"):
+                while start and (view[start - 1].isalnum() or view[start - 1] == "'"):
                     start -= 1
-                m = _TOKEN.match(lowered, start)
+                m = _TOKEN.match(view, start)
                 if m is None:
-                    j = lowered.find(anchor, j + 1)
+                    j = view.find(anchor, j + 1)
                     continue
                 if fold(m.group()) == word:
-                    got = self._match_at(lowered, m, word)
+                    got = self._match_at(view, m, word)
                     if got is not None:
                         found.append(got)
-                j = lowered.find(anchor, max(m.end(), j + 1))
+                j = view.find(anchor, max(m.end(), j + 1))
         out = _leftmost_longest(found) if found else []
         return self._with_abbreviations(text, lowered, out)
 
@@ -292,6 +291,26 @@ class PhraseIndex:
             if who:
                 out.append((m.start(), m.end(), who))
         return out
+
+
+_VIEW: dict[int, str] = {}
+
+
+def ascii_view(lowered: str) -> str:
+    """``lowered`` with each accented letter replaced by its base letter, same length.
+
+    Characters whose decomposition is not one ASCII letter are kept (CJK, dashes, ligatures),
+    so positions in the view are positions in ``lowered``.
+
+    >>> ascii_view("m\u00e9ningiome \u2014 \u6c14\u80f8")
+    'meningiome \u2014 \u6c14\u80f8'
+    """
+    for c in set(lowered):
+        if c.isascii() or ord(c) in _VIEW:
+            continue
+        base = "".join(x for x in unicodedata.normalize("NFKD", c) if not unicodedata.combining(x))
+        _VIEW[ord(c)] = base if len(base) == 1 and base.isascii() else c
+    return lowered.translate(_VIEW)
 
 
 def anchor(word: str) -> str:
