@@ -188,7 +188,8 @@ TABLE: list[Row] = [
     ("negation", "single", "PE", "Choice B is incorrect", None),
     ("negation", "single", "PE", "The answer is not B.", None),
     ("negation", "single", "PE", "The answer is not B, it is (C).", "C"),
-    ("negation", "single", "PE", "The answer is not B, it is C.", None),  # C: no letter position
+    # rule 9: "it is C" is now a letter position, so the answer after the negated B is read
+    ("negation", "single", "PE", "The answer is not B, it is C.", "C"),
     ("negation", "single", "PE", "Pleural effusion, but pleural effusion is unlikely.", None),
     ("negation", "single", "LR", "Not left.", None),
     ("negation", "single", "LR", "Left is incorrect.", None),
@@ -338,6 +339,21 @@ TABLE: list[Row] = [
     ("hedge", "single", "CXR", "Possible pneumothorax.", None),
     ("hedge", "yesno", "YN", "Yes, although a pneumothorax cannot be excluded.", None),
     ("hedge", "single", "CXR", "The differential includes pneumothorax.", None),
+    # --- more letter positions (rule 9) ---
+    ("letter positions", "single", "CXR", "B is the correct answer.", "B"),
+    ("letter positions", "single", "CXR", "I think C is correct.", "C"),
+    ("letter positions", "single", "CXR", "Therefore, B.", "B"),
+    ("letter positions", "single", "CXR", "It's C because of the Kerley lines.", "C"),
+    ("letter positions", "single", "CXR", "B - Pneumothorax", "B"),
+    ("letter positions", "single", "CXR", "Verdict: D", "D"),
+    ("letter positions", "single", "CXR", "I would say B.", "B"),
+    ("letter positions", "single", "CXR", "A is unlikely; B is correct.", "B"),
+    ("letter positions", "single", "CXR", "Options B or C seem plausible.", None),
+    ("letter positions", "single", "CXR", "Density: B or C.", None),
+    ("letter positions", "multi", "MM", "Both A and D.", ["A", "D"]),
+    ("letter positions", "multi", "MM", "Options A and D are present.", ["A", "D"]),
+    ("letter positions", "single", "CXR", "It is A mass.", None),
+    ("letter positions", "single", "CXR", "Vitamin D.", None),
     # --- letters inside names (rules 9, 10) ---
     ("names", "single", "ORG", "E. coli", None),
     ("names", "single", "ORG", "The answer is E. coli.", None),
@@ -403,6 +419,9 @@ TABLE: list[Row] = [
     ("yes-no words", "yesno", "ZH", "\u5426", "B"),
     ("yes-no words", "yesno", "ZH", "Yes", "A"),
     ("yes-no words", "yesno", "YN", "Respuesta: s\u00ed", "A"),
+    ("yes-no words", "yesno", "YN", "Yes there is a mass.", "A"),
+    ("yes-no words", "yesno", "YN", "No there isn't.", "B"),
+    ("yes-no words", "yesno", "YN", "I would say yes.", "A"),
     ("yes-no words", "yesno", "YN", "Positive or negative, hard to say.", None),
     ("yes-no words", "yesno", "YN", "Probablemente s\u00ed", None),
     # --- findings that answer a yes/no question (rule 15) ---
@@ -461,7 +480,7 @@ def test_the_table_is_large_and_covers_every_family():
                            "separators", "letter-only", "verbose", "yes-no", "reasoning",
                            "final answer", "structured", "marked", "names", "spelling",
                            "abbreviation", "restated", "yes-no words", "findings",
-                           "negation scope", "discussed"}
+                           "negation scope", "discussed", "letter positions"}
     qtypes = Counter(q for _, q, *_ in ROWS)
     assert qtypes["single"] >= 50 and qtypes["yesno"] >= 25 and qtypes["multi"] >= 25
 

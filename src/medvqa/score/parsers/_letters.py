@@ -7,7 +7,11 @@ A letter names an option only in a *letter position* (strict rule 6):
   answer is: B``, ``option b``, ``Answer - C``);
 - at the start of a line before ``.``, ``:`` or ``)`` (``B: Normal``, ``- A. Mass``);
 - in a list of letters (joined by ``,``, ``/``, ``&``, "or", "and") that follows one of the
-  positions above, opens a line or follows a colon ("Options B or C", "Density: B or C").
+  positions above, opens a line or follows a colon ("Options B or C", "Density: B or C");
+- after "therefore", "thus", "hence", "both", "it is" ("Therefore, B", "It's C because …");
+- said to be the answer ("B is correct", "C is the most likely"), or opening a line before
+  "is", "was", "seems" or a spaced dash ("B - Pneumothorax");
+- a clause of its own at the end, after a comma, colon or arrow ("So, B.", "Verdict: C").
 
 It is part of a name, not a letter, when (rule 11) it is glued to what follows as one name:
 
@@ -40,19 +44,26 @@ from medvqa.score.parsers._variants import fold
 __all__ = ["letter_mentions"]
 
 _P_PAREN = r"[(\[](?P<p>[A-Z])[)\]]"
-_P_KEY = (r"(?i:\b(?:answers?|options?|choices?|letter)\s*(?:is|are|would\s+be|:|=|-|#)?\s*:?\s*"
-          r"(?:not\s+)?(?:option\s+|choice\s+)?)(?<![A-Za-z])(?P<kb>[(\[])?(?P<k>[A-Za-z])[)\]]?"
-          r"(?![\w-])")
-_P_LINE = r"^[ \t]*(?:[-*\u2022][ \t]*|\d+[.)][ \t]*)?(?P<l>[A-Z])[.):](?=\s|$)"
+_P_KEY = (r"(?i:\b(?:answers?|options?|choices?|letter|therefore|thus|hence|both|it\s+is|it's)"
+          r"\s*(?:is|are|would\s+be|:|=|-|#|,)?\s*:?\s*(?:not\s+)?(?:option\s+|choice\s+)?)"
+          r"(?<![A-Za-z])(?P<kb>[(\[])?(?P<k>[A-Za-z])[)\]]?(?![\w-])")
+_P_LINE = (r"^[ \t]*(?:[-*\u2022][ \t]*|\d+[.)][ \t]*)?(?P<l>[A-Z])(?:[.):](?=\s|$)"
+           r"|(?=[ \t]+[-\u2013\u2014][ \t])|(?=[ \t]+(?:is|was|seems|appears|would\s+be)\b))")
+# A letter that is said to be the answer ("B is correct", "I think C is the right one").
+_P_IS = (r"(?<![\w.'-])(?P<i>[A-Z])(?=[ \t]+is[ \t]+(?:the[ \t]+)?(?:correct|right|best|true"
+         r"|most[ \t]+likely|answer)\b)")
+# A letter that is a clause of its own at the end: "Therefore, B." "Conclusion: C"
+_P_ALONE = r"(?:[,;:\u2192>]|=>|->)[ \t]*[(\[]?(?P<z>[A-Z])[)\]]?(?=[ \t]*[.!]?[ \t]*$)"
 # A list of letters that opens a line or follows a colon: "B or C", "Density: A/B".
 _P_LIST = (r"(?:^|(?<=:))[ \t]*(?P<s>[A-Z])(?=\s*(?:,|/|&|\bor\b|\band\b)\s*[(\[]?[A-Z][)\]]?"
            r"(?![\w-]))")
 _CONTINUED = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b)\s*(?:option\s+|choice\s+)?[(\[]?"
                         r"(?P<c>[A-Z])[)\]]?(?![\w-])")
 # Each letter position alone, run only when its literal cue is in the text.
-_PAREN, _KEY, _LINE, _LIST = (re.compile(p, re.MULTILINE)
-                              for p in (_P_PAREN, _P_KEY, _P_LINE, _P_LIST))
-_KEYS = ("answer", "option", "choice", "letter")
+_PAREN, _KEY, _LINE, _LIST, _IS, _ALONE = (
+    re.compile(p, re.MULTILINE) for p in (_P_PAREN, _P_KEY, _P_LINE, _P_LIST, _P_IS, _P_ALONE))
+_KEYS = ("answer", "option", "choice", "letter", "therefore", "thus", "hence", "both", "it is",
+         "it's")
 _WORD_AFTER = re.compile(r"[ \t]+([a-z][a-z'-]*)")
 _GENUS = re.compile(r"\.[ \t]*[a-z]")
 _TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)*'?")
@@ -80,12 +91,15 @@ def letter_mentions(text: str, lowered: str,
         group = m.lastgroup or ""
         if group == "kb":
             group = "k"
+        if group not in m.re.groupindex:
+            continue
         letter = m.group(group)
         end = m.end(group)
         if group == "k" and letter.islower() and not _ends_clause(text, m.end()):
             continue
         bracketed = group == "p" or (group == "k" and m.group("kb") is not None)
-        if not bracketed and group != "s" and _in_name(text, end, words.get(letter.upper(), ())):
+        if not bracketed and group not in "siz" and _in_name(text, end,
+                                                            words.get(letter.upper(), ())):
             continue
         out.append((letter.upper(), m.start(group), end))
         if group in ("k", "s"):
@@ -126,6 +140,11 @@ def _positions(text: str, lowered: str) -> list[re.Match[str]]:
             starts.append(i + 1)
             i = text.find("\n", i + 1)
     out += [m for p in starts if (m := _LINE.match(text, p)) is not None]
+    if " is " in text:
+        out += _IS.finditer(text)
+    last = text.rstrip(" .!\t")
+    if last[-1:].isupper() and (m := _ALONE.search(text, max(0, len(last) - 6))) is not None:
+        out.append(m)
     if " or " in text or "/" in text or "," in text or "&" in text or " and " in text:
         if ":" in text:
             i = text.find(":")

@@ -14,7 +14,8 @@ is nothing but a trace has not committed to an answer.
 **Step 2 — the final-answer segment** (:func:`final_segments`), found in the trace-free text:
 
 - an answer marker: "Final answer", "Answer:", "The answer is" (also "correct/best answer
-  is", "would be"), "My answer/choice", "I choose/pick/select/go with/favour", and the same in the
+  is", "would be"), "My answer/choice", "I choose/pick/select/go with/favour/would say", and
+  the same in the
   languages of :mod:`._answer_words`; the segment is what follows the marker up to the end of
   its line, its sentence, or an explanation ("because", "since", "which", "as shown" …);
 - ``\boxed{…}``, ``\boxed{\text{…}}`` (LaTeX wrappers and ``$`` dropped);
@@ -137,7 +138,8 @@ _CONNECT = re.compile(
     r"|(?P<nl>(?:\s*(?:\*\*|__))?(?=[ \t]*\n))"
 )
 _PREFIX_WORDS = (("final ", "correct ", "best ", "right ", "most likely "), ("the ", "my "))
-_PICKS = ("choose", "pick", "select", "go with", "going with", "opt for", "favour", "favor")
+_PICKS = ("choose", "pick", "select", "go with", "going with", "opt for", "favour", "favor",
+          "say")
 _I_WOULD = re.compile(r"\bi\s*(?:would|will|'ll|'d|'m|am)?\s*$")
 # Answer words that contain no other one, each with the words that contain it (longest first):
 # only roots found in a response are looked at further.
@@ -223,7 +225,7 @@ def _marker_hits(lowered: str, ascii_only: bool) -> list[tuple[int, int]]:
     english = ("answer" in lowered or "choice" in lowered or "option" in lowered
                or "select" in lowered or "diagnosis" in lowered or "choose" in lowered
                or "pick" in lowered or "go with" in lowered or "going with" in lowered
-               or "opt for" in lowered or "favo" in lowered)
+               or "opt for" in lowered or "favo" in lowered or "say" in lowered)
     for key in _KEYS if english else ():
         i = lowered.find(key)
         while i >= 0:

@@ -56,8 +56,10 @@ _ONLY_LETTERS = re.compile(rf"^\s*{_LEAD}?(?:option\s+|choice\s+)?({_ONE}(?:{_SE
 _ONLY_LETTERS_LEN = 48  # longer texts are never letters only ("The answers are A, C and D.")
 _LETTER = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
 _YN_WORDS = "|".join(re.escape(w) for w in sorted(YES_WORDS | NO_WORDS, key=len, reverse=True))
-_YN_HEAD = re.compile(rf"^\s*{_LEAD}?(?P<w>{_YN_WORDS})(?=$|\s*[.,;:!()\-\u2014\u3002\uff0c\uff01"
-                      r"\uff1b\uff1a\u3001]|\s*\n)", re.IGNORECASE)
+_YN_HEAD = re.compile(rf"^\s*{_LEAD}?(?:(?P<w>{_YN_WORDS})(?=$|\s*[.,;:!()\-\u2014\u3002\uff0c"
+                      r"\uff01\uff1b\uff1a\u3001]|\s*\n)|(?P<f>yes|yeah|yep|s\u00ed|oui|ja|sim)(?=\s)"
+                      r"|(?P<n>no|nein|non|n\u00e3o)(?=\s+(?:there|it|it's|i|the|this|that|we|you|"
+                      r"this|these|they)\b))", re.IGNORECASE)
 _YN_BOTH = re.compile(r"\b(yes|no|true|false)[\s,/]*(?:or\b)?[\s,/]*(?!\1\b)"
                       r"(?:yes|no|true|false)\b")
 _OR = re.compile(r"\bor\b|\beither\b", re.IGNORECASE)
@@ -216,9 +218,10 @@ def _mentions(text: str, lowered: str, masked: str, words: set[str],
             return _stop("ambiguous")
         yn = _YN_HEAD.match(text)
         if yn is not None:
-            word = yn.group("w").lower()
+            group = yn.lastgroup or "w"
+            word = yn.group(group).lower()
             said = ix.yes if word in YES_WORDS else ix.no
-            if said is not None and mention(frozenset((said,)), yn.start("w"), yn.end("w")):
+            if said is not None and mention(frozenset((said,)), yn.start(group), yn.end(group)):
                 lettered.add(said)
         if may_state_finding(masked):
             found = finding_answers(masked, question)

@@ -40,8 +40,10 @@ Rules, applied in this order (each has its rows in the decision table of
    whole answer is a letter or a list of letters (``B``, ``(B)``, ``B.``, ``[B]``, ``A, C``,
    ``A; C``, ``A/C``, ``A and C``, optionally after ``Answer:``); ``(B)`` or ``[B]`` anywhere;
    after ``answer``, ``option``, ``choice`` or ``letter``; at the start of a line as ``B:``,
-   ``B.``, ``B)``; and the letters listed after one of these, or opening a line or following a
-   colon, joined by ``,`` ``/`` ``&`` "or" "and" ("Options B or C", "Density: B or C"). A
+   ``B.``, ``B)``, ``B - …``; after "therefore", "thus", "hence", "both", "it is"; said to be
+   the answer ("B is correct"); a clause of its own at the end ("So, B."); and the letters
+   listed after one of these, or opening a line or following a colon, joined by ``,`` ``/``
+   ``&`` "or" "and" ("Options B or C", "Density: B or C"). A
    letter that is not an option in the answer position ("The answer is E" with options A–D) is
    ``out_of_range``; letters joined by "or" are alternatives (``ambiguous``).
 10. **Letters inside names are never option letters**: a letter followed by a period and a
@@ -70,7 +72,9 @@ Rules, applied in this order (each has its rows in the decision table of
     Italian, Chinese, Japanese): a yes or no word — also the clinical synonyms positive /
     negative, present / absent, affirmative, correct / incorrect, "not seen" — counts only as
     the first word of the answer (after ``Answer:`` or a marker) followed by the end or
-    punctuation ("Negative.", "Sí, …", "是的，…", "**No**"); "yes or no" is ``ambiguous``.
+    punctuation ("Negative.", "Sí, …", "是的，…", "**No**"); "yes" (never an adjective) may also
+    be followed by a word ("Yes there is a mass"), "no" by a pronoun ("No there isn't"); "yes
+    or no" is ``ambiguous``.
 15. **Findings that answer a yes/no question** (:mod:`._findings`): "No evidence of X", "There is
     no X", "X is absent" read as No when X is the finding asked about (every word of X in the
     question, and the question not about normality); without a question, only a specific
