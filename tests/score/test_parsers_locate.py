@@ -187,3 +187,30 @@ def test_open_answers_lose_their_prefix_and_trace():
     assert parser.parse("<think>air?</think>Final answer: free air", {}, "open").choice == \
         "free air"
     assert parser.parse("<think>maybe free air", {}, "open").reason == "not_committed"
+
+
+_PLAIN = ["the", "image", "shows", "a", "with", "in", "field", "12", "and", "is", "most",
+          "consistent", "likely", "evidence", "of", "dense", "pleural effusion", "pneumothorax",
+          "pulmonary edema", "pleural-effusion", "HCC", "hcc", "haemangioma", ",", ".", ";",
+          "squamous cell carcinoma", "adenocarcinoma", "benign", "be", "correct", "so",
+          "effusions", "normal", "non-normal", "oedema's"]
+_CUES = ["not", "no", "would", "if", "maybe", "B", "A", "I", "answer", "option", "it", "-",
+         "although", "doubt", "say", "therefore", "excluded", "ruled", "out", "cannot", "both",
+         "it's", "(C)", "D:", "?", "\n", "\u00e9", "possible"]
+# Mostly plain words, so that the fast path is taken often; a cue word now and then.
+_SENTENCE_WORDS = _PLAIN * 6 + _CUES
+
+
+@settings(max_examples=600, deadline=None)
+@given(words=st.lists(st.sampled_from(_SENTENCE_WORDS), min_size=6, max_size=22),
+       texts=st.lists(st.sampled_from(_POOL), min_size=2, max_size=5, unique=True))
+def test_the_fast_path_decides_as_the_full_reading(words, texts):
+    from medvqa.score.parsers._quick import quick_read
+    from medvqa.score.parsers._reading import decide, option_set, scan
+
+    text = " ".join(words).strip()
+    ix = option_set(tuple(_options(texts).items()))
+    quick = quick_read(text, ix.phrases)
+    if quick is not None:
+        full = decide(scan(text, ix, "single"), "single")
+        assert quick == full, (text, quick, full)

@@ -50,8 +50,8 @@ _P_KEY = (r"(?i:\b(?:answers?|options?|choices?|letter|therefore|thus|hence|both
 _P_LINE = (r"^[ \t]*(?:[-*\u2022][ \t]*|\d+[.)][ \t]*)?(?P<l>[A-Z])(?:[.):](?=\s|$)"
            r"|(?=[ \t]+[-\u2013\u2014][ \t])|(?=[ \t]+(?:is|was|seems|appears|would\s+be)\b))")
 # A letter that is said to be the answer ("B is correct", "I think C is the right one").
-_P_IS = (r"(?<![\w.'-])(?P<i>[A-Z])(?=[ \t]+is[ \t]+(?:the[ \t]+)?(?:correct|right|best|true"
-         r"|most[ \t]+likely|answer)\b)")
+_P_IS = (r"(?P<i>[A-Z])(?<![\w.'-][A-Z])(?=[ \t]+is[ \t]+(?:the[ \t]+)?(?:correct|right|best"
+         r"|true|most[ \t]+likely|answer)\b)")
 # A letter that is a clause of its own at the end: "Therefore, B." "Conclusion: C"
 _P_ALONE = r"(?:[,;:\u2192>]|=>|->)[ \t]*[(\[]?(?P<z>[A-Z])[)\]]?(?=[ \t]*[.!]?[ \t]*$)"
 # A list of letters that opens a line or follows a colon: "B or C", "Density: A/B".
@@ -64,6 +64,10 @@ _PAREN, _KEY, _LINE, _LIST, _IS, _ALONE = (
     re.compile(p, re.MULTILINE) for p in (_P_PAREN, _P_KEY, _P_LINE, _P_LIST, _P_IS, _P_ALONE))
 _KEYS = ("answer", "option", "choice", "letter", "therefore", "thus", "hence", "both", "it is",
          "it's")
+# The keywords as words of a text (WORD tokens), plurals included: a text without any of them
+# is not searched for keyword positions.
+_KEY_WORDS = ("answer", "option", "choice", "letter", "therefore", "thus", "hence", "both")
+_KEY_SET = frozenset({*_KEY_WORDS, "answers", "options", "choices", "letters", "it's"})
 _WORD_AFTER = re.compile(r"[ \t]+([a-z][a-z'-]*)")
 _GENUS = re.compile(r"\.[ \t]*[a-z]")
 _TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)*'?")
@@ -77,17 +81,19 @@ _CONNECTIVES = frozenset({
 })
 
 
-def letter_mentions(text: str, lowered: str,
-                    words: dict[str, tuple[str, ...]]) -> list[tuple[str, int, int]]:
+def letter_mentions(text: str, lowered: str, words: dict[str, tuple[str, ...]],
+                    present: set[str] | None = None) -> list[tuple[str, int, int]]:
     """Option letters in letter positions: (upper-case letter, start, end), names skipped.
 
     Args:
         text: the prepared text (Markdown dropped), original case.
         lowered: ``text`` lower-cased (same length).
         words: letter → its option text's folded words (to recognise ``B. <its text>``).
+        present: the words of the text, when known (keywords absent from it are not looked
+            for).
     """
     out = []
-    for m in _positions(text, lowered):
+    for m in _positions(text, lowered, present):
         group = m.lastgroup or ""
         if group == "kb":
             group = "k"
@@ -119,7 +125,7 @@ def _continued(text: str, pos: int, words: dict[str, tuple[str, ...]]
     return out
 
 
-def _positions(text: str, lowered: str) -> list[re.Match[str]]:
+def _positions(text: str, lowered: str, present: set[str] | None) -> list[re.Match[str]]:
     """Matches of the three letter positions, each only where cued.
 
     A bracket cues ``(B)``, a keyword cues ``answer is B``, a line start cues ``B: …``.
@@ -127,7 +133,12 @@ def _positions(text: str, lowered: str) -> list[re.Match[str]]:
     out: list[re.Match[str]] = []
     if "(" in text or "[" in text:
         out += _PAREN.finditer(text)
-    for key in _KEYS:  # each pattern is tried only where its cue is, not at every position
+    keys = list(_KEYS) if present is None else [
+        k for k in _KEY_WORDS if k in present or k + "s" in present] if not \
+        _KEY_SET.isdisjoint(present) else []
+    if present is not None and ("it" in present or "it's" in present):
+        keys += ["it is", "it's"]
+    for key in keys:  # each pattern is tried only where its cue is, not at every position
         i = lowered.find(key)
         while i >= 0:
             if (m := _KEY.match(text, i)) is not None:
@@ -140,7 +151,8 @@ def _positions(text: str, lowered: str) -> list[re.Match[str]]:
             starts.append(i + 1)
             i = text.find("\n", i + 1)
     out += [m for p in starts if (m := _LINE.match(text, p)) is not None]
-    if " is " in text:
+    if " is " in text and ("correct" in lowered or "right" in lowered or "best" in lowered
+                           or "true" in lowered or "likely" in lowered or "answer" in lowered):
         out += _IS.finditer(text)
     last = text.rstrip(" .!\t")
     if last[-1:].isupper() and (m := _ALONE.search(text, max(0, len(last) - 6))) is not None:

@@ -206,7 +206,7 @@ def _mentions(text: str, lowered: str, masked: str, words: set[str],
 
     for start, end, letters in spans:
         mention(letters, start, end)
-    for letter, start, end in letter_mentions(text, lowered, ix.words):
+    for letter, start, end in letter_mentions(text, lowered, ix.words, words):
         if letter in ix.keys:
             if mention(frozenset((letter,)), start, end):
                 lettered.add(letter)
@@ -295,7 +295,7 @@ def restated(text: str, ix: OptionSet) -> tuple[int, int] | None:
 
 
 _PUNCT = re.compile(r"[.;,!?\n\u2192]|[=-]>")
-_LONE_DOT = re.compile(r"(?<![^\W\d_])[A-Z]\.")
+_LONE_DOT = re.compile(r"[A-Z]\.(?<![^\W\d_][A-Z]\.)")
 _DASH = re.compile(r"\s[\u2014\u2013-]+\s")
 
 

@@ -101,7 +101,8 @@ Rules, applied in this order (each has its rows in the decision table of
 
 Speed: option tables (phrases, abbreviations, yes/no letters) are cached by option set; results
 of short responses, which repeat verbatim across items, are memoised; the locate step tests a
-few substrings before any pattern runs.
+few substrings before any pattern runs; a plain sentence in which no rule is cued is read from
+its option texts alone (:mod:`._quick`, checked against the full reading by a property test).
 
 Source: the project's own honest default (REFERENCE_SCORING.md, "Strict style"); the
 accuracy-over-valid-responses figure it enables follows the oncology paper (seed 003).
@@ -133,6 +134,7 @@ from medvqa.score.parsers._cues import (
     WORD,
 )
 from medvqa.score.parsers._locate import Segment, final_segments, set_aside_reasoning
+from medvqa.score.parsers._quick import quick_read
 from medvqa.score.parsers._reading import LEAD, OptionSet, decide, option_set, restated, scan
 
 __all__ = ["REFUSAL", "StrictParser", "clear_memo"]
@@ -190,6 +192,10 @@ def _parse(text: str, qtype: str, ix: OptionSet, question: str) -> tuple[ParsedA
     body = reasoned.text
     if reasoned.trace and not body.strip(_BLANK):
         return abstain("not_committed"), False
+    if not reasoned.trace and not ix.yesno and qtype in ("single", "grade"):
+        quick = quick_read(body, ix.phrases)  # a plain sentence: no rule is cued
+        if quick is not None:
+            return quick, False
     if body[:2].strip()[:1] in ("i", "I") and (m := HEDGE_BUT.match(body.strip())):
         body = body.strip()[m.end():]  # rule 5: a hedge that goes on to commit
     segments = final_segments(body)

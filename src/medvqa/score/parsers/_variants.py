@@ -148,7 +148,9 @@ class PhraseIndex:
 
     Attributes:
         first: first folded word → the phrases that start with it, longest first.
-        anchors: (anchor, first word): a substring every written form of the word contains.
+        anchors: (anchor, first word, fast entry): a substring every written form of the word
+            contains; where the longest phrase's plain text holds the anchor, (offset of the
+            anchor in it, the text, its words, its letters) to accept it in place.
         literals: first word → its phrases with their plain lower-case text (the fast path).
         abbreviations: capitalised abbreviation → the letters it names.
     """
@@ -180,7 +182,8 @@ class PhraseIndex:
         self.literals = {w: [(p[0], p[1], p[2], literal[(p[0], p[1])]) for p in phrases]
                          for w, phrases in first.items()}
         self.first = first
-        self.anchors = [(anchor(w), w) for w in first]
+        self.anchors = [(a, w, _fast_entry(a, self.literals[w][0])) for w in first
+                        for a in [anchor(w)]]
         self.abbreviations = {a: frozenset(w) for a, w in abbreviations.items()}
 
     def find(self, text: str, lowered: str) -> list[tuple[int, int, frozenset[str]]]:
@@ -192,9 +195,19 @@ class PhraseIndex:
         """
         view = lowered if lowered.isascii() else ascii_view(lowered)
         found: list[tuple[int, int, int, frozenset[str]]] = []
-        for anchor, word in self.anchors:
+        n = len(view)
+        for anchor, word, fast in self.anchors:
             j = view.find(anchor)
             while j >= 0:
+                if fast is not None:  # the option written exactly as offered
+                    s = j - fast[0]
+                    e = s + len(fast[1])
+                    if s >= 0 and view.startswith(fast[1], s) and not (
+                            s and (view[s - 1].isalnum() or view[s - 1] in "-_'")) and not (
+                            e < n and (view[e].isalnum() or view[e] in "-_'")):
+                        found.append((s, e, fast[2], fast[3]))
+                        j = view.find(anchor, e)
+                        continue
                 start = j
                 while start and (view[start - 1].isalnum() or view[start - 1] == "'"):
                     start -= 1
@@ -339,6 +352,17 @@ def anchor(word: str) -> str:
         run += c
     runs.append(run)
     return max(runs, key=len)
+
+
+def _fast_entry(anc: str, phrase: tuple[tuple[str, ...], tuple[str, ...], frozenset[str], str]
+                ) -> tuple[int, str, int, frozenset[str]] | None:
+    """(offset of the anchor, plain text, words, letters) of a phrase whose plain text holds
+    its anchor and begins and ends with a letter or digit; else None (no fast path)."""
+    words, _, who, literal = phrase
+    offset = literal.find(anc) if anc else -1
+    if offset < 0 or not (literal[:1].isalnum() and literal[-1:].isalnum()):
+        return None
+    return offset, literal, len(words), who
 
 
 def _leftmost_longest(found: list[tuple[int, int, int, frozenset[str]]]
