@@ -1,4 +1,4 @@
-"""The strict parser's fast path: a plain sentence that names options and nothing else.
+r"""The strict parser's fast path: a plain sentence that names options and nothing else.
 
 Most explaining responses are one plain sentence that names one option ("Based on the glands
 in field 9, this is most consistent with adenocarcinoma."). For such a sentence every rule but
@@ -8,7 +8,7 @@ otherwise it returns None and the full reading runs. It never decides differentl
 reading (a property test compares the two); it only decides sooner.
 
 The cues looked for: a non-ASCII character (other languages, symbols, reasoning tags), a
-structural character (``< { [ ( | \\ : " * _ ` # > ?`` or a line break: tags, JSON, boxes,
+structural character (``< { [ ( | \ : " * _ ` # > ?`` or a line break: tags, JSON, boxes,
 tables, brackets, Markdown, questions), a capital letter standing alone (any letter position),
 a text of 48 characters or fewer (letters-only answers; those are memoised anyway), a response
 starting with "I" ("I'm not sure, but …"), and a word of any cue list: refusals, hedges,

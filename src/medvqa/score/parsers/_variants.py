@@ -356,8 +356,11 @@ def anchor(word: str) -> str:
 
 def _fast_entry(anc: str, phrase: tuple[tuple[str, ...], tuple[str, ...], frozenset[str], str]
                 ) -> tuple[int, str, int, frozenset[str]] | None:
-    """(offset of the anchor, plain text, words, letters) of a phrase whose plain text holds
-    its anchor and begins and ends with a letter or digit; else None (no fast path)."""
+    """The fast-path entry of a phrase: (offset of the anchor, plain text, words, letters).
+
+    None (no fast path) unless its plain text holds the anchor and begins and ends with a
+    letter or digit.
+    """
     words, _, who, literal = phrase
     offset = literal.find(anc) if anc else -1
     if offset < 0 or not (literal[:1].isalnum() and literal[-1:].isalnum()):
