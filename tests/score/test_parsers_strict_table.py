@@ -310,6 +310,8 @@ TABLE: list[Row] = [
     ("structured", "single", "CXR", "The answer is \\boxed{\\text{Pulmonary oedema}}.", "C"),
     ("structured", "single", "CXR", "\\boxed{\\textbf{D. Normal}}", "D"),
     ("structured", "single", "CXR", '{"answer": "B"}', "B"),
+    ("structured", "single", "CXR", "<think>A or B?</think><answer>B</answer>", "B"),
+    ("structured", "single", "CXR", "<answer>\nPulmonary oedema\n</answer>", "C"),
     ("structured", "single", "CXR", '```json\n{"reasoning": "A is unlikely", "final_answer": '
      '"Pneumothorax"}\n```', "B"),
     ("structured", "single", "CXR", '{"answer": "B", "explanation": "the answer is A at first"}',

@@ -19,6 +19,7 @@ is nothing but a trace has not committed to an answer.
   languages of :mod:`._answer_words`; the segment is what follows the marker up to the end of
   its line, its sentence, or an explanation ("because", "since", "which", "as shown" …);
 - ``\boxed{…}``, ``\boxed{\text{…}}`` (LaTeX wrappers and ``$`` dropped);
+- an ``<answer>…</answer>`` block (the format of "think, then answer" prompts);
 - a JSON answer field (``answer``, ``final_answer``, ``choice``, ``selected_option``,
   ``prediction`` …; a bare object or one inside a code fence); answer markers inside that
   object's other fields (a ``reasoning`` string) are not segments;
@@ -67,7 +68,7 @@ class Segment(NamedTuple):
         start: where its marker begins in the trace-free text.
         end: where its content ends.
         text: ``Answer: <content>``, what the reader reads.
-        kind: ``marker``, ``boxed``, ``json`` or ``marks``.
+        kind: ``marker``, ``boxed``, ``tag``, ``json`` or ``marks``.
     """
 
     start: int
@@ -159,6 +160,7 @@ _REASON = re.compile(
 _NOT_A_STOP = frozenset({"e.g", "i.e", "vs", "dr", "fig", "approx", "cf", "st", "mr", "ms",
                          "mrs", "resp"})
 _BOXED = re.compile(r"\\boxed\s*\{")
+_ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.IGNORECASE | re.DOTALL)
 _LATEX_WRAP = re.compile(r"\\(?:text(?:bf|it|rm|normal)?|mathrm|mathbf|mbox|operatorname)\s*\{")
 _LATEX_REST = re.compile(r"\\[,;:! ]|\\[a-zA-Z]+|[${}]")
 _JSON_KEYS = ("answer", "final_answer", "finalanswer", "answer_letter", "answer_choice",
@@ -192,6 +194,9 @@ def final_segments(text: str) -> list[Segment]:
         found += _json_segments(text, lowered, objects)
     if "\\boxed" in text:
         found += _boxed_segments(text)
+    if "<answer>" in lowered:
+        found += [Segment(m.start(), m.end(), "Answer: " + m.group(1).strip(), "tag")
+                  for m in _ANSWER_TAG.finditer(text) if m.group(1).strip()]
     found += [s for s in _marker_segments(text, lowered, ascii_only)
               if not any(a <= s.start < b for a, b in objects)]
     if ("|" in text or "[" in text or not ascii_only and any(c in text for c in _MARK_CUES)
