@@ -227,11 +227,7 @@ def _marker_segments(text: str, lowered: str, ascii_only: bool) -> list[Segment]
 def _marker_hits(lowered: str, ascii_only: bool) -> list[tuple[int, int]]:
     """(marker start, content start) of every answer marker in ``lowered``."""
     hits: list[tuple[int, int]] = []
-    english = ("answer" in lowered or "choice" in lowered or "option" in lowered
-               or "select" in lowered or "diagnosis" in lowered or "choose" in lowered
-               or "pick" in lowered or "go with" in lowered or "going with" in lowered
-               or "opt for" in lowered or "favo" in lowered or "say" in lowered)
-    for key in _KEYS if english else ():
+    for key in _KEYS:
         i = lowered.find(key)
         while i >= 0:
             j = i + len(key)
@@ -242,7 +238,10 @@ def _marker_hits(lowered: str, ascii_only: bool) -> list[tuple[int, int]]:
                         key == "diagnosis" and lowered.endswith("differential ", 0, i)):
                     hits.append((start, c.end()))
             i = lowered.find(key, j)
-    for verb in _PICKS if english else ():
+    picks = ("say" in lowered or "choose" in lowered or "pick" in lowered or "select" in lowered
+             or "go with" in lowered or "going with" in lowered or "opt for" in lowered
+             or "favo" in lowered)
+    for verb in _PICKS if picks else ():
         i = lowered.find(verb)
         while i >= 0:
             j = i + len(verb)
