@@ -40,6 +40,7 @@ REASONS: dict[str, str] = {
 WANTS_READING = frozenset({"no_answer"})
 
 INVALID = ParsedAnswer(None, True)
+_ABSTENTIONS = {r: ParsedAnswer(None, True, r) for r in REASONS}
 
 
 def abstain(reason: str) -> ParsedAnswer:
@@ -48,7 +49,8 @@ def abstain(reason: str) -> ParsedAnswer:
     >>> abstain("hedge")
     ParsedAnswer(choice=None, invalid=True, reason='hedge')
     """
-    return ParsedAnswer(None, True, reason)
+    got = _ABSTENTIONS.get(reason)
+    return got if got is not None else ParsedAnswer(None, True, reason)
 
 
 class AnswerParser(Protocol):

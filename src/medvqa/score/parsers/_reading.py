@@ -177,8 +177,9 @@ def _mentions(text: str, lowered: str, masked: str, words: set[str],
               question: str) -> Reading:
     """Rules 6–12 once the text is prepared: each mention asserted, negated or discussed."""
     ends = _clause_ends(text, lowered, words, ix)
+    # NEG_BEFORE's word starts (exclud…, rul… out, lack…, den…, doubt…) begin a word.
     may_negate = (not NEG_WORDS.isdisjoint(words) or "n't" in masked
-                  or any(w in masked for w in NEG_STARTS))
+                  or any(w.startswith(NEG_STARTS) for w in words))
     may_discuss = not DISCUSSED_WORDS.isdisjoint(words)
     asserted: set[str] = set()
     negated: set[str] = set()
