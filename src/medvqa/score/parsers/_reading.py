@@ -120,6 +120,7 @@ class Reading(NamedTuple):
 
 
 _EMPTY: frozenset[str] = frozenset()
+_NOTHING = Reading(_EMPTY, _EMPTY, _EMPTY, None)
 
 
 def _stop(verdict: str) -> Reading:
@@ -176,6 +177,9 @@ def _mentions(text: str, lowered: str, masked: str, words: set[str],
               spans: list[tuple[int, int, frozenset[str]]], ix: OptionSet, qtype: str,
               question: str) -> Reading:
     """Rules 6–12 once the text is prepared: each mention asserted, negated or discussed."""
+    letter_spans = letter_mentions(text, lowered, ix.words, words)
+    if not spans and not letter_spans and not ix.yesno:
+        return _NOTHING  # nothing is named: no clause needs reading
     ends = _clause_ends(text, lowered, words, ix)
     # NEG_BEFORE's word starts (exclud…, rul… out, lack…, den…, doubt…) begin a word.
     may_negate = (not NEG_WORDS.isdisjoint(words) or "n't" in masked
@@ -207,7 +211,7 @@ def _mentions(text: str, lowered: str, masked: str, words: set[str],
 
     for start, end, letters in spans:
         mention(letters, start, end)
-    for letter, start, end in letter_mentions(text, lowered, ix.words, words):
+    for letter, start, end in letter_spans:
         if letter in ix.keys:
             if mention(frozenset((letter,)), start, end):
                 lettered.add(letter)
