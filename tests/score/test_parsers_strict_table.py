@@ -460,6 +460,14 @@ TABLE: list[Row] = [
      "pleural line makes this a pneumothorax.", "B"),
     ("discussed", "single", "CXR", "I would say pneumothorax.", "B"),
     ("discussed", "single", "CXR", "A pneumothorax would show a pleural line.", None),
+    ("discussed", "single", "CXR", "Pleural effusion?", None),
+    ("discussed", "single", "CXR", "Pleural effusion? No. Pneumothorax? Yes.", "B"),
+    ("discussed", "single", "CXR", "Pneumothorax? No doubt.", None),
+    # --- reasons of abstentions that are decisions, not missing readings (rules 9, 16, 18) ---
+    ("reasons", "single", "CXR", "It is definitely not C.", None),
+    ("reasons", "single", "CXR", "<think>B?</think>\nLet me reconsider the options once more.",
+     None),
+    ("reasons", "single", "CXR", "I need a closer look at the image before answering.", None),
 ]
 
 
@@ -482,9 +490,15 @@ def test_the_table_is_large_and_covers_every_family():
                            "separators", "letter-only", "verbose", "yes-no", "reasoning",
                            "final answer", "structured", "marked", "names", "spelling",
                            "abbreviation", "restated", "yes-no words", "findings",
-                           "negation scope", "discussed", "letter positions"}
+                           "negation scope", "discussed", "letter positions", "reasons"}
     qtypes = Counter(q for _, q, *_ in ROWS)
     assert qtypes["single"] >= 50 and qtypes["yesno"] >= 25 and qtypes["multi"] >= 25
+
+
+REASON_OF = {"It is definitely not C.": "negated",
+             "<think>B?</think>\nLet me reconsider the options once more.": "not_committed",
+             "I need a closer look at the image before answering.": "not_committed",
+             "Pleural effusion?": "no_answer"}
 
 
 @pytest.mark.parametrize(("family", "qtype", "options", "response", "expected", "question"),
@@ -494,6 +508,8 @@ def test_decision_table(family, qtype, options, response, expected, question):
     assert parsed.choice == expected
     assert parsed.invalid == (expected is None)
     assert (parsed.reason is None) == (expected is not None)
+    if response in REASON_OF:
+        assert parsed.reason == REASON_OF[response]
 
 
 if __name__ == "__main__":

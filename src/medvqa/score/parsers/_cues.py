@@ -138,6 +138,15 @@ REVISION = re.compile(
     re.IGNORECASE,
 )
 
+# A response that names nothing and puts its answer off ("Let me reconsider", "I need a closer
+# look"): it has not committed (not a reading the rules missed).
+DEFERRAL = re.compile(
+    r"\b(?:let\s+me|let's|i\s+(?:need|will|'ll|must|should|would\s+need)|reconsider\w*"
+    r"|re-?examin\w*|(?:take|have)\s+a\s+closer\s+look|closer\s+look|before\s+answering"
+    r"|more\s+(?:information|time|views?|images?))\b",
+    re.IGNORECASE,
+)
+
 # The LMOD answer form "FIELD; Explanation: …": only the field before it is read.
 EXPLANATION = re.compile(r"(?:^|[\s;.,])(?:explanation|reasoning|rationale|reason)\s*:",
                          re.IGNORECASE)

@@ -45,7 +45,8 @@ __all__ = ["letter_mentions"]
 
 _P_PAREN = r"[(\[](?P<p>[A-Z])[)\]]"
 _P_KEY = (r"(?i:\b(?:answers?|options?|choices?|letter|therefore|thus|hence|both|it\s+is|it's)"
-          r"\s*(?:is|are|would\s+be|:|=|-|#|,)?\s*:?\s*(?:not\s+)?(?:option\s+|choice\s+)?)"
+          r"\s*(?:is|are|would\s+be|:|=|-|#|,)?\s*:?\s*(?:(?:definitely|clearly|certainly|surely)"
+          r"\s+)?(?:not\s+)?(?:option\s+|choice\s+)?)"
           r"(?<![A-Za-z])(?P<kb>[(\[])?(?P<k>[A-Za-z])[)\]]?(?![\w-])")
 _P_LINE = (r"^[ \t]*(?:[-*\u2022][ \t]*|\d+[.)][ \t]*)?(?P<l>[A-Z])(?:[.):](?=\s|$)"
            r"|(?=[ \t]+[-\u2013\u2014][ \t])|(?=[ \t]+(?:is|was|seems|appears|would\s+be)\b))")

@@ -119,6 +119,7 @@ class Reading(NamedTuple):
     used_question: bool = False
 
 
+_SELF_REPLY = re.compile(r"\s*(yes|no)\b(?!\s+(?:doubt|question)\b)")
 _EMPTY: frozenset[str] = frozenset()
 _NOTHING = Reading(_EMPTY, _EMPTY, _EMPTY, None)
 
@@ -195,7 +196,12 @@ def _mentions(text: str, lowered: str, masked: str, words: set[str],
         begin = ends[i - 1] if i else 0
         stop = ends[i] if i < len(ends) else len(lowered)
         if stop and lowered[stop - 1] == "?":
-            return False  # asked, not stated: "Pleural effusion? No."
+            # asked, not stated — unless the text answers its own question: "X? No." / "X? Yes."
+            reply = _SELF_REPLY.match(masked, stop)
+            if reply is None:
+                return False
+            (asserted if reply.group(1) == "yes" else negated).update(letters)
+            return reply.group(1) == "yes"
         if begin and CONCESSIVE.search(masked, max(0, begin - 12), begin) is not None:
             return False  # conceded, not chosen: "Although X is common here, …"
         if may_discuss and (DISCUSSED_BEFORE.search(masked, begin, start) is not None

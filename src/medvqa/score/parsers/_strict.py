@@ -93,9 +93,12 @@ Rules, applied in this order (each has its rows in the decision table of
 17. **Discussed options** (verbose answers that mention other options only to dismiss them): a
     mention in a hypothetical or generic clause — "X would show …", "if this were X", "X
     typically …" —, in a concession ("Although X is common here, …") or in a question
-    ("Pleural effusion? No.") is neither chosen nor negated.
+    ("Pleural effusion?") is neither chosen nor negated; a question the text answers at once is
+    read with its answer ("Pleural effusion? No." negates, "Pneumothorax? Yes." chooses).
 18. Single choice, yes/no, grade: exactly one option asserted → it; none → ``negated`` (all
-    named were negated) or ``no_answer``; two different options ("B or C") → ``ambiguous``.
+    named were negated) or ``no_answer`` — ``not_committed`` when the response puts its answer
+    off ("Let me reconsider …", "I need a closer look …"); two different options ("B or C") →
+    ``ambiguous``.
 19. Multiple choice: the set of asserted options (``Mass; Miscellaneous``, ``A, C``); none →
     invalid; alternatives joined by "or" → ``ambiguous``.
 
@@ -122,6 +125,7 @@ import re
 
 from medvqa.score.parsers._base import INVALID, ParsedAnswer, abstain
 from medvqa.score.parsers._cues import (
+    DEFERRAL,
     HEDGE_BUT,
     HEDGE_TRIGGERS,
     NEG_BEFORE,
@@ -209,7 +213,10 @@ def _parse(text: str, qtype: str, ix: OptionSet, question: str) -> tuple[ParsedA
         rest = scan(body[:span[0]] + "\n" + body[span[1]:], ix, qtype, question)
         if rest.asserted:
             reading = rest
-    return decide(reading, qtype), reading.used_question
+    parsed = decide(reading, qtype)
+    if parsed.reason == "no_answer" and DEFERRAL.search(body) is not None:
+        parsed = abstain("not_committed")  # "Let me reconsider the options once more."
+    return parsed, reading.used_question
 
 
 def _reads_as_whole(body: str, segments: list[Segment]) -> bool:
