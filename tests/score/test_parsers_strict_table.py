@@ -317,6 +317,9 @@ TABLE: list[Row] = [
     ("structured", "single", "CXR", '{"answer": "B", "explanation": "the answer is A at first"}',
      "B"),
     ("structured", "single", "CXR", '{"selected_option": "E"}', None),
+    ("structured", "single", "CXR", '{"option": "B", "confidence": "high"}', "B"),
+    ("structured", "single", "CXR", '[{"option": "A", "present": false}, {"option": "B", '
+     '"present": true}]', None),
     ("structured", "yesno", "YN", '{"answer": false}', "B"),
     ("structured", "multi", "MM", '{"answer": ["A", "D"]}', ["A", "D"]),
     # --- marked tables and check-lists (rule 4) ---

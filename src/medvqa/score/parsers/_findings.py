@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from medvqa.score.parsers._variants import fold
+from medvqa.score.parsers._fold import fold
 
 __all__ = ["finding_answers", "may_state_finding", "same_stem"]
 

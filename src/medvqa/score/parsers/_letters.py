@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 
-from medvqa.score.parsers._variants import fold
+from medvqa.score.parsers._fold import fold
 
 __all__ = ["letter_mentions"]
 

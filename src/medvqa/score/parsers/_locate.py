@@ -21,8 +21,8 @@ is nothing but a trace has not committed to an answer.
 - ``\boxed{…}``, ``\boxed{\text{…}}`` (LaTeX wrappers and ``$`` dropped);
 - an ``<answer>…</answer>`` block (the format of "think, then answer" prompts);
 - a JSON answer field (``answer``, ``final_answer``, ``choice``, ``selected_option``,
-  ``prediction`` …; a bare object or one inside a code fence); answer markers inside that
-  object's other fields (a ``reasoning`` string) are not segments;
+  ``prediction``, ``option`` when there is only one …; a bare object or one inside a code
+  fence); the object's other fields (a ``reasoning`` string) are set aside with it;
 - a marked table or check-list (:mod:`._marks`): the rows marked present / ✓ / yes / [x].
 
 Each segment is handed to the reader as ``Answer: <content>``; the reader tries them from the
@@ -165,7 +165,7 @@ _LATEX_WRAP = re.compile(r"\\(?:text(?:bf|it|rm|normal)?|mathrm|mathbf|mbox|oper
 _LATEX_REST = re.compile(r"\\[,;:! ]|\\[a-zA-Z]+|[${}]")
 _JSON_KEYS = ("answer", "final_answer", "finalanswer", "answer_letter", "answer_choice",
               "choice", "final_choice", "selected_choice", "selected_option", "selection",
-              "prediction", "predicted_answer", "correct_answer")
+              "prediction", "predicted_answer", "correct_answer", "option")
 _JSON_FIELD = re.compile(
     r"[\"'](?P<key>" + "|".join(_JSON_KEYS) + r")[\"']\s*:\s*"
     r"(?:\"(?P<dq>(?:[^\"\\]|\\.)*)\"|'(?P<sq>[^']*)'|\[(?P<arr>[^\]]*)\]"
@@ -350,9 +350,12 @@ def _json_segments(text: str, lowered: str, objects: list[tuple[int, int]]) -> l
     if not any(f'{k}"' in lowered or f"{k}'" in lowered for k in _JSON_KEYS):
         return []
     out = []
-    for m in _JSON_FIELD.finditer(text):
+    fields = list(_JSON_FIELD.finditer(text))
+    # A bare "option" key is an answer only once: several are a list of the options.
+    single_option = sum(m.group("key").lower() == "option" for m in fields) == 1
+    for m in fields:
         content = _json_value(m)
-        if content:
+        if content and (single_option or m.group("key").lower() != "option"):
             # The object's other fields (a "reasoning" string) are set aside with it.
             start = text.rfind("{", 0, m.start())
             close = text.find("}", m.end())

@@ -36,8 +36,9 @@ from medvqa.score.parsers._cues import (
     refuses,
 )
 from medvqa.score.parsers._findings import finding_answers, may_state_finding
+from medvqa.score.parsers._fold import phrase_tokens
 from medvqa.score.parsers._letters import letter_mentions
-from medvqa.score.parsers._variants import PhraseIndex, phrase_tokens
+from medvqa.score.parsers._variants import PhraseIndex
 
 __all__ = ["LEAD", "OptionSet", "Reading", "decide", "option_set", "restated", "scan"]
 

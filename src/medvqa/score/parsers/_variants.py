@@ -1,37 +1,17 @@
-"""Option texts as a clinician reads them: spelling, hyphens, plurals and abbreviations.
+"""Option texts as a clinician reads them: where a response names an option by its words.
 
 An option is named by its text when the response writes the same words in the same order,
-compared word by word after :func:`fold` — a general spelling rule, not a word list:
+compared word by word after :func:`~._fold.fold` (case, diacritics, possessives, plurals,
+British/American spelling), a hyphen and a space being the same; other punctuation inside an
+option text must be written as in the option (``E. coli``). Each option is also named by the
+other forms of :mod:`._option_forms` (bracketed parts, binomial short forms, abbreviations of
+the shipped table). A hyphenated compound is one word: "glaucoma" is not named inside
+"non-glaucoma", nor "fatty" inside "fatty-glandular"; where forms overlap, the longest one at a
+place wins.
 
-- case and diacritics are ignored (``Ménétrier`` = ``menetrier``);
-- a hyphen and a space between words are the same (``non-glaucoma`` = ``non glaucoma``), and a
-  hyphenated option also matches its words written together (``nonglaucoma``); other
-  punctuation inside an option text must be written as in the option (``E. coli``);
-- possessives are dropped (``Crohn's`` = ``Crohn``), plurals are made singular
-  (``-ies`` → ``-y``, ``-ices`` → ``-ex``, ``-ses`` → ``-sis``, ``-sses`` → ``-ss``,
-  ``-xes``/``-ches``/``-shes`` → without ``-es``, ``-aces`` → ``-ax`` (pneumothoraces),
-  ``-ae`` → ``-a``, ``-um`` → ``-a``, Latin ``-i`` → ``-us``,
-  a final ``-s`` after anything but ``s``, ``u`` or ``i``);
-- British and American spellings are one: ``ae`` and ``oe`` → ``e`` (haemorrhage, oedema,
-  oesophagus, naevus), ``-our`` → ``-or`` (tumour), ``-ise``/``-isation`` → ``-ize`` …,
-  ``-yse`` → ``-yze``, a final ``-tre``/``-bre``/``-vre`` → ``-ter`` … (centre, fibre);
-- an option text with a part in brackets (``Glioblastoma (GBM)``) is also named by each part;
-- a binomial name is also named with its genus abbreviated (``Staphylococcus aureus`` by
-  ``S. aureus``), as microbiology writes it;
-- an option text that contains the full name of a tabled abbreviation is also named with the
-  abbreviation in its place ("Moderate non-proliferative diabetic retinopathy" by "Moderate
-  NPDR"), in any case, as part of the longer phrase.
+Abbreviations are read only in capitals, only when they name exactly one option, and never when
+they could be a list of the item's option letters ("AD", not "BCC").
 
-The folded forms are only compared with each other (never shown), so a rule that also folds an
-unrelated word ("does" → "des") costs nothing. A hyphenated compound is one word: "glaucoma"
-is not named inside "non-glaucoma", nor "fatty" inside "fatty-glandular".
-
-Abbreviations come from the shipped table ``resources/answers/abbreviations.yaml`` (its header
-says what is in it and why); they are read only in capitals, only when they name exactly one
-option, and never when it could be a list of the item's option letters ("AD", not "BCC").
-
->>> fold("Haemorrhages"), fold("oedema"), fold("tumours"), fold("nuclei"), fold("Crohn's")
-('hemorrhage', 'edema', 'tumor', 'nucleus', 'crohn')
 >>> ix = PhraseIndex((("A", "Pulmonary oedema"), ("B", "Hepatocellular carcinoma")))
 >>> text = "HCC, not pulmonary edema"
 >>> [(s, e, sorted(k)) for s, e, k in ix.find(text, text.lower())]
@@ -41,98 +21,16 @@ option, and never when it could be a list of the item's option letters ("AD", no
 from __future__ import annotations
 
 import re
-import unicodedata
-from functools import lru_cache
-from typing import Any
 
-import yaml
-
-from medvqa._resources import shipped_text
+from medvqa.score.parsers._fold import TOKEN as _TOKEN
+from medvqa.score.parsers._fold import anchor, ascii_view, fold, phrase_tokens
+from medvqa.score.parsers._fold import gap as _gap
+from medvqa.score.parsers._option_forms import abbreviations_of as _abbreviations_of
+from medvqa.score.parsers._option_forms import forms as _forms
 
 __all__ = ["PhraseIndex", "fold", "phrase_tokens"]
 
-_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)*'?")
-_BRACKETED = re.compile(r"^(.+?)\s*[(\[](.+?)[)\]]\s*$")
-_BINOMIAL = re.compile(r"^([A-Z][a-z]{3,})\s+([a-z]{3,})$")
 _ABBR_TOKEN = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]*[A-Z0-9](?:s|'s)?(?![\w-])")
-_IS_TO_IZ = re.compile(r"(?<=[a-z])is(?=e|ation|ing|ed)")
-_YS_TO_YZ = re.compile(r"(?<=[a-z])ys(?=e|ing|ed)")
-_RE_END = re.compile(r"(?<=[a-z][tbv])re$")
-
-
-@lru_cache(maxsize=1 << 16)
-def fold(word: str) -> str:
-    """One word's comparison form (see the module docstring for the rules).
-
-    >>> fold("centre"), fold("Metastases"), fold("masses"), fold("bullae"), fold("opacities")
-    ('center', 'metastas', 'mass', 'bulla', 'opacity')
-    >>> fold("metastasis") == fold("metastases") and fold("disease") == fold("diseases")
-    True
-    """
-    w = word.lower()
-    if not w.isascii():
-        w = "".join(c for c in unicodedata.normalize("NFKD", w) if not unicodedata.combining(c))
-    if w.endswith("'s"):
-        w = w[:-2]
-    w = w.rstrip("'")
-    if len(w) >= 4 and w.isalpha():
-        w = _singular(w)
-    if "ae" in w or "oe" in w:
-        w = w.replace("ae", "e").replace("oe", "e")
-    if "our" in w:
-        w = w.replace("our", "or")
-    if "is" in w or "ys" in w:
-        w = _YS_TO_YZ.sub("yz", _IS_TO_IZ.sub("iz", w))
-    if w.endswith("re") and _RE_END.search(w):
-        w = w[:-2] + "er"
-    return w
-
-
-def _singular(w: str) -> str:
-    """A plural made singular, and the endings that vary between a word's forms made one."""
-    if w.endswith("ies"):
-        return w[:-3] + "y"
-    if w.endswith("ices"):
-        return w[:-4] + "ex"
-    if w.endswith("aces") and len(w) >= 7:
-        return w[:-4] + "ax"  # pneumothoraces
-    if w.endswith("ix"):
-        return w[:-2] + "ex"
-    if w.endswith("sses"):
-        return w[:-2]
-    if w.endswith(("sis", "ses")):
-        return w[:-2]  # metastasis, metastases, diseases, viruses → one stem
-    if w.endswith("se"):
-        return w[:-1]  # disease → diseas (the stem of "diseases")
-    if w.endswith(("xes", "ches", "shes", "zes")):
-        return w[:-2]
-    if w.endswith("ae"):
-        return w[:-1]
-    if w.endswith("um"):
-        return w[:-2] + "a"  # diverticulum, diverticula
-    if w.endswith("i") and not w.endswith("ii"):
-        return w[:-1] + "us"
-    if w.endswith("s") and w[-2] not in "siu":
-        return w[:-1]
-    return w
-
-
-def _gap(text: str, start: int, end: int) -> str:
-    """What separates two words: ``""`` for spaces or a hyphen, else the punctuation itself."""
-    g = text[start:end].strip()
-    return "" if g in ("", "-", "\u2010", "\u2011") else g
-
-
-def phrase_tokens(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """An option text's folded words and the separators between them (:func:`_gap`).
-
-    >>> phrase_tokens("E. coli"), phrase_tokens("Non-glaucoma")
-    ((('e', 'colus'), ('.',)), (('non', 'glaucoma'), ('',)))
-    """
-    ms = list(_TOKEN.finditer(text.lower()))
-    words = tuple(fold(m.group()) for m in ms)
-    gaps = tuple(_gap(text, a.end(), b.start()) for a, b in zip(ms, ms[1:], strict=False))
-    return words, gaps
 
 
 Phrase = tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]
@@ -196,8 +94,8 @@ class PhraseIndex:
         view = lowered if lowered.isascii() else ascii_view(lowered)
         found: list[tuple[int, int, int, frozenset[str]]] = []
         n = len(view)
-        for anchor, word, fast in self.anchors:
-            j = view.find(anchor)
+        for anc, word, fast in self.anchors:
+            j = view.find(anc)
             while j >= 0:
                 if fast is not None:  # the option written exactly as offered
                     s = j - fast[0]
@@ -206,20 +104,20 @@ class PhraseIndex:
                             s and (view[s - 1].isalnum() or view[s - 1] in "-_'")) and not (
                             e < n and (view[e].isalnum() or view[e] in "-_'")):
                         found.append((s, e, fast[2], fast[3]))
-                        j = view.find(anchor, e)
+                        j = view.find(anc, e)
                         continue
                 start = j
                 while start and (view[start - 1].isalnum() or view[start - 1] == "'"):
                     start -= 1
                 m = _TOKEN.match(view, start)
                 if m is None:
-                    j = view.find(anchor, j + 1)
+                    j = view.find(anc, j + 1)
                     continue
                 if fold(m.group()) == word:
                     got = self._match_at(view, m, word)
                     if got is not None:
                         found.append(got)
-                j = view.find(anchor, max(m.end(), j + 1))
+                j = view.find(anc, max(m.end(), j + 1))
         out = _leftmost_longest(found) if found else []
         return self._with_abbreviations(text, lowered, out)
 
@@ -306,54 +204,6 @@ class PhraseIndex:
         return out
 
 
-_VIEW: dict[int, str] = {}
-
-
-def ascii_view(lowered: str) -> str:
-    """``lowered`` with each accented letter replaced by its base letter, same length.
-
-    Characters whose decomposition is not one ASCII letter are kept (CJK, dashes, ligatures),
-    so positions in the view are positions in ``lowered``.
-
-    >>> ascii_view("m\u00e9ningiome \u2014 \u6c14\u80f8")
-    'meningiome \u2014 \u6c14\u80f8'
-    """
-    for c in set(lowered):
-        if c.isascii() or ord(c) in _VIEW:
-            continue
-        base = "".join(x for x in unicodedata.normalize("NFKD", c) if not unicodedata.combining(x))
-        _VIEW[ord(c)] = base if len(base) == 1 and base.isascii() else c
-    return lowered.translate(_VIEW)
-
-
-def anchor(word: str) -> str:
-    """A substring of every lower-case ASCII word that folds to ``word`` (:func:`fold`).
-
-    The ending may change (plurals, -re/-er, -ix/-ex), so the last two letters are left out
-    of longer words; an ``a``/``o`` may be written before an ``e`` (so an ``e`` may only start
-    the anchor), a ``u`` between ``o`` and ``r``, an ``s`` for a ``z``. The longest stretch
-    that none of this touches is the anchor ("" when there is none: then every response is
-    searched).
-
-    >>> anchor("edema"), anchor("pneumothorax"), anchor("adenocarcinoma"), anchor("2")
-    ('ed', 'eumotho', 'enocarcino', '2')
-    """
-    base = word[:-2] if len(word) >= 4 else word
-    runs, run = [], ""
-    for i, c in enumerate(base):
-        if c == "z" or (c == "r" and i and base[i - 1] == "o"):
-            runs.append(run)
-            run = ""
-            continue
-        if c == "e":
-            runs.append(run)
-            run = "e"
-            continue
-        run += c
-    runs.append(run)
-    return max(runs, key=len)
-
-
 def _fast_entry(anc: str, phrase: tuple[tuple[str, ...], tuple[str, ...], frozenset[str], str]
                 ) -> tuple[int, str, int, frozenset[str]] | None:
     """The fast-path entry of a phrase: (offset of the anchor, plain text, words, letters).
@@ -380,65 +230,3 @@ def _leftmost_longest(found: list[tuple[int, int, int, frozenset[str]]]
     return out
 
 
-def _forms(text: str) -> list[str]:
-    """The texts that name one option.
-
-    Itself, its bracketed parts, its hyphens closed up, and the full names of an abbreviation
-    it is.
-    """
-    forms = [text]
-    m = _BRACKETED.match(text)
-    if m:
-        forms += [m.group(1), m.group(2)]
-    forms += [f.replace("-", "") for f in list(forms) if "-" in f]
-    for f in list(forms):
-        forms += _ABBREVIATIONS.get(f.strip(), [])
-    b = _BINOMIAL.match(text)
-    if b:
-        forms.append(f"{b.group(1)[0]}. {b.group(2)}")
-    forms += _abbreviated_inside(text)
-    return forms
-
-
-def _abbreviated_inside(text: str) -> list[str]:
-    """The option text with a tabled full name inside it replaced by its abbreviation."""
-    raw = _TOKEN.findall(text.lower())
-    words = [fold(w) for w in raw]
-    out: list[str] = []
-    for (name, _gaps), abbrs in _BY_NAME.items():
-        k = len(name)
-        if 1 < k < len(words):
-            for i in range(len(words) - k + 1):
-                if tuple(words[i:i + k]) == name:
-                    out += [" ".join([*raw[:i], a.lower(), *raw[i + k:]]) for a in abbrs]
-    return out
-
-
-def _abbreviations_of(text: str) -> list[str]:
-    """The capitalised abbreviations whose full names include this option text (or a part)."""
-    forms = [text]
-    m = _BRACKETED.match(text)
-    if m:
-        forms += [m.group(1), m.group(2)]
-    out = []
-    for f in forms:
-        out += _BY_NAME.get(phrase_tokens(f), [])
-        if f.strip() in _ABBREVIATIONS:
-            out.append(f.strip())
-    return out
-
-
-def _load() -> dict[str, list[str]]:
-    data: Any = yaml.safe_load(shipped_text("resources", "answers", "abbreviations.yaml"))
-    out: dict[str, list[str]] = {}
-    for table in data["abbreviations"].values():
-        for abbr, names in table.items():
-            out.setdefault(str(abbr), []).extend(str(n) for n in names)
-    return out
-
-
-_ABBREVIATIONS = _load()
-_BY_NAME: dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]] = {}
-for _abbr, _names in _ABBREVIATIONS.items():
-    for _name in _names:
-        _BY_NAME.setdefault(phrase_tokens(_name), []).append(_abbr)
