@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 
 import pytest
+from _lung_bench import make_bench
 from _medvqa_cli import cli
-from conftest import make_bench
 
 from medvqa.bench import SECTIONS
 from medvqa.conditions import CONDITIONS, expand_conditions

@@ -26,11 +26,28 @@ CA = {"A": "Cannot be assessed", "B": "Benign", "C": "Malignant"}
 MM = {"A": "Mass", "B": "Calcification", "C": "Architectural distortion", "D": "Asymmetry",
       "I": "Miscellaneous"}
 SK = {"A": "Skin thickening", "B": "Skin retraction", "C": "Nipple retraction"}
+CXR = {"A": "Pleural effusion", "B": "Pneumothorax", "C": "Pulmonary oedema", "D": "Normal"}
+LIVER = {"A": "Hepatocellular carcinoma", "B": "Haemangioma", "C": "Focal nodular hyperplasia",
+         "D": "Metastasis"}
+ORG = {"A": "Klebsiella pneumoniae", "B": "Staphylococcus aureus", "C": "Pseudomonas aeruginosa",
+       "D": "Candida albicans", "E": "Mycobacterium tuberculosis"}
+EMB = {"A": "Pulmonary embolism", "B": "Pleural effusion", "C": "Pneumonia"}
+ICH = {"A": "Subdural haematoma", "B": "Epidural haematoma", "C": "Subarachnoid haemorrhage"}
+OCT = {"A": "Choroidal neovascularisation", "B": "Diabetic macular oedema", "C": "Drusen",
+       "D": "Normal"}
+DERM = {"A": "Melanoma", "B": "Basal cell carcinoma", "C": "Seborrhoeic keratosis",
+        "D": "Atopic dermatitis"}
+BRAIN = {"A": "Glioblastoma (GBM)", "B": "Meningioma", "C": "Crohn's disease"}
+ZH = {"A": "是", "B": "否"}
 OPTIONS = {"LR": LR, "YN": YN, "PE": PE, "BD": BD, "LUNG": LUNG, "ST": ST, "GL": GL, "CA": CA,
-           "MM": MM, "SK": SK, "MH": MH}
+           "MM": MM, "SK": SK, "MH": MH, "CXR": CXR, "LIVER": LIVER, "ORG": ORG, "EMB": EMB,
+           "ICH": ICH, "OCT": OCT, "DERM": DERM, "BRAIN": BRAIN, "ZH": ZH}
+PTX_Q = "Is there a pneumothorax?"
 
-# (family, question type, options, response, expected)
-TABLE: list[tuple[str, str, str, str, str | list[str] | None]] = [
+# (family, question type, options, response, expected[, question])
+Row = tuple[str, str, str, str, "str | list[str] | None"] | tuple[
+    str, str, str, str, "str | list[str] | None", str]
+TABLE: list[Row] = [
     # --- letter-only (rule 6) ---
     ("letter-only", "single", "LR", "B", "B"),
     ("letter-only", "single", "LR", "b", "B"),
@@ -118,7 +135,8 @@ TABLE: list[tuple[str, str, str, str, str | list[str] | None]] = [
     ("yes-no", "yesno", "YN", "Answer: Yes", "A"),
     ("yes-no", "yesno", "YN", "Yes - the nodule is spiculated.", "A"),
     ("yes-no", "yesno", "YN", "No evidence of cancer.", None),
-    ("yes-no", "yesno", "YN", "There is no mass.", None),
+    # rule 15: a specific absent finding answers No, even without the question
+    ("yes-no", "yesno", "YN", "There is no mass.", "B"),
     ("yes-no", "yesno", "YN", "There is a mass.", None),
     ("yes-no", "yesno", "YN", "Yes or No", None),
     ("yes-no", "yesno", "YN", "Yes/No", None),
@@ -170,7 +188,8 @@ TABLE: list[tuple[str, str, str, str, str | list[str] | None]] = [
     ("negation", "single", "PE", "Choice B is incorrect", None),
     ("negation", "single", "PE", "The answer is not B.", None),
     ("negation", "single", "PE", "The answer is not B, it is (C).", "C"),
-    ("negation", "single", "PE", "The answer is not B, it is C.", None),  # C: no letter position
+    # rule 9: "it is C" is now a letter position, so the answer after the negated B is read
+    ("negation", "single", "PE", "The answer is not B, it is C.", "C"),
     ("negation", "single", "PE", "Pleural effusion, but pleural effusion is unlikely.", None),
     ("negation", "single", "LR", "Not left.", None),
     ("negation", "single", "LR", "Left is incorrect.", None),
@@ -250,13 +269,219 @@ TABLE: list[tuple[str, str, str, str, str | list[str] | None]] = [
     ("separators", "multi", "MM", "   ", None),
     ("separators", "single", "LR", "B; Right", "B"),
     ("separators", "single", "LR", "", None),
+    # --- reasoning set aside (rule 2) ---
+    ("reasoning", "single", "CXR", "<think>The answer is A.</think> B", "B"),
+    ("reasoning", "single", "CXR", "<think>Effusion? No, the pleural line is there.</think>\n\n"
+     "Answer: B", "B"),
+    ("reasoning", "single", "CXR", "<thinking>Could be A or C</thinking>Pneumothorax.", "B"),
+    ("reasoning", "single", "CXR", "<reasoning>A is excluded</reasoning>**D**", "D"),
+    ("reasoning", "single", "CXR", "\u25c1think\u25b7maybe A\u25c1/think\u25b7The answer is C.",
+     "C"),
+    ("reasoning", "single", "CXR", "I first thought A.</think>\nFinal answer: B", "B"),
+    ("reasoning", "single", "CXR", "B\n<think>Let me double-check the apex", "B"),
+    ("reasoning", "single", "CXR", "<think>The answer is A. Let me check the apex again", None),
+    ("reasoning", "single", "CXR", "<think>So the answer is B.</think>", None),
+    ("reasoning", "yesno", "YN", "<think>yes? the line is faint</think>No.", "B"),
+    ("reasoning", "multi", "MM", "<think>A and B?</think> A, D", ["A", "D"]),
+    # --- final answer located (rule 3) ---
+    ("final answer", "single", "CXR", "Final answer: A\n\nWait, the visceral pleural line is "
+     "visible. Final answer: B", "B"),
+    ("final answer", "single", "CXR", "Effusion and oedema are both possible at first glance. "
+     "After comparing the apices, the answer is B.", "B"),
+    ("final answer", "single", "CXR", "Pneumothorax is excluded; the answer is A.", "A"),
+    ("final answer", "single", "CXR", "I would choose D.", "D"),
+    ("final answer", "single", "CXR", "The answer is B because the lung edge is visible, unlike "
+     "in a pulmonary oedema.", "B"),
+    ("final answer", "single", "CXR", "Final answer: B. But it could also be a pleural effusion.",
+     None),
+    ("final answer", "single", "CXR", "Final answer: B\nActually, it is a pleural effusion.",
+     None),
+    ("final answer", "single", "CXR", "Final answer: B. (A) cannot be excluded.", None),
+    ("final answer", "single", "CXR", "Pneumothorax is ruled out. The answer is B.", None),
+    ("final answer", "single", "CXR", "I cannot see the image. The answer is B.", None),
+    ("final answer", "single", "CXR", "I would not say the answer is B.", None),
+    ("final answer", "single", "CXR", "The answer is not B.", None),
+    ("final answer", "yesno", "YN", "Based on the image, the answer is no.", "B"),
+    ("final answer", "yesno", "YN", "Looking at the apex carefully, my answer is yes.", "A"),
+    ("final answer", "multi", "MM", "Findings considered: mass, asymmetry.\nFinal answer: A, B",
+     ["A", "B"]),
+    # --- structured outputs (rule 3) ---
+    ("structured", "single", "CXR", "$\\boxed{B}$", "B"),
+    ("structured", "single", "CXR", "The answer is \\boxed{\\text{Pulmonary oedema}}.", "C"),
+    ("structured", "single", "CXR", "\\boxed{\\textbf{D. Normal}}", "D"),
+    ("structured", "single", "CXR", '{"answer": "B"}', "B"),
+    ("structured", "single", "CXR", "<think>A or B?</think><answer>B</answer>", "B"),
+    ("structured", "single", "CXR", "<answer>\nPulmonary oedema\n</answer>", "C"),
+    ("structured", "single", "CXR", '```json\n{"reasoning": "A is unlikely", "final_answer": '
+     '"Pneumothorax"}\n```', "B"),
+    ("structured", "single", "CXR", '{"answer": "B", "explanation": "the answer is A at first"}',
+     "B"),
+    ("structured", "single", "CXR", '{"selected_option": "E"}', None),
+    ("structured", "single", "CXR", '{"option": "B", "confidence": "high"}', "B"),
+    ("structured", "single", "CXR", '[{"option": "A", "present": false}, {"option": "B", '
+     '"present": true}]', None),
+    ("structured", "yesno", "YN", '{"answer": false}', "B"),
+    ("structured", "multi", "MM", '{"answer": ["A", "D"]}', ["A", "D"]),
+    # --- marked tables and check-lists (rule 4) ---
+    ("marked", "single", "CXR", "| Finding | Present |\n|---|---|\n| Pleural effusion | \u2717 |"
+     "\n| Pneumothorax | \u2713 |\n| Pulmonary oedema | \u2717 |", "B"),
+    ("marked", "single", "CXR", "- [ ] A. Pleural effusion\n- [x] B. Pneumothorax\n"
+     "- [ ] C. Pulmonary oedema\n- [ ] D. Normal", "B"),
+    ("marked", "single", "CXR", "- Pleural effusion: absent\n- Pneumothorax: present\n"
+     "- Pulmonary oedema: absent", "B"),
+    ("marked", "single", "CXR", "\u2611 Pneumothorax\n\u2610 Pleural effusion", "B"),
+    ("marked", "single", "CXR", "- [x] Pleural effusion\n- [x] Pneumothorax", None),
+    ("marked", "single", "CXR", "- Pneumothorax: present\n- Pleural effusion: possible", None),
+    ("marked", "single", "CXR", "| Finding | Absent |\n|---|---|\n| Pleural effusion | \u2713 |\n"
+     "| Pneumothorax | \u2717 |", None),
+    ("marked", "multi", "MM", "| Finding | Seen |\n|---|---|\n| Mass | Yes |\n"
+     "| Calcification | No |\n| Asymmetry | Yes |", ["A", "D"]),
+    # --- hedges about one finding (rule 8) ---
+    ("hedge", "single", "CXR", "Pneumothorax cannot be excluded.", None),
+    ("hedge", "single", "CXR", "Cannot rule out a small pneumothorax.", None),
+    ("hedge", "single", "CXR", "A pneumothorax is not excluded.", None),
+    ("hedge", "single", "CXR", "Pleural effusion; a pneumothorax can't be ruled out.", None),
+    ("hedge", "single", "CXR", "Possible pneumothorax.", None),
+    ("hedge", "yesno", "YN", "Yes, although a pneumothorax cannot be excluded.", None),
+    ("hedge", "single", "CXR", "The differential includes pneumothorax.", None),
+    # --- more letter positions (rule 9) ---
+    ("letter positions", "single", "CXR", "B is the correct answer.", "B"),
+    ("letter positions", "single", "CXR", "I think C is correct.", "C"),
+    ("letter positions", "single", "CXR", "Therefore, B.", "B"),
+    ("letter positions", "single", "CXR", "It's C because of the Kerley lines.", "C"),
+    ("letter positions", "single", "CXR", "B - Pneumothorax", "B"),
+    ("letter positions", "single", "CXR", "Verdict: D", "D"),
+    ("letter positions", "single", "CXR", "I would say B.", "B"),
+    ("letter positions", "single", "CXR", "A is unlikely; B is correct.", "B"),
+    ("letter positions", "single", "CXR", "Options B or C seem plausible.", None),
+    ("letter positions", "single", "CXR", "Density: B or C.", None),
+    ("letter positions", "multi", "MM", "Both A and D.", ["A", "D"]),
+    ("letter positions", "multi", "MM", "Options A and D are present.", ["A", "D"]),
+    ("letter positions", "single", "CXR", "It is A mass.", None),
+    ("letter positions", "single", "CXR", "Vitamin D.", None),
+    # --- letters inside names (rules 9, 10) ---
+    ("names", "single", "ORG", "E. coli", None),
+    ("names", "single", "ORG", "The answer is E. coli.", None),
+    ("names", "single", "ORG", "This is most consistent with E. coli infection.", None),
+    ("names", "single", "ORG", "Hepatitis E", None),
+    ("names", "single", "ORG", "Group B streptococcus.", None),
+    ("names", "single", "ORG", "The answer is vitamin D deficiency.", None),
+    ("names", "single", "ORG", "Answer: T cell lymphoma", None),
+    # rule 11: a binomial is also named with its genus abbreviated (D is Candida albicans)
+    ("names", "single", "ORG", "C. albicans", "D"),
+    ("names", "single", "ORG", "C. neoformans", None),
+    ("names", "single", "ORG", "E", "E"),
+    ("names", "single", "ORG", "The answer is E.", "E"),
+    ("names", "single", "LUNG", "The answer is B. squamous cell carcinoma", "B"),
+    ("names", "single", "CXR", "T2-weighted images show a pneumothorax.", "B"),
+    # --- option texts as written (rule 11) ---
+    ("spelling", "single", "CXR", "Pulmonary edema.", "C"),
+    ("spelling", "single", "CXR", "Bilateral pleural effusions.", "A"),
+    ("spelling", "single", "CXR", "pleural-effusion", "A"),
+    ("spelling", "single", "ICH", "Subdural hematoma", "A"),
+    ("spelling", "single", "ICH", "Subarachnoid hemorrhages in the sulci.", "C"),
+    ("spelling", "single", "OCT", "Choroidal neovascularization.", "A"),
+    ("spelling", "single", "OCT", "Diabetic macular edema", "B"),
+    ("spelling", "single", "DERM", "Seborrheic keratoses", "C"),
+    ("spelling", "single", "BRAIN", "Glioblastoma", "A"),
+    ("spelling", "single", "BRAIN", "Crohn disease", "C"),
+    ("spelling", "single", "BRAIN", "M\u00e9ningiome", None),
+    ("spelling", "single", "BRAIN", "M\u00e9ningioma", "B"),
+    ("spelling", "single", "LIVER", "Liver metastases.", "D"),
+    ("spelling", "single", "LIVER", "Hemangiomas", "B"),
+    # --- abbreviations (rule 12) ---
+    ("abbreviation", "single", "LIVER", "HCC", "A"),
+    ("abbreviation", "single", "LIVER", "The lesion is an FNH.", "C"),
+    ("abbreviation", "single", "LIVER", "hcc", None),
+    ("abbreviation", "single", "BRAIN", "GBM", "A"),
+    ("abbreviation", "single", "OCT", "DME with subretinal fluid.", "B"),
+    ("abbreviation", "single", "OCT", "CNV", "A"),
+    ("abbreviation", "single", "DERM", "BCC", "B"),
+    ("abbreviation", "single", "DERM", "AD", None),
+    ("abbreviation", "single", "EMB", "PE", None),
+    ("abbreviation", "single", "CXR", "PTX on the right.", "B"),
+    ("abbreviation", "single", "LIVER", "HCC or FNH", None),
+    # --- restated option list (rule 13) ---
+    ("restated", "single", "CXR", "Options:\nA. Pleural effusion\nB. Pneumothorax\n"
+     "C. Pulmonary oedema\nD. Normal\n\nThe visible lung edge makes this a "
+     "pneumothorax.", "B"),
+    ("restated", "single", "CXR", "A. Pleural effusion\nB. Pneumothorax", None),
+    ("restated", "multi", "MM", "A: Mass\nD: Asymmetry", ["A", "D"]),
+    # --- yes/no words, synonyms and languages (rule 14) ---
+    ("yes-no words", "yesno", "YN", "Positive.", "A"),
+    ("yes-no words", "yesno", "YN", "Negative", "B"),
+    ("yes-no words", "yesno", "YN", "Present.", "A"),
+    ("yes-no words", "yesno", "YN", "Absent.", "B"),
+    ("yes-no words", "yesno", "YN", "Affirmative.", "A"),
+    ("yes-no words", "yesno", "YN", "Correct.", "A"),
+    ("yes-no words", "yesno", "YN", "Not seen.", "B"),
+    ("yes-no words", "yesno", "YN", "S\u00ed, hay un neumot\u00f3rax.", "A"),
+    ("yes-no words", "yesno", "YN", "N\u00e3o.", "B"),
+    ("yes-no words", "yesno", "YN", "Oui.", "A"),
+    ("yes-no words", "yesno", "YN", "Nein, kein Pneumothorax.", "B"),
+    ("yes-no words", "yesno", "YN", "\u662f\u7684\uff0c\u6709\u6c14\u80f8\u3002", "A"),
+    ("yes-no words", "yesno", "YN", "\u7b54\u6848\uff1a\u5426", "B"),
+    ("yes-no words", "yesno", "ZH", "\u5426", "B"),
+    ("yes-no words", "yesno", "ZH", "Yes", "A"),
+    ("yes-no words", "yesno", "YN", "Respuesta: s\u00ed", "A"),
+    ("yes-no words", "yesno", "YN", "Yes there is a mass.", "A"),
+    ("yes-no words", "yesno", "YN", "No there isn't.", "B"),
+    ("yes-no words", "yesno", "YN", "I would say yes.", "A"),
+    ("yes-no words", "yesno", "YN", "Positive or negative, hard to say.", None),
+    ("yes-no words", "yesno", "YN", "Probablemente s\u00ed", None),
+    # --- findings that answer a yes/no question (rule 15) ---
+    ("findings", "yesno", "YN", "No evidence of pneumothorax.", "B", PTX_Q),
+    ("findings", "yesno", "YN", "There is no pneumothorax.", "B", PTX_Q),
+    ("findings", "yesno", "YN", "The pneumothorax is absent.", "B", PTX_Q),
+    ("findings", "yesno", "YN", "Negative for pneumothorax.", "B", PTX_Q),
+    ("findings", "yesno", "YN", "I see no pneumothorax on this radiograph.", "B", PTX_Q),
+    ("findings", "yesno", "YN", "There is a pneumothorax.", "A", PTX_Q),
+    ("findings", "yesno", "YN", "No doubt, there is a pneumothorax.", "A", PTX_Q),
+    ("findings", "yesno", "YN", "There is no pleural effusion.", None, PTX_Q),
+    ("findings", "yesno", "YN", "No large pneumothorax.", None, PTX_Q),
+    ("findings", "yesno", "YN", "No evidence of malignancy.", None, "Is this lesion benign?"),
+    ("findings", "yesno", "YN", "There is no abnormality.", None, "Is the radiograph normal?"),
+    ("findings", "yesno", "YN", "No evidence of consolidation.", "B"),
+    ("findings", "yesno", "YN", "No evidence of malignancy.", None),
+    ("findings", "yesno", "YN", "There is a pneumothorax.", None),
+    ("findings", "yesno", "YN", "Yes, there is no pneumothorax.", None, PTX_Q),
+    # --- negation scope (rule 16) ---
+    ("negation scope", "single", "CXR", "Not a pleural effusion but a pneumothorax.", "B"),
+    ("negation scope", "single", "CXR", "Neither pleural effusion nor pneumothorax \u2014 "
+     "pulmonary oedema.", "C"),
+    ("negation scope", "single", "CXR", "There is no doubt this is a pneumothorax.", "B"),
+    ("negation scope", "single", "CXR", "No lung markings beyond the pleural line, which means "
+     "pneumothorax.", "B"),
+    ("negation scope", "single", "CXR", "Absence of lung markings indicates a pneumothorax.", "B"),
+    ("negation scope", "single", "CXR", "It does not show a pneumothorax.", None),
+    ("negation scope", "single", "CXR", "Not pneumothorax.", None),
+    # --- discussed options (rule 17) ---
+    ("discussed", "single", "CXR", "A pleural effusion would blunt the costophrenic angle, which "
+     "is sharp here. A pneumothorax would show a pleural line, which is absent. The lungs are "
+     "normal.", "D"),
+    ("discussed", "single", "CXR", "If this were oedema, Kerley lines would be seen. The visceral "
+     "pleural line makes this a pneumothorax.", "B"),
+    ("discussed", "single", "CXR", "I would say pneumothorax.", "B"),
+    ("discussed", "single", "CXR", "A pneumothorax would show a pleural line.", None),
+    ("discussed", "single", "CXR", "Pleural effusion?", None),
+    ("discussed", "single", "CXR", "Pleural effusion? No. Pneumothorax? Yes.", "B"),
+    ("discussed", "single", "CXR", "Pneumothorax? No doubt.", None),
+    # --- reasons of abstentions that are decisions, not missing readings (rules 9, 16, 18) ---
+    ("reasons", "single", "CXR", "It is definitely not C.", None),
+    ("reasons", "single", "CXR", "<think>B?</think>\nLet me reconsider the options once more.",
+     None),
+    ("reasons", "single", "CXR", "I need a closer look at the image before answering.", None),
 ]
+
+
+ROWS: list[tuple[str, str, str, str, str | list[str] | None, str]] = [
+    (*r, "") if len(r) == 5 else r for r in TABLE]  # type: ignore[misc]
 
 
 def table_counts() -> dict[str, Counter[str]]:
     """Rows per family, split into 'read' (an option expected) and 'invalid'."""
     out: dict[str, Counter[str]] = {}
-    for family, *_, expected in TABLE:
+    for family, _, _, _, expected, _ in ROWS:
         out.setdefault(family, Counter())["invalid" if expected is None else "read"] += 1
     return out
 
@@ -265,17 +490,29 @@ def test_the_table_is_large_and_covers_every_family():
     counts = table_counts()
     assert sum(sum(c.values()) for c in counts.values()) >= 150
     assert set(counts) >= {"negation", "hedge", "refusal", "two options", "overlap", "markdown",
-                           "separators", "letter-only", "verbose", "yes-no"}
-    qtypes = Counter(q for _, q, *_ in TABLE)
+                           "separators", "letter-only", "verbose", "yes-no", "reasoning",
+                           "final answer", "structured", "marked", "names", "spelling",
+                           "abbreviation", "restated", "yes-no words", "findings",
+                           "negation scope", "discussed", "letter positions", "reasons"}
+    qtypes = Counter(q for _, q, *_ in ROWS)
     assert qtypes["single"] >= 50 and qtypes["yesno"] >= 25 and qtypes["multi"] >= 25
 
 
-@pytest.mark.parametrize(("family", "qtype", "options", "response", "expected"), TABLE,
-                         ids=[f"{f}:{r[:40]!r}" for f, _, _, r, _ in TABLE])
-def test_decision_table(family, qtype, options, response, expected):
-    parsed = make_parser("strict").parse(response, OPTIONS[options], qtype)
+REASON_OF = {"It is definitely not C.": "negated",
+             "<think>B?</think>\nLet me reconsider the options once more.": "not_committed",
+             "I need a closer look at the image before answering.": "not_committed",
+             "Pleural effusion?": "no_answer"}
+
+
+@pytest.mark.parametrize(("family", "qtype", "options", "response", "expected", "question"),
+                         ROWS, ids=[f"{f}:{r[:40]!r}:{q[:12]}" for f, _, _, r, _, q in ROWS])
+def test_decision_table(family, qtype, options, response, expected, question):
+    parsed = make_parser("strict").parse(response, OPTIONS[options], qtype, question=question)
     assert parsed.choice == expected
     assert parsed.invalid == (expected is None)
+    assert (parsed.reason is None) == (expected is not None)
+    if response in REASON_OF:
+        assert parsed.reason == REASON_OF[response]
 
 
 if __name__ == "__main__":

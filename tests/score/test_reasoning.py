@@ -26,3 +26,21 @@ def test_thinking_is_kept_raw_and_not_parsed(bench: Path, tmp_path: Path) -> Non
     preds = list(read_jsonl(run / "predictions.jsonl", Prediction))
     assert all(p.response.startswith("<think>A is tempting") for p in preds)
     assert [p.choice for p in preds] == ["B"] * 3
+
+
+def _thinker_tentative(prompt: str, body: dict) -> str:
+    return "<think>Looking at it, the answer is A... no, the glands say otherwise.</think>\nB"
+
+
+def test_thinking_is_set_aside_even_when_run_json_does_not_say_reasoning(
+        bench: Path, tmp_path: Path) -> None:
+    # A tentative "the answer is A" inside the trace must never be read, whatever run.json says.
+    run = tmp_path / "run"
+    with ChatServer(reply=_thinker_tentative) as server:
+        model = ModelConfig(spec=f"openai:m@{server.url}", max_tokens=512)
+        run_benchmark(RunConfig(bench_dir=bench, out_dir=run, model=model, limit=3))
+    assert not read_json(run / "run.json", RunInfo).model_params.get("reasoning")
+    score_run(ScoreConfig(bench_dir=bench, run_dir=run, resamples=99))
+    preds = list(read_jsonl(run / "predictions.jsonl", Prediction))
+    assert all(p.response.startswith("<think>") for p in preds)
+    assert [p.choice for p in preds] == ["B"] * 3

@@ -147,10 +147,10 @@ def test_parse_contract_in_input_order(tmp_path):
     medvqa("parse", str(_write(tmp_path / "in.jsonl", records)), "-o", str(tmp_path / "out.jsonl"))
     out = [json.loads(x) for x in (tmp_path / "out.jsonl").read_text().splitlines()]
     assert out == [
-        {"id": "1", "choice": "B", "correct": True, "invalid": False},
-        {"id": "2", "choice": None, "correct": False, "invalid": True},
-        {"id": "3", "choice": ["A", "B"], "correct": True, "invalid": False},
-        {"id": "4", "choice": "A", "correct": True, "invalid": False},
+        {"id": "1", "choice": "B", "correct": True, "invalid": False, "reason": None},
+        {"id": "2", "choice": None, "correct": False, "invalid": True, "reason": "ambiguous"},
+        {"id": "3", "choice": ["A", "B"], "correct": True, "invalid": False, "reason": None},
+        {"id": "4", "choice": "A", "correct": True, "invalid": False, "reason": None},
     ]
 
 

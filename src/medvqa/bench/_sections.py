@@ -12,6 +12,8 @@ _B = "medvqa.bench"
 SECTIONS: Registry[Callable[[bool], list[BenchFigure]]] = Registry("bench section", {
     "runner": Entry(f"{_B}._runner:bench_runner", "runner throughput against a loopback server"),
     "scoring": Entry(f"{_B}._scoring:bench_scoring", "parsers and bootstrap speed"),
+    "extraction": Entry(f"{_B}._extraction:bench_extraction", "answer reading on the labelled "
+                        "set: recall, false credit, speed; an extractor's rescues"),
     "build": Entry(f"{_B}._build:bench_build", "recipe build speed and memory"),
     "conditions": Entry(f"{_B}._conditions:bench_conditions", "corruptions and controls"),
     "llm": Entry(f"{_B}._llm:bench_llm", "the local LLM (SmolLM2) and the LLM builders"),

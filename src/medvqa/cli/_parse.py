@@ -12,8 +12,10 @@ from medvqa.score.parsers import PARSER_SEED, STYLES
 
 
 def parse_command(
-    inp: Path = typer.Argument(..., help="JSONL: id, response, options, question_type, answer."),
-    out: Path = typer.Option(..., "--out", "-o", help="JSONL: id, choice, correct, invalid."),
+    inp: Path = typer.Argument(
+        ..., help="JSONL: id, response, options, question_type, answer (question optional)."),
+    out: Path = typer.Option(
+        ..., "--out", "-o", help="JSONL: id, choice, correct, invalid, reason."),
     style: str = typer.Option("strict", "--style", help=names_help(STYLES)),
     seed: int = typer.Option(PARSER_SEED, "--seed", help="Seed of a seeded style's fallback "
                              "(pathmmu's random option)."),

@@ -62,6 +62,10 @@ def _m(name: str) -> Any:
     return default_of(ModelConfig, name)
 
 
+#: The attention implementations a local model may be asked for (the placement table's).
+_ATTENTION = ", ".join(name for name in ATTENTION if name)
+
+
 def run_command(
     bench: Path = typer.Argument(..., help="Benchmark folder."),
     model: str = typer.Option(
@@ -129,7 +133,7 @@ def run_command(
     ),
     attn_implementation: str = typer.Option(
         _m("attn_implementation"), "--attn-implementation",
-        help="Local models: " + ", ".join(a for a in ATTENTION if a) + " (default: sdpa)."
+        help=f"Local models: {_ATTENTION} (default: sdpa)."
     ),
     endpoint: list[str] = typer.Option(
         [], "--endpoint", help="More base URLs of the same openai: model (repeat the option)."

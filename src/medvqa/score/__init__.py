@@ -10,6 +10,19 @@ if TYPE_CHECKING:
     from medvqa.score._bootstrap import Interval, cluster_index, ratio_ci, statistic_ci
     from medvqa.score._config import DEFAULT_AGE_BANDS, ScoreConfig
     from medvqa.score._coverage import missing_lines
+    from medvqa.score._extract import (
+        ExtractCandidate,
+        ExtractConfig,
+        ExtractedBy,
+        Extraction,
+        Extractor,
+        ExtractResult,
+        eligible,
+        extract_answers,
+        prepare_extractor,
+        rescue,
+    )
+    from medvqa.score._extract_prompt import ExtractPrompt, load_extract_prompt
     from medvqa.score._judge import JudgeConfig, JudgeResult, run_judge
     from medvqa.score._judge_prompt import JudgePrompt, load_judge_prompt, parse_verdict
     from medvqa.score._metric_table import METRICS, Metric
@@ -33,6 +46,18 @@ if TYPE_CHECKING:
     from medvqa.score._tests import group_test, holm, paired_test, sign_flip_p
 
 _WHERE: dict[str, str] = {
+    "rescue": "_extract",
+    "prepare_extractor": "_extract",
+    "load_extract_prompt": "_extract_prompt",
+    "extract_answers": "_extract",
+    "eligible": "_extract",
+    "ExtractPrompt": "_extract_prompt",
+    "ExtractResult": "_extract",
+    "Extractor": "_extract",
+    "Extraction": "_extract",
+    "ExtractedBy": "_extract",
+    "ExtractConfig": "_extract",
+    "ExtractCandidate": "_extract",
     "require_fresh_run": "_provenance",
     "missing_lines": "_coverage",
     "DEFAULT_AGE_BANDS": "_config",
@@ -71,6 +96,13 @@ _WHERE: dict[str, str] = {
 
 
 __all__ = [
+    "ExtractPrompt",
+    "ExtractResult",
+    "Extractor",
+    "Extraction",
+    "ExtractedBy",
+    "ExtractConfig",
+    "ExtractCandidate",
     "require_fresh_run",
     "missing_lines",
     "DEFAULT_AGE_BANDS",
@@ -88,16 +120,21 @@ __all__ = [
     "chance_of_guess",
     "cluster_index",
     "compare_runs",
+    "eligible",
+    "extract_answers",
     "frequent_baseline",
     "group_test",
     "holm",
+    "load_extract_prompt",
     "load_judge_prompt",
     "macro_f1",
     "mcnemar_exact",
     "paired_difference",
     "paired_test",
     "parse_verdict",
+    "prepare_extractor",
     "ratio_ci",
+    "rescue",
     "run_judge",
     "score_run",
     "sign_flip_p",

@@ -13,9 +13,10 @@ from medvqa.score.parsers import (
     bleu_stats,
     gold_regions,
     is_correct,
+    locate_regions,
     normalize_answer,
+    open_answer,
     open_scores,
-    read_regions,
     region_scores,
 )
 
@@ -58,7 +59,7 @@ def score_row(item: Item, pred: Prediction, parser: AnswerParser) -> ScoredRow:
     """Parse and score one prediction against its (condition-transformed) item."""
     qtype = item.question_type
     before = getattr(parser, "fallbacks", None)
-    parsed = parser.parse(pred.response or "", item.options, qtype)
+    parsed = parser.parse(pred.response or "", item.options, qtype, question=item.question)
     # A parser that counts its random fallbacks (pathmmu) tells whether this one was a guess.
     guessed = None if before is None else getattr(parser, "fallbacks", before) > before
     ok = is_correct(parsed.choice, item.answer, qtype,
@@ -73,15 +74,17 @@ def score_row(item: Item, pred: Prediction, parser: AnswerParser) -> ScoredRow:
     else:
         gold_class, pred_class = str(item.answer), str(parsed.choice)
     if qtype == "region":
-        scores = region_scores(read_regions(pred.response or "") if not parsed.invalid else None,
-                               gold_regions(item.answer, item.meta))
+        scores = region_scores(locate_regions(pred.response or "") if not parsed.invalid
+                               else None, gold_regions(item.answer, item.meta))
         region = tuple(scores)
         # Right only when every region on the image is named with its type, and nothing else.
         ok = scores.precision == 1.0 and scores.recall == 1.0
         pred_class = gold_class if ok else "\x00invalid" if parsed.invalid else "\x00other"
     elif qtype == "open":
-        open_ = tuple(open_scores(pred.response or "", str(item.answer)))
-        bleu = bleu_stats(pred.response or "", str(item.answer))
+        # Scored on the located answer: the trace and an answer prefix are not the answer.
+        located = open_answer(pred.response or "") or ""
+        open_ = tuple(open_scores(located, str(item.answer)))
+        bleu = bleu_stats(located, str(item.answer))
     return ScoredRow(
         item_id=item.id,
         condition=pred.condition,

@@ -18,7 +18,6 @@ from pathlib import Path
 
 from medvqa.conditions import condition_order, describe, get_condition
 from medvqa.errors import BadInputError
-from medvqa.models._reasoning import strip_thinking
 from medvqa.schema import (
     BENCHMARK_FILE,
     CACHE_FILE,
@@ -107,8 +106,6 @@ def score_run(config: ScoreConfig) -> ScoreResult:
     mismatch = check_benchmark(run_info, bench_sha, run_dir, bench_dir,
                                config.allow_other_benchmark)
     seed = run_info.seed if run_info else 0
-    # A reasoning model's raw text is kept; the parser sees only what follows its thinking.
-    thinking = bool(run_info and run_info.model_params.get("reasoning"))
     preds_errors: list[RecordError] = []
     predictions = list(read_jsonl(pred_path, Prediction, preds_errors))
     problems.extend(_with_ids(preds_errors, "item_id"))
@@ -141,9 +138,9 @@ def score_run(config: ScoreConfig) -> ScoreResult:
         if key not in parsers:
             parsers[key] = make_parser(style, seed=config.parser_seed)
         shown = transforms[cond](item)
-        answer = (pred.model_copy(update={"response": strip_thinking(pred.response)})
-                  if thinking else pred)
-        row = score_row(shown, answer, parsers[key])  # type: ignore[arg-type]
+        # The raw response is kept; every parser sets reasoning aside itself, whatever run.json
+        # says about the model.
+        row = score_row(shown, pred, parsers[key])  # type: ignore[arg-type]
         rows[cond].append(row)
         tags = failures[cond].add(pred.response, row, shown.options)
         if config.judge is not None and needs_judge(tags, row):

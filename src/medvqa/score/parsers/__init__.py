@@ -1,7 +1,9 @@
-"""Answer parsers: a response and its options in, a choice (or an abstention) out.
+"""Answer parsers: a response and its options in, a choice (or an abstention and why) out.
 
 Styles: ``strict`` (default, abstains), ``mammovqa`` and ``pathmmu`` (published scorers
-reproduced), ``region`` (LMOD ID sets) and ``open`` (free text).
+reproduced), ``region`` (LMOD ID sets) and ``open`` (free text). Every style sets reasoning
+traces aside (:func:`set_aside_reasoning`); ``strict``, ``open`` and ``region`` also locate the
+final answer first (see ``docs/answer-reading.md``).
 """
 
 from __future__ import annotations
@@ -11,20 +13,31 @@ from typing import TYPE_CHECKING
 from medvqa._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from medvqa.score.parsers._base import INVALID, AnswerParser, ParsedAnswer, is_correct
+    from medvqa.score.parsers._base import (
+        INVALID,
+        REASONS,
+        WANTS_READING,
+        AnswerParser,
+        ParsedAnswer,
+        abstain,
+        is_correct,
+    )
     from medvqa.score.parsers._batch import parse_records
+    from medvqa.score.parsers._locate import set_aside_reasoning, without_reasoning
     from medvqa.score.parsers._open import (
         BLEU_COLUMNS,
         OpenScores,
         bleu_stats,
         corpus_bleu,
         normalize_answer,
+        open_answer,
         open_scores,
         token_f1,
     )
     from medvqa.score.parsers._region import (
         RegionScores,
         gold_regions,
+        locate_regions,
         normalize_type,
         read_regions,
         region_scores,
@@ -37,6 +50,13 @@ if TYPE_CHECKING:
     )
 
 _WHERE: dict[str, str] = {
+    "without_reasoning": "_locate",
+    "set_aside_reasoning": "_locate",
+    "open_answer": "_open",
+    "locate_regions": "_region",
+    "abstain": "_base",
+    "WANTS_READING": "_base",
+    "REASONS": "_base",
     "parse_records": "_batch",
     "INVALID": "_base",
     "AnswerParser": "_base",
@@ -66,23 +86,30 @@ __all__ = [
     "PARSER_SEED",
     "BLEU_COLUMNS",
     "INVALID",
+    "REASONS",
     "STYLES",
+    "WANTS_READING",
     "AnswerParser",
     "OpenScores",
     "ParsedAnswer",
     "RegionScores",
+    "abstain",
     "bleu_stats",
     "clear_caches",
     "corpus_bleu",
     "gold_regions",
     "is_correct",
+    "locate_regions",
     "make_parser",
     "normalize_answer",
     "normalize_type",
+    "open_answer",
     "open_scores",
     "read_regions",
     "region_scores",
+    "set_aside_reasoning",
     "token_f1",
+    "without_reasoning",
 ]
 
 

@@ -15,13 +15,42 @@ class ParsedAnswer(NamedTuple):
         choice: a letter; a sorted list of letters (multi) or region IDs (region); normalised
             text (open); None when the parser abstains.
         invalid: True when the parser abstained (no option named, several named, a refusal).
+        reason: why it abstained (one of :data:`REASONS`); None when it read an answer, and
+            for parsers that do not say (the published-scorer styles).
     """
 
     choice: str | list[str] | None
     invalid: bool
+    reason: str | None = None
 
+
+#: Why a parser abstains. Only :data:`WANTS_READING` reasons may be handed to an LLM extractor:
+#: the others are decisions the rules made (a refusal, a hedge, a negation, two options …).
+REASONS: dict[str, str] = {
+    "empty": "the response is empty (nothing to read)",
+    "refusal": "the model declines or says it cannot see or tell",
+    "hedge": "the model does not commit (maybe, could be, X cannot be excluded …)",
+    "negated": "every option named is negated or ruled out",
+    "ambiguous": "two or more options are chosen, or one is both chosen and negated",
+    "out_of_range": "a letter that is not among the options (the answer is E with A–D)",
+    "not_committed": "a reasoning trace with no answer after it, or a later change of mind",
+    "no_answer": "no option is named in a way the rules can read",
+}
+#: Abstentions for want of a reading: the only ones an extractor may be asked about.
+WANTS_READING = frozenset({"no_answer"})
 
 INVALID = ParsedAnswer(None, True)
+_ABSTENTIONS = {r: ParsedAnswer(None, True, r) for r in REASONS}
+
+
+def abstain(reason: str) -> ParsedAnswer:
+    """An abstention with its reason (one of :data:`REASONS`).
+
+    >>> abstain("hedge")
+    ParsedAnswer(choice=None, invalid=True, reason='hedge')
+    """
+    got = _ABSTENTIONS.get(reason)
+    return got if got is not None else ParsedAnswer(None, True, reason)
 
 
 class AnswerParser(Protocol):
@@ -36,8 +65,13 @@ class AnswerParser(Protocol):
     style: str
     compares_text: bool
 
-    def parse(self, response: str, options: dict[str, str], question_type: str) -> ParsedAnswer:
-        """Parse ``response`` given the options (letter → text, display order)."""
+    def parse(self, response: str, options: dict[str, str], question_type: str, *,
+              question: str = "") -> ParsedAnswer:
+        """Parse ``response`` given the options (letter → text, display order).
+
+        ``question`` is the item's question where known (the strict style reads findings that
+        answer a yes/no question only when they are what was asked); "" when unknown.
+        """
         ...
 
 

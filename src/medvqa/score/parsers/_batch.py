@@ -1,4 +1,8 @@
-"""Parse a JSONL file of responses with one parser pass (the ``medvqa parse`` contract)."""
+"""Parse a JSONL file of responses with one parser pass (the ``medvqa parse`` contract).
+
+Each record may carry its ``question`` (the strict style reads yes/no findings against it);
+each output line has the choice, whether it is correct, whether it is invalid and why.
+"""
 
 from __future__ import annotations
 
@@ -48,12 +52,15 @@ def parse_records(path: Path, style: str, seed: int) -> tuple[list[dict[str, Any
             problems.append(f"{path}:{lineno}: item {item_id}: {problem}")
             continue
         qtype = rec.get("question_type", "single")
-        parsed = parser.parse(rec["response"], rec.get("options") or {}, qtype)
+        question = rec.get("question")
+        parsed = parser.parse(rec["response"], rec.get("options") or {}, qtype,
+                              question=question if isinstance(question, str) else "")
         out.append({
             "id": rec.get("id"),
             "choice": parsed.choice,
             "correct": is_correct(parsed.choice, rec.get("answer", ""), qtype,
                                   texts=rec.get("options") if parser.compares_text else None),
             "invalid": parsed.invalid,
+            "reason": parsed.reason,
         })
     return out, problems

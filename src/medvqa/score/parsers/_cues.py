@@ -28,12 +28,31 @@ REFUSAL = re.compile(
     re.IGNORECASE,
 )
 
-# Hedges: the model does not commit (the strict parser never picks among its guesses).
+# Hedges: the model does not commit (the strict parser never picks among its guesses). "X cannot
+# be excluded", "cannot rule out X" and "X is not excluded" keep X open: a hedge, not a choice.
 HEDGE = re.compile(
-    r"\b(?:maybe|perhaps|possibly|either|unsure|uncertain|unclear|undecided|inconclusive)\b"
+    r"\b(?:maybe|perhaps|possibly|unsure|uncertain|unclear|undecided|inconclusive)\b"
+    r"|\beither\b[^.;\n]*\bor\b|\beither\s+way\b"
     r"|\b(?:might|may|could)\s+(?:also\s+)?be\b|\bnot\s+(?:entirely\s+|completely\s+|100%\s+)?"
     r"(?:sure|certain)\b|\b(?:hard|difficult|impossible)\s+to\s+(?:say|tell|determine|assess|know)"
-    r"|\bcan(?:not|'t|\s+not)\s+be\s+(?:sure|certain)\b|\bi\s+(?:guess|doubt)\b|\bdoubtful\b",
+    r"|\bcan(?:not|'t|\s+not)\s+be\s+(?:sure|certain)\b|\bi\s+(?:guess|doubt)\b|\bdoubtful\b"
+    r"|\b(?:cannot|can't|can\s+not|could\s+not|couldn't)\s+(?:be\s+)?(?:(?:entirely|completely"
+    r"|fully|definitely|reliably|confidently|safely)\s+)?(?:exclud\w*|rul\w*\s+out)"
+    r"|\b(?:not|isn't|aren't|wasn't|weren't)\s+(?:been\s+|be\s+)?(?:(?:entirely|completely|fully"
+    r"|definitely|reliably|confidently|safely)\s+)?(?:excluded|ruled\s+out)"
+    r"|\bunable\s+to\s+(?:exclude|rule\s+out)\b|\bpossible\b|\bpossibility\b|\bequivocal\b"
+    r"|\bdifferential\s+(?:diagnosis\s+)?(?:includes?|of|is)\b|\bborderline\s+between\b"
+    r"|\b(?:worried|concerned)\s+about\b|\bconcern(?:ing)?\s+for\b"
+    r"|\b(?:can|may|could)\s+(?:look|appear)\s+(?:similar|identical|alike)\b"
+    r"|\bindistinguishable\b",
+    re.IGNORECASE,
+)
+# The hedges that keep one named thing open ("X cannot be excluded"): reported as hedges even
+# when a refusal cue ("I cannot …") is there too.
+EXCLUSION_HEDGE = re.compile(
+    r"\b(?:cannot|can't|can\s+not|could\s+not|couldn't|unable\s+to)\s+(?:be\s+)?(?:\w+\s+)?"
+    r"(?:exclud\w*|rul\w*\s+out)|\b(?:not|isn't|aren't|wasn't|weren't)\s+(?:been\s+|be\s+)?"
+    r"(?:\w+\s+)?(?:excluded|ruled\s+out)",
     re.IGNORECASE,
 )
 
@@ -73,9 +92,60 @@ NEG_AFTER_VERB = re.compile(
     re.IGNORECASE,
 )
 
-# Where a clause ends: negation and choice read within one clause.
-CLAUSE_END = re.compile(r"[.;,!?\n]|\b(?:but|however|whereas|although|though|while|so)\b",
-                        re.IGNORECASE)
+# Where a clause ends: negation and choice read within one clause. A spaced dash ends one too
+# ("neither X nor Y — Z").
+CLAUSE_END = re.compile(r"[.;,!?\n]|\s[\u2014\u2013-]+\s|\b(?:but|however|whereas|although"
+                        r"|though|while|so)\b", re.IGNORECASE)
+
+# A verb that states a conclusion ends a negation's reach when at least one other word stands
+# between them: "no markings beyond the line means pneumothorax" (but "does not show X").
+NEG_STOP = re.compile(
+    r"\b(?:means?|meaning|indicat(?:es?|ing)|suggest(?:s|ing)?|confirm(?:s|ing)?|impl(?:ies|ying)"
+    r"|favou?r(?:s|ing)?|points?\s+to(?:wards?)?|pointing\s+to|support(?:s|ing)?|represent(?:s|ing)?"
+    r"|shows?|showing|demonstrat(?:es?|ing)|reveal(?:s|ing)?|mak(?:es|ing)|leav(?:es|ing)"
+    r"|establish(?:es|ing)?|prov(?:es|ing)|is\s+(?:diagnostic|typical|characteristic)\s+of)\b",
+    re.IGNORECASE,
+)
+
+# Phrases with a negation word that negate nothing after them: "no doubt", "not only".
+NOT_NEGATIONS = re.compile(
+    r"\b(?:no|without(?:\s+a(?:ny)?)?|beyond(?:\s+a(?:ny)?)?)\s+(?:reasonable\s+)?doubt\b"
+    r"|\bnot\s+only\b|\bno\s+question\b|\bno\s+wonder\b",
+    re.IGNORECASE,
+)
+
+# A mention in a hypothetical or generic clause is *discussed*, neither chosen nor negated:
+# "a pneumothorax would show a pleural line", "if this were an effusion", "X typically …".
+DISCUSSED_BEFORE = re.compile(
+    r"\b(?:if|whether|typically|usually|classically|expected|(?<!\bi\s)(?<!\bwe\s)would)\b",
+    re.IGNORECASE,
+)
+DISCUSSED_AFTER = re.compile(
+    r"^[\s)\]*]*(?:would(?!\s+be\s+(?:the|my|most|best|correct|right|likely|favou?red|"
+    r"consistent))|typically|usually|classically|tends?\s+to|is\s+expected|are\s+expected"
+    r"|is\s+characteri[sz]ed|are\s+characteri[sz]ed)\b",
+    re.IGNORECASE,
+)
+# A clause opened by a concession ("although X is common here, …") grants X nothing.
+CONCESSIVE = re.compile(r"\b(?:although|though|despite|albeit)\s*$")
+DISCUSSED_WORDS = frozenset({"if", "whether", "typically", "usually", "classically", "expected",
+                             "would", "tends", "tend", "characterized", "characterised"})
+
+# A later revision: after a final answer, these make any other option named a change of mind.
+REVISION = re.compile(
+    r"\b(?:wait|actually|on\s+second\s+thought|on\s+reflection|correction|reconsider\w*"
+    r"|re-?evaluat\w*|scratch\s+that|i\s+mean|hmm|changing\s+my\s+answer|revis\w*)\b",
+    re.IGNORECASE,
+)
+
+# A response that names nothing and puts its answer off ("Let me reconsider", "I need a closer
+# look"): it has not committed (not a reading the rules missed).
+DEFERRAL = re.compile(
+    r"\b(?:let\s+me|let's|i\s+(?:need|will|'ll|must|should|would\s+need)|reconsider\w*"
+    r"|re-?examin\w*|(?:take|have)\s+a\s+closer\s+look|closer\s+look|before\s+answering"
+    r"|more\s+(?:information|time|views?|images?))\b",
+    re.IGNORECASE,
+)
 
 # The LMOD answer form "FIELD; Explanation: …": only the field before it is read.
 EXPLANATION = re.compile(r"(?:^|[\s;.,])(?:explanation|reasoning|rationale|reason)\s*:",
@@ -97,7 +167,10 @@ REFUSAL_TRIGGERS = frozenset({
 HEDGE_TRIGGERS = frozenset({
     "maybe", "perhaps", "possibly", "either", "unsure", "uncertain", "unclear", "undecided",
     "inconclusive", "might", "may", "could", "sure", "certain", "hard", "difficult",
-    "impossible", "guess", "doubt", "doubtful",
+    "impossible", "guess", "doubt", "doubtful", "cannot", "can't", "can", "couldn't", "not",
+    "isn't", "aren't", "wasn't", "weren't", "unable", "possible", "possibility", "equivocal",
+    "differential", "borderline", "worried", "concerned", "concern", "concerning",
+    "indistinguishable",
 })
 # Words (and word starts) without one of which NEG_BEFORE cannot match anywhere.
 NEG_WORDS = frozenset({
@@ -110,7 +183,7 @@ NEG_STARTS = ("exclud", "rul", "lack", "eliminat", "den", "doubt")
 WORD = re.compile(r"[a-z'/]+")
 # Clause ends: the punctuation alone is a cheap character class; the conjunctions are looked
 # for only when one of them occurs as a substring.
-CLAUSE_PUNCT = re.compile(r"[.;,!?\n]")
+CLAUSE_PUNCT = re.compile(r"[.;,!?\n]|\s[\u2014\u2013-]+\s")
 CLAUSE_WORDS = frozenset({"but", "however", "whereas", "although", "though", "while", "so"})
 
 

@@ -10,6 +10,11 @@ text`` candidate (its ratio + its letter's + its text's) decides; a tie again �
 candidates and the same two steps repeat on its scores; a tie after that → no choice (score 0).
 A refusal or garbage therefore still lands on some option nearly always.
 
+Reasoning traces (``<think>…</think>`` and the like) are removed before matching, and nothing
+else of the locate step is applied: the published scorer never saw traces (its models did not
+write them), so this is the only change that keeps its decisions meaningful on today's models;
+its golden decisions are unchanged.
+
 The published code lower-cases the response as well as each candidate (REFERENCE_SCORING.md,
 corrected: ``This is a CC view mammogram.`` with options ``A: MLO, B: CC`` → A). Multiple
 choice: the lower-cased response's ``\b\w+\b`` tokens select every option any of whose
@@ -40,6 +45,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 
 from medvqa.score.parsers._base import INVALID, ParsedAnswer
+from medvqa.score.parsers._locate import without_reasoning
 
 _WORD = re.compile(r"\b\w+\b")
 _LOCAL = threading.local()
@@ -198,10 +204,16 @@ class MammoVQAParser:
     style = "mammovqa"
     compares_text = False
 
-    def parse(self, response: str, options: dict[str, str], question_type: str) -> ParsedAnswer:
-        """Map a response to an option the way the published scorer does."""
+    def parse(self, response: str, options: dict[str, str], question_type: str, *,
+              question: str = "") -> ParsedAnswer:
+        """Map a response to an option the way the published scorer does.
+
+        Reasoning blocks are set aside first (:func:`~._locate.without_reasoning`): the
+        published scorer never saw traces. Nothing else of the locate step applies here.
+        """
         if not isinstance(response, str) or not options:
             return INVALID
+        response = without_reasoning(response)
         if question_type == "multi":
             return self._multi(response, options)
         if len(response) > _DECIDED_LEN:

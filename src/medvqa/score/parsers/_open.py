@@ -1,4 +1,4 @@
-"""``open``: free-text answers (MIRA's open-ended questions, VQA-RAD OPEN).
+r"""``open``: free-text answers (MIRA's open-ended questions, VQA-RAD OPEN).
 
 The parser normalises (lower case, punctuation and articles removed, white space collapsed) and
 abstains on empty answers and refusals. Per item, :func:`open_scores` gives exact match and
@@ -9,8 +9,16 @@ package's default tokeniser drops every non-Latin character, so identical Chines
 its default ``exp`` smoothing), computed from the items' summed sufficient statistics
 (:func:`bleu_stats`, :func:`corpus_bleu`), so it can be bootstrapped like every other figure.
 
+The answer is located first (:mod:`._locate`): reasoning blocks are set aside and, where the
+response has a final-answer segment ("The answer is …", "Final answer: …", ``\boxed{…}``, a
+JSON answer field), only that segment is the answer — answer prefixes are part of locating the
+answer, so "The answer is Free air." scores right against "Free air". :func:`open_answer` gives
+the located text; the scores of :func:`open_scores` are computed on it by the scorer.
+
 >>> open_scores("A left pleural effusion.", "left pleural effusion").exact
 1.0
+>>> OpenParser().parse("The answer is Free air.", {}, "open").choice
+'free air'
 """
 
 from __future__ import annotations
@@ -22,8 +30,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from medvqa.score.parsers._base import INVALID, ParsedAnswer, normalize_answer
+from medvqa.score.parsers._base import ParsedAnswer, abstain, normalize_answer
 from medvqa.score.parsers._cues import REFUSAL as _REFUSAL
+from medvqa.score.parsers._locate import final_segments, set_aside_reasoning
 
 # One token per CJK (Han, kana, hangul) character; otherwise runs of word characters.
 _TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]|[^\W_]+")
@@ -107,15 +116,44 @@ def corpus_bleu(sums: np.ndarray) -> np.ndarray:
     return np.where(correct.sum(axis=1) > 0, np.nan_to_num(score, nan=0.0), 0.0)
 
 
+_SEGMENT_PREFIX = "Answer: "
+
+
+def open_answer(response: str) -> str | None:
+    """The located answer of an open response (None when only a reasoning trace is there).
+
+    The last final-answer segment, else the whole trace-free text.
+
+    >>> open_answer("<think>gas?</think>Final answer: pneumoperitoneum. Seen under the diaphragm.")
+    'pneumoperitoneum'
+    >>> open_answer("Free air under the right hemidiaphragm.")
+    'Free air under the right hemidiaphragm.'
+    """
+    reasoned = set_aside_reasoning(response)
+    text = reasoned.text
+    if reasoned.trace and not text.strip():
+        return None
+    segments = final_segments(text)
+    if segments:
+        return segments[-1].text[len(_SEGMENT_PREFIX):].strip()
+    return text
+
+
 class OpenParser:
-    """Normalised free text; abstains on empty responses and refusals."""
+    """Normalised free text of the located answer; abstains on empty answers and refusals."""
 
     style = "open"
     compares_text = False
 
-    def parse(self, response: str, options: dict[str, str], question_type: str) -> ParsedAnswer:
-        """Normalise ``response``; options are ignored."""
-        if not isinstance(response, str) or _REFUSAL.search(response):
-            return INVALID
-        text = normalize_answer(response)
-        return ParsedAnswer(text, False) if text else INVALID
+    def parse(self, response: str, options: dict[str, str], question_type: str, *,
+              question: str = "") -> ParsedAnswer:
+        """Normalise the located answer of ``response``; options are ignored."""
+        if not isinstance(response, str):
+            return abstain("empty")
+        located = open_answer(response)
+        if located is None:
+            return abstain("not_committed")
+        if _REFUSAL.search(set_aside_reasoning(response).text):
+            return abstain("refusal")
+        text = normalize_answer(located)
+        return ParsedAnswer(text, False) if text else abstain("empty")

@@ -12,6 +12,9 @@
    ``choice`` stays the letter and :attr:`PathMMUParser.compares_text` makes :func:`is_correct`
    compare texts, so with two options of identical text either letter is right.
 
+Reasoning traces are removed first (the published scorer never saw them); nothing else of the
+locate step applies, so its golden decisions are unchanged.
+
 >>> p = PathMMUParser()
 >>> p.parse("(A) is better than C", {"A": "x", "B": "y", "C": "z"}, "single").choice
 'A'
@@ -24,6 +27,7 @@ from __future__ import annotations
 import random
 
 from medvqa.score.parsers._base import INVALID, ParsedAnswer
+from medvqa.score.parsers._locate import without_reasoning
 from medvqa.score.parsers._registry import PARSER_SEED
 
 _STRIP = [",", ".", "!", "?", ";", ":", "'"]
@@ -39,10 +43,15 @@ class PathMMUParser:
         self.rng = random.Random(seed)
         self.fallbacks = 0
 
-    def parse(self, response: str, options: dict[str, str], question_type: str) -> ParsedAnswer:
-        """Pick a letter as the reference parser does (never invalid when options exist)."""
+    def parse(self, response: str, options: dict[str, str], question_type: str, *,
+              question: str = "") -> ParsedAnswer:
+        """Pick a letter as the reference parser does (never invalid when options exist).
+
+        Reasoning blocks are set aside first: the published scorer never saw traces.
+        """
         if not isinstance(response, str) or not options:
             return INVALID
+        response = without_reasoning(response)
         letters = list(options)
         for ch in _STRIP:
             response = response.strip(ch)

@@ -8,7 +8,9 @@ those pairs and nothing else:
   ``Type:`` up to the end of the line, ``;`` or the next region field;
 - numbers outside such fields are never IDs ("cannot identify the 2 regions", "512x512");
 - a refusal ("I cannot identify…", "no image") or a response with no region field is invalid;
-- an ID given two different types counts once, with no type (it cannot be correctly typed).
+- an ID given two different types counts once, with no type (it cannot be correctly typed);
+- reasoning blocks are set aside and, when a final-answer marker ("Final answer:") is followed
+  by region fields, only what follows the last such marker is read (:func:`locate_regions`).
 
 :func:`region_scores`, per image (LMOD's definitions): with P the predicted regions, T the
 regions on the image and C ⊆ P the predicted regions whose ID is on the image *and* whose type
@@ -31,8 +33,9 @@ import math
 import re
 from typing import NamedTuple
 
-from medvqa.score.parsers._base import INVALID, ParsedAnswer
+from medvqa.score.parsers._base import ParsedAnswer, abstain
 from medvqa.score.parsers._cues import REFUSAL
+from medvqa.score.parsers._locate import final_segments, set_aside_reasoning
 
 _KEY = r"\bregion\s*(?:ids?|numbers?|#|no\.?)?\s*[:=#]?\s*"
 _FIELD = re.compile(
@@ -116,13 +119,40 @@ def gold_regions(answer: list[str] | str, meta: dict[str, object]) -> dict[str, 
     return types
 
 
+def locate_regions(response: str) -> dict[str, str | None] | None:
+    """:func:`read_regions` of the located answer.
+
+    Reasoning is set aside; when region fields follow a final-answer marker, what follows the
+    last such marker is read, else the whole trace-free text.
+
+    >>> locate_regions("<think>Region ID: 9; Type: cup?</think>Region ID: 1; Type: disc")
+    {'1': 'disc'}
+    """
+    if not isinstance(response, str):
+        return None
+    text = set_aside_reasoning(response).text
+    if REFUSAL.search(text):
+        return None
+    for seg in reversed(final_segments(text)):
+        got = read_regions(text[seg.start:])
+        if got:
+            return got
+    return read_regions(text)
+
+
 class RegionParser:
     """Region ID lists from LMOD-format responses (``Region ID: …; Type: …``)."""
 
     style = "region"
     compares_text = False
 
-    def parse(self, response: str, options: dict[str, str], question_type: str) -> ParsedAnswer:
-        """The region IDs named in ``response`` (sorted); invalid when none or a refusal."""
-        regions = read_regions(response)
-        return ParsedAnswer(sorted(regions, key=int), False) if regions else INVALID
+    def parse(self, response: str, options: dict[str, str], question_type: str, *,
+              question: str = "") -> ParsedAnswer:
+        """The region IDs named in the located answer (sorted); invalid when none or a refusal."""
+        regions = locate_regions(response)
+        if regions:
+            return ParsedAnswer(sorted(regions, key=int), False)
+        if not isinstance(response, str) or not response.strip():
+            return abstain("empty")
+        return abstain("refusal" if REFUSAL.search(set_aside_reasoning(response).text)
+                       else "no_answer")

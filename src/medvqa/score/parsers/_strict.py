@@ -1,159 +1,172 @@
-"""``strict``: the default parser. It reads the forms models commonly use and never guesses.
+r"""``strict``: the default parser. It reads what a clinician reads, and never guesses.
 
-Rules, applied in this order (each is a row family of the decision table in
-``tests/score/test_parsers_strict_table.py``):
+Rules, applied in this order (each has its rows in the decision table of
+``tests/score/test_parsers_strict_table.py``; an abstention carries its reason, one of
+:data:`~._base.REASONS`):
 
 1. Not text, or no options → invalid.
-2. Markdown is dropped (``*``, ``_``, backticks, heading ``#``, quote ``>``); curly quotes become
+2. **Reasoning is set aside** (:mod:`._locate`): ``<think>``, ``<thinking>``, ``<reasoning>``,
+   ``<thought>``, ``◁think▷`` blocks, a trailing unclosed block and everything before a stray
+   closing tag. A tentative answer inside a trace is never read. A response that is only a
+   trace has not committed (``not_committed``).
+3. **The final answer is located** (:mod:`._locate`): the segments after "Final answer",
+   "Answer:", "The answer is", "My answer", "I choose" (and the answer words of other
+   languages), inside ``\boxed{…}`` and in a JSON answer field (bare or fenced) — structured
+   outputs. They are read from the last one back (a later explicit answer overrides an earlier
+   one); a segment that names nothing or only negates is passed over, one that hedges or names
+   two options decides (invalid). Once a segment is read, the rest still counts: a refusal
+   anywhere, or a hedge after it, makes the response invalid; after it, another option chosen in
+   a letter position, or a change of mind ("wait", "actually", "on reflection" …) that names
+   another option, makes it ``ambiguous`` (or ``not_committed``); before it, the chosen option
+   negated and never asserted makes it ``ambiguous`` ("B is excluded … the answer is B"). No
+   segment: the whole (trace-free) response is read with rules 5–19, as before.
+4. **Marked tables and check-lists** (:mod:`._marks`) are a segment too: the rows marked present
+   / ✓ / Yes / ``[x]``, read only when every row of the block is marked and none is uncertain.
+5. Markdown is dropped (``*``, ``_``, backticks, heading ``#``, quote ``>``); curly quotes become
    straight ones. A leading "I cannot say for sure, but" / "I'm not sure, but" is dropped: the
    answer after *but* is read (a hedge that goes on to commit).
-3. LMOD's ``FIELD; Explanation: …`` form: only the text before ``Explanation:`` (also
+6. LMOD's ``FIELD; Explanation: …`` form: only the text before ``Explanation:`` (also
    ``Reasoning:``, ``Rationale:``, ``Reason:``) is read for the answer.
-4. Refusals are invalid for **every** question type, yes/no included: "I cannot determine…",
+7. Refusals are invalid for **every** question type, yes/no included: "I cannot determine…",
    "No image was provided", "No idea", "No way to tell", "I don't know", "unable to…",
    "insufficient information", "as an AI…" (:data:`~._cues.REFUSAL`). Option texts are blanked
    before this check, so an option called "Cannot be assessed" can still be chosen.
-5. Hedges are invalid: "maybe", "perhaps", "possibly", "either", "could be", "might be",
-   "not sure", "hard to say", "I doubt" … (:data:`~._cues.HEDGE`).
-6. An option is *mentioned* by its letter only in letter positions — the whole response is a
-   letter or a list of letters (``B``, ``(B)``, ``B.``, ``[B]``, ``A, C``, ``A; C``, ``A/C``,
-   ``A and C``, optionally after ``Answer:``); ``(B)`` or ``[B]`` anywhere; after ``answer``,
-   ``option``, ``choice`` or ``letter`` (``The correct answer is: B``, ``option b``); or at the
-   start of a line as ``B:``, ``B.``, ``B)`` (``B: Normal``, ``- A: Mass``). A capital ``A`` or
-   ``I`` followed by an ordinary word is an article or pronoun, not a letter. By its text an
-   option is mentioned where its text occurs as a whole phrase (a hyphenated compound is one
-   word); where option texts overlap, the longest one at a place wins, so "Fatty-glandular or
-   Fatty" mentions two options.
-7. Yes/no items (the options' texts are yes and no): the words yes/no/true/false count only as
-   the first word of the answer (after ``Answer:`` / ``The answer is``) followed by the end or
-   punctuation ("Yes.", "No, there is …", "**No**"); a "no" elsewhere ("There is no mass") is
-   not an answer.
-8. A mention is *negated* when its clause (text between ``. ; , ! ?``, new lines, *but*,
-   *however* …) has a negation before it ("not", "no", "without", "non-", "ruled out",
-   "rather than", "unlikely", "wrong" …) or right after it ("… is ruled out", "… can be
-   excluded", "… is unlikely", "… is incorrect"). A negated option is never chosen, and an
-   option that is both asserted and negated makes the response invalid.
-9. Single choice, yes/no, grade: exactly one option asserted → it; none, or two different
-   options (however their texts overlap, in any order, "B or C") → invalid.
-10. Multiple choice: the set of asserted options (``Mass; Miscellaneous``, ``A, C``,
-    ``B: Normal``); none → invalid; alternatives joined by "or" → invalid.
+8. Hedges are invalid: "maybe", "perhaps", "possibly", "possible", "either … or", "could be",
+   "might be", "not sure", "hard to say", "I doubt", "equivocal", "the differential includes",
+   "borderline between", "worried about", "concerning for", "can look similar" …
+   and the hedges that keep one finding open: "X cannot be excluded", "cannot rule out X", "X is
+   not excluded / not ruled out" — a hedge about X, never a choice of X (:data:`~._cues.HEDGE`).
+9. An option is *mentioned* by its letter only in letter positions (:mod:`._letters`): the
+   whole answer is a letter or a list of letters (``B``, ``(B)``, ``B.``, ``[B]``, ``A, C``,
+   ``A; C``, ``A/C``, ``A and C``, optionally after ``Answer:``); ``(B)`` or ``[B]`` anywhere;
+   after ``answer``, ``option``, ``choice`` or ``letter``; at the start of a line as ``B:``,
+   ``B.``, ``B)``, ``B - …``; after "therefore", "thus", "hence", "both", "it is"; said to be
+   the answer ("B is correct"); a clause of its own at the end ("So, B."); and the letters
+   listed after one of these, or opening a line or following a colon, joined by ``,`` ``/``
+   ``&`` "or" "and" ("Options B or C", "Density: B or C"). A
+   letter that is not an option in the answer position ("The answer is E" with options A–D) is
+   ``out_of_range``; letters joined by "or" are alternatives (``ambiguous``).
+10. **Letters inside names are never option letters**: a letter followed by a period and a
+    lower-case word (``E. coli``), by a lower-case word that is not a connective ("T cell", "A
+    mass", "I think"), or by a hyphen or digit (``T2-weighted``) is part of a name, unless the
+    option's own text follows it (``B. squamous cell carcinoma``); a letter after a naming word
+    ("hepatitis E", "group B", "vitamin D", "type A") is in no letter position at all.
+11. **Option texts as written by clinicians** (:mod:`._variants`): an option is mentioned where
+    its words occur in order, compared after folding case, diacritics, hyphens (a hyphen and a
+    space are one), possessives, plurals and British/American spellings (ae/oe → e, -our →
+    -or, -ise → -ize, -tre → -ter …); an option ``Name (ABBR)`` is also named by each part, a
+    binomial by its abbreviated genus (``S. aureus``), an option containing a tabled full name
+    by the abbreviation in its place ("Moderate NPDR"). A
+    hyphenated compound is one word ("glaucoma" is not in "non-glaucoma"); where option texts
+    overlap, the longest one at a place wins, so "Fatty-glandular or Fatty" names two options.
+12. **Abbreviations** (the shipped table ``resources/answers/abbreviations.yaml``: radiology,
+    mammography, fundus/OCT, pathology, dermatology): "HCC" names the option "Hepatocellular
+    carcinoma" (and "hepatocellular carcinoma" an option "HCC"), only in capitals, only when it
+    names exactly one option (never when it maps to two: "PE" with both pulmonary embolism and
+    pleural effusion offered is ``ambiguous``), never when it could be a list of option letters
+    ("AD").
+13. A **restated option list** (two or more lines ``X. its own text``) is not an answer: when
+    the rest of the response chooses, the list is set aside.
+14. **Yes/no words** (yes/no items: options whose texts are yes and no words of
+    ``resources/answers/yes_no_words.yaml``, in English, Spanish, Portuguese, French, German,
+    Italian, Chinese, Japanese): a yes or no word — also the clinical synonyms positive /
+    negative, present / absent, affirmative, correct / incorrect, "not seen" — counts only as
+    the first word of the answer (after ``Answer:`` or a marker) followed by the end or
+    punctuation ("Negative.", "Sí, …", "是的，…", "**No**"); "yes" (never an adjective) may also
+    be followed by a word ("Yes there is a mass"), "no" by a pronoun ("No there isn't"); "yes
+    or no" is ``ambiguous``.
+15. **Findings that answer a yes/no question** (:mod:`._findings`): "No evidence of X", "There is
+    no X", "X is absent" read as No when X is the finding asked about (every word of X in the
+    question, and the question not about normality); without a question, only a specific
+    absent finding is read. With the question known, "There is X" / "X is seen" reads as Yes.
+    "No doubt, …" and "not only" are not negations.
+16. **Negation scope**: a mention is *negated* when its clause (text between ``. ; , ! ?``, new
+    lines, a spaced dash, an arrow ``→``, *but*, *however* …) has a negation before it ("not",
+    "no", "neither", "nor", "without", "non-", "ruled out", "rather than", "unlikely", "wrong"
+    …) or right after it ("… is ruled out", "… can be excluded", "… is unlikely", "… is
+    incorrect"). So "not X but Y" → Y, "neither X nor Y — Z" → Z, and (with rule 3) "X is
+    excluded; the answer is Y" → Y. A negation of a noun phrase ("no", "without", "absence of",
+    "lack of") stops at a verb that states a conclusion after another word ("no markings beyond
+    the line means pneumothorax") or at a colon after two words ("without inflammation or
+    fibrosis: steatosis"); "not" and "never" reach the end of the clause. A negated option is
+    never chosen; one both asserted and negated is ``ambiguous``.
+17. **Discussed options** (verbose answers that mention other options only to dismiss them): a
+    mention in a hypothetical or generic clause — "X would show …", "if this were X", "X
+    typically …" —, in a concession ("Although X is common here, …") or in a question
+    ("Pleural effusion?") is neither chosen nor negated; a question the text answers at once is
+    read with its answer ("Pleural effusion? No." negates, "Pneumothorax? Yes." chooses).
+18. Single choice, yes/no, grade: exactly one option asserted → it; none → ``negated`` (all
+    named were negated) or ``no_answer`` — ``not_committed`` when the response puts its answer
+    off ("Let me reconsider …", "I need a closer look …"); two different options ("B or C") →
+    ``ambiguous``.
+19. Multiple choice: the set of asserted options (``Mass; Miscellaneous``, ``A, C``); none →
+    invalid; alternatives joined by "or" → ``ambiguous``.
 
-Speed: per-option-set tables (one combined phrase pattern) are cached by the options, and the
-results of short responses, which repeat verbatim across items, are memoised.
+Speed: option tables (phrases, abbreviations, yes/no letters) are cached by option set; results
+of short responses, which repeat verbatim across items, are memoised; the locate step tests a
+few substrings before any pattern runs; a plain sentence in which no rule is cued is read from
+its option texts alone (:mod:`._quick`, checked against the full reading by a property test).
 
 Source: the project's own honest default (REFERENCE_SCORING.md, "Strict style"); the
 accuracy-over-valid-responses figure it enables follows the oncology paper (seed 003).
 
 >>> p = StrictParser()
 >>> p.parse("**B**", {"A": "Left", "B": "Right"}, "single")
-ParsedAnswer(choice='B', invalid=False)
+ParsedAnswer(choice='B', invalid=False, reason=None)
 >>> p.parse("Left is ruled out.", {"A": "Left", "B": "Right"}, "single")
-ParsedAnswer(choice=None, invalid=True)
->>> p.parse("No image was provided.", {"A": "Yes", "B": "No"}, "yesno")
-ParsedAnswer(choice=None, invalid=True)
+ParsedAnswer(choice=None, invalid=True, reason='negated')
+>>> p.parse("<think>the answer is A</think> B", {"A": "Left", "B": "Right"}, "single").choice
+'B'
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from functools import lru_cache
 
-from medvqa.score.parsers._base import INVALID, ParsedAnswer
+from medvqa.score.parsers._base import INVALID, ParsedAnswer, abstain
 from medvqa.score.parsers._cues import (
-    CLAUSE_PUNCT,
-    CLAUSE_WORDS,
-    EXPLANATION,
+    DEFERRAL,
     HEDGE_BUT,
-    NEG_AFTER,
-    NEG_AFTER_VERB,
+    HEDGE_TRIGGERS,
     NEG_BEFORE,
     NEG_STARTS,
     NEG_WORDS,
-    NO_WORDS,
+    NOT_NEGATIONS,
     REFUSAL,
+    REFUSAL_TRIGGERS,
+    REVISION,
     WORD,
-    YES_WORDS,
-    hedges,
-    refuses,
 )
+from medvqa.score.parsers._locate import Segment, final_segments, set_aside_reasoning
+from medvqa.score.parsers._quick import quick_read
+from medvqa.score.parsers._reading import LEAD, OptionSet, decide, option_set, restated, scan
 
 __all__ = ["REFUSAL", "StrictParser", "clear_memo"]
 
-_MARKUP = re.compile(r"[*_`]+|^[ \t]*(?:#+|>+)[ \t]*", re.MULTILINE)
-_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
-_LEAD = (r"(?:(?:the\s+)?(?:final\s+|correct\s+|best\s+|right\s+)?(?:answers?|options?|choices?)"
-         r"\s*(?:is|are|would\s+be|:|=|-)?\s*:?\s*)")
-_ONE = r"[(\[]?[A-Za-z][)\]]?"
-_SEP = r"(?:\s*(?:,|;|/|&|\+|\band\b|\n)\s*|\s+)"
-# The whole response is letters: "B", "(B).", "Answer: A, C", "The answers are A and C".
-_ONLY_LETTERS = re.compile(rf"^\s*{_LEAD}?(?:option\s+|choice\s+)?({_ONE}(?:{_SEP}{_ONE})*)"
-                           r"[\s.!:;,]*$", re.IGNORECASE)
-_LETTER = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
-# Letters named inside text.
-_P_PAREN = r"[(\[](?P<p>[A-Z])[)\]]"
-_P_KEY = (r"(?i:\b(?:answers?|options?|choices?|letter)\s*(?:is|are|would\s+be|:|=|-|#)?\s*:?\s*"
-          r"(?:not\s+)?(?:option\s+|choice\s+)?)[(\[]?(?P<k>[A-Za-z])[)\]]?(?![\w-])")
-_P_LINE = r"^[ \t]*(?:[-*\u2022][ \t]*|\d+[.)][ \t]*)?(?P<l>[A-Z])[.):](?=\s|$)"
-_IN_TEXT = re.compile(f"{_P_PAREN}|{_P_KEY}|{_P_LINE}", re.MULTILINE)
-# Each letter position alone, run only when its literal cue is in the text.
-_PAREN, _KEY, _LINE = (re.compile(p, re.MULTILINE) for p in (_P_PAREN, _P_KEY, _P_LINE))
-_KEYWORDS = ("answer", "option", "choice", "letter")
-_LINE_START = re.compile(r"(?:[-*\u2022]\s*|\d+[.)]\s*)?[A-Z][.):]")
-_ARTICLE = re.compile(r"\s+[a-z]{2,}")
-_NOT_ARTICLE = frozenset({"and", "or", "because", "since", "as", "is", "was", "with", "for",
-                          "but", "which", "given", "due", "seems", "appears", "would"})
-_YN_HEAD = re.compile(rf"^\s*{_LEAD}?(yes|no|true|false)(?=$|\s*[.,;:!)\-\u2014])",
-                      re.IGNORECASE)
-_YN_BOTH = re.compile(r"\b(yes|no|true|false)[\s,/]*(?:or\b)?[\s,/]*(?!\1\b)"
-                      r"(?:yes|no|true|false)\b")
-_OR = re.compile(r"\bor\b|\beither\b", re.IGNORECASE)
-_MEMO: dict[tuple[str, str, tuple[tuple[str, str], ...]], ParsedAnswer] = {}
+_MEMO: dict[tuple[str, ...] | tuple[object, ...], tuple[ParsedAnswer, bool]] = {}
 _MEMO_SIZE = 1 << 15
 _MEMO_LEN = 64
-
-
-class _OptionSet:
-    """Per option set, computed once: letters, the phrase pattern, the yes and no letters."""
-
-    __slots__ = ("by_length", "keys", "no", "owner", "pattern", "yes", "yesno")
-
-    def __init__(self, items: tuple[tuple[str, str], ...]):
-        self.keys = frozenset(k for k, _ in items)
-        texts = [(k, " ".join(_MARKUP.sub("", v).lower().split()).rstrip(".")) for k, v in items]
-        self.yes = next((k for k, t in texts if t == "yes"), None)
-        self.no = next((k for k, t in texts if t == "no"), None)
-        self.yesno = self.yes is not None and self.no is not None
-        owner: dict[str, set[str]] = {}
-        for k, t in texts:
-            # Yes/no words are read only at the start of the answer (rule 7).
-            if t and not (self.yesno and t in ("yes", "no")):
-                owner.setdefault(t, set()).add(k)
-        self.owner = owner
-        phrases = sorted(owner, key=len, reverse=True)
-        self.by_length = phrases
-        self.pattern = (re.compile("(?<![\\w-])(?:" + "|".join(map(re.escape, phrases))
-                                   + ")(?![\\w-])") if phrases else None)
-
-
-@lru_cache(maxsize=4096)
-def _index(items: tuple[tuple[str, str], ...]) -> _OptionSet:
-    return _OptionSet(items)
+_BLANK = " \t\r\n*_#>.`"
+_TAIL_WORDS = REFUSAL_TRIGGERS | HEDGE_TRIGGERS
+_BEFORE_WORDS = REFUSAL_TRIGGERS | NEG_WORDS
+_LETTER_LINE = re.compile(r"(?:^|\n)[ \t]*(?:[-*\u2022][ \t]*)?[A-Z](?:[.):]|\s*(?:,|/|&|or\b"
+                          r"|and\b))")
 
 
 def clear_memo() -> None:
     """Forget remembered results and option sets (benchmarks start cold with it)."""
     _MEMO.clear()
-    _index.cache_clear()
+    option_set.cache_clear()
 
 
 class StrictParser:
-    """The honest default: never guesses, reports abstentions as invalid."""
+    """The honest default: never guesses, reports abstentions as invalid with a reason."""
 
     style = "strict"
     compares_text = False
 
-    def parse(self, response: str, options: dict[str, str], question_type: str) -> ParsedAnswer:
+    def parse(self, response: str, options: dict[str, str], question_type: str, *,
+              question: str = "") -> ParsedAnswer:
         """Parse one response; see the module docstring for the rules."""
         if not isinstance(response, str) or not options:
             return INVALID
@@ -162,162 +175,127 @@ class StrictParser:
             return ParsedAnswer([fast] if question_type == "multi" else fast, False)
         items = tuple(options.items())
         if len(fast) > _MEMO_LEN:
-            return _parse(fast, question_type, _index(items))
+            return _parse(fast, question_type, option_set(items), question)[0]
         key = (fast, question_type, items)
         got = _MEMO.get(key)
+        if got is not None and got[1]:  # it depended on the question: remembered per question
+            got = _MEMO.get((*key, question))
         if got is None:
-            got = _parse(fast, question_type, _index(items))
+            got = _parse(fast, question_type, option_set(items), question)
             # Full: keep what is there (the forms that repeat come early) and stop adding.
             if len(_MEMO) < _MEMO_SIZE:
                 _MEMO[key] = got
-        return got
+                if got[1]:
+                    _MEMO[(*key, question)] = got
+        return got[0]
 
 
-def _parse(text: str, qtype: str, ix: _OptionSet) -> ParsedAnswer:
-    if not text.isascii():
-        text = text.translate(_QUOTES)
-    if "*" in text or "_" in text or "`" in text or "#" in text or ">" in text:
-        text = _MARKUP.sub("", text).strip()
-    if text[:1] in "iI" and (m := HEDGE_BUT.match(text)):
-        text = text[m.end():]
-    lowered = text.lower()
-    if len(lowered) != len(text):  # a character whose lower case is longer (İ): keep it
-        lowered = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
-    spans = _phrases(lowered, ix)
-    masked = lowered
-    for start, end, _ in reversed(spans):
-        masked = masked[:start] + " " * (end - start) + masked[end:]
-    words = set(WORD.findall(masked))
-    if not text or refuses(masked, words) or hedges(masked, words):
-        return INVALID
-    cut = (EXPLANATION.search(text) if ":" in text and (
-        "expla" in lowered or "reason" in lowered or "rational" in lowered) else None)
-    if cut is not None and cut.start() > 0:
-        text, lowered, masked = text[:cut.start()], lowered[:cut.start()], masked[:cut.start()]
-        spans = [s for s in spans if s[1] <= cut.start()]
-    multi = qtype == "multi"
-    only = _ONLY_LETTERS.match(text)
-    if only is not None:
-        letters = {c.upper() for c in _LETTER.findall(only.group(1))}
-        if letters <= ix.keys and (multi or len(letters) == 1):
-            return ParsedAnswer(sorted(letters) if multi else letters.pop(), False)
-        return INVALID
-    clause = _clause_ends(frozenset(words & CLAUSE_WORDS))
-    # "A. Left": the period after a lone option letter ends no clause.
-    ends = [e for m in clause.finditer(lowered) if not _letter_dot(text, e := m.end(), ix)]
-    may_negate = (not NEG_WORDS.isdisjoint(words) or "n't" in masked
-                  or any(w in masked for w in NEG_STARTS))
-    asserted: set[str] = set()
-    negated: set[str] = set()
-
-    def mention(letters: set[str], start: int, end: int) -> None:
-        i = bisect_right(ends, start)
-        begin = ends[i - 1] if i else 0
-        stop = ends[i] if i < len(ends) else len(lowered)
-        neg = may_negate and NEG_BEFORE.search(masked, begin, start) is not None or (
-            NEG_AFTER.match(masked[end:stop]) is not None) or (
-            ("." in masked[end:end + 3] or ":" in masked[end:end + 3])
-            and NEG_AFTER_VERB.match(masked[end:_next_end(ends, masked, end)]) is not None)
-        (negated if neg else asserted).update(letters)
-
-    for start, end, phrase in spans:
-        mention(ix.owner[phrase], start, end)
-    for m in _letter_positions(text, lowered):
-        group = m.lastgroup or ""
-        letter = m.group(group)
-        if group == "k" and (letter.islower() and not _ends_clause(text, m.end())
-                             or letter in "AI" and _is_word_after(text, m.end())):
-            continue
-        if letter.upper() in ix.keys:
-            mention({letter.upper()}, m.start(group), m.end(group))
-        elif group == "k":
-            return INVALID  # "The answer is E" with options A–D
-    if ix.yesno and _YN_BOTH.search(masked):
-        return INVALID
-    if ix.yesno and (yn := _YN_HEAD.match(text)) is not None:
-        word = yn.group(1).lower()
-        letter = ix.yes if word in YES_WORDS else ix.no if word in NO_WORDS else None
-        if letter is not None:
-            mention({letter}, yn.start(1), yn.end(1))
-    if asserted & negated or not asserted:
-        return INVALID
-    if multi:
-        if len(asserted) > 1 and _OR.search(masked):
-            return INVALID
-        return ParsedAnswer(sorted(asserted), False)
-    return ParsedAnswer(asserted.pop(), False) if len(asserted) == 1 else INVALID
+def _parse(text: str, qtype: str, ix: OptionSet, question: str) -> tuple[ParsedAnswer, bool]:
+    """The parsed answer and whether it depended on the question (rules 2–19)."""
+    reasoned = set_aside_reasoning(text)
+    body = reasoned.text
+    if reasoned.trace and not body.strip(_BLANK):
+        return abstain("not_committed"), False
+    if not reasoned.trace and not ix.yesno and qtype in ("single", "grade"):
+        quick = quick_read(body, ix.phrases)  # a plain sentence: no rule is cued
+        if quick is not None:
+            return quick, False
+    if body[:2].strip()[:1] in ("i", "I") and (m := HEDGE_BUT.match(body.strip())):
+        body = body.strip()[m.end():]  # rule 5: a hedge that goes on to commit
+    segments = final_segments(body)
+    if segments and not _reads_as_whole(body, segments):
+        got = _from_segments(body, segments, qtype, ix, question)
+        if got is not None:
+            return got
+    reading = scan(body, ix, qtype, question)
+    span = restated(body, ix) if reading.verdict is None else None
+    if span is not None:
+        rest = scan(body[:span[0]] + "\n" + body[span[1]:], ix, qtype, question)
+        if rest.asserted:
+            reading = rest
+    parsed = decide(reading, qtype)
+    if parsed.reason == "no_answer" and DEFERRAL.search(body) is not None:
+        parsed = abstain("not_committed")  # "Let me reconsider the options once more."
+    return parsed, reading.used_question
 
 
-@lru_cache(maxsize=128)
-def _clause_ends(present: frozenset[str]) -> re.Pattern[str]:
-    """:data:`~._cues.CLAUSE_END` restricted to the conjunctions present (same ends)."""
-    if not present:
-        return CLAUSE_PUNCT
-    return re.compile(r"[.;,!?\n]|\b(?:" + "|".join(sorted(present)) + r")\b", re.IGNORECASE)
+def _reads_as_whole(body: str, segments: list[Segment]) -> bool:
+    """Whether reading the whole response is the same as reading its one segment.
 
-
-def _letter_positions(text: str, lowered: str) -> list[re.Match[str]]:
-    """Matches of the three letter positions (:data:`_IN_TEXT`), each only where cued.
-
-    A bracket cues ``(B)``, a keyword cues ``answer is B``, a line start cues ``B: …``.
+    So when one text marker opens the response and its content runs to the end ("Answer: B",
+    "The answer is B. The nuclei …") and the reader's own answer lead covers the marker.
     """
-    out: list[re.Match[str]] = []
-    if "(" in text or "[" in text:
-        out += _PAREN.finditer(text)
-    if any(k in lowered for k in _KEYWORDS):
-        out += _KEY.finditer(text)
-    if "\n" in text or _LINE_START.match(text) is not None:
-        out += _LINE.finditer(text)
-    return out
+    if len(segments) != 1:
+        return False
+    seg = segments[0]
+    if seg.kind != "marker" or seg.end < len(body.rstrip(_BLANK)) or body[:seg.start].strip():
+        return False
+    lead = LEAD.match(body)  # the reader's own answer lead must cover the marker
+    return lead is not None and body[lead.end():].strip(" \t*_").startswith(seg.text[8:])
 
 
-def _phrases(lowered: str, ix: _OptionSet) -> list[tuple[int, int, str]]:
-    """Whole-phrase option mentions (start, end, phrase), left to right, longest first.
+def _tail_may_matter(tail: str) -> bool:
+    """Whether what follows the answer can undo it (the full reading runs only then).
 
-    The same matches as ``ix.pattern.finditer`` (kept as the definition), found with
-    ``str.find`` for the few phrases that occur at all: most responses name one or two.
+    So when it has a refusal or hedge cue, a letter position or a change of mind.
     """
-    present = [p for p in ix.by_length if p in lowered]
-    if not present or ix.pattern is None:
-        return []
-    if len(present) > 1:
-        return [(m.start(), m.end(), m.group()) for m in ix.pattern.finditer(lowered)]
-    phrase = present[0]
-    out = []
-    n, i = len(phrase), lowered.find(phrase)
-    while i >= 0:
-        before = lowered[i - 1] if i else " "
-        after = lowered[i + n] if i + n < len(lowered) else " "
-        if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
-            out.append((i, i + n, phrase))
-            i = lowered.find(phrase, i + n)
-        else:
-            i = lowered.find(phrase, i + 1)
-    return out
+    lowered = tail.lower()
+    words = set(WORD.findall(lowered))
+    return bool(words & _TAIL_WORDS) or "(" in tail or "[" in tail or any(
+        k in lowered for k in ("answer", "option", "choice", "letter")) or (
+        _LETTER_LINE.search(tail) is not None) or REVISION.search(tail) is not None
 
 
-def _next_end(ends: list[int], masked: str, end: int) -> int:
-    """The clause end after ``end`` once the punctuation right after it is skipped."""
-    j = end
-    while j < len(masked) and masked[j] in " .):]*\t":
-        j += 1
-    i = bisect_right(ends, j)
-    return ends[i] if i < len(ends) else len(masked)
+def _before_may_matter(before: str) -> bool:
+    """Whether what precedes the answer can undo it: a refusal cue or a negation."""
+    lowered = before.lower()
+    words = set(WORD.findall(lowered))
+    return bool(words & _BEFORE_WORDS) or "n't" in lowered or any(
+        w in lowered for w in NEG_STARTS)
 
 
-def _letter_dot(text: str, end: int, ix: _OptionSet) -> bool:
-    """The clause end just before ``end`` is the period of a lone option letter (``A.``)."""
-    return (end >= 2 and text[end - 1] == "." and text[end - 2] in ix.keys
-            and (end == 2 or not text[end - 3].isalnum()))
+def _negated_marker(body: str, start: int) -> bool:
+    """A negation earlier in the marker's own clause ("I would not say the answer is A")."""
+    begin = max(body.rfind(c, 0, start) for c in ".;,!?\n:") + 1
+    if begin >= start:
+        return False
+    fragment = NOT_NEGATIONS.sub(" ", body[begin:start])
+    return NEG_BEFORE.search(fragment) is not None
 
 
-def _ends_clause(text: str, pos: int) -> bool:
-    """True when only punctuation or white space up to a clause end follows ``pos``."""
-    rest = text[pos:pos + 3]
-    return not rest.strip() or rest.lstrip()[0] in ".,;:!?)\n"
+def _from_segments(body: str, segments: list[Segment], qtype: str, ix: OptionSet,
+                   question: str) -> tuple[ParsedAnswer, bool] | None:
+    """Rule 3: the last segment that reads, checked against what surrounds it.
 
-
-def _is_word_after(text: str, pos: int) -> bool:
-    """``A mass`` / ``I think``: an ordinary lower-case word follows the capital."""
-    m = _ARTICLE.match(text, pos)
-    return m is not None and m.group().strip() not in _NOT_ARTICLE
+    None when no segment names an option (the whole response is read then).
+    """
+    for seg in reversed(segments):
+        reading = scan(seg.text, ix, qtype, question)
+        parsed = decide(reading, qtype)
+        if not parsed.invalid and _negated_marker(body, seg.start):
+            continue  # "not Answer: A", "I would not say the answer is A"
+        if not parsed.invalid:
+            break
+        if parsed.reason not in ("negated", "no_answer"):
+            return parsed, reading.used_question
+    else:
+        return None
+    chosen = frozenset(parsed.choice if isinstance(parsed.choice, list) else [parsed.choice or ""])
+    tail = body[seg.end:]
+    if tail.strip(_BLANK) and _tail_may_matter(tail):
+        after = scan(tail, ix, qtype, question)
+        if after.verdict in ("refusal", "hedge"):
+            return abstain(after.verdict), reading.used_question
+        others = (after.lettered - after.negated) - chosen
+        if others:
+            return abstain("ambiguous"), reading.used_question
+        if (after.asserted - chosen) and REVISION.search(tail) is not None:
+            return abstain("not_committed"), reading.used_question
+    before = body[:seg.start]
+    if before.strip(_BLANK) and _before_may_matter(before):
+        prior = scan(before, ix, qtype, question, hedge=False)
+        if prior.verdict == "refusal":
+            return abstain("refusal"), reading.used_question
+        if chosen & prior.negated and not chosen & prior.asserted:
+            return abstain("ambiguous"), reading.used_question
+    return parsed, reading.used_question

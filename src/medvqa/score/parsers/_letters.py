@@ -1,0 +1,198 @@
+"""Where a capital letter is an option letter, and where it is part of a name.
+
+A letter names an option only in a *letter position* (strict rule 6):
+
+- in brackets anywhere: ``(B)``, ``[B]``;
+- right after an answer word: ``answer``, ``option``, ``choice``, ``letter`` (``The correct
+  answer is: B``, ``option b``, ``Answer - C``);
+- at the start of a line before ``.``, ``:`` or ``)`` (``B: Normal``, ``- A. Mass``);
+- in a list of letters (joined by ``,``, ``/``, ``&``, "or", "and") that follows one of the
+  positions above, opens a line or follows a colon ("Options B or C", "Density: B or C");
+- after "therefore", "thus", "hence", "both", "it is" ("Therefore, B", "It's C because …");
+- said to be the answer ("B is correct", "C is the most likely"), or opening a line before
+  "is", "was", "seems" or a spaced dash ("B - Pneumothorax");
+- a clause of its own at the end, after a comma, colon or arrow ("So, B.", "Verdict: C").
+
+It is part of a name, not a letter, when (rule 11) it is glued to what follows as one name:
+
+- followed by a period and a lower-case word, as a genus is abbreviated (``E. coli``,
+  ``S. aureus``);
+- followed directly by a lower-case word that is not a connective ("T cell", "A mass" — an
+  article, "I think" — a pronoun), where connectives are words that can follow an answer
+  letter ("B because …", "C is …", "D, since …");
+- followed by a hyphen or a digit (``T2-weighted``, ``B-lines``, ``C3``);
+
+unless the words after it are that option's own text (``B. squamous cell carcinoma`` where B
+is squamous cell carcinoma). A letter preceded by a naming word ("hepatitis E", "protein C",
+"group B", "vitamin D", "type A", "class A") is in none of the positions above, so it is never
+read; the whole response being a letter (``B``) is read by the caller.
+
+>>> words = {"B": ("squamous", "cell", "carcinoma"), "E": ("candida",)}
+>>> [(l, s) for l, s, _ in letter_mentions("The answer is E. coli", "the answer is e. coli", words)]
+[]
+>>> text = "Answer: (B) squamous cell carcinoma"
+>>> [(l, s) for l, s, _ in letter_mentions(text, text.lower(), words)]
+[('B', 9), ('B', 9)]
+"""
+
+from __future__ import annotations
+
+import re
+
+from medvqa.score.parsers._fold import fold
+
+__all__ = ["letter_mentions"]
+
+_P_PAREN = r"[(\[](?P<p>[A-Z])[)\]]"
+_P_KEY = (r"(?i:\b(?:answers?|options?|choices?|letter|therefore|thus|hence|both|it\s+is|it's)"
+          r"\s*(?:is|are|would\s+be|:|=|-|#|,)?\s*:?\s*(?:(?:definitely|clearly|certainly|surely)"
+          r"\s+)?(?:not\s+)?(?:option\s+|choice\s+)?)"
+          r"(?<![A-Za-z])(?P<kb>[(\[])?(?P<k>[A-Za-z])[)\]]?(?![\w-])")
+_P_LINE = (r"^[ \t]*(?:[-*\u2022][ \t]*|\d+[.)][ \t]*)?(?P<l>[A-Z])(?:[.):](?=\s|$)"
+           r"|(?=[ \t]+[-\u2013\u2014][ \t])|(?=[ \t]+(?:is|was|seems|appears|would\s+be)\b))")
+# A letter that is said to be the answer ("B is correct", "I think C is the right one").
+_P_IS = (r"(?P<i>[A-Z])(?<![\w.'-][A-Z])(?=[ \t]+is[ \t]+(?:the[ \t]+)?(?:correct|right|best"
+         r"|true|most[ \t]+likely|answer)\b)")
+# A letter that is a clause of its own at the end: "Therefore, B." "Conclusion: C"
+_P_ALONE = r"(?:[,;:\u2192>]|=>|->)[ \t]*[(\[]?(?P<z>[A-Z])[)\]]?(?=[ \t]*[.!]?[ \t]*$)"
+# A list of letters that opens a line or follows a colon: "B or C", "Density: A/B".
+_P_LIST = (r"(?:^|(?<=:))[ \t]*(?P<s>[A-Z])(?=\s*(?:,|/|&|\bor\b|\band\b)\s*[(\[]?[A-Z][)\]]?"
+           r"(?![\w-]))")
+_CONTINUED = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b)\s*(?:option\s+|choice\s+)?[(\[]?"
+                        r"(?P<c>[A-Z])[)\]]?(?![\w-])")
+# Each letter position alone, run only when its literal cue is in the text.
+_PAREN, _KEY, _LINE, _LIST, _IS, _ALONE = (
+    re.compile(p, re.MULTILINE) for p in (_P_PAREN, _P_KEY, _P_LINE, _P_LIST, _P_IS, _P_ALONE))
+_KEYS = ("answer", "option", "choice", "letter", "therefore", "thus", "hence", "both", "it is",
+         "it's")
+# The keywords as words of a text (WORD tokens), plurals included: a text without any of them
+# is not searched for keyword positions.
+_KEY_WORDS = ("answer", "option", "choice", "letter", "therefore", "thus", "hence", "both")
+_KEY_SET = frozenset({*_KEY_WORDS, "answers", "options", "choices", "letters", "it's"})
+_WORD_AFTER = re.compile(r"[ \t]+([a-z][a-z'-]*)")
+_GENUS = re.compile(r"\.[ \t]*[a-z]")
+_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)*'?")
+# Words that may follow an answer letter without making it part of a name.
+_CONNECTIVES = frozenset({
+    "and", "or", "because", "since", "as", "is", "was", "are", "with", "for", "but", "which",
+    "given", "due", "seems", "appears", "would", "here", "then", "now", "too", "also", "only",
+    "again", "instead", "indeed", "clearly", "definitely", "certainly", "in", "on", "at",
+    "from", "per", "based", "to", "the", "this", "that", "it", "not", "looks", "fits", "best",
+    "seem", "appear", "being", "has", "had", "will", "should", "could", "might", "may",
+})
+
+
+def letter_mentions(text: str, lowered: str, words: dict[str, tuple[str, ...]],
+                    present: set[str] | None = None) -> list[tuple[str, int, int]]:
+    """Option letters in letter positions: (upper-case letter, start, end), names skipped.
+
+    Args:
+        text: the prepared text (Markdown dropped), original case.
+        lowered: ``text`` lower-cased (same length).
+        words: letter → its option text's folded words (to recognise ``B. <its text>``).
+        present: the words of the text, when known (keywords absent from it are not looked
+            for).
+    """
+    out = []
+    for m in _positions(text, lowered, present):
+        group = m.lastgroup or ""
+        if group == "kb":
+            group = "k"
+        if group not in m.re.groupindex:
+            continue
+        letter = m.group(group)
+        end = m.end(group)
+        if group == "k" and letter.islower() and not _ends_clause(text, m.end()):
+            continue
+        bracketed = group == "p" or (group == "k" and m.group("kb") is not None)
+        if not bracketed and group not in "siz" and _in_name(text, end,
+                                                            words.get(letter.upper(), ())):
+            continue
+        out.append((letter.upper(), m.start(group), end))
+        if group in ("k", "s"):
+            out += _continued(text, m.end(), words)
+    return out
+
+
+def _continued(text: str, pos: int, words: dict[str, tuple[str, ...]]
+               ) -> list[tuple[str, int, int]]:
+    """Letters listed after a letter in a letter position: "Options B or C", "A, C and D"."""
+    out = []
+    while (m := _CONTINUED.match(text, pos)) is not None:
+        if _in_name(text, m.end("c"), words.get(m.group("c"), ())):
+            break
+        out.append((m.group("c"), m.start("c"), m.end("c")))
+        pos = m.end()
+    return out
+
+
+def _positions(text: str, lowered: str, present: set[str] | None) -> list[re.Match[str]]:
+    """Matches of the three letter positions, each only where cued.
+
+    A bracket cues ``(B)``, a keyword cues ``answer is B``, a line start cues ``B: …``.
+    """
+    out: list[re.Match[str]] = []
+    if "(" in text or "[" in text:
+        out += _PAREN.finditer(text)
+    keys = list(_KEYS) if present is None else [
+        k for k in _KEY_WORDS if k in present or k + "s" in present] if not \
+        _KEY_SET.isdisjoint(present) else []
+    if present is not None and ("it" in present or "it's" in present):
+        keys += ["it is", "it's"]
+    for key in keys:  # each pattern is tried only where its cue is, not at every position
+        i = lowered.find(key)
+        while i >= 0:
+            if (m := _KEY.match(text, i)) is not None:
+                out.append(m)
+            i = lowered.find(key, i + len(key))
+    starts = [0]
+    if "\n" in text:
+        i = text.find("\n")
+        while i >= 0:
+            starts.append(i + 1)
+            i = text.find("\n", i + 1)
+    out += [m for p in starts if (m := _LINE.match(text, p)) is not None]
+    if " is " in text and ("correct" in lowered or "right" in lowered or "best" in lowered
+                           or "true" in lowered or "likely" in lowered or "answer" in lowered):
+        out += _IS.finditer(text)
+    last = text.rstrip(" .!\t")
+    if last[-1:].isupper() and (m := _ALONE.search(text, max(0, len(last) - 6))) is not None:
+        out.append(m)
+    if " or " in text or "/" in text or "," in text or "&" in text or " and " in text:
+        if ":" in text:
+            i = text.find(":")
+            while i >= 0:
+                starts.append(i + 1)
+                i = text.find(":", i + 1)
+        out += [m for p in starts if (m := _LIST.match(text, p)) is not None]
+    return out
+
+
+def _in_name(text: str, end: int, own: tuple[str, ...]) -> bool:
+    """The letter ending at ``end`` is glued to a name (see the module docstring)."""
+    after = text[end:end + 2]
+    if not after:
+        return False
+    if after[0] in "-" or after[0].isdigit():
+        return True
+    genus = _GENUS.match(text, end)
+    word = _WORD_AFTER.match(text, end)
+    if genus is None and (word is None or word.group(1) in _CONNECTIVES):
+        return False
+    return not (own and _own_text_follows(text, end, own))
+
+
+def _own_text_follows(text: str, pos: int, own: tuple[str, ...]) -> bool:
+    """The option's own words come next (``B. squamous cell carcinoma``)."""
+    toks = []
+    for m in _TOKEN.finditer(text, pos):
+        toks.append(fold(m.group()))
+        if len(toks) == len(own):
+            break
+    return tuple(toks) == own
+
+
+def _ends_clause(text: str, pos: int) -> bool:
+    """True when only punctuation or white space up to a clause end follows ``pos``."""
+    rest = text[pos:pos + 3]
+    return not rest.strip() or rest.lstrip()[0] in ".,;:!?)\n"

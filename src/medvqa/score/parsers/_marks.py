@@ -1,0 +1,167 @@
+r"""Marked tables and check-lists: which rows a response marks as present, read only when clear.
+
+Models asked to "mark the finding" answer with a Markdown table (a column of ✓ / ✗, Yes / No,
+Present / Absent) or a check-list (``- [x] Mass``, ``☑ Mass``, ``- Mass: present``). A block
+of at least two such rows is a *marked list*; its positive rows are the answer:
+
+- every row of the block must carry a mark in the same place — positive (✓ ✔ ✅ ☑ ☒ ``[x]``
+  x yes present positive seen true selected correct +), negative (✗ ✘ ❌ ✖ ☐ ``[ ]``, an
+  empty cell, no absent negative "not seen" false - –) — or the block is not read;
+- one uncertain mark (? possible maybe equivocal indeterminate ±) and the block is not read
+  (a hedge is never turned into a choice);
+- a table whose mark column is headed by a negative word (Absent, Excluded, Ruled out) is not
+  read (its ✓ would mean the opposite);
+- the last marked block of a response counts.
+
+The labels of the positive rows (the row's other cells, joined by ``: ``) become the final-answer
+segment; the strict reader then maps them to options (two positive rows on a single-choice item
+are two options: invalid).
+
+>>> read_marks("| Finding | Present |\n|---|---|\n| Mass | ✓ |\n| Calcification | ✗ |").labels
+['Mass']
+>>> read_marks("- [ ] A. Fatty\n- [x] B. Dense\n").labels
+['B. Dense']
+>>> read_marks("- Mass: present\n- Cyst: possible") is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+__all__ = ["Marked", "read_marks"]
+
+
+class Marked(NamedTuple):
+    """The positive rows of a response's last marked block.
+
+    Attributes:
+        start: where the block begins in the text.
+        end: where it ends.
+        labels: the positive rows' labels, in order.
+    """
+
+    start: int
+    end: int
+    labels: list[str]
+
+
+_POS_SYMBOLS = "\u2713\u2714\u2705\u2611\u2612"
+_NEG_SYMBOLS = "\u2717\u2718\u274c\u2716\u2610"
+_POS_WORDS = frozenset({"x", "[x]", "yes", "y", "present", "positive", "seen", "true", "selected",
+                        "correct", "+", "detected", "identified", "chosen"})
+_NEG_WORDS = frozenset({"", "[ ]", "[]", "no", "n", "absent", "negative", "not seen", "false", "-",
+                        "\u2013", "\u2014", "not present", "incorrect", "not detected",
+                        "not identified", "none", "n/a"})
+_UNSURE_WORDS = frozenset({"?", "possible", "possibly", "maybe", "equivocal", "indeterminate",
+                           "uncertain", "\u00b1", "+/-", "unclear", "probable", "likely",
+                           "suspected", "borderline"})
+_NEG_HEADERS = re.compile(r"\b(?:absent|excluded|ruled\s+out|not\s+present|negative|no)\b",
+                          re.IGNORECASE)
+_MARKUP = re.compile(r"[*_`]+")
+_SEPARATOR = re.compile(r"^\s*:?-{2,}:?\s*$")
+_BULLET = r"^[ \t]*(?:[-*\u2022+][ \t]+|\d+[.)][ \t]+)?"
+_MARK_FIRST = re.compile(_BULLET + r"(?P<mark>\[[ xX\u2713\u2714]?\]|[\u2610\u2611\u2612\u2705"
+                         r"\u274c\u2713\u2714\u2717\u2718\u2716])[ \t]*(?P<label>\S[^\n]*?)[ \t]*$")
+_MARK_LAST = re.compile(_BULLET + r"(?P<label>\S[^\n]*?)[ \t]*[:\-\u2014\u2013]?[ \t]*"
+                        r"(?P<mark>[\u2705\u274c\u2713\u2714\u2717\u2718\u2716\u2610\u2611\u2612]"
+                        r")[ \t]*$")
+_MARK_WORD = re.compile(
+    r"^[ \t]*(?:[-*\u2022+][ \t]+|\d+[.)][ \t]+)(?P<label>[^:\n\u2014\u2013]+?)[ \t]*"
+    r"[:\u2014\u2013][ \t]*\**[ \t]*(?P<mark>present|absent|yes|no|positive|negative|not\s+seen"
+    r"|seen|not\s+present|possible|equivocal|indeterminate|uncertain)\b[ \t]*\**[.;]?[ \t]*$",
+    re.IGNORECASE)
+_NOT_LABELS = frozenset({"answer", "final answer", "my answer", "choice", "conclusion"})
+
+
+def _kind(cell: str) -> str:
+    """``pos``, ``neg``, ``unsure`` or ``""`` (not a mark) for one mark cell."""
+    text = _MARKUP.sub("", cell).strip().lower().rstrip(".")
+    pos = any(c in text for c in _POS_SYMBOLS)
+    neg = any(c in text for c in _NEG_SYMBOLS)
+    if pos != neg:
+        return "pos" if pos else "neg"
+    if text in _POS_WORDS:
+        return "pos"
+    if text in _NEG_WORDS:
+        return "neg"
+    return "unsure" if text in _UNSURE_WORDS else ""
+
+
+def read_marks(text: str) -> Marked | None:
+    """The last marked table or check-list of ``text`` (None when there is none, or unclear)."""
+    blocks = _table_blocks(text) + _list_blocks(text)
+    for block in sorted(blocks, key=lambda b: b[0], reverse=True):
+        start, end, rows = block
+        if len(rows) < 2 or any(kind == "" for _, kind in rows):
+            continue
+        if any(kind == "unsure" for _, kind in rows):
+            return None
+        labels = [label for label, kind in rows if kind == "pos"]
+        return Marked(start, end, labels) if labels else None
+    return None
+
+
+def _lines(text: str) -> list[tuple[int, int, str]]:
+    out, pos = [], 0
+    for line in text.split("\n"):
+        out.append((pos, pos + len(line), line))
+        pos += len(line) + 1
+    return out
+
+
+Block = tuple[int, int, list[tuple[str, str]]]
+
+
+def _table_blocks(text: str) -> list[Block]:
+    """Markdown tables with one mark column: (start, end, [(label, kind)])."""
+    if "|" not in text:
+        return []
+    blocks: list[Block] = []
+    run: list[tuple[int, int, str]] = []
+    for line in [*_lines(text), (len(text), len(text), "")]:
+        if line[2].count("|") >= 2:
+            run.append(line)
+            continue
+        if len(run) >= 2:
+            got = _read_table(run)
+            if got is not None:
+                blocks.append(got)
+        run = []
+    return blocks
+
+
+def _read_table(run: list[tuple[int, int, str]]) -> Block | None:
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for _, _, line in run]
+    header: list[str] | None = None
+    if len(rows) > 1 and all(_SEPARATOR.match(c) for c in rows[1] if c):
+        header, rows = rows[0], rows[2:]
+    rows = [r for r in rows if not all(_SEPARATOR.match(c) or not c for c in r)]
+    if len(rows) < 2 or len({len(r) for r in rows}) != 1 or len(rows[0]) < 2:
+        return None
+    columns = [c for c in range(len(rows[0])) if all(_kind(r[c]) for r in rows)]
+    if len(columns) != 1:
+        return None
+    col = columns[0]
+    if header is not None and col < len(header) and _NEG_HEADERS.search(header[col]):
+        return None
+    marked = [(": ".join(_MARKUP.sub("", c).strip() for i, c in enumerate(r)
+                         if i != col and c.strip()), _kind(r[col])) for r in rows]
+    return run[0][0], run[-1][1], marked
+
+
+def _list_blocks(text: str) -> list[Block]:
+    """Runs of consecutive check-list lines: (start, end, [(label, kind)])."""
+    blocks: list[Block] = []
+    run: list[tuple[int, int, str, str]] = []
+    for start, end, line in [*_lines(text), (len(text), len(text), "")]:
+        m = _MARK_FIRST.match(line) or _MARK_LAST.match(line) or _MARK_WORD.match(line)
+        label = _MARKUP.sub("", m.group("label")).strip(" :-") if m else ""
+        if m is not None and label.lower() not in _NOT_LABELS:
+            run.append((start, end, label, _kind(m.group("mark"))))
+            continue
+        if len(run) >= 2:
+            blocks.append((run[0][0], run[-1][1], [(lab, k) for _, _, lab, k in run]))
+        run = []
+    return blocks

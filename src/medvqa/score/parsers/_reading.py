@@ -1,0 +1,348 @@
+"""The strict parser's reading of one piece of text: which options it asserts, negates or names.
+
+:func:`scan` applies rules 2–12 of :mod:`._strict` to one text (a whole response, a located
+final-answer segment, or what comes before or after it) and returns a :class:`Reading`;
+:func:`decide` turns a reading into a :class:`~._base.ParsedAnswer` with the reason of an
+abstention. Option tables (:class:`OptionSet`) are built once per option set.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from functools import lru_cache
+from typing import NamedTuple
+
+from medvqa.score.parsers._answer_words import NO_WORDS, YES_WORDS
+from medvqa.score.parsers._base import ParsedAnswer, abstain
+from medvqa.score.parsers._cues import (
+    CLAUSE_WORDS,
+    CONCESSIVE,
+    DISCUSSED_AFTER,
+    DISCUSSED_BEFORE,
+    DISCUSSED_WORDS,
+    EXCLUSION_HEDGE,
+    EXPLANATION,
+    HEDGE_BUT,
+    NEG_AFTER,
+    NEG_AFTER_VERB,
+    NEG_BEFORE,
+    NEG_STARTS,
+    NEG_STOP,
+    NEG_WORDS,
+    NOT_NEGATIONS,
+    WORD,
+    hedges,
+    refuses,
+)
+from medvqa.score.parsers._findings import finding_answers, may_state_finding
+from medvqa.score.parsers._fold import phrase_tokens
+from medvqa.score.parsers._letters import letter_mentions
+from medvqa.score.parsers._variants import PhraseIndex
+
+__all__ = ["LEAD", "OptionSet", "Reading", "decide", "option_set", "restated", "scan"]
+
+_MARKUP = re.compile(r"[*_`]+|^[ \t]*(?:#+|>+)[ \t]*", re.MULTILINE)
+_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"',
+                         "\u00a0": " "})
+_LEAD = (r"(?:(?:the\s+)?(?:final\s+|correct\s+|best\s+|right\s+)?(?:answers?|options?|choices?)"
+         r"\s*(?:is|are|would\s+be|:|=|-)?\s*:?\s*)")
+#: The reader's answer lead at the start of a text ("The correct answer is:", "Answer -").
+LEAD = re.compile(r"\s*" + _LEAD, re.IGNORECASE)
+_ONE = r"[(\[]?[A-Za-z][)\]]?"
+_SEP = r"(?:\s*(?:,|;|/|&|\+|\band\b|\bor\b|\n)\s*|\s+)"
+# The whole response is letters: "B", "(B).", "Answer: A, C", "The answers are A and C".
+_ONLY_LETTERS = re.compile(rf"^\s*{_LEAD}?(?:option\s+|choice\s+)?({_ONE}(?:{_SEP}{_ONE})*)"
+                           r"[\s.!:;,]*$", re.IGNORECASE)
+_ONLY_LETTERS_LEN = 48  # longer texts are never letters only ("The answers are A, C and D.")
+_LETTER = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
+_YN_WORDS = "|".join(re.escape(w) for w in sorted(YES_WORDS | NO_WORDS, key=len, reverse=True))
+_YN_HEAD = re.compile(rf"^\s*{_LEAD}?(?:(?P<w>{_YN_WORDS})(?=$|\s*[.,;:!()\-\u2014\u3002\uff0c"
+                      r"\uff01\uff1b\uff1a\u3001]|\s*\n)|(?P<f>yes|yeah|yep|s\u00ed|oui|ja|sim)(?=\s)"
+                      r"|(?P<n>no|nein|non|n\u00e3o)(?=\s+(?:there|it|it's|i|the|this|that|we|you|"
+                      r"this|these|they)\b))", re.IGNORECASE)
+_YN_BOTH = re.compile(r"\b(yes|no|true|false)[\s,/]*(?:or\b)?[\s,/]*(?!\1\b)"
+                      r"(?:yes|no|true|false)\b")
+_OR = re.compile(r"\bor\b|\beither\b", re.IGNORECASE)
+_RESTATED = re.compile(r"^[ \t]*(?:[-*\u2022][ \t]*)?[(\[]?([A-Z])[.):\]][ \t]+(\S[^\n]*?)[ \t]*$",
+                       re.MULTILINE)
+
+
+class OptionSet:
+    """Per option set, computed once: letters, phrases, yes and no letters, option words.
+
+    Attributes:
+        keys: the option letters.
+        yes: the letter of the yes option on a yes/no item (None otherwise); ``no`` likewise.
+        yesno: the options are a yes and a no (any language of the shipped table).
+        phrases: how each option is named by its words (:class:`~._variants.PhraseIndex`).
+        words: letter → the option text's folded words (a restated option list is recognised).
+    """
+
+    __slots__ = ("keys", "no", "phrases", "words", "yes", "yesno")
+
+    def __init__(self, items: tuple[tuple[str, str], ...]):
+        self.keys = frozenset(k for k, _ in items)
+        texts = [(k, " ".join(_MARKUP.sub("", v).lower().split()).rstrip(".")) for k, v in items]
+        self.yes = next((k for k, t in texts if t in YES_WORDS), None)
+        self.no = next((k for k, t in texts if t in NO_WORDS), None)
+        self.yesno = self.yes is not None and self.no is not None
+        skip = frozenset(t for _, t in texts if t in YES_WORDS | NO_WORDS) if self.yesno else \
+            frozenset()
+        self.phrases = PhraseIndex(items, skip)
+        self.words = {k: phrase_tokens(v)[0] for k, v in items}
+
+
+@lru_cache(maxsize=4096)
+def option_set(items: tuple[tuple[str, str], ...]) -> OptionSet:
+    """The cached :class:`OptionSet` of ``items``."""
+    return OptionSet(items)
+
+
+class Reading(NamedTuple):
+    """What one text says about the options.
+
+    Attributes:
+        asserted: letters the text chooses.
+        negated: letters it rejects.
+        lettered: letters chosen in a letter position (``(B)``, ``Answer: B``, ``B: …``).
+        verdict: an abstention found on the way (``refusal``, ``hedge``, ``ambiguous``,
+            ``out_of_range``, ``empty``), else None.
+        alternatives: options are joined by "or" / "either".
+        used_question: the reading depended on the question (a finding rule).
+    """
+
+    asserted: frozenset[str]
+    negated: frozenset[str]
+    lettered: frozenset[str]
+    verdict: str | None
+    alternatives: bool = False
+    used_question: bool = False
+
+
+_SELF_REPLY = re.compile(r"\s*(yes|no)\b(?!\s+(?:doubt|question)\b)")
+_EMPTY: frozenset[str] = frozenset()
+_NOTHING = Reading(_EMPTY, _EMPTY, _EMPTY, None)
+
+
+def _stop(verdict: str) -> Reading:
+    return Reading(_EMPTY, _EMPTY, _EMPTY, verdict)
+
+
+def prepare(text: str) -> str:
+    """Quotes made straight and Markdown dropped (rule 2)."""
+    if not text.isascii():
+        text = text.translate(_QUOTES)
+    if "*" in text or "_" in text or "`" in text or "#" in text or ">" in text:
+        text = _MARKUP.sub("", text)
+    return text.strip()
+
+
+def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *,
+         hedge: bool = True) -> Reading:
+    """Read one text with rules 2–12 of the strict parser (``hedge``: check rule 5 too)."""
+    text = prepare(text)
+    if text[:1] in "iI" and (m := HEDGE_BUT.match(text)):
+        text = text[m.end():]
+    lowered = text.lower()
+    if len(lowered) != len(text):  # a character whose lower case is longer (İ): keep it
+        lowered = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    spans = ix.phrases.find(text, lowered)
+    masked = _blank(lowered, spans) if spans else lowered
+    words = set(WORD.findall(masked))
+    if not text:
+        return _stop("empty")
+    if hedge and hedges(masked, words):
+        return _stop("hedge")
+    if refuses(masked, words):
+        return _stop("hedge" if EXCLUSION_HEDGE.search(masked) else "refusal")
+    cut = (EXPLANATION.search(text) if ":" in text and (
+        "expla" in lowered or "reason" in lowered or "rational" in lowered) else None)
+    if cut is not None and cut.start() > 0:
+        text, lowered, masked = text[:cut.start()], lowered[:cut.start()], masked[:cut.start()]
+        spans = [s for s in spans if s[1] <= cut.start()]
+    only = _ONLY_LETTERS.match(text) if len(text) <= _ONLY_LETTERS_LEN else None
+    if only is not None:
+        letters = {c.upper() for c in _LETTER.findall(only.group(1))}
+        if len(letters) > 1 and _OR.search(only.group(1)):
+            return _stop("ambiguous")  # "A or B": alternatives, whatever the question type
+        if letters <= ix.keys and (qtype == "multi" or len(letters) == 1):
+            got = frozenset(letters)
+            return Reading(got, _EMPTY, got, None)
+        return _stop("out_of_range" if not letters <= ix.keys else "ambiguous")
+    if "doubt" in masked or "only" in masked or "question" in masked or "wonder" in masked:
+        masked = NOT_NEGATIONS.sub(lambda m: " " * len(m.group()), masked)
+    return _mentions(text, lowered, masked, words, spans, ix, qtype, question)
+
+
+def _mentions(text: str, lowered: str, masked: str, words: set[str],
+              spans: list[tuple[int, int, frozenset[str]]], ix: OptionSet, qtype: str,
+              question: str) -> Reading:
+    """Rules 6–12 once the text is prepared: each mention asserted, negated or discussed."""
+    letter_spans = letter_mentions(text, lowered, ix.words, words)
+    if not spans and not letter_spans and not ix.yesno:
+        return _NOTHING  # nothing is named: no clause needs reading
+    ends = _clause_ends(text, lowered, words, ix)
+    # NEG_BEFORE's word starts (exclud…, rul… out, lack…, den…, doubt…) begin a word.
+    may_negate = (not NEG_WORDS.isdisjoint(words) or "n't" in masked
+                  or any(w.startswith(NEG_STARTS) for w in words))
+    may_discuss = not DISCUSSED_WORDS.isdisjoint(words)
+    asserted: set[str] = set()
+    negated: set[str] = set()
+    lettered: set[str] = set()
+
+    def mention(letters: frozenset[str], start: int, end: int) -> bool:
+        """Record one mention; True when it is asserted."""
+        i = bisect_right(ends, start)
+        begin = ends[i - 1] if i else 0
+        stop = ends[i] if i < len(ends) else len(lowered)
+        if stop and lowered[stop - 1] == "?":
+            # asked, not stated — unless the text answers its own question: "X? No." / "X? Yes."
+            reply = _SELF_REPLY.match(masked, stop)
+            if reply is None:
+                return False
+            (asserted if reply.group(1) == "yes" else negated).update(letters)
+            return reply.group(1) == "yes"
+        if begin and CONCESSIVE.search(masked, max(0, begin - 12), begin) is not None:
+            return False  # conceded, not chosen: "Although X is common here, …"
+        if may_discuss and (DISCUSSED_BEFORE.search(masked, begin, start) is not None
+                            or DISCUSSED_AFTER.match(masked[end:stop]) is not None):
+            return False
+        neg = may_negate and _negated_before(masked, begin, start) or (
+            NEG_AFTER.match(masked[end:stop]) is not None) or (
+            ("." in masked[end:end + 3] or ":" in masked[end:end + 3])
+            # unmasked: another option's blanked name must not read as a missing subject
+            and NEG_AFTER_VERB.match(lowered[end:_next_end(ends, masked, end)]) is not None)
+        (negated if neg else asserted).update(letters)
+        return not neg
+
+    for start, end, letters in spans:
+        mention(letters, start, end)
+    for letter, start, end in letter_spans:
+        if letter in ix.keys:
+            if mention(frozenset((letter,)), start, end):
+                lettered.add(letter)
+        else:
+            return _stop("out_of_range")  # "The answer is E" with options A–D
+    used_question = False
+    if ix.yesno:
+        if _YN_BOTH.search(masked):
+            return _stop("ambiguous")
+        yn = _YN_HEAD.match(text)
+        if yn is not None:
+            group = yn.lastgroup or "w"
+            word = yn.group(group).lower()
+            said = ix.yes if word in YES_WORDS else ix.no
+            if said is not None and mention(frozenset((said,)), yn.start(group), yn.end(group)):
+                lettered.add(said)
+        if may_state_finding(masked):
+            found = finding_answers(masked, question)
+            used_question = bool(question)
+            for word in found:
+                said = ix.yes if word == "yes" else ix.no
+                if said is not None:
+                    asserted.add(said)
+    return Reading(frozenset(asserted), frozenset(negated), frozenset(lettered), None,
+                   len(asserted) > 1 and _OR.search(masked) is not None, used_question)
+
+
+def _negated_before(masked: str, begin: int, start: int) -> bool:
+    """A negation in the clause before a mention that still reaches it (rule 16)."""
+    cues = list(NEG_BEFORE.finditer(masked, begin, start))
+    if not cues:
+        return False
+    if cues[-1].group().split()[0] not in _NOUN_NEGATIONS or _DETERMINER.match(
+            masked, cues[-1].end()):
+        return True
+    last = cues[-1].end()
+    colon = masked.find(":", last, start)
+    if colon >= 0 and len(masked[last:colon].split()) >= 2:
+        return False  # "without inflammation or fibrosis: steatosis"
+    stop = NEG_STOP.search(masked, last, start)
+    return stop is None or not masked[last:stop.start()].strip(" -,")
+
+
+_DETERMINER = re.compile(r"\s+(?:the|this|that|these|those|a|an|it|i|we|there)\b")
+# Negations of a noun phrase ("no markings"), whose reach a conclusion verb ends; "not" and
+# "never" negate a verb or a whole clause and reach the end of it.
+_NOUN_NEGATIONS = frozenset({"no", "without", "absence", "absent", "lack", "lacks", "lacking",
+                             "free", "none", "nothing", "non"})
+
+
+def _blank(lowered: str, spans: list[tuple[int, int, frozenset[str]]]) -> str:
+    """``lowered`` with the spans replaced by spaces (option texts blanked, rule 7)."""
+    parts, pos = [], 0
+    for start, end, _ in spans:
+        parts += [lowered[pos:start], " " * (end - start)]
+        pos = end
+    parts.append(lowered[pos:])
+    return "".join(parts)
+
+
+def decide(reading: Reading, qtype: str) -> ParsedAnswer:
+    """Rules 13–14: one asserted option (single) or a set (multi); otherwise why not."""
+    if reading.verdict is not None:
+        return abstain(reading.verdict)
+    asserted, negated = reading.asserted, reading.negated
+    if asserted & negated:
+        return abstain("ambiguous")
+    if not asserted:
+        return abstain("negated" if negated else "no_answer")
+    if qtype == "multi":
+        return abstain("ambiguous") if reading.alternatives else \
+            ParsedAnswer(sorted(asserted), False)
+    return ParsedAnswer(next(iter(asserted)), False) if len(asserted) == 1 else \
+        abstain("ambiguous")
+
+
+def restated(text: str, ix: OptionSet) -> tuple[int, int] | None:
+    """The span of a restated option list (two or more lines ``X. its own text``), or None."""
+    if "\n" not in text:
+        return None
+    lines = [m for m in _RESTATED.finditer(text)
+             if m.group(1) in ix.keys and phrase_tokens(m.group(2))[0] == ix.words[m.group(1)]]
+    if len(lines) < 2:
+        return None
+    return lines[0].start(), lines[-1].end()
+
+
+_PUNCT = re.compile(r"[.;,!?\n\u2192]|[=-]>")
+_LONE_DOT = re.compile(r"[A-Z]\.(?<![^\W\d_][A-Z]\.)")
+_DASH = re.compile(r"\s[\u2014\u2013-]+\s")
+
+
+@lru_cache(maxsize=128)
+def _conjunctions(present: frozenset[str]) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(sorted(present)) + r")\b")
+
+
+def _clause_ends(text: str, lowered: str, words: set[str], ix: OptionSet) -> list[int]:
+    """Where clauses end (:data:`~._cues.CLAUSE_END`), sorted; each pattern runs only when cued.
+
+    "A. Left": the period after a lone option letter ends no clause.
+    """
+    ends = [m.end() for m in _PUNCT.finditer(lowered)]
+    if "." in lowered and _LONE_DOT.search(text) is not None:
+        ends = [e for e in ends if not _letter_dot(text, e, ix)]
+    extra = []
+    if "-" in lowered or "\u2014" in lowered or "\u2013" in lowered:
+        extra += [m.end() for m in _DASH.finditer(lowered)]
+    present = words & CLAUSE_WORDS
+    if present:
+        extra += [m.end() for m in _conjunctions(frozenset(present)).finditer(lowered)]
+    return sorted(ends + extra) if extra else ends
+
+
+def _next_end(ends: list[int], masked: str, end: int) -> int:
+    """The clause end after ``end`` once the punctuation right after it is skipped."""
+    j = end
+    while j < len(masked) and masked[j] in " .):]*\t":
+        j += 1
+    i = bisect_right(ends, j)
+    return ends[i] if i < len(ends) else len(masked)
+
+
+def _letter_dot(text: str, end: int, ix: OptionSet) -> bool:
+    """The clause end just before ``end`` is the period of a lone option letter (``A.``)."""
+    return (end >= 2 and text[end - 1] == "." and text[end - 2] in ix.keys
+            and (end == 2 or not text[end - 3].isalnum()))
