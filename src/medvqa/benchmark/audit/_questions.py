@@ -78,7 +78,7 @@ def resolve_method(method: str, similarity: float | None) -> QuestionSettings:
                         "Jaccard (pip install 'medvqa[train]' for TF-IDF)")
             method = "jaccard"
     elif method == "embeddings":
-        optional_import("sentence_transformers", install="sentence-transformers")
+        optional_import("sentence_transformers")
     return QuestionSettings(method, DEFAULT_SIMILARITY[method] if similarity is None
                             else similarity)
 
@@ -111,7 +111,7 @@ def _tfidf(all_questions: Sequence[str]) -> Similarity:
 
 
 def _embeddings(model_name: str) -> Similarity:
-    st = optional_import("sentence_transformers", install="sentence-transformers")
+    st = optional_import("sentence_transformers")
     model = st.SentenceTransformer(model_name)
 
     def sim(texts: Sequence[str]) -> np.ndarray:
