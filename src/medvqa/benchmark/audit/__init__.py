@@ -30,7 +30,12 @@ if TYPE_CHECKING:
         write_audit,
     )
     from medvqa.benchmark.audit._cheap import cheap_leaks
-    from medvqa.benchmark.audit._hashing import NEAR_THRESHOLD, Fingerprint, fingerprint
+    from medvqa.benchmark.audit._hashing import (
+        NEAR_THRESHOLD,
+        Fingerprint,
+        Thresholds,
+        fingerprint,
+    )
     from medvqa.benchmark.audit._index import brute_force_pairs, near_pairs
     from medvqa.benchmark.audit._model import (
         AUDIT_VERSION,
@@ -50,6 +55,7 @@ _WHERE: dict[str, str] = {
     "cheap_leaks": "_cheap",
     "NEAR_THRESHOLD": "_hashing",
     "Fingerprint": "_hashing",
+    "Thresholds": "_hashing",
     "fingerprint": "_hashing",
     "brute_force_pairs": "_index",
     "near_pairs": "_index",
@@ -72,6 +78,7 @@ __all__ = [
     "Finding",
     "Fingerprint",
     "ImageRef",
+    "Thresholds",
     "brute_force_pairs",
     "cheap_leaks",
     "fingerprint",

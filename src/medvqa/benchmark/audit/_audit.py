@@ -16,7 +16,7 @@ from pathlib import Path
 from medvqa.benchmark.audit._collection import Collection, read_benchmark, read_collection
 from medvqa.benchmark.audit._contamination import exact_matches, near_matches
 from medvqa.benchmark.audit._guess import guessability
-from medvqa.benchmark.audit._hashing import HASH_VERSION, NEAR_THRESHOLD
+from medvqa.benchmark.audit._hashing import HASH_VERSION, NEAR_THRESHOLD, Thresholds
 from medvqa.benchmark.audit._leakage import (
     byte_and_pixel_leaks,
     case_leaks,
@@ -50,8 +50,7 @@ class AuditConfig:
         bench: the BENCH/ folder audited.
         against: other BENCH/ folders or image folders to look for its images in.
         runs: scored RUN/ folders whose image-free conditions measure guessability.
-        near_threshold: largest Hamming distance (bits, in both perceptual hashes) of a
-            near-duplicate (see :data:`NEAR_THRESHOLD`).
+        near: the near-duplicate thresholds (:data:`NEAR_THRESHOLD`).
         mirrored: also find horizontally mirrored copies.
         question_method: ``tfidf`` (default), ``jaccard`` or ``embeddings``.
         question_similarity: threshold of near-duplicate questions (None: the method's).
@@ -68,7 +67,7 @@ class AuditConfig:
     bench: Path
     against: tuple[Path, ...] = ()
     runs: tuple[Path, ...] = ()
-    near_threshold: int = NEAR_THRESHOLD
+    near: Thresholds = NEAR_THRESHOLD
     mirrored: bool = True
     question_method: str = "tfidf"
     question_similarity: float | None = None
@@ -81,8 +80,8 @@ class AuditConfig:
 
 
 def _check(config: AuditConfig) -> None:
-    if not 0 <= config.near_threshold <= 32:
-        raise UsageError(f"--near-threshold {config.near_threshold}: use 0 to 32 bits")
+    if not 0 <= config.near.centre <= 24:
+        raise UsageError(f"--near-threshold {config.near.centre}: use 0 to 24 bits")
     if not 0 < config.alpha < 1:
         raise UsageError(f"--alpha {config.alpha}: use a level between 0 and 1")
     if config.question_similarity is not None and not 0 < config.question_similarity <= 1:
@@ -113,13 +112,13 @@ def run_audit(config: AuditConfig) -> AuditFile:
     leaked: set[int] = set()
     findings += case_leaks(bench, leaked)
     findings += byte_and_pixel_leaks(bench, leaked)
-    t, mirror = config.near_threshold, config.mirrored
-    findings += near_leaks(bench, near_duplicates(bench.images, None, t, mirror), leaked)
+    near, mirror = config.near, config.mirrored
+    findings += near_leaks(bench, near_duplicates(bench.images, None, mirror, near), leaked)
     for other in others:
         findings += other.problems
         findings += exact_matches(bench, other)
-        findings += near_matches(bench, other, near_duplicates(bench.images, other.images, t,
-                                                               mirror))
+        findings += near_matches(bench, other, near_duplicates(bench.images, other.images,
+                                                               mirror, near))
     findings += question_findings(bench, questions, config.embedding_model)
     findings += tally.findings(config.alpha)
     runs, guesses = guessability([Path(r) for r in config.runs], bench.info.items_sha256,
@@ -130,7 +129,9 @@ def run_audit(config: AuditConfig) -> AuditFile:
         benchmark=bench.info,
         against=[o.info for o in others],
         runs=runs,
-        settings=AuditSettings(near_threshold=t, mirrored=mirror, hash_version=HASH_VERSION,
+        settings=AuditSettings(near_threshold=near.centre, whole_threshold=near.whole,
+                               fine_threshold=near.fine, mirrored=mirror,
+                               hash_version=HASH_VERSION,
                                question_method=questions.method,
                                question_similarity=questions.similarity, alpha=config.alpha,
                                seed=config.seed),

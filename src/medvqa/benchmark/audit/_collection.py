@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 
@@ -37,6 +37,8 @@ from medvqa.schema import (
 
 #: File suffixes read from a plain image folder (``--against`` a folder that is not a BENCH/).
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".tif", ".tiff"})
+
+T = TypeVar("T")
 
 #: Images handed to the hashing threads at a time (bounds memory: bytes are read in the threads).
 _BATCH = 512
@@ -105,7 +107,7 @@ class Collection:
         return sorted({self.items[i].split for i in self.image_items[k]}) if self.items else []
 
 
-def _hash_all(files: list[str], workers: int,
+def hash_files(files: list[str], workers: int,
               perceptual: bool = True) -> Iterator[Fingerprint | str]:
     """Fingerprint of each file, in order, or why it could not be read."""
 
@@ -135,7 +137,7 @@ def hash_images(table: ImageTable, files: list[str | None], label: str, workers:
     table.ok = np.zeros(n, dtype=bool)
     table.sha256, table.pixels = [""] * n, [""] * n
     readable = [k for k, f in enumerate(files) if f is not None]
-    results = _hash_all([files[k] or "" for k in readable], workers, perceptual)
+    results = hash_files([files[k] or "" for k in readable], workers, perceptual)
     for k, result in zip(readable, results, strict=True):
         if isinstance(result, str):
             why_not[k] = result
@@ -175,6 +177,13 @@ def read_benchmark(bench: Path, label: str, workers: int = 1,
             card = None
     errors: list[RecordError] = []
     numbers: dict[str, int] = {}
+    # Templated benchmarks repeat their splits, questions, answers and option sets: keep one
+    # object of each (memory per item stays about that of its id and image numbers).
+    seen: dict[object, object] = {}
+
+    def shared(value: T) -> T:
+        return seen.setdefault(value, value)  # type: ignore[return-value]
+
     table = ImageTable()
     coll = Collection(
         CollectionInfo(label=label, kind="benchmark", path=str(bench),
@@ -193,9 +202,11 @@ def read_benchmark(bench: Path, label: str, workers: int = 1,
                 coll.image_items.append([])
             coll.image_items[k].append(len(coll.items))
             refs.append(k)
-        coll.items.append(ItemRow(item.id, item.split, item.case_id, item.source, tuple(refs),
-                                  item.question, answer_key(item), item.question_type,
-                                  frozenset(normalise(t) for t in item.options.values())))
+        options = frozenset(shared(normalise(t)) for t in item.options.values())
+        coll.items.append(ItemRow(item.id, shared(item.split), item.case_id,
+                                  shared(item.source), tuple(refs), shared(item.question),
+                                  shared(answer_key(item)), shared(item.question_type),
+                                  shared(options)))
     if not coll.items:
         first = f" ({errors[0]})" if errors else ""
         raise BadInputError(f"{items_file}: no items to audit{first}")

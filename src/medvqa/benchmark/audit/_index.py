@@ -89,26 +89,60 @@ def _chunks(m: int, radius: int) -> list[_Chunk]:
     return chunks
 
 
-def plan(n: int, radius: int) -> list[_Chunk]:
-    """The chunks searched for ``n`` hashes at ``radius`` (chunks of radius -1 are skipped).
+def _expected_keys(n: int, width: int) -> float:
+    """Expected distinct ``width``-bit keys among ``n`` uniform ones."""
+    size = 2.0**width
+    return size * (1 - (1 - 1 / size) ** n)
+
+
+def plan(n_query: int, n_base: int, radius: int) -> list[_Chunk]:
+    """The chunks searched for ``n_query`` hashes against ``n_base`` at ``radius``.
 
     Of 2 to 8 chunks, the number with the least expected work for uniformly spread hashes:
-    per chunk, its bit patterns times (one look-up per query + the candidates its bucket
-    holds, ``n / 2**width`` each).
+    per chunk, its bit patterns times (one look-up per distinct query key + the candidate
+    pairs, ``n_query · n_base / 2**width``). Chunks with radius -1 are skipped.
 
-    >>> [(c.width, c.radius) for c in plan(100_000, 12)]
+    >>> [(c.width, c.radius) for c in plan(100_000, 100_000, 12)]
     [(16, 3), (16, 2), (16, 2), (16, 2)]
-    >>> [(c.width, c.radius) for c in plan(30_000, 12)]
-    [(13, 2), (13, 2), (13, 2), (13, 1), (12, 1)]
-    >>> sum(c.radius + 1 for c in plan(1000, 5))
+    >>> sum(c.radius + 1 for c in plan(1000, 1000, 5))
     6
     """
     def cost(chunks: list[_Chunk]) -> float:
-        return sum(len(_patterns(c.width, c.radius)) * (1 + _CANDIDATE_COST * n / 2**c.width)
+        return sum(len(_patterns(c.width, c.radius))
+                   * (_expected_keys(n_query, c.width)
+                      + _CANDIDATE_COST * n_query * n_base / 2**c.width)
                    for c in chunks)
 
     options = [_chunks(m, radius) for m in range(2, 9) if 64 // m <= 20]
     return min(options, key=cost)
+
+
+class _Buckets(NamedTuple):
+    """Hashes sorted by one chunk's key: ``order``, and per distinct key its run in it."""
+
+    order: np.ndarray
+    keys: np.ndarray
+    start: np.ndarray
+    sizes: np.ndarray
+
+
+def _buckets(keys: np.ndarray) -> _Buckets:
+    order = np.argsort(keys, kind="stable")
+    distinct, start, count = np.unique(keys[order], return_index=True, return_counts=True)
+    return _Buckets(order, distinct, start, count)
+
+
+def _cross(a: _Buckets, ia: np.ndarray, b_start: np.ndarray, b_count: np.ndarray,
+           b_order: np.ndarray, kb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair (member of query bucket ``ia[n]``, member of base bucket ``kb[n]``)."""
+    sa, sb = a.sizes[ia], b_count[kb]
+    total = sa * sb
+    pair = np.repeat(np.arange(len(ia)), total)
+    pos = np.arange(len(pair)) - np.repeat(np.cumsum(total) - total, total)
+    ra, rb = np.divmod(pos, sb[pair])
+    x = a.order[a.start[ia][pair] + ra]
+    y = b_order[b_start[kb][pair] + rb]
+    return x, y
 
 
 def near_pairs(query: np.ndarray, base: np.ndarray | None = None, radius: int = 12) -> Pairs:
@@ -136,37 +170,30 @@ def near_pairs(query: np.ndarray, base: np.ndarray | None = None, radius: int = 
         return empty
     found_i: list[np.ndarray] = []
     found_j: list[np.ndarray] = []
-    for chunk in plan(len(base), radius):
-        mask = np.uint64((1 << chunk.width) - 1)
-        shift = np.uint64(chunk.shift)
-        keys_b = ((base >> shift) & mask).astype(np.int64)
-        keys_q = ((query >> shift) & mask).astype(np.int64)
-        order = np.argsort(keys_b, kind="stable")
-        starts = np.zeros((1 << chunk.width) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(keys_b, minlength=1 << chunk.width), out=starts[1:])
-        every = np.arange(len(query))
+    for chunk in plan(len(query), len(base), radius):
+        mask, shift = np.uint64((1 << chunk.width) - 1), np.uint64(chunk.shift)
+        qb = _buckets(((query >> shift) & mask).astype(np.int64))
+        bb = qb if self_join else _buckets(((base >> shift) & mask).astype(np.int64))
+        # Direct-address tables of the base buckets: where key k's run starts, how long it is.
+        b_start = np.zeros(1 << chunk.width, dtype=np.int64)
+        b_count = np.zeros(1 << chunk.width, dtype=np.int64)
+        b_start[bb.keys], b_count[bb.keys] = bb.start, bb.sizes
         for pattern in _patterns(chunk.width, chunk.radius):
-            keys = keys_q ^ pattern
-            # Self-join: bucket pairs (k, k ^ p) are met from both ends; walk each from the
-            # smaller key only (pattern 0 stays inside one bucket and keeps i < j below).
-            queries = every[keys_q < keys] if self_join and pattern else every
-            lo = starts[keys[queries]]
-            count = starts[keys[queries] + 1] - lo
-            live = np.flatnonzero(count)
-            rank = 0
-            # Buckets hold about one hash: take the k-th member of every bucket hit, k = 0, 1, …
-            while len(live):
-                qi = queries[live]
-                bj = order[lo[live] + rank]
-                if self_join:
-                    qi, bj = np.minimum(qi, bj), np.maximum(qi, bj)
-                    apart = qi < bj
-                    qi, bj = qi[apart], bj[apart]
-                close = popcount(query[qi] ^ base[bj]) <= radius
-                found_i.append(qi[close])
-                found_j.append(bj[close])
-                rank += 1
-                live = live[count[live] > rank]
+            partner = qb.keys ^ pattern
+            ia = np.flatnonzero(b_count[partner])
+            if self_join and pattern:
+                # Bucket pairs (k, k ^ p) are met from both ends: take each from its smaller key.
+                ia = ia[qb.keys[ia] < partner[ia]]
+            if not len(ia):
+                continue
+            x, y = _cross(qb, ia, b_start, b_count, bb.order, partner[ia])
+            if self_join:
+                x, y = np.minimum(x, y), np.maximum(x, y)
+                apart = x < y
+                x, y = x[apart], y[apart]
+            close = popcount(query[x] ^ base[y]) <= radius
+            found_i.append(x[close])
+            found_j.append(y[close])
     if not found_i:
         return empty
     i = np.concatenate(found_i)

@@ -123,7 +123,12 @@ class AuditSettings(BaseModel):
     model_config = ConfigDict(use_attribute_docstrings=True, extra="forbid")
 
     near_threshold: int
-    """Largest Hamming distance (bits of 64) in both perceptual hashes for a near-duplicate."""
+    """Largest Hamming distance (bits of 64) of the centre perceptual hash of a near-duplicate
+    (the index's search radius)."""
+    whole_threshold: int
+    """The same for each of the two whole-image hashes (grey, equalised)."""
+    fine_threshold: int
+    """The same (bits of 256) for the fine centre hash."""
     mirrored: bool
     """Whether horizontally mirrored copies are searched too."""
     hash_version: int

@@ -26,14 +26,8 @@ from dataclasses import dataclass, field
 
 from medvqa.benchmark.audit._model import Finding, Severity
 from medvqa.benchmark.audit._stats import chi_square_gof, poisson_binomial_sf, signif
-from medvqa.benchmark.audit._text import answer_key, normalise, words
+from medvqa.benchmark.audit._text import STOP, answer_key, normalise, words
 from medvqa.schema import Item
-
-STOP = frozenset(
-    "the and for with from that this these those its his her their are was were has have had "
-    "not but all any can may also into onto than then there which what when where who whom "
-    "how why does did done being been other others some such only very more most less least "
-    "of in on at to by or an a is be as it no".split())
 
 HEDGES = ("may", "might", "could", "possibly", "possible", "probably", "probable", "likely",
           "suggest", "suggests", "suggestive", "suspicious", "consistent with", "compatible with",

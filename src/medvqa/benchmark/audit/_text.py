@@ -7,6 +7,13 @@ import unicodedata
 
 from medvqa.schema import CHOICE_TYPES, Item
 
+#: Function words left out of word-overlap comparisons and of "content words".
+STOP = frozenset(
+    "the and for with from that this these those its his her their are was were has have had "
+    "not but all any can may also into onto than then there which what when where who whom "
+    "how why does did done being been other others some such only very more most less least "
+    "of in on at to by or an a is be as it no do you see".split())
+
 _PUNCT = re.compile(r"[^\w\s]", re.UNICODE)
 _SPACE = re.compile(r"\s+")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -54,12 +61,18 @@ def answer_key(item: Item) -> str:
 
 
 def jaccard(a: str, b: str) -> float:
-    """Jaccard similarity of the word sets of two texts (1.0 for two empty texts).
+    """Jaccard similarity of the content-word sets of two texts (1.0 for two empty texts).
 
-    >>> jaccard("is the lung normal", "is the left lung normal")
-    0.8
+    Function words (:data:`STOP`) are left out, so "is the heart enlarged" and "is the liver
+    enlarged" share one word of three, not three of five.
+
+    >>> jaccard("are there increased vascular markings", "are the vascular markings increased")
+    0.75
+    >>> round(jaccard("is the heart enlarged", "is the liver enlarged"), 3)
+    0.333
     """
-    sa, sb = set(words(a)), set(words(b))
+    sa = {w for w in words(a) if w not in STOP}
+    sb = {w for w in words(b) if w not in STOP}
     if not sa and not sb:
         return 1.0
     return len(sa & sb) / len(sa | sb)
