@@ -29,6 +29,7 @@ SECTIONS: Registry = Registry(
         "local": "medvqa.bench._local:bench_local",
         "gpu": "medvqa.bench._local:bench_gpu",
         "hardening": "medvqa.bench._hardening:bench_hardening",
+        "audit": "medvqa.bench._audit:bench_audit",
         "train": "medvqa.bench._train:bench_train",
     },
 )
