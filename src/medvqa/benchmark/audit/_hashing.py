@@ -28,7 +28,8 @@ What the audit keeps of an image is this small record (about 100 bytes), never t
   threshold).
 
 Every hash is computed from one 64 × 64 grey thumbnail (Lanczos, with Pillow's reducing gap
-for speed), so the same pixels give the same hashes on every machine.
+for speed), each view brought to imagehash's 32 × 32 DCT size once (mirrored views are the
+mirrored 32 × 32 views), so the same pixels give the same hashes on every machine.
 """
 
 from __future__ import annotations
@@ -172,7 +173,10 @@ def fingerprint(data: bytes, perceptual: bool = True) -> Fingerprint:
     except Exception as exc:  # noqa: BLE001 - Pillow raises many types for bad files
         raise ImageLoadError(f"corrupt image ({type(exc).__name__}: {exc})") from None
     thumb = grey.resize((_THUMB, _THUMB), Image.Resampling.LANCZOS, reducing_gap=3.0)
-    views = (thumb, ImageOps.equalize(thumb), ImageOps.equalize(thumb.crop(_CENTRE)))
+    # Each view at imagehash's 32 × 32 DCT size (its own resize is then a copy); mirroring
+    # the small view is mirroring the image, without resizing it twice.
+    views = tuple(v.resize((32, 32), Image.Resampling.LANCZOS) for v in (
+        thumb, ImageOps.equalize(thumb), ImageOps.equalize(thumb.crop(_CENTRE))))
     flipped = tuple(ImageOps.mirror(v) for v in views)
     return Fingerprint(
         sha256=sha,

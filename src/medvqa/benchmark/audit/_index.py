@@ -72,8 +72,11 @@ class _Chunk(NamedTuple):
     radius: int
 
 
-#: Cost of one candidate pair relative to one look-up of one query (measured on 2 cores).
-_CANDIDATE_COST = 0.5
+#: Cost of one candidate pair (counted ``n_query · n_base / 2**width`` per pattern) and of
+#: one bit pattern's Python round, relative to one look-up of one distinct key (measured on
+#: the 2-core development machine at 10k, 30k and 100k hashes).
+_CANDIDATE_COST = 0.75
+_PATTERN_COST = 3000
 
 
 def _chunks(m: int, radius: int) -> list[_Chunk]:
@@ -100,7 +103,8 @@ def plan(n_query: int, n_base: int, radius: int) -> list[_Chunk]:
 
     Of 2 to 8 chunks, the number with the least expected work for uniformly spread hashes:
     per chunk, its bit patterns times (one look-up per distinct query key + the candidate
-    pairs, ``n_query · n_base / 2**width``). Chunks with radius -1 are skipped.
+    pairs, ``n_query · n_base / 2**width`` + the fixed cost of a round). Chunks with radius -1
+    are skipped.
 
     >>> [(c.width, c.radius) for c in plan(100_000, 100_000, 12)]
     [(16, 3), (16, 2), (16, 2), (16, 2)]
@@ -109,7 +113,7 @@ def plan(n_query: int, n_base: int, radius: int) -> list[_Chunk]:
     """
     def cost(chunks: list[_Chunk]) -> float:
         return sum(len(_patterns(c.width, c.radius))
-                   * (_expected_keys(n_query, c.width)
+                   * (_expected_keys(n_query, c.width) + _PATTERN_COST
                       + _CANDIDATE_COST * n_query * n_base / 2**c.width)
                    for c in chunks)
 
@@ -118,31 +122,37 @@ def plan(n_query: int, n_base: int, radius: int) -> list[_Chunk]:
 
 
 class _Buckets(NamedTuple):
-    """Hashes sorted by one chunk's key: ``order``, and per distinct key its run in it."""
+    """Hashes sorted by one chunk's key, and where each distinct key's run is.
+
+    ``order`` sorts them, ``hashes`` are they in that order; ``start`` and ``sizes`` give the
+    run of each of ``keys`` in it.
+    """
 
     order: np.ndarray
+    hashes: np.ndarray
     keys: np.ndarray
     start: np.ndarray
     sizes: np.ndarray
 
 
-def _buckets(keys: np.ndarray) -> _Buckets:
+def _buckets(hashes: np.ndarray, keys: np.ndarray) -> _Buckets:
     order = np.argsort(keys, kind="stable")
-    distinct, start, count = np.unique(keys[order], return_index=True, return_counts=True)
-    return _Buckets(order, distinct, start, count)
+    distinct, start, sizes = np.unique(keys[order], return_index=True, return_counts=True)
+    return _Buckets(order, hashes[order], distinct, start, sizes)
 
 
-def _cross(a: _Buckets, ia: np.ndarray, b_start: np.ndarray, b_count: np.ndarray,
-           b_order: np.ndarray, kb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every pair (member of query bucket ``ia[n]``, member of base bucket ``kb[n]``)."""
-    sa, sb = a.sizes[ia], b_count[kb]
+def _cross(sa: np.ndarray, sb: np.ndarray, first_a: np.ndarray,
+           first_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted positions of every pair of members of run ``n`` of A and run ``n`` of B.
+
+    Run ``n`` of A has ``sa[n]`` members from position ``first_a[n]``; likewise B.
+    """
     total = sa * sb
-    pair = np.repeat(np.arange(len(ia)), total)
-    pos = np.arange(len(pair)) - np.repeat(np.cumsum(total) - total, total)
-    ra, rb = np.divmod(pos, sb[pair])
-    x = a.order[a.start[ia][pair] + ra]
-    y = b_order[b_start[kb][pair] + rb]
-    return x, y
+    pair = np.repeat(np.arange(len(sa)), total)
+    pos = np.arange(len(pair)) - (np.cumsum(total) - total)[pair]
+    width = sb[pair]
+    ra = pos // width
+    return first_a[pair] + ra, first_b[pair] + (pos - ra * width)
 
 
 def near_pairs(query: np.ndarray, base: np.ndarray | None = None, radius: int = 12) -> Pairs:
@@ -172,28 +182,30 @@ def near_pairs(query: np.ndarray, base: np.ndarray | None = None, radius: int = 
     found_j: list[np.ndarray] = []
     for chunk in plan(len(query), len(base), radius):
         mask, shift = np.uint64((1 << chunk.width) - 1), np.uint64(chunk.shift)
-        qb = _buckets(((query >> shift) & mask).astype(np.int64))
-        bb = qb if self_join else _buckets(((base >> shift) & mask).astype(np.int64))
+        qb = _buckets(query, ((query >> shift) & mask).astype(np.int64))
+        bb = qb if self_join else _buckets(base, ((base >> shift) & mask).astype(np.int64))
         # Direct-address tables of the base buckets: where key k's run starts, how long it is.
         b_start = np.zeros(1 << chunk.width, dtype=np.int64)
-        b_count = np.zeros(1 << chunk.width, dtype=np.int64)
-        b_start[bb.keys], b_count[bb.keys] = bb.start, bb.sizes
+        b_size = np.zeros(1 << chunk.width, dtype=np.int64)
+        b_start[bb.keys], b_size[bb.keys] = bb.start, bb.sizes
         for pattern in _patterns(chunk.width, chunk.radius):
             partner = qb.keys ^ pattern
-            ia = np.flatnonzero(b_count[partner])
+            ia = np.flatnonzero(b_size[partner])
             if self_join and pattern:
                 # Bucket pairs (k, k ^ p) are met from both ends: take each from its smaller key.
                 ia = ia[qb.keys[ia] < partner[ia]]
             if not len(ia):
                 continue
-            x, y = _cross(qb, ia, b_start, b_count, bb.order, partner[ia])
+            kb = partner[ia]
+            xs, ys = _cross(qb.sizes[ia], b_size[kb], qb.start[ia], b_start[kb])
+            keep = popcount(qb.hashes[xs] ^ bb.hashes[ys]) <= radius
+            if self_join and not pattern:
+                keep &= xs < ys  # one run with itself: each pair once, never an item with itself
+            x, y = qb.order[xs[keep]], bb.order[ys[keep]]
             if self_join:
                 x, y = np.minimum(x, y), np.maximum(x, y)
-                apart = x < y
-                x, y = x[apart], y[apart]
-            close = popcount(query[x] ^ base[y]) <= radius
-            found_i.append(x[close])
-            found_j.append(y[close])
+            found_i.append(x)
+            found_j.append(y)
     if not found_i:
         return empty
     i = np.concatenate(found_i)
