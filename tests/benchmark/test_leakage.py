@@ -61,7 +61,7 @@ def test_reencoded_copy_is_a_near_duplicate_leak(arranged) -> None:
     found = _checks(arranged([("train", "c1", a), ("test", "c2", jpeg_copy(a)),
                               ("test", "c3", b)]))
     (leak,) = found["split-near"]
-    assert leak.severity == "error" and leak.distance is not None
+    assert leak.severity == "warning" and leak.distance is not None  # likeness: a warning
     assert leak.distance <= 12 and not leak.data["mirrored"]
     assert len(leak.images) == 2 and leak.items == ["it-000", "it-001"]
 

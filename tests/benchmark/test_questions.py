@@ -73,7 +73,7 @@ def test_paraphrase_across_splits_is_a_leak(arranged, method: str) -> None:
                      + [("train", f"o{k}", f) for k, f in enumerate(others)], build=_build(rows))
     found = _findings(bench, method)
     (leak,) = found["question-near-duplicate"]
-    assert leak.severity == "error" and leak.data["similarity"] >= 0.7
+    assert leak.severity == "warning" and leak.data["similarity"] >= 0.7
 
 
 def test_near_duplicate_with_other_answer_is_a_probable_conflict(arranged) -> None:

@@ -116,7 +116,7 @@ def near_leaks(coll: Collection, pairs: list[NearPair], leaked: set[int]) -> lis
         sa, sb = coll.image_splits(pair.a), coll.image_splits(pair.b)
         splits = cross_splits(sa, sb)
         ids, count = listed(_items_of(coll, (pair.a, pair.b)))
-        severity = leak_severity(splits, _published(coll)) if splits else "note"
+        severity = leak_severity(splits, _published(coll), exact=False) if splits else "note"
         _note(coll, (pair.a, pair.b), severity, leaked)
         how = "a mirrored near-duplicate" if pair.mirrored else "a near-duplicate"
         where = (f"across {' and '.join(splits)}" if splits

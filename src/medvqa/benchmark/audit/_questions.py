@@ -233,7 +233,8 @@ def _near(coll: Collection, group: dict[str, list[int]], texts: list[str], sim: 
         if split_a == split_b and len(split_a) == 1:
             continue
         out.append(Finding(
-            check="question-near-duplicate", severity=leak_severity(splits, published),
+            check="question-near-duplicate",
+            severity=leak_severity(splits, published, exact=False),
             message=f"a paraphrase of the same question about the same image, same "
                     f"answer, across {' and '.join(splits)}: {texts[a]!r} / {texts[b]!r} "
                     f"(similarity {s:.2f})",

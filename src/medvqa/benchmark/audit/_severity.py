@@ -3,8 +3,11 @@
 A leak between a split a model learns from and a split it is scored on is an error; between
 two splits used for training and tuning (``train``, ``val``), or between ``val`` and a scored
 split, a warning; between two scored splits (``test``, ``test_tiny``, ``external``) a note. A
-leak of a published split (benchmark.json ``published_split``) is ``published`` instead of an
-error or a warning: the dataset's publisher made it, and an importer keeps it on purpose.
+leak found by similarity (near-duplicate images, paraphrased questions) is at most a warning:
+it asks a person to look at the pair (audit.html shows it), where the same case, file or
+pixels is proof. A leak of a published split (benchmark.json ``published_split``) is
+``published`` instead of an error or a warning: the dataset's publisher made it, and an
+importer keeps it on purpose.
 """
 
 from __future__ import annotations
@@ -21,20 +24,23 @@ SCORED = frozenset({"test", "test_tiny", "external"})
 MAX_ITEMS = 50
 
 
-def leak_severity(splits: Iterable[str], published: bool = False) -> Severity:
-    """Severity of items of ``splits`` sharing a case or an image.
+def leak_severity(splits: Iterable[str], published: bool = False,
+                  exact: bool = True) -> Severity:
+    """Severity of items of ``splits`` sharing a case or an image (``exact``: not by likeness).
 
     >>> leak_severity(["train", "test"]), leak_severity(["val", "train"])
     ('error', 'warning')
     >>> leak_severity(["test", "test_tiny"]), leak_severity(["train", "test"], published=True)
     ('note', 'published')
+    >>> leak_severity(["train", "test"], exact=False)
+    'warning'
     """
     s = set(splits)
     if len(s) < 2:
         return "note"
     level: Severity
     if "train" in s and s & SCORED:
-        level = "error"
+        level = "error" if exact else "warning"
     elif "val" in s:
         level = "warning"
     else:
