@@ -141,7 +141,7 @@ def question_findings(coll: Collection, settings: QuestionSettings,
     out: list[Finding] = []
     for key in sorted(groups):
         for text, members in sorted(groups[key].items()):
-            out += _exact(coll, text, members, published)
+            out += _exact(coll, text, members, published, _about(key))
     if settings.method == "tfidf":
         sim = _tfidf(sorted({normalise(it.question) for it in coll.items}))
     elif settings.method == "embeddings":
@@ -152,7 +152,8 @@ def question_findings(coll: Collection, settings: QuestionSettings,
     for key in sorted(groups):
         texts = sorted(groups[key])
         if 1 < len(texts) <= limit:
-            out += _near(coll, groups[key], texts, sim(texts), settings.similarity, published)
+            out += _near(coll, groups[key], texts, sim(texts), settings.similarity, published,
+                         _about(key))
     return out
 
 
@@ -180,7 +181,12 @@ def _answers(coll: Collection, members: list[int]) -> dict[str, list[int]]:
     return by
 
 
-def _exact(coll: Collection, text: str, members: list[int], published: bool) -> list[Finding]:
+def _about(key: tuple[str, ...]) -> str:
+    return "about the same image" if key else "without an image"
+
+
+def _exact(coll: Collection, text: str, members: list[int], published: bool,
+           about: str = "about the same image") -> list[Finding]:
     if len(members) < 2:
         return []
     ids, count = listed(coll.items[n].id for n in members)
@@ -191,7 +197,7 @@ def _exact(coll: Collection, text: str, members: list[int], published: bool) -> 
     if len(answers) > 1:
         return [Finding(
             check="label-conflict", severity="error",
-            message=f"the same question about the same image has {len(answers)} answers: "
+            message=f"the same question {about} has {len(answers)} answers: "
                     f"{text!r} → {', '.join(repr(a) for a in sorted(answers))}",
             items=ids, n_items=count, splits=splits,
             data={"question": text, "answers": {a: [coll.items[n].id for n in ns]
@@ -200,12 +206,14 @@ def _exact(coll: Collection, text: str, members: list[int], published: bool) -> 
     where = f"across {' and '.join(splits)}" if len(splits) > 1 else f"in {splits[0]}"
     return [Finding(
         check="question-duplicate", severity=severity,
-        message=f"{count} items ask {text!r} about the same image with the same answer {where}",
+        message=f"{count} items ask {coll.items[members[0]].question!r} {about} with the same "
+                f"answer {where}",
         items=ids, n_items=count, splits=splits, data={"question": text})]
 
 
 def _near(coll: Collection, group: dict[str, list[int]], texts: list[str], sim: np.ndarray,
-          threshold: float, published: bool) -> list[Finding]:
+          threshold: float, published: bool, about: str = "about the same image"
+          ) -> list[Finding]:
     out = []
     for a, b in np.argwhere(np.triu(sim >= threshold - 1e-9, k=1)).tolist():
         s = min(1.0, float(sim[a, b]))
@@ -222,7 +230,7 @@ def _near(coll: Collection, group: dict[str, list[int]], texts: list[str], sim: 
         if ans_a != ans_b:
             out.append(Finding(
                 check="label-conflict", severity="warning",
-                message=f"near-duplicate questions about the same image have different "
+                message=f"near-duplicate questions {about} have different "
                         f"answers: {texts[a]!r} → {'/'.join(sorted(ans_a))}, "
                         f"{texts[b]!r} → {'/'.join(sorted(ans_b))} (similarity {s:.2f})",
                 items=ids, n_items=count, splits=splits,
@@ -235,7 +243,7 @@ def _near(coll: Collection, group: dict[str, list[int]], texts: list[str], sim: 
         out.append(Finding(
             check="question-near-duplicate",
             severity=leak_severity(splits, published, exact=False),
-            message=f"a paraphrase of the same question about the same image, same "
+            message=f"a paraphrase of the same question {about}, same "
                     f"answer, across {' and '.join(splits)}: {texts[a]!r} / {texts[b]!r} "
                     f"(similarity {s:.2f})",
             items=ids, n_items=count, splits=splits, data=data))
