@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import lung_files
+from _audit_helpers import lung_files
 
 from medvqa.benchmark.audit import AuditFile
 from medvqa.cli import main

@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import jpeg_copy, lung_files, png_copy
+from _audit_helpers import jpeg_copy, lung_files, png_copy
 
 from medvqa.benchmark.audit import AuditConfig, run_audit
 from medvqa.errors import BadInputError

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import lung_files
+from _audit_helpers import lung_files
 
 from medvqa.benchmark.audit import AuditConfig, run_audit
 from medvqa.conditions import describe

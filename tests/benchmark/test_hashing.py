@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import jpeg_copy, lung_files, png_copy
+from _audit_helpers import jpeg_copy, lung_files, png_copy
 from PIL import Image, ImageOps
 
 from medvqa.benchmark import ImageLoadError

@@ -6,7 +6,7 @@ import io
 import json
 from pathlib import Path
 
-from conftest import jpeg_copy, lung_files, png_copy
+from _audit_helpers import jpeg_copy, lung_files, png_copy
 from PIL import Image, ImageOps
 
 from medvqa.benchmark.audit import AuditConfig, run_audit

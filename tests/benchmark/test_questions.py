@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import OPTIONS, lung_files, png_copy
+from _audit_helpers import OPTIONS, lung_files, png_copy
 
 from medvqa.benchmark.audit import AuditConfig, run_audit
 from medvqa.schema import Item

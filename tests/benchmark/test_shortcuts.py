@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from conftest import lung_files
-
 from medvqa.benchmark.audit import AuditConfig, run_audit
 from medvqa.benchmark.audit._shortcuts import ShortcutTally
 from medvqa.benchmark.audit._stats import poisson_binomial_sf
@@ -105,4 +103,3 @@ def test_pathmmu_socialpath_longest_option_is_a_shortcut(tmp_path, data_dir) -> 
     cues = {f.data["cue"]: f for f in audit.findings if f.check == "option-cue"}
     assert cues["longest"].severity == "warning"
     assert cues["longest"].data["hits"] > cues["longest"].data["expected_hits"]
-    assert lung_files  # the shared helpers import cleanly
