@@ -155,6 +155,33 @@ def _empty_recipe_data(w: Workspace) -> list[str]:
             str(w.root / "nothing")]
 
 
+def _audit(*extra: str, edit: Callable[[list[bytes]], list[bytes]] | None = None) -> Setup:
+    def setup(w: Workspace) -> list[str]:
+        bench = w.bench()
+        if edit is not None:
+            w.edit_items(bench, edit)
+        return ["audit", str(bench), "--no-html", *(a.replace("ROOT", str(w.root))
+                                                     for a in extra)]
+    return setup
+
+
+def _audit_unscored_run(w: Workspace) -> list[str]:
+    bench = w.bench()
+    return ["audit", str(bench), "--runs", str(w.run(bench)), "--no-html"]
+
+
+def _not_a_bench(command: str) -> Setup:
+    def setup(w: Workspace) -> list[str]:
+        (w.root / "folder").mkdir()
+        return [command, str(w.root / "folder")]
+    return setup
+
+
+def _empty_dir(w: Workspace) -> list[str]:
+    (w.root / "nothing").mkdir()
+    return ["audit", str(w.bench()), "--against", str(w.root / "nothing"), "--no-html"]
+
+
 def _bench_run(*extra: str, model: str = "random") -> Setup:
     return lambda w: ["run", str(w.bench()), "-m", model, "-o", str(w.root / "run"), *extra]
 
@@ -258,6 +285,20 @@ CASES: list[Case] = [
     Case("report-corrupt-metrics", _corrupt_metrics, 2, "metrics.json:1: (encoding)"),
     # build
     Case("build-no-items", _empty_recipe_data, 2, "--data-root", absent=("b",)),
+    # audit and card
+    Case("audit-empty-benchmark", _audit(edit=_empty), 2, "no items to audit",
+         absent=("bench/audit.json",)),
+    Case("audit-not-a-benchmark", _not_a_bench("audit"), 2, "no items.jsonl"),
+    Case("audit-against-missing", _audit("--against", "ROOT/missing"), 2, "not a folder",
+         absent=("bench/audit.json",)),
+    Case("audit-against-no-images", _empty_dir, 2, "no image files"),
+    Case("audit-runs-unscored", _audit_unscored_run, 2, "score the run first"),
+    Case("audit-fail-on-unknown", _audit("--fail-on", "sometimes"), 1, "--fail-on 'sometimes'"),
+    Case("audit-question-method-unknown", _audit("--question-method", "vibes"), 1,
+         "use tfidf, jaccard or embeddings"),
+    Case("audit-threshold-out-of-range", _audit("--near-threshold", "40"), 1,
+         "--near-threshold 40"),
+    Case("card-not-a-benchmark", _not_a_bench("card"), 2, "no benchmark.json"),
 ]
 
 

@@ -87,3 +87,16 @@ def test_local_model_without_extra_names_the_extra(core_env: dict[str, str],
     assert proc.returncode == 2, proc.stderr
     assert "pip install 'medvqa[local]'" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_audit_and_card_without_extras(core_env: dict[str, str], tmp_path: Path) -> None:
+    """No scikit-learn: near-duplicate questions fall back to word Jaccard, and say so."""
+    bench = tmp_path / "bench"
+    assert _medvqa(core_env, "build", "vqa_rad", "-o", str(bench), "--data-root",
+                   str(REPO / "data")).returncode == 0
+    proc = _medvqa(core_env, "audit", str(bench), "--no-html")
+    assert proc.returncode == 0, proc.stderr
+    assert '"question_method": "jaccard"' in (bench / "audit.json").read_text()
+    proc = _medvqa(core_env, "card", str(bench))
+    assert proc.returncode == 0, proc.stderr
+    assert "## Integrity audit" in (bench / "README.md").read_text()

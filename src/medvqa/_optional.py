@@ -36,6 +36,7 @@ EXTRA_OF: dict[str, str] = {
     "inspect_ai": "interop",
     "huggingface_hub": "interop",
     "vllm": "vllm",
+    "sentence_transformers": "embeddings",
 }
 
 

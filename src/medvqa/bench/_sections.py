@@ -23,5 +23,7 @@ SECTIONS: Registry[Callable[[bool], list[BenchFigure]]] = Registry("bench sectio
     "local": Entry(f"{_B}._local:bench_local", "the hf: backend on the CPU"),
     "gpu": Entry(f"{_B}._local:bench_gpu", "the hf: backend on a GPU (skipped without one)"),
     "hardening": Entry(f"{_B}._hardening:bench_hardening", "hostile-input checks' cost"),
+    "audit": Entry(f"{_B}._audit:bench_audit", "the integrity audit: hashing, near-duplicate "
+                   "search, detection quality"),
     "train": Entry(f"{_B}._train:bench_train", "trained baselines"),
 })

@@ -5,6 +5,11 @@ options, prompts that cannot be rendered, and the images each item needs; each d
 then read once to check that it exists, that its bytes hash to the digest in its name, and that
 Pillow can decode it. benchmark.json is checked for a known prompt template and for an
 ``items_sha256`` that matches items.jsonl's bytes. Nothing stops at the first problem.
+
+The cheap checks of the integrity audit (:func:`medvqa.benchmark.audit.cheap_leaks`: one case,
+one image file or the same pixels in two splits) run too, and what they find is a warning:
+a leak does not make the benchmark invalid (an imported dataset may publish one), but nobody
+should score on it unaware.
 """
 
 from __future__ import annotations
@@ -82,11 +87,13 @@ def check_image(bench_dir: Path, rel: str) -> str | None:
     return None
 
 
-def validate_benchmark(bench_dir: str | Path) -> ValidationReport:
+def validate_benchmark(bench_dir: str | Path, leaks: bool = True) -> ValidationReport:
     """Check a benchmark folder and collect every problem.
 
     Args:
         bench_dir: the BENCH/ folder (benchmark.json, items.jsonl, images/).
+        leaks: also run the audit's cheap leak checks (case, bytes, pixels across splits),
+            reported as warnings.
 
     Returns:
         A report; ``report.ok`` is True when nothing is wrong.
@@ -159,4 +166,8 @@ def validate_benchmark(bench_dir: str | Path) -> ValidationReport:
         why = check_image(bench, rel)
         if why is not None:
             problems.append(RecordError(str(items_file), lineno, f"images.{i}", f"{rel}: {why}"))
+    if leaks and report.n_items:
+        from medvqa.benchmark.audit import cheap_leaks
+
+        report.warnings += cheap_leaks(bench)
     return report

@@ -17,8 +17,10 @@ from rich.console import Console
 from rich.markup import escape
 
 from medvqa import __version__
+from medvqa.cli._audit import audit_command
 from medvqa.cli._bench import bench_command
 from medvqa.cli._build import build_command
+from medvqa.cli._card import card_command
 from medvqa.cli._data import data_app
 from medvqa.cli._demo import demo_command
 from medvqa.cli._export import export_command
@@ -67,7 +69,9 @@ def _root(
 _forward = {"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []}
 app.command("build", context_settings=_forward, add_help_option=False)(build_command)
 app.command("validate")(validate_command)
+app.command("audit")(audit_command)
 app.command("export")(export_command)
+app.command("card")(card_command)
 app.command("import")(import_command)
 app.command("import-predictions")(import_predictions_command)
 app.command("agreement")(agreement_command)

@@ -3,7 +3,9 @@
 - :data:`IMPORTERS`: published benchmarks → BENCH/ (VQA-RAD, SLAKE, PathVQA, PMC-VQA,
   OmniMedVQA, PathMMU, MammoVQA, VLMEvalKit TSVs, any table); each is also a recipe type, and
   :data:`IMPORT_FORMATS` are those ``medvqa import FORMAT SOURCE`` reads from a download.
-- :data:`EXPORTERS`: a BENCH/ → VLMEvalKit TSVs, Hugging Face Parquet, an lmms-eval task.
+- :data:`EXPORTERS`: a BENCH/ → VLMEvalKit TSVs, Hugging Face Parquet, an lmms-eval task;
+  :func:`write_card`: a Hugging Face dataset card (README.md) for any BENCH/, with the
+  integrity audit's summary (``medvqa card``; the Parquet export writes it too).
 - :data:`READERS`: VLMEvalKit, lmms-eval and Inspect result files → RUN/ (:func:`write_run`,
   ``medvqa import-predictions``); :func:`agreement`: where medvqa's parser and the tool's
   disagree on the same responses.
@@ -19,6 +21,8 @@ from medvqa._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from medvqa.interop._agreement import Agreement, Disagreement, agreement
+    from medvqa.interop._card import CardConfig, card_text, write_card
+    from medvqa.interop._citations import citation_for
     from medvqa.interop._export_lmms_eval import LmmsExport, export_lmms_eval
     from medvqa.interop._export_parquet import ParquetExport, export_parquet
     from medvqa.interop._export_vlmevalkit import VlmExport, export_vlmevalkit
@@ -40,6 +44,10 @@ _WHERE: dict[str, str] = {
     "Agreement": "_agreement",
     "Disagreement": "_agreement",
     "agreement": "_agreement",
+    "CardConfig": "_card",
+    "card_text": "_card",
+    "write_card": "_card",
+    "citation_for": "_citations",
     "LmmsExport": "_export_lmms_eval",
     "export_lmms_eval": "_export_lmms_eval",
     "ParquetExport": "_export_parquet",
@@ -77,6 +85,7 @@ __all__ = [
     "LMMS_EVAL_SPLIT",
     "READERS",
     "Agreement",
+    "CardConfig",
     "Disagreement",
     "ExportConfig",
     "ExportSummary",
@@ -89,6 +98,8 @@ __all__ = [
     "PredictionsImport",
     "VlmExport",
     "agreement",
+    "card_text",
+    "citation_for",
     "export_benchmark",
     "export_lmms_eval",
     "export_parquet",
@@ -100,6 +111,7 @@ __all__ = [
     "read_inspect",
     "read_lmms_eval",
     "read_vlmevalkit",
+    "write_card",
     "write_run",
 ]
 

@@ -1,7 +1,8 @@
 """Export a BENCH/ as a Hugging Face ``datasets`` folder of Parquet files (pyarrow only).
 
-Layout: ``OUT/data/<split>-00000-of-00001.parquet`` per split, plus ``OUT/README.md`` whose card
-header lists the splits (``configs``). ``datasets.load_dataset("OUT")`` (or ``load_dataset(
+Layout: ``OUT/data/<split>-00000-of-00001.parquet`` per split, plus ``OUT/README.md``: the
+dataset card of ``medvqa card`` (sources, counts, the integrity audit's summary …) whose header
+also lists the splits (``configs``). ``datasets.load_dataset("OUT")`` (or ``load_dataset(
 "parquet", data_dir="OUT")``) then gives exactly medvqa's splits, ``val``, ``test_tiny`` and
 ``external`` included. (Pointing ``data_dir`` at ``OUT/data`` instead makes ``datasets`` guess
 splits from keywords: ``test_tiny`` merges into ``test``, ``val`` becomes ``validation`` and
@@ -118,31 +119,11 @@ def row_item(row: dict[str, Any]) -> Item:
 
 
 def _card(bench: Path, rows: dict[str, int]) -> str:
+    """The dataset card (README.md) with the splits' ``configs`` and the audit's summary."""
+    from medvqa.interop._card import card_text, load_audit
+
     info = Benchmark.model_validate_json((bench / BENCHMARK_FILE).read_text("utf-8"))
-    lines = ["---", "configs:", "- config_name: default", "  data_files:"]
-    for split in rows:
-        lines += [f"  - split: {split}", f"    path: data/{split}-*"]
-    lines += [
-        "---",
-        "",
-        f"# {info.name} {info.version}",
-        "",
-        info.description,
-        "",
-        f"Licence: {info.license}",
-        "",
-        "Sources:",
-    ]
-    lines += [f"- {s.dataset} ({s.license}) {s.url}".rstrip() for s in info.sources]
-    lines += [
-        "",
-        f"Exported by medvqa {info.created_with.tool_version} from items_sha256 "
-        f"{info.items_sha256}. Rows per split: "
-        + ", ".join(f"{k} {v}" for k, v in rows.items())
-        + ".",
-        "",
-    ]
-    return "\n".join(lines)
+    return card_text(bench, load_audit(bench, info), rows)
 
 
 def export_parquet(bench: Path, out: Path) -> ParquetExport:

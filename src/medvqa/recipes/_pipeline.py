@@ -27,6 +27,7 @@ from medvqa.builders import (
     load_recipe,
 )
 from medvqa.errors import BadInputError
+from medvqa.interop import IMPORTERS
 from medvqa.recipes._types import RECIPE_TYPES
 from medvqa.schema import (
     BENCHMARK_FILE,
@@ -128,7 +129,7 @@ def build_from_recipe(
         if not counts.get("items") and not config.allow_empty:
             raise BadInputError(_no_items(recipe, root, ctx.problems))
         result = _write_meta(writer, recipe, counts, digest, config.seed, ctx.problems,
-                             str(config.recipe))
+                             str(config.recipe), published_split(recipe, any(keys.fixed)))
         out = writer.commit()
     result.out = out
     result.filter = config.filter or recipe.filter
@@ -180,6 +181,18 @@ def _with_splits(scratch: Path, keys: SplitKeys) -> Iterator[Item]:
             yield item
 
 
+def published_split(recipe: Recipe, kept: bool) -> str | None:
+    """benchmark.json's ``published_split``: what an importer says of the split it kept.
+
+    None unless ``recipe`` is an importer whose row says where it reads a published split and
+    at least one item's split was kept (``kept``), so benchmark.json of every other recipe is
+    unchanged.
+    """
+    if not kept or recipe.type not in IMPORTERS:
+        return None
+    return getattr(IMPORTERS.row(recipe.type), "published_split", "") or None
+
+
 def _write_meta(
     writer: BenchWriter,
     recipe: Recipe,
@@ -188,6 +201,7 @@ def _write_meta(
     seed: int,
     problems: Problems,
     recipe_ref: str,
+    split_origin: str | None = None,
 ) -> BuildResult:
     """Write benchmark.json for items already written to ``out``."""
     sources: list[SourceInfo] = []
@@ -206,6 +220,7 @@ def _write_meta(
         created_with=CreatedWith(tool_version=__version__, recipe=recipe_ref, seed=seed),
         counts=counts,
         items_sha256=digest,
+        published_split=split_origin,
     )
     writer.write_benchmark(bench)
     log.info("built %s: %d items, %d skipped", recipe.name, counts["items"], len(problems))

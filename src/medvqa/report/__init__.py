@@ -1,16 +1,20 @@
 """Reports: HTML and Markdown from scored runs."""
 
+from medvqa.report._audit_html import AuditReportConfig, render_audit_html, write_audit_report
 from medvqa.report._console import print_metrics
 from medvqa.report._render import render_html, render_markdown, write_report
 from medvqa.report._report import BenchmarkSection, LoadedRun, build_sections, load_run
 
 __all__ = [
     "print_metrics",
+    "AuditReportConfig",
     "BenchmarkSection",
     "LoadedRun",
     "build_sections",
     "load_run",
+    "render_audit_html",
     "render_html",
     "render_markdown",
+    "write_audit_report",
     "write_report",
 ]

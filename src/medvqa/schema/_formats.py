@@ -117,6 +117,22 @@ class Benchmark(BaseModel):
     created_with: CreatedWith = Field(description="Tool version, recipe and seed.")
     counts: dict[str, Any] = Field(default_factory=dict, description="Items by split, type, …")
     items_sha256: str = Field(default="", description="SHA-256 of items.jsonl's bytes.")
+    published_split: str | None = Field(
+        default=None, description="Set by an importer that keeps a dataset's published split: "
+        "where that split came from (e.g. 'VQA-RAD phrase_type: test_* → test, else train'). "
+        "Leaks across such splits are the publisher's, and `medvqa audit` reports them as "
+        "'published' rather than as errors. Absent (not written) when medvqa assigned the "
+        "splits, so older benchmark.json files and other recipes are unchanged.")
+
+    @model_serializer(mode="wrap")
+    def _drop_absent_published_split(
+        self, handler: SerializerFunctionWrapHandler
+    ) -> dict[str, Any]:
+        """Leave ``published_split`` out when unset (benchmark.json bytes stay as they were)."""
+        data: dict[str, Any] = handler(self)
+        if data.get("published_split") is None:
+            data.pop("published_split", None)
+        return data
 
 
 class Prediction(BaseModel):

@@ -1,0 +1,162 @@
+"""``medvqa bench`` section ``audit``: hashing speed, search scaling, detection quality, memory.
+
+- Hashing throughput: the shipped sample images fingerprinted on 2 threads (images/s).
+- Near-duplicate search over 10k, 30k and 100k synthetic fingerprints (uniform random
+  hashes, mirrored search included): seconds, the time per image at 100k against 10k (1 would
+  be exactly linear, 10 all pairs) and the growth exponent (log of the time ratio over log
+  of the size ratio: 1 linear, 2 all pairs).
+- Detection quality (:mod:`._audit_quality`): thresholds tuned on one half of the shipped
+  images, recall of each altered copy and the false-match rate reported on the other half.
+- Memory: peak Python memory of a whole audit of a synthetic benchmark at two sizes, and
+  what each more image costs (kept: fingerprints, not pixels).
+"""
+
+from __future__ import annotations
+
+import math
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+
+from medvqa.bench._audit_quality import (
+    TARGETED,
+    VARIANTS,
+    false_match_rate,
+    fingerprint_samples,
+    halves,
+    recall,
+    sample_images,
+    tune,
+)
+from medvqa.bench._figure import BenchFigure
+from medvqa.benchmark.audit._collection import ImageTable, hash_files
+from medvqa.benchmark.audit._hashing import NEAR_THRESHOLD
+from medvqa.benchmark.audit._near import near_duplicates
+
+A = "audit"
+
+
+def _data_root() -> Path | None:
+    from medvqa.sources._sample_data import sample_data_roots
+
+    return next(iter(sample_data_roots()), None)
+
+
+def _throughput(root: Path, quick: bool) -> list[BenchFigure]:
+    files = [str(p) for p in sample_images(root, 3 if quick else 1)]
+    t0 = time.perf_counter()
+    done = sum(1 for r in hash_files(files, 2) if not isinstance(r, str))
+    dt = time.perf_counter() - t0
+    megapixels = 0.0
+    from PIL import Image
+
+    for f in files:
+        with Image.open(f) as im:
+            megapixels += im.width * im.height / 1e6
+    return [
+        BenchFigure(A, f"fingerprints of the shipped images, 2 threads ({done} images, "
+                       f"{megapixels / max(1, len(files)):.2f} MP on average)", done / dt,
+                    "images/s"),
+        BenchFigure(A, "fingerprint throughput in decoded pixels, 2 threads", megapixels / dt,
+                    "MP/s"),
+    ]
+
+
+def synthetic_table(n: int, seed: int = 0) -> ImageTable:
+    """``n`` random fingerprints, every 50th a near copy (4 bits off) of the one before."""
+    rng = np.random.default_rng(seed)
+    table = ImageTable(paths=[f"{k}.png" for k in range(n)], sha256=[str(k) for k in range(n)],
+                       pixels=[str(k) for k in range(n)])
+    table.hashes = rng.integers(0, 2**64 - 1, size=(n, 3), dtype=np.uint64, endpoint=True)
+    table.fine = rng.integers(0, 2**64 - 1, size=(n, 4), dtype=np.uint64, endpoint=True)
+    table.mirrored = rng.integers(0, 2**64 - 1, size=(n, 3), dtype=np.uint64, endpoint=True)
+    table.fine_mirrored = rng.integers(0, 2**64 - 1, size=(n, 4), dtype=np.uint64,
+                                       endpoint=True)
+    table.hashes[1::50] = table.hashes[0:-1:50][: len(table.hashes[1::50])] ^ np.uint64(0xF)
+    table.fine[1::50] = table.fine[0:-1:50][: len(table.fine[1::50])]
+    table.ok = np.ones(n, dtype=bool)
+    return table
+
+
+def _search(quick: bool) -> list[BenchFigure]:
+    sizes = (10_000, 30_000) if quick else (10_000, 30_000, 100_000)
+    out, times = [], {}
+    for n in sizes:
+        table = synthetic_table(n)
+        t0 = time.process_time()  # CPU time: the search is one thread; others share the cores
+        pairs = near_duplicates(table, None, mirrored=True)
+        times[n] = time.process_time() - t0
+        out.append(BenchFigure(A, f"near-duplicate search, {n:,} images (both ways: as is and "
+                                  f"mirrored; {len(pairs)} pairs)", times[n], "CPU s"))
+    big = sizes[-1]
+    ratio = (times[big] / big) / (times[10_000] / 10_000)
+    exponent = 1 + math.log(ratio) / math.log(big / 10_000)
+    out.append(BenchFigure(A, f"search time per image at {big // 1000}k / at 10k (1 = linear, "
+                              f"{big // 10_000} = all pairs)", ratio, "×"))
+    out.append(BenchFigure(A, f"growth exponent of the search time, 10k → {big // 1000}k "
+                              "(1 = linear, 2 = all pairs)", exponent, ""))
+    return out
+
+
+def _quality(root: Path, quick: bool) -> list[BenchFigure]:
+    samples = fingerprint_samples(root, sample_images(root, 2 if quick else 1))
+    tuning, held = halves(samples)
+    tuned = tune(tuning)
+    shipped = NEAR_THRESHOLD
+    out = [BenchFigure(A, f"threshold of the centre hash tuned on {len(tuning)} images "
+                          f"(shipped: {shipped.centre})", tuned.centre, "bits of 64"),
+           BenchFigure(A, f"… of the whole-image hashes (shipped: {shipped.whole})", tuned.whole,
+                       "bits of 64"),
+           BenchFigure(A, f"… of the fine hash (shipped: {shipped.fine})", tuned.fine,
+                       "bits of 256")]
+    for variant in VARIANTS:
+        r = recall(held, variant, shipped)
+        targeted = variant in TARGETED
+        out.append(BenchFigure(A, f"recall of {variant} copies, held-out {len(held)} images"
+                                  + ("" if targeted else " (reported, no target)"), r,
+                               "fraction", ">= 0.95" if targeted else "",
+                               r >= 0.95 if targeted else None))
+    rate, pairs = false_match_rate(held, shipped, mirrored=False)
+    out.append(BenchFigure(A, f"false matches among distinct same-folder images, held-out half "
+                              f"({pairs} pairs)", rate, "fraction", "<= 0.01", rate <= 0.01))
+    rate_m, _ = false_match_rate(held, shipped, mirrored=True)
+    out.append(BenchFigure(A, "the same with the mirrored search (flips)", rate_m, "fraction"))
+    return out
+
+
+def _memory(quick: bool) -> list[BenchFigure]:
+    from medvqa.bench._build import make_images
+    from medvqa.benchmark.audit import AuditConfig, run_audit
+    from medvqa.recipes import BuildConfig, build_benchmark
+
+    sizes = (300, 1_200) if quick else (1_000, 5_000)
+    peaks = {}
+    with tempfile.TemporaryDirectory(prefix="medvqa-bench-audit-") as tmp:
+        for n in (50, *sizes):  # the first, small audit imports what the audit needs
+            root = Path(tmp) / f"n{n}"
+            make_images(root, n)
+            build_benchmark(BuildConfig(str(root / "recipe.yaml"), root / "bench",
+                                        data_root=root))
+            tracemalloc.start()
+            run_audit(AuditConfig(root / "bench", workers=2))
+            peaks[n] = tracemalloc.get_traced_memory()[1] / 1e6
+            tracemalloc.stop()
+    small, big = sizes
+    per = (peaks[big] - peaks[small]) * 1e6 / (big - small)
+    return [BenchFigure(A, f"peak Python memory of an audit, {small:,} → {big:,} images",
+                        peaks[big], "MB"),
+            BenchFigure(A, f"  … at {small:,} images", peaks[small], "MB"),
+            BenchFigure(A, "memory per more image (fingerprints and item rows, no pixels)", per,
+                        "bytes", "flat (< 5,000)", per < 5_000)]
+
+
+def bench_audit(quick: bool) -> list[BenchFigure]:
+    """Every figure of the audit section (smaller sizes when ``quick``)."""
+    root = _data_root()
+    figures = _search(quick)
+    if root is not None:
+        figures = _throughput(root, quick) + figures + _quality(root, quick)
+    return figures + _memory(quick)

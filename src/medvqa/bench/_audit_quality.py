@@ -1,0 +1,170 @@
+"""Near-duplicate detection quality on a test set made from the shipped sample images.
+
+Each image gets five altered copies: re-encoded as JPEG quality 60, resized to 50 %, cropped by
+5 % (2.5 % off each side: the central 95 %; and, reported beside it, 5 % off the top and left
+only), brightness-shifted (+25 of 255 on every channel, clipped) and horizontally flipped.
+A copy is *found* when it matches its original under the audit's rule (:mod:`medvqa.benchmark.
+audit._near`: each hash within its threshold, :class:`Thresholds`; flips through the mirrored
+hashes). A *false match* is a pair of distinct images from the same folder (the same
+class or dataset: fundus photographs with fundus photographs, lung tiles of one class …) that
+matches. The images are split in two halves by a seeded permutation: thresholds are tuned on
+one half and reported on the other.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from medvqa.benchmark.audit import Fingerprint, Thresholds, fingerprint
+from medvqa.benchmark.audit._collection import IMAGE_SUFFIXES
+from medvqa.benchmark.audit._hashing import COLUMN_LIMIT, words64
+from medvqa.benchmark.audit._index import popcount
+from medvqa.rng import rng_for
+
+VARIANTS = ("jpeg60", "half", "crop5", "crop5-corner", "bright", "flip")
+#: The copies the recall target (≥ 0.95) applies to; flips are reported on their own.
+TARGETED = ("jpeg60", "half", "crop5", "bright")
+
+
+def _png(im: object) -> bytes:
+    buf = io.BytesIO()
+    im.save(buf, "PNG", compress_level=1)  # type: ignore[attr-defined]
+    return buf.getvalue()
+
+
+def altered(data: bytes) -> dict[str, bytes]:
+    """The five altered copies (six with the corner crop) of encoded image bytes."""
+    from PIL import Image, ImageOps
+
+    with Image.open(io.BytesIO(data)) as im:
+        im.load()
+        rgb = im.convert("RGB") if im.mode not in {"L", "RGB"} else im.copy()
+    w, h = rgb.size
+    jpeg = io.BytesIO()
+    rgb.save(jpeg, "JPEG", quality=60)
+    dx, dy = round(w * 0.025), round(h * 0.025)
+    shifted = np.clip(np.asarray(rgb).astype(np.int16) + 25, 0, 255).astype(np.uint8)
+    return {
+        "jpeg60": jpeg.getvalue(),
+        "half": _png(rgb.resize((max(1, w // 2), max(1, h // 2)), Image.Resampling.BILINEAR)),
+        "crop5": _png(rgb.crop((dx, dy, w - dx, h - dy))),
+        "crop5-corner": _png(rgb.crop((2 * dx, 2 * dy, w, h))),
+        "bright": _png(Image.fromarray(shifted)),
+        "flip": _png(ImageOps.mirror(rgb)),
+    }
+
+
+@dataclass
+class Sample:
+    """Fingerprints of one shipped image and of its altered copies."""
+
+    path: Path
+    group: str
+    original: Fingerprint
+    copies: dict[str, Fingerprint] = field(default_factory=dict)
+
+
+def sample_images(root: Path, every: int = 1) -> list[Path]:
+    """Every ``every``-th image file under ``root`` (sorted)."""
+    files = sorted(p for p in root.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES
+                   and not any(part.startswith(".") for part in p.parts))
+    return files[::every]
+
+
+def fingerprint_samples(root: Path, files: list[Path]) -> list[Sample]:
+    """Fingerprints of each file and its copies (unreadable files left out)."""
+    out = []
+    for path in files:
+        data = path.read_bytes()
+        try:
+            sample = Sample(path, path.parent.relative_to(root).as_posix(), fingerprint(data))
+        except OSError:
+            continue
+        sample.copies = {k: fingerprint(v) for k, v in altered(data).items()}
+        out.append(sample)
+    return out
+
+
+def _limits(limits: Thresholds) -> np.ndarray:
+    return np.array([getattr(limits, name) for name in COLUMN_LIMIT])
+
+
+def matches(a: Fingerprint, b: Fingerprint, limits: Thresholds, mirrored: bool) -> bool:
+    """The audit's rule for one pair (``mirrored``: ``a``'s mirrored hashes against ``b``)."""
+    left = a.mirrored if mirrored else a.hashes
+    coarse = [bin(x ^ y).count("1") for x, y in zip(left, b.hashes, strict=True)]
+    fine = bin((a.fine_mirrored if mirrored else a.fine) ^ b.fine).count("1")
+    return bool((np.array(coarse) <= _limits(limits)).all()) and fine <= limits.fine
+
+
+def recall(samples: list[Sample], variant: str, limits: Thresholds) -> float:
+    """Share of ``variant`` copies found (flips through the mirrored hashes)."""
+    flip = variant == "flip"
+    found = [matches(s.copies[variant], s.original, limits, flip) for s in samples]
+    return float(np.mean(found)) if found else float("nan")
+
+
+def false_match_rate(samples: list[Sample], limits: Thresholds,
+                     mirrored: bool) -> tuple[float, int]:
+    """Share of distinct same-folder pairs that match, and how many pairs there were.
+
+    Vectorised over all pairs of a folder (NumPy popcounts), the mirrored search included when
+    ``mirrored``.
+    """
+    hits = pairs = 0
+    by_group: dict[str, list[Sample]] = {}
+    for s in samples:
+        by_group.setdefault(s.group, []).append(s)
+    for members in by_group.values():
+        if len(members) < 2:
+            continue
+        coarse = np.array([s.original.hashes for s in members], dtype=np.uint64)
+        fine = np.array([words64(s.original.fine) for s in members], dtype=np.uint64)
+        flip = np.array([s.original.mirrored for s in members], dtype=np.uint64)
+        fine_m = np.array([words64(s.original.fine_mirrored) for s in members], dtype=np.uint64)
+        i, j = np.array(list(itertools.combinations(range(len(members)), 2))).T
+        ok = _pair_ok(coarse[i], fine[i], coarse[j], fine[j], limits)
+        if mirrored:
+            ok |= _pair_ok(flip[i], fine_m[i], coarse[j], fine[j], limits)
+        hits += int(ok.sum())
+        pairs += len(i)
+    return (hits / pairs if pairs else float("nan")), pairs
+
+
+def _pair_ok(ca: np.ndarray, fa: np.ndarray, cb: np.ndarray, fb: np.ndarray,
+             limits: Thresholds) -> np.ndarray:
+    coarse = np.stack([popcount(ca[:, k] ^ cb[:, k]) for k in range(ca.shape[1])], axis=1)
+    fine = np.sum([popcount(fa[:, k] ^ fb[:, k]) for k in range(fa.shape[1])], axis=0)
+    ok: np.ndarray = (coarse <= _limits(limits)).all(axis=1) & (fine <= limits.fine)
+    return ok
+
+
+def halves(samples: list[Sample], seed: int = 0) -> tuple[list[Sample], list[Sample]]:
+    """A seeded split of the samples into a tuning half and a held-out half."""
+    order = rng_for(seed, "audit-bench-halves").permutation(len(samples))
+    cut = len(samples) // 2
+    return [samples[k] for k in sorted(order[:cut])], [samples[k] for k in sorted(order[cut:])]
+
+
+def tune(samples: list[Sample], target: float = 0.97) -> Thresholds:
+    """Thresholds chosen on ``samples``, each the smallest finding ``target`` of every kind.
+
+    In turn: the centre hash with the others unbounded, then the whole-image hashes, then the
+    fine hash (every targeted kind of copy counts, flips do not).
+    """
+    def worst(limits: Thresholds) -> float:
+        return min(recall(samples, v, limits) for v in TARGETED)
+
+    loose = Thresholds(64, 64, 256)
+    centre = next((c for c in range(4, 25, 2) if worst(loose._replace(centre=c)) >= target), 24)
+    loose = loose._replace(centre=centre)
+    whole = next((w for w in range(centre, 31, 2) if worst(loose._replace(whole=w)) >= target),
+                 30)
+    loose = loose._replace(whole=whole)
+    fine = next((f for f in range(32, 257, 8) if worst(loose._replace(fine=f)) >= target), 256)
+    return loose._replace(fine=fine)
