@@ -234,6 +234,16 @@ CASES: list[Case] = [
          "not a local checkpoint folder", absent=("run",)),
     Case("models-unknown-field", _models_run("  - spec: random\n    colour: red\n"), 2,
          "models.yaml:5: models[1].colour: unknown field; use one of spec", absent=("run",)),
+    # A name is a folder under --out: one safe component, refused before anything runs.
+    Case("models-name-parent", _models_run("  - spec: random\n    name: ../escaped\n"), 2,
+         "models.yaml:5: models[1].name: '../escaped' is not one safe folder name",
+         absent=("run", "escaped")),
+    Case("models-name-absolute", _models_run("  - spec: random\n    name: /tmp/medvqa-abs\n"),
+         2, "models[1].name: '/tmp/medvqa-abs' is not one safe folder name", absent=("run",)),
+    Case("models-name-nested", _models_run("  - spec: random\n    name: a/b\n"), 2,
+         "e.g. name: a-b", absent=("run",)),
+    Case("models-name-markup", _models_run("  - spec: random\n    name: '<script>'\n"), 2,
+         "models[1].name: '<script>' is not one safe folder name", absent=("run",)),
     Case("models-unknown-device", _models_run("  - spec: random\n    parameters: "
                                               "{device: tpu}\n"), 2,
          "models[1].parameters.device: unknown device 'tpu'", absent=("run",)),
