@@ -89,6 +89,26 @@ def test_every_request_failing_exits_non_zero(bench: Path, tmp_path: Path) -> No
     assert len(_preds(tmp_path / "run")) == 12  # recorded, so --retry-errors can ask again
 
 
+def test_image_errors_equal_to_answers_are_not_every_request_failing(
+    bench_factory, tmp_path: Path, capsys
+) -> None:
+    """Two items whose image does not load (never sent) and two answered: exit 0, not 2."""
+    from medvqa.cli import main
+
+    bench = bench_factory(tmp_path / "bench", 4)
+    items = [json.loads(line) for line in (bench / "items.jsonl").read_text().splitlines()]
+    for item in items[:2]:
+        (bench / item["images"][0]).write_bytes(b"not an image at all")
+    with CountingServer() as server, pytest.raises(SystemExit) as exit_info:
+        main(["run", str(bench), "-m", f"openai:t@{server.url}", "-o", str(tmp_path / "run")])
+    out = capsys.readouterr()
+    assert exit_info.value.code == 0, out.out + out.err
+    assert "every request" not in out.err
+    preds = _preds(tmp_path / "run")
+    assert sum(p.error is None for p in preds.values()) == 2
+    assert sum(p.error is not None for p in preds.values()) == 2
+
+
 def test_run_stops_when_the_first_requests_all_fail(bench_factory, tmp_path: Path) -> None:
     bench = bench_factory(tmp_path / "bench", 30)
     with CountingServer(fail={"": [503] * 1000}) as server:

@@ -215,7 +215,7 @@ def run_command(
                                 "(see above)")
     elif outcome.summary is not None and outcome.summary.every_request_failed:
         raise BadInputError(f"{out}: every request of this run failed "
-                            f"({outcome.summary.errors}); see the errors above")
+                            f"({outcome.summary.request_errors}); see the errors above")
 
 
 class _ConsoleEvents:
