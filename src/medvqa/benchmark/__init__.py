@@ -18,11 +18,15 @@ from medvqa._lazy import lazy_exports
 if TYPE_CHECKING:
     from medvqa.benchmark._images import (
         ALLOWED_FORMATS,
+        MAX_IMAGE_PIXELS,
         ImageInput,
         ImageLoader,
         ImageLoadError,
         decoded_mime,
+        image_size,
         mime_for,
+        pixel_problem,
+        quiet_pillow,
         resolve_inside,
     )
     from medvqa.benchmark._items import iter_items
@@ -38,6 +42,10 @@ if TYPE_CHECKING:
 
 _WHERE: dict[str, str] = {
     "ALLOWED_FORMATS": "_images",
+    "MAX_IMAGE_PIXELS": "_images",
+    "image_size": "_images",
+    "pixel_problem": "_images",
+    "quiet_pillow": "_images",
     "ImageInput": "_images",
     "ImageLoader": "_images",
     "ImageLoadError": "_images",
@@ -58,6 +66,7 @@ _WHERE: dict[str, str] = {
 
 __all__ = [
     "ALLOWED_FORMATS",
+    "MAX_IMAGE_PIXELS",
     "ImageInput",
     "ImageLoadError",
     "ImageLoader",
@@ -67,10 +76,13 @@ __all__ = [
     "check_image",
     "decoded_mime",
     "format_options",
+    "image_size",
     "iter_items",
     "list_templates",
     "load_template",
     "mime_for",
+    "pixel_problem",
+    "quiet_pillow",
     "render_prompt",
     "resolve_inside",
     "validate_benchmark",

@@ -54,14 +54,20 @@ class ValidationReport:
         return not self.problems
 
 
-def check_image(bench_dir: Path, rel: str) -> str | None:
+def check_image(bench_dir: Path, rel: str, max_pixels: int | None = None) -> str | None:
     """Why the image at ``rel`` is unusable, or None when it is fine.
 
     The same checks as the runner's loader: the real path (links followed) stays inside the
-    benchmark folder and the bytes decode as an image of an allowed format; then the bytes must
-    hash to the digest in the file's name.
+    benchmark folder, the size in the header is within ``max_pixels`` (None: the runner's
+    default cap; 0: none) and the bytes decode as an image of an allowed format; then the bytes
+    must hash to the digest in the file's name.
     """
-    from medvqa.benchmark._images import ImageLoadError, decoded_mime, resolve_inside
+    from medvqa.benchmark._images import (
+        MAX_IMAGE_PIXELS,
+        ImageLoadError,
+        decoded_mime,
+        resolve_inside,
+    )
 
     try:
         path = resolve_inside(bench_dir, rel)
@@ -76,17 +82,21 @@ def check_image(bench_dir: Path, rel: str) -> str | None:
         if actual != stem:
             return f"SHA-256 of the bytes is {actual[:12]}…, not the {stem[:12]}… in its name"
     try:
-        decoded_mime(data, thorough=True)
+        decoded_mime(data, thorough=True,
+                     max_pixels=MAX_IMAGE_PIXELS if max_pixels is None else max_pixels)
     except ImageLoadError as exc:
         return str(exc)
     return None
 
 
-def validate_benchmark(bench_dir: str | Path) -> ValidationReport:
+def validate_benchmark(bench_dir: str | Path,
+                       max_image_pixels: int | None = None) -> ValidationReport:
     """Check a benchmark folder and collect every problem.
 
     Args:
         bench_dir: the BENCH/ folder (benchmark.json, items.jsonl, images/).
+        max_image_pixels: flag images above this many pixels (None: the runner's default cap;
+            0: none).
 
     Returns:
         A report; ``report.ok`` is True when nothing is wrong.
@@ -156,7 +166,7 @@ def validate_benchmark(bench_dir: str | Path) -> ValidationReport:
         problems.append(RecordError(str(items_file), 0, "(file)", "the benchmark has no items"))
     report.n_images = len(image_users)
     for rel, (lineno, i) in image_users.items():
-        why = check_image(bench, rel)
+        why = check_image(bench, rel, max_image_pixels)
         if why is not None:
             problems.append(RecordError(str(items_file), lineno, f"images.{i}", f"{rel}: {why}"))
     return report

@@ -261,7 +261,7 @@ async def _run_locked(
     )
     settings = SendSettings(config.concurrency, policy, config.retry_errors,
                             config.stop_after_failures)
-    loader = ImageLoader(config.bench_dir)
+    loader = ImageLoader(config.bench_dir, max_pixels=config.max_image_pixels)
     sender = RequestSender(model, prep.conditions, prep.template, loader, journal, cache,
                            settings)
     total = prep.scan.items * len(prep.conditions)
