@@ -184,6 +184,71 @@ def _edited_score(w: Workspace) -> list[str]:
     return ["score", str(bench), str(run)]
 
 
+class _Pwn:
+    """A pickle that would write ``marker`` when loaded unsafely (the safe loader refuses it)."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):  # noqa: ANN204 - pickle protocol
+        return (os.system, (f"touch {self.marker}",))
+
+
+def _unsafe_pickle(path: Path, marker: Path) -> None:
+    import pickle
+
+    path.write_bytes(pickle.dumps({"model.embed_tokens.weight": _Pwn(marker)}))
+
+
+def _tiny_text_lm(folder: Path) -> Path:
+    """A one-layer Llama with a word-level tokenizer, written in a second (real files)."""
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+
+    vocab = {w: i for i, w in enumerate(["<unk>", "<s>", "</s>", "A", "B", "C", "the"])}
+    tok = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="<unk>", bos_token="<s>",
+                            eos_token="</s>").save_pretrained(folder)
+    config = LlamaConfig(vocab_size=len(vocab), hidden_size=8, intermediate_size=16,
+                         num_hidden_layers=1, num_attention_heads=2, num_key_value_heads=2)
+    LlamaForCausalLM(config).save_pretrained(folder)
+    return folder
+
+
+def _hf_pickle(w: Workspace) -> list[str]:
+    lm = _tiny_text_lm(w.root / "lm")
+    (lm / "model.safetensors").unlink()
+    _unsafe_pickle(lm / "pytorch_model.bin", w.root / "pwned")
+    return ["run", str(w.bench()), "-m", f"hf:{lm}", "-o", str(w.root / "run")]
+
+
+def _adapter_pickle(w: Workspace) -> list[str]:
+    lm = _tiny_text_lm(w.root / "lm")
+    adapter = w.root / "adapter"
+    adapter.mkdir()
+    (adapter / "adapter_config.json").write_text(json.dumps({
+        "peft_type": "LORA", "task_type": "CAUSAL_LM", "r": 2, "lora_alpha": 4,
+        "target_modules": ["q_proj"], "base_model_name_or_path": str(lm)}))
+    _unsafe_pickle(adapter / "adapter_model.bin", w.root / "pwned")
+    return ["run", str(w.bench()), "-m", f"hf:{lm}", "--adapter", str(adapter), "-o",
+            str(w.root / "run")]
+
+
+def _supervised_corrupt(w: Workspace) -> list[str]:
+    import hashlib
+
+    folder = w.root / "clf"
+    folder.mkdir()
+    data = b"\xff\xff\xff\xff\xff\xff\xff\x7f{not a safetensors header"
+    (folder / "weights.safetensors").write_bytes(data)
+    (folder / "classifier.json").write_text(json.dumps({
+        "method": "finetune", "arch": "small-cnn", "mode": "multi", "image_size": 32,
+        "categories": {"lung_aca": ["adenocarcinoma", "benign"]},
+        "weights_sha256": hashlib.sha256(data).hexdigest()}))
+    return ["run", str(w.bench()), "-m", f"supervised:{folder}", "-o", str(w.root / "run")]
+
+
 URL = "http://127.0.0.1:9/v1"
 
 
@@ -232,6 +297,13 @@ CASES: list[Case] = [
                                               f"hf:{w.root / 'nothing'}", "-o",
                                               str(w.root / "run")], 2,
          "not a local checkpoint folder", absent=("run",)),
+    # Weights that are not what they claim: one line naming the file; no pickled code runs.
+    Case("run-hf-unsafe-pickle", _hf_pickle, 2, "pytorch_model.bin: cannot load the weights: "
+         "a pickle that the safe loader refuses", absent=("run", "pwned")),
+    Case("run-adapter-unsafe-pickle", _adapter_pickle, 2, "adapter_model.bin: cannot load the "
+         "weights: a pickle that the safe loader refuses", absent=("run", "pwned")),
+    Case("run-supervised-corrupt-header", _supervised_corrupt, 2, "weights.safetensors: cannot "
+         "load the weights: not a valid safetensors file", absent=("run",)),
     Case("models-unknown-field", _models_run("  - spec: random\n    colour: red\n"), 2,
          "models.yaml:5: models[1].colour: unknown field; use one of spec", absent=("run",)),
     # A name is a folder under --out: one safe component, refused before anything runs.
