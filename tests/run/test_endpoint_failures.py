@@ -78,6 +78,20 @@ def test_auth_failure_stops_the_run_at_once(bench: Path, tmp_path: Path, status:
     assert sent <= 3  # not 12 items x 5 attempts
 
 
+def test_auth_failure_with_verbose_logging_is_one_line(bench: Path, tmp_path: Path) -> None:
+    """-v used to add an asyncio shutdown traceback ("closed database"): the lookup task that
+    was still running when the run stopped read the cache after it was closed."""
+    with CountingServer(fail={"": [401] * 100}) as server:
+        proc = subprocess.run(
+            [sys.executable, "-m", "medvqa.cli", "-v", "run", str(bench), "-m",
+             f"openai:t@{server.url}", "-o", str(tmp_path / "run")],
+            capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert "refused the key: HTTP 401" in proc.stderr
+    assert "Traceback" not in proc.stderr and "closed database" not in proc.stderr
+    assert "ERROR" not in proc.stderr, proc.stderr
+
+
 def test_every_request_failing_exits_non_zero(bench: Path, tmp_path: Path) -> None:
     with CountingServer(fail={"": [500] * 100}) as server:
         proc = subprocess.run(
