@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,7 @@ class Workspace:
 
     root: Path
     make_bench: Callable[..., Path]
+    mounts: list[Path] = field(default_factory=list)
 
     def bench(self, name: str = "bench", n: int = 6) -> Path:
         """A valid benchmark of ``n`` real lung tiles."""
@@ -46,6 +48,23 @@ class Workspace:
         card["items_sha256"] = file_sha256(path)
         (bench / "benchmark.json").write_text(json.dumps(card))
         return bench
+
+    def small_disk(self, name: str = "disk", size: str = "3m") -> Path:
+        """A real tmpfs of ``size`` at ``root/name`` (root only; skipped where mount fails)."""
+        path = self.root / name
+        path.mkdir()
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs",
+                               str(path)], capture_output=True, text=True, check=False)
+        if done.returncode:
+            pytest.skip(f"cannot mount a small tmpfs here ({done.stderr.strip() or 'not root'})")
+        self.mounts.append(path)
+        return path
+
+    def fill(self, disk: Path, leave: int) -> None:
+        """Fill ``disk`` up to ``leave`` free bytes."""
+        free = shutil.disk_usage(disk).free
+        with (disk / "filler").open("ab") as fh:
+            fh.write(b"\0" * max(0, free - leave))
 
     def run(self, bench: Path, name: str = "run", model: str = "random") -> Path:
         """A finished run of ``model`` on ``bench``."""
@@ -73,7 +92,8 @@ class Case:
         code: expected exit code.
         message: a fragment the output must hold.
         forbid: fragments the output must not hold (a traceback, a secret).
-        absent: paths (relative to the workspace) that must not exist afterwards.
+        absent: paths or glob patterns (relative to the workspace) that must match nothing
+            afterwards.
         env: environment variables set (value) or removed (None) for the command.
 
     """
@@ -147,6 +167,28 @@ def _corrupt_metrics(w: Workspace) -> list[str]:
     run = w.scored(w.bench())
     (run / "metrics.json").write_bytes(b'{"style": "strict", "n": \xff')
     return ["report", str(run), "-o", str(w.root / "r.html")]
+
+
+def _build_on_full_disk(w: Workspace) -> list[str]:
+    disk = w.small_disk()
+    w.fill(disk, 200_000)  # the LC25000 benchmark needs about 1.8 MB
+    return ["build", "lc25000_lung", "-o", str(disk / "b")]
+
+
+def _run_on_full_disk(w: Workspace) -> list[str]:
+    bench = w.bench()
+    disk = w.small_disk()
+    w.fill(disk, 8_000)
+    return ["run", str(bench), "-m", "random", "--conditions", "clean,blind", "-o",
+            str(disk / "run")]
+
+
+def _score_on_full_disk(w: Workspace) -> list[str]:
+    bench = w.bench(n=24)
+    disk = w.small_disk()
+    run = w.run(bench, name="disk/run")
+    w.fill(disk, 0)
+    return ["score", str(bench), str(run)]
 
 
 def _empty_recipe_data(w: Workspace) -> list[str]:
@@ -340,12 +382,31 @@ CASES: list[Case] = [
     Case("report-corrupt-metrics", _corrupt_metrics, 2, "metrics.json:1: (encoding)"),
     # build
     Case("build-no-items", _empty_recipe_data, 2, "--data-root", absent=("b",)),
+    # A full disk (a real 3 MB tmpfs): one line naming the folder and what is left as it was.
+    Case("build-disk-full", _build_on_full_disk, 2, "disk/b: no space left on the device while "
+         "building; the partial build was removed and nothing was written there",
+         absent=("disk/b", "disk/.b.building-*", "disk/**/*.tmp")),
+    Case("run-disk-full", _run_on_full_disk, 2, "disk/run: no space left on the device; every "
+         "file there is whole", absent=("disk/run/*.tmp", "disk/run/.*.tmp")),
+    Case("score-disk-full", _score_on_full_disk, 2, "disk/run: no space left on the device; "
+         "predictions.jsonl and metrics.json are each whole",
+         absent=("disk/run/metrics.json", "disk/run/.*.tmp")),
 ]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_bad_input(case: Case, tmp_path: Path, bench_factory, capsys, monkeypatch) -> None:
-    argv = case.setup(Workspace(tmp_path, bench_factory))
+    w = Workspace(tmp_path, bench_factory)
+    try:
+        _check(case, w, capsys, monkeypatch)
+    finally:
+        for mount in w.mounts:
+            subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def _check(case: Case, w: Workspace, capsys, monkeypatch) -> None:
+    tmp_path = w.root
+    argv = case.setup(w)
     capsys.readouterr()
     for name, value in case.env.items():
         if value is None:
@@ -362,7 +423,7 @@ def test_bad_input(case: Case, tmp_path: Path, bench_factory, capsys, monkeypatc
     for bad in case.forbid:
         assert bad not in text
     for rel in case.absent:
-        assert not (tmp_path / rel).exists(), rel
+        assert not list(tmp_path.glob(rel)), rel
     if case.code:
         assert len(out.err.strip().splitlines()) <= 2, out.err  # one line (two with a hint)
 

@@ -2,7 +2,8 @@
 
 A benchmark is assembled in a private folder beside the target (``.NAME.building-*``) and renamed
 into place only when complete, so a failed or killed build never leaves a half-written BENCH/
-and an old benchmark at the target stays intact until the new one is whole. Items are streamed
+and an old benchmark at the target stays intact until the new one is whole. A disk that fills up
+during the build is one line (:class:`~medvqa.store.DiskFullError`) saying so. Items are streamed
 (never held in memory), hashed as they are written and fsynced before the rename.
 """
 
@@ -21,7 +22,7 @@ from typing import Any, NamedTuple
 
 from medvqa.errors import BadInputError
 from medvqa.schema import BENCHMARK_FILE, ITEMS_FILE, Benchmark, Item, dump_line, write_json
-from medvqa.store import ImageStore
+from medvqa.store import DiskFullError, ImageStore, is_disk_full
 
 
 class CountTally:
@@ -121,6 +122,15 @@ class BenchWriter:
                  tb: TracebackType | None) -> None:
         if exc_type is not None or self.folder.exists():
             self.discard()
+        if exc is not None and not isinstance(exc, DiskFullError) and is_disk_full(
+            exc, self.out.parent
+        ):
+            left = ("the benchmark there is as it was" if (self.out / ITEMS_FILE).exists()
+                    else "nothing was written there")
+            raise DiskFullError(
+                f"{self.out}: no space left on the device while building; the partial build "
+                f"was removed and {left}; free some space and build again"
+            ) from None
 
 
 def replace_folder(tmp: Path, out: Path) -> None:

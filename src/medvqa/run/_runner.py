@@ -53,8 +53,13 @@ from medvqa.schema import (
     read_json,
     write_json,
 )
+from medvqa.store import disk_full_is_bad_input
 
 log = logging.getLogger(__name__)
+
+#: What a full disk leaves of a RUN/ folder (the journal commits each answer as it arrives).
+_LEFT_WHOLE = ("every file there is whole and the answers already received stay in "
+               "cache.sqlite, so a rerun resumes from them")
 
 
 
@@ -227,9 +232,10 @@ async def arun_benchmark(
         await model.aclose()
         raise BadInputError(f"model endpoint unreachable: {exc}") from None
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        with RunFolderLock(out_dir):
-            return await _run_locked(config, prep, model, info, progress, started)
+        with disk_full_is_bad_input(out_dir, _LEFT_WHOLE):
+            out_dir.mkdir(parents=True, exist_ok=True)
+            with RunFolderLock(out_dir):
+                return await _run_locked(config, prep, model, info, progress, started)
     finally:
         await model.aclose()
 
