@@ -30,6 +30,14 @@ def load_task(yaml_path: Path) -> dict:
     return lmms_utils.load_yaml_config(str(yaml_path))
 
 
+def load_docs(cfg: dict, cache: Path):
+    """The documents as lmms-eval's ``ConfigurableTask.download`` loads them."""
+    import datasets
+
+    return datasets.load_dataset(cfg["dataset_path"], cache_dir=str(cache),
+                                 **(cfg.get("dataset_kwargs") or {}))
+
+
 def chat(url: str, prompt: str, images: list) -> str:
     parts = []
     for im in images:
@@ -46,13 +54,11 @@ def chat(url: str, prompt: str, images: list) -> str:
 
 
 def test_task_loads_with_lmms_eval_config_loader(bench: Path, tmp_path: Path) -> None:
-    import datasets
-
     assert cli("export", str(bench), "--format", "lmms-eval", "-o", str(tmp_path / "task")) == 0
     cfg = load_task(tmp_path / "task" / "medvqa_vqa_rad.yaml")
     assert cfg["task"] == "medvqa_vqa_rad" and cfg["test_split"] == "test"
     assert callable(cfg["doc_to_text"]) and callable(cfg["process_results"])
-    docs = datasets.load_dataset(cfg["dataset_path"], cache_dir=str(tmp_path / "c"))
+    docs = load_docs(cfg, tmp_path / "c")
     assert sorted(docs) == ["test", "train"]
     items = {i.id: i for i in read_jsonl(bench / "items.jsonl", Item)}
     template = load_template("default")
@@ -64,12 +70,26 @@ def test_task_loads_with_lmms_eval_config_loader(bench: Path, tmp_path: Path) ->
         assert cfg["process_results"](doc, [gold])["accuracy"] == 1.0
 
 
-def test_lmms_eval_round_trip(bench: Path, tmp_path: Path) -> None:
-    import datasets
+def test_task_folder_still_loads_after_it_is_moved(bench: Path, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """No absolute path in the YAML: a copied or moved task folder loads from anywhere."""
+    import shutil
 
+    export_lmms_eval(bench, tmp_path / "task")
+    text = (tmp_path / "task" / "medvqa_vqa_rad.yaml").read_text()
+    assert str(tmp_path) not in text
+    shutil.move(tmp_path / "task", tmp_path / "elsewhere")
+    monkeypatch.chdir(bench)  # not the folder the export ran from, nor the task's
+    cfg = load_task(tmp_path / "elsewhere" / "medvqa_vqa_rad.yaml")
+    docs = load_docs(cfg, tmp_path / "c")
+    assert sorted(docs) == ["test", "train"] and len(docs["test"]) > 0
+    assert cfg["doc_to_visual"](docs["test"][0])  # images decode as images
+
+
+def test_lmms_eval_round_trip(bench: Path, tmp_path: Path) -> None:
     out = export_lmms_eval(bench, tmp_path / "task")
     cfg = load_task(out.yaml_path)
-    docs = datasets.load_dataset(cfg["dataset_path"], cache_dir=str(tmp_path / "c"))["test"]
+    docs = load_docs(cfg, tmp_path / "c")["test"]
     golds = {doc["id"]: cfg["doc_to_target"](doc) for doc in docs}
 
     def style(doc: dict) -> int:
