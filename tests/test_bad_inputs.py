@@ -291,6 +291,28 @@ def _supervised_corrupt(w: Workspace) -> list[str]:
     return ["run", str(w.bench()), "-m", f"supervised:{folder}", "-o", str(w.root / "run")]
 
 
+def _open_questions_without_images(w: Workspace) -> list[str]:
+    from medvqa.schema import Item
+
+    items = [Item(id=f"q{i}", images=[], question=f"What is {i} + {i}?", options={},
+                  answer=str(2 * i), question_type="open", split="test") for i in range(3)]
+    bench = w.make_bench(w.root / "bench", items=items)
+    return ["export", str(bench), "--format", "vlmevalkit", "-o", str(w.root / "out.tsv")]
+
+
+def _lmms_log_of_train_as_test(w: Workspace) -> list[str]:
+    """An lmms-eval samples log of the train split (positions, targets), imported as test."""
+    bench = w.bench()
+    train = [json.loads(line) for line in (bench / "items.jsonl").read_text().splitlines()
+             if json.loads(line)["split"] == "train"]
+    log = w.root / "samples_medvqa_lung.jsonl"
+    log.write_text("".join(json.dumps({"doc_id": n, "target": item["answer"],
+                                       "filtered_resps": [item["answer"]]}) + "\n"
+                           for n, item in enumerate(train)))
+    return ["import-predictions", "lmms-eval", str(log), "--bench", str(bench), "--split",
+            "test", "-o", str(w.root / "run")]
+
+
 URL = "http://127.0.0.1:9/v1"
 
 
@@ -380,6 +402,13 @@ CASES: list[Case] = [
     # report
     Case("report-stale", _stale_after_force_new, 2, "metrics.json is stale: run.json changed"),
     Case("report-corrupt-metrics", _corrupt_metrics, 2, "metrics.json:1: (encoding)"),
+    # other tools' files
+    Case("export-vlmevalkit-nothing-loadable", _open_questions_without_images, 2,
+         "nothing VLMEvalKit can load: the 3 item(s) have no image and are open-ended",
+         absent=("out*.tsv",)),
+    Case("import-lmms-eval-other-split", _lmms_log_of_train_as_test, 2,
+         "--split 'test', but 2 of 2 samples do not fit the 'test' item at their doc_id",
+         absent=("run",)),
     # build
     Case("build-no-items", _empty_recipe_data, 2, "--data-root", absent=("b",)),
     # A full disk (a real 3 MB tmpfs): one line naming the folder and what is left as it was.
