@@ -29,6 +29,13 @@ if TYPE_CHECKING:
         quiet_pillow,
         resolve_inside,
     )
+    from medvqa.benchmark._item_checks import (
+        ItemFlaw,
+        answer_position_flaw,
+        grounding_flaw,
+        item_flaws,
+        structural_warnings,
+    )
     from medvqa.benchmark._items import iter_items
     from medvqa.benchmark._prompts import (
         PromptError,
@@ -52,6 +59,11 @@ _WHERE: dict[str, str] = {
     "decoded_mime": "_images",
     "mime_for": "_images",
     "resolve_inside": "_images",
+    "ItemFlaw": "_item_checks",
+    "answer_position_flaw": "_item_checks",
+    "grounding_flaw": "_item_checks",
+    "item_flaws": "_item_checks",
+    "structural_warnings": "_item_checks",
     "iter_items": "_items",
     "PromptError": "_prompts",
     "PromptTemplate": "_prompts",
@@ -70,13 +82,17 @@ __all__ = [
     "ImageInput",
     "ImageLoadError",
     "ImageLoader",
+    "ItemFlaw",
     "PromptError",
     "PromptTemplate",
     "ValidationReport",
+    "answer_position_flaw",
     "check_image",
     "decoded_mime",
     "format_options",
+    "grounding_flaw",
     "image_size",
+    "item_flaws",
     "iter_items",
     "list_templates",
     "load_template",
@@ -85,6 +101,7 @@ __all__ = [
     "quiet_pillow",
     "render_prompt",
     "resolve_inside",
+    "structural_warnings",
     "validate_benchmark",
 ]
 

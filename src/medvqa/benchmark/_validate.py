@@ -3,8 +3,11 @@
 One pass over items.jsonl finds malformed lines, duplicate ids, answers that are not among the
 options, prompts that cannot be rendered, and the images each item needs; each distinct image is
 then read once to check that it exists, that its bytes hash to the digest in its name, and that
-Pillow can decode it. benchmark.json is checked for a known prompt template and for an
-``items_sha256`` that matches items.jsonl's bytes. Nothing stops at the first problem.
+Pillow can decode it. Items that are not items (degenerate options, a question that asks
+nothing, every answer at one position, an answer not in its source caption) are warned about
+(:mod:`medvqa.benchmark._item_checks`). benchmark.json is checked for a known prompt template
+and for an ``items_sha256`` that matches items.jsonl's bytes. Nothing stops at the first
+problem.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from medvqa.benchmark._item_checks import structural_warnings
 from medvqa.benchmark._items import iter_items
 from medvqa.benchmark._prompts import PromptError, PromptTemplate, load_template, render_prompt
 from medvqa.schema import (
@@ -169,4 +173,5 @@ def validate_benchmark(bench_dir: str | Path,
         why = check_image(bench, rel, max_image_pixels)
         if why is not None:
             problems.append(RecordError(str(items_file), lineno, f"images.{i}", f"{rel}: {why}"))
+    report.warnings.extend(structural_warnings(items_file))
     return report
