@@ -130,3 +130,19 @@ def test_a_13000_square_png_is_one_items_error_in_little_memory(
     for cond in ("clean", "noise"):
         assert "13000 × 13000 pixels (169.0 MP) is above the cap" in preds[first["id"], cond].error
         assert preds["lung-001", cond].error is None
+
+
+def test_pillow_warnings_are_not_printed_by_image_checks(tmp_path: Path) -> None:
+    """A 90-megapixel PNG under no cap: Pillow warns "decompression bomb" on open; the checks
+    (run's loader, validate's thorough decode) say what matters themselves, and print nothing."""
+    import warnings
+
+    from medvqa.benchmark import decoded_mime
+
+    data = _huge_png(9_500)  # just above Pillow's 89.5 MP warning threshold
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert decoded_mime(data, thorough=True, max_pixels=0) == "image/png"
+        with pytest.raises(ImageLoadError, match="above the cap"):
+            decoded_mime(data)
+    assert not [w for w in caught if "PIL" in w.filename or "Decompression" in str(w.message)]
