@@ -98,15 +98,17 @@ def choose_split(answers: Iterable[Imported], items: dict[str, Item], given: str
                             f"({', '.join(named)}); import one split's log at a time")
     wanted, how = (given, "given") if given else (named[0], "named") if named else (None, "")
     if wanted is not None:
-        checked, bad = fits.get(wanted, (0, len(positional)))
-        if wanted not in orders or bad:
-            shown = f"{bad} of {checked} samples" if wanted in orders else "the samples"
-            hint = (f"; they fit split {fitting[0]!r} (--split {fitting[0]})"
-                    if len(fitting) == 1 else "")
-            origin = "--split" if how == "given" else "the samples' own arguments name"
+        origin = "--split" if how == "given" else "the samples' own arguments name"
+        hint = (f"; they fit split {fitting[0]!r} (--split {fitting[0]})"
+                if len(fitting) == 1 else "")
+        if wanted not in orders:
+            raise BadInputError(f"{source}: {origin} {wanted!r}, but the benchmark has no "
+                                f"{wanted!r} items (it has {', '.join(splits)}){hint}")
+        checked, bad = fits[wanted]
+        if bad:
             raise BadInputError(
-                f"{source}: {origin} {wanted!r}, but {shown} do not fit the {wanted!r} item at "
-                f"their doc_id (target or prompt differ){hint}")
+                f"{source}: {origin} {wanted!r}, but {bad} of {checked} samples do not fit the "
+                f"{wanted!r} item at their doc_id (target or prompt differ){hint}")
         return SplitChoice(wanted, how, checked)
     if not any(checked for checked, _ in fits.values()):
         return SplitChoice(default, "default")  # nothing logged to check positions against
