@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,7 @@ class Workspace:
 
     root: Path
     make_bench: Callable[..., Path]
+    mounts: list[Path] = field(default_factory=list)
 
     def bench(self, name: str = "bench", n: int = 6) -> Path:
         """A valid benchmark of ``n`` real lung tiles."""
@@ -46,6 +48,23 @@ class Workspace:
         card["items_sha256"] = file_sha256(path)
         (bench / "benchmark.json").write_text(json.dumps(card))
         return bench
+
+    def small_disk(self, name: str = "disk", size: str = "3m") -> Path:
+        """A real tmpfs of ``size`` at ``root/name`` (root only; skipped where mount fails)."""
+        path = self.root / name
+        path.mkdir()
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs",
+                               str(path)], capture_output=True, text=True, check=False)
+        if done.returncode:
+            pytest.skip(f"cannot mount a small tmpfs here ({done.stderr.strip() or 'not root'})")
+        self.mounts.append(path)
+        return path
+
+    def fill(self, disk: Path, leave: int) -> None:
+        """Fill ``disk`` up to ``leave`` free bytes."""
+        free = shutil.disk_usage(disk).free
+        with (disk / "filler").open("ab") as fh:
+            fh.write(b"\0" * max(0, free - leave))
 
     def run(self, bench: Path, name: str = "run", model: str = "random") -> Path:
         """A finished run of ``model`` on ``bench``."""
@@ -73,7 +92,8 @@ class Case:
         code: expected exit code.
         message: a fragment the output must hold.
         forbid: fragments the output must not hold (a traceback, a secret).
-        absent: paths (relative to the workspace) that must not exist afterwards.
+        absent: paths or glob patterns (relative to the workspace) that must match nothing
+            afterwards.
         env: environment variables set (value) or removed (None) for the command.
 
     """
@@ -149,6 +169,28 @@ def _corrupt_metrics(w: Workspace) -> list[str]:
     return ["report", str(run), "-o", str(w.root / "r.html")]
 
 
+def _build_on_full_disk(w: Workspace) -> list[str]:
+    disk = w.small_disk()
+    w.fill(disk, 200_000)  # the LC25000 benchmark needs about 1.8 MB
+    return ["build", "lc25000_lung", "-o", str(disk / "b")]
+
+
+def _run_on_full_disk(w: Workspace) -> list[str]:
+    bench = w.bench()
+    disk = w.small_disk()
+    w.fill(disk, 8_000)
+    return ["run", str(bench), "-m", "random", "--conditions", "clean,blind", "-o",
+            str(disk / "run")]
+
+
+def _score_on_full_disk(w: Workspace) -> list[str]:
+    bench = w.bench(n=24)
+    disk = w.small_disk()
+    run = w.run(bench, name="disk/run")
+    w.fill(disk, 0)
+    return ["score", str(bench), str(run)]
+
+
 def _empty_recipe_data(w: Workspace) -> list[str]:
     (w.root / "nothing").mkdir()
     return ["build", "idrid_dr_grade", "-o", str(w.root / "b"), "--data-root",
@@ -211,6 +253,93 @@ def _edited_score(w: Workspace) -> list[str]:
     return ["score", str(bench), str(run)]
 
 
+class _Pwn:
+    """A pickle that would write ``marker`` when loaded unsafely (the safe loader refuses it)."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):  # noqa: ANN204 - pickle protocol
+        return (os.system, (f"touch {self.marker}",))
+
+
+def _unsafe_pickle(path: Path, marker: Path) -> None:
+    import pickle
+
+    path.write_bytes(pickle.dumps({"model.embed_tokens.weight": _Pwn(marker)}))
+
+
+def _tiny_text_lm(folder: Path) -> Path:
+    """A one-layer Llama with a word-level tokenizer, written in a second (real files)."""
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+
+    vocab = {w: i for i, w in enumerate(["<unk>", "<s>", "</s>", "A", "B", "C", "the"])}
+    tok = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="<unk>", bos_token="<s>",
+                            eos_token="</s>").save_pretrained(folder)
+    config = LlamaConfig(vocab_size=len(vocab), hidden_size=8, intermediate_size=16,
+                         num_hidden_layers=1, num_attention_heads=2, num_key_value_heads=2)
+    LlamaForCausalLM(config).save_pretrained(folder)
+    return folder
+
+
+def _hf_pickle(w: Workspace) -> list[str]:
+    lm = _tiny_text_lm(w.root / "lm")
+    (lm / "model.safetensors").unlink()
+    _unsafe_pickle(lm / "pytorch_model.bin", w.root / "pwned")
+    return ["run", str(w.bench()), "-m", f"hf:{lm}", "-o", str(w.root / "run")]
+
+
+def _adapter_pickle(w: Workspace) -> list[str]:
+    lm = _tiny_text_lm(w.root / "lm")
+    adapter = w.root / "adapter"
+    adapter.mkdir()
+    (adapter / "adapter_config.json").write_text(json.dumps({
+        "peft_type": "LORA", "task_type": "CAUSAL_LM", "r": 2, "lora_alpha": 4,
+        "target_modules": ["q_proj"], "base_model_name_or_path": str(lm)}))
+    _unsafe_pickle(adapter / "adapter_model.bin", w.root / "pwned")
+    return ["run", str(w.bench()), "-m", f"hf:{lm}", "--adapter", str(adapter), "-o",
+            str(w.root / "run")]
+
+
+def _supervised_corrupt(w: Workspace) -> list[str]:
+    import hashlib
+
+    folder = w.root / "clf"
+    folder.mkdir()
+    data = b"\xff\xff\xff\xff\xff\xff\xff\x7f{not a safetensors header"
+    (folder / "weights.safetensors").write_bytes(data)
+    (folder / "classifier.json").write_text(json.dumps({
+        "method": "finetune", "arch": "small-cnn", "mode": "multi", "image_size": 32,
+        "categories": {"lung_aca": ["adenocarcinoma", "benign"]},
+        "weights_sha256": hashlib.sha256(data).hexdigest()}))
+    return ["run", str(w.bench()), "-m", f"supervised:{folder}", "-o", str(w.root / "run")]
+
+
+def _open_questions_without_images(w: Workspace) -> list[str]:
+    from medvqa.schema import Item
+
+    items = [Item(id=f"q{i}", images=[], question=f"What is {i} + {i}?", options={},
+                  answer=str(2 * i), question_type="open", split="test") for i in range(3)]
+    bench = w.make_bench(w.root / "bench", items=items)
+    return ["export", str(bench), "--format", "vlmevalkit", "-o", str(w.root / "out.tsv")]
+
+
+def _lmms_log_of_train_as_test(w: Workspace) -> list[str]:
+    """An lmms-eval samples log of the train split (positions, targets), imported as test."""
+    bench = w.bench()
+    train = [json.loads(line) for line in (bench / "items.jsonl").read_text().splitlines()
+             if json.loads(line)["split"] == "train"]
+    log = w.root / "samples_medvqa_lung.jsonl"
+    log.write_text("".join(json.dumps({"doc_id": n, "target": item["answer"],
+                                       "filtered_resps": [item["answer"]]}) + "\n"
+                           for n, item in enumerate(train)))
+    return ["import-predictions", "lmms-eval", str(log), "--bench", str(bench), "--split",
+            "test", "-o", str(w.root / "run")]
+
+
 URL = "http://127.0.0.1:9/v1"
 
 
@@ -259,8 +388,25 @@ CASES: list[Case] = [
                                               f"hf:{w.root / 'nothing'}", "-o",
                                               str(w.root / "run")], 2,
          "not a local checkpoint folder", absent=("run",)),
+    # Weights that are not what they claim: one line naming the file; no pickled code runs.
+    Case("run-hf-unsafe-pickle", _hf_pickle, 2, "pytorch_model.bin: cannot load the weights: "
+         "a pickle that the safe loader refuses", absent=("run", "pwned")),
+    Case("run-adapter-unsafe-pickle", _adapter_pickle, 2, "adapter_model.bin: cannot load the "
+         "weights: a pickle that the safe loader refuses", absent=("run", "pwned")),
+    Case("run-supervised-corrupt-header", _supervised_corrupt, 2, "weights.safetensors: cannot "
+         "load the weights: not a valid safetensors file", absent=("run",)),
     Case("models-unknown-field", _models_run("  - spec: random\n    colour: red\n"), 2,
          "models.yaml:5: models[1].colour: unknown field; use one of spec", absent=("run",)),
+    # A name is a folder under --out: one safe component, refused before anything runs.
+    Case("models-name-parent", _models_run("  - spec: random\n    name: ../escaped\n"), 2,
+         "models.yaml:5: models[1].name: '../escaped' is not one safe folder name",
+         absent=("run", "escaped")),
+    Case("models-name-absolute", _models_run("  - spec: random\n    name: /tmp/medvqa-abs\n"),
+         2, "models[1].name: '/tmp/medvqa-abs' is not one safe folder name", absent=("run",)),
+    Case("models-name-nested", _models_run("  - spec: random\n    name: a/b\n"), 2,
+         "e.g. name: a-b", absent=("run",)),
+    Case("models-name-markup", _models_run("  - spec: random\n    name: '<script>'\n"), 2,
+         "models[1].name: '<script>' is not one safe folder name", absent=("run",)),
     Case("models-unknown-device", _models_run("  - spec: random\n    parameters: "
                                               "{device: tpu}\n"), 2,
          "models[1].parameters.device: unknown device 'tpu'", absent=("run",)),
@@ -283,8 +429,24 @@ CASES: list[Case] = [
     # report
     Case("report-stale", _stale_after_force_new, 2, "metrics.json is stale: run.json changed"),
     Case("report-corrupt-metrics", _corrupt_metrics, 2, "metrics.json:1: (encoding)"),
+    # other tools' files
+    Case("export-vlmevalkit-nothing-loadable", _open_questions_without_images, 2,
+         "nothing VLMEvalKit can load: the 3 item(s) have no image and are open-ended",
+         absent=("out*.tsv",)),
+    Case("import-lmms-eval-other-split", _lmms_log_of_train_as_test, 2,
+         "--split 'test', but 2 of 2 samples do not fit the 'test' item at their doc_id",
+         absent=("run",)),
     # build
     Case("build-no-items", _empty_recipe_data, 2, "--data-root", absent=("b",)),
+    # A full disk (a real 3 MB tmpfs): one line naming the folder and what is left as it was.
+    Case("build-disk-full", _build_on_full_disk, 2, "disk/b: no space left on the device while "
+         "building; the partial build was removed and nothing was written there",
+         absent=("disk/b", "disk/.b.building-*", "disk/**/*.tmp")),
+    Case("run-disk-full", _run_on_full_disk, 2, "disk/run: no space left on the device; every "
+         "file there is whole", absent=("disk/run/*.tmp", "disk/run/.*.tmp")),
+    Case("score-disk-full", _score_on_full_disk, 2, "disk/run: no space left on the device; "
+         "predictions.jsonl and metrics.json are each whole",
+         absent=("disk/run/metrics.json", "disk/run/.*.tmp")),
     # audit and card
     Case("audit-empty-benchmark", _audit(edit=_empty), 2, "no items to audit",
          absent=("bench/audit.json",)),
@@ -304,7 +466,17 @@ CASES: list[Case] = [
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_bad_input(case: Case, tmp_path: Path, bench_factory, capsys, monkeypatch) -> None:
-    argv = case.setup(Workspace(tmp_path, bench_factory))
+    w = Workspace(tmp_path, bench_factory)
+    try:
+        _check(case, w, capsys, monkeypatch)
+    finally:
+        for mount in w.mounts:
+            subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def _check(case: Case, w: Workspace, capsys, monkeypatch) -> None:
+    tmp_path = w.root
+    argv = case.setup(w)
     capsys.readouterr()
     for name, value in case.env.items():
         if value is None:
@@ -321,7 +493,7 @@ def test_bad_input(case: Case, tmp_path: Path, bench_factory, capsys, monkeypatc
     for bad in case.forbid:
         assert bad not in text
     for rel in case.absent:
-        assert not (tmp_path / rel).exists(), rel
+        assert not list(tmp_path.glob(rel)), rel
     if case.code:
         assert len(out.err.strip().splitlines()) <= 2, out.err  # one line (two with a hint)
 

@@ -1,20 +1,27 @@
-"""Atomic file writes and the content-addressed image store of a BENCH/ folder.
+"""Atomic file writes, the content-addressed image store of a BENCH/ folder, a full disk.
 
 A file is never left half-written: writers go to a temporary file in the same folder, fsync it
 and ``os.replace`` it over the target. Images are stored by the SHA-256 of their bytes
 (``images/ab/abcd….png``) so a duplicate image is stored once and a path names its content.
+A disk that fills up mid-write is bad input, not a bug: :func:`disk_full_is_bad_input` turns
+the ``OSError`` (``ENOSPC``, ``EDQUOT``) or SQLite's "disk is full" into one line naming the
+folder and saying what was left as it was (:class:`DiskFullError`, exit 2).
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import shutil
+import sqlite3
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
+
+from medvqa.errors import BadInputError
 
 IMAGES_DIR = "images"
 
@@ -112,3 +119,70 @@ class ImageStore:
             return False
         digest = Path(rel).stem
         return sha256_bytes(target.read_bytes()) == digest
+
+
+class DiskFullError(BadInputError):
+    """The device ran out of space; the message names the folder and what was left as it was."""
+
+
+#: ``errno`` values that mean "no space left": on the device, or in the user's quota.
+NO_SPACE = frozenset({errno.ENOSPC, errno.EDQUOT})
+#: Free bytes under which SQLite's bare "disk I/O error" is taken to mean a full disk.
+_NEARLY_FULL = 1 << 20
+
+
+def is_disk_full(exc: BaseException, folder: str | Path | None = None) -> bool:
+    """Whether ``exc`` says the device (of ``folder``) has no space left.
+
+    ``ENOSPC``/``EDQUOT`` anywhere in the exception's chain count; so does SQLite's
+    "database or disk is full", and its bare "disk I/O error" when ``folder``'s device has
+    less than 1 MiB free (SQLite reports a failed journal write that way).
+    """
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, OSError) and current.errno in NO_SPACE:
+            return True
+        if isinstance(current, sqlite3.OperationalError):
+            text = str(current).lower()
+            if "disk is full" in text:
+                return True
+            if "disk i/o error" in text and folder is not None and _free(folder) < _NEARLY_FULL:
+                return True
+        current = current.__cause__ or current.__context__
+    return False
+
+
+def _free(folder: str | Path) -> int:
+    """Free bytes on the device of ``folder`` (or of its nearest existing parent)."""
+    path = Path(folder).absolute()
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    try:
+        return shutil.disk_usage(path).free
+    except OSError:
+        return 0
+
+
+@contextmanager
+def disk_full_is_bad_input(folder: str | Path, left: str) -> Iterator[None]:
+    """Turn a full disk inside into one :class:`DiskFullError` line; other errors pass.
+
+    Args:
+        folder: the folder being written (named in the line).
+        left: what the caller leaves as it was, e.g. ``"the benchmark there is as it was"``.
+
+    Raises:
+        DiskFullError: ``"FOLDER: no space left on the device; LEFT; free some space …"``.
+
+    """
+    try:
+        yield
+    except DiskFullError:
+        raise
+    except Exception as exc:
+        if not is_disk_full(exc, folder):
+            raise
+        raise DiskFullError(f"{folder}: no space left on the device; {left}; free some space "
+                            "and run the command again") from None

@@ -96,3 +96,47 @@ def test_bad_recipe_field_named(toy: Path) -> None:
     (toy / "typo.yaml").write_text(RECIPE.replace("image_column", "image_colum"))
     with pytest.raises(BadInputError, match="image_colum"):
         build_benchmark(BuildConfig(str(toy / "typo.yaml"), toy / "out", data_root=toy))
+
+
+SIZES = """
+name: sizes
+type: classify
+sources:
+  - dataset: toy
+    license: CC0
+    reader: table
+    path: imgs
+    labels: [labels.csv]
+    image_column: file
+topics:
+  - name: kind
+    column: kind
+    questions: ["What kind?"]
+max_image_pixels: 1000
+"""
+
+
+@pytest.mark.parametrize("oversized", ["skip", "downscale"])
+def test_image_above_the_recipes_pixel_cap_is_skipped_or_downscaled(
+    tmp_path: Path, oversized: str
+) -> None:
+    imgs = tmp_path / "imgs"
+    imgs.mkdir()
+    for i in range(4):
+        Image.new("RGB", (16, 16), (i * 40, 0, 0)).save(imgs / f"s{i}.png")
+    Image.new("RGB", (80, 40), (0, 90, 0)).save(imgs / "big.png")  # 3,200 pixels
+    rows = ["file,kind", *[f"s{i}.png,{'ab'[i % 2]}" for i in range(4)], "big.png,a"]
+    (tmp_path / "labels.csv").write_text("\n".join(rows) + "\n")
+    (tmp_path / "r.yaml").write_text(SIZES + f"oversized_images: {oversized}\n")
+    result = build_benchmark(BuildConfig(str(tmp_path / "r.yaml"), tmp_path / "out",
+                                         data_root=tmp_path))
+    meta, items = check_bench(tmp_path / "out")
+    sizes = sorted(Image.open(tmp_path / "out" / i.images[0]).size for i in items)
+    if oversized == "skip":
+        (line,) = [str(p) for p in result.problems]
+        assert line.startswith("labels.csv:6") and "80 × 40 pixels" in line
+        assert "above the cap of 1,000" in line and "oversized_images: downscale" in line
+        assert len(items) == 4 and meta.counts["skipped"] == 1
+    else:
+        assert not result.problems and len(items) == 5
+        assert sizes[-1] == (44, 22) and 44 * 22 <= 1000  # aspect kept, within the cap

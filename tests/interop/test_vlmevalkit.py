@@ -185,10 +185,34 @@ def test_split_filter_missing_text_warning_and_imageless_items(tmp_path: Path,
     items[2] = items[2].model_copy(update={"split": "val"})
     write_jsonl(bench / "items.jsonl", items)
     result = export_vlmevalkit(bench, tmp_path / "x.tsv", splits=["test"])
-    assert result.na_options == [items[0].id] and result.no_image == [items[1].id]
-    assert result.items == 4  # 6 items, one in val, one without an image (named, not dropped)
+    assert result.na_options == [items[0].id] and result.text_only == [items[1].id]
+    assert result.items == 5 and not result.no_image  # 6 items, one in val
     with (tmp_path / "x.tsv").open(newline="") as fh:
         rows = list(csv.DictReader(fh, delimiter="\t"))
     assert items[2].id not in {r["id"] for r in rows} and rows[0]["A"] == "None"
+    assert items[1].id not in {r["id"] for r in rows}  # in x_text.tsv, without an image
     with pytest.raises(Exception, match="no items in split"):
         export_vlmevalkit(bench, tmp_path / "y.tsv", splits=["external"])
+
+
+def test_benchmark_without_images_exports_what_vlmevalkit_loads(tmp_path: Path) -> None:
+    """Image-less choice items: a TSV with option columns and no image column, which
+    VLMEvalKit's build_dataset loads as CustomTextMCQDataset; open ones are left out, named."""
+    import pandas as pd
+
+    from medvqa.schema import Item, read_jsonl, write_jsonl
+    from medvqa.testing import write_text_bench
+
+    bench = write_text_bench(tmp_path / "b", 4)
+    items = list(read_jsonl(bench / "items.jsonl", Item))
+    items[3] = items[3].model_copy(update={"question_type": "open", "options": {},
+                                           "answer": "a free text"})
+    write_jsonl(bench / "items.jsonl", items)
+    result = export_vlmevalkit(bench, tmp_path / "T.tsv")
+    assert [f.kind for f in result.files] == ["text MCQ"] and result.items == 3
+    assert result.no_image == [items[3].id] and not (tmp_path / "T.tsv").exists()
+    data = pd.read_csv(tmp_path / "T_text.tsv", sep="\t")  # VLMEvalKit's load() for a TSV
+    # vlmeval.dataset.build_dataset's rule for a custom TSV: a text MCQ dataset.
+    assert "A" in data and "B" in data and "image" not in data and "image_path" not in data
+    assert "question" in [c.lower() for c in data.columns]
+    assert list(data["id"]) == [i.id for i in items[:3]]

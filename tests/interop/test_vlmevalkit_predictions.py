@@ -101,3 +101,52 @@ def test_a_blind_run_imported_beside_the_clean_one_gives_controls(bench: Path,
     metrics = json.loads((run / "metrics.json").read_text())
     delta = metrics["controls"]["deltas"]["blind"]["overall"]
     assert delta["n"] == len(frame) - 1 and delta["delta"] > 0  # clean answers 2/3 right
+
+
+def _exact_matching_result(predictions: Path) -> Path:
+    """VLMEvalKit's evaluation output: the same rows, plus its verdict ``hit`` and a ``log``."""
+    frame = pd.read_excel(predictions, dtype=str, keep_default_na=False)
+    frame["hit"] = [int(p == a) for p, a in zip(frame["prediction"], frame["answer"],
+                                                   strict=True)]
+    frame["log"] = "Match Found"
+    out = predictions.with_name(f"{predictions.stem}_exact_matching_result.xlsx")
+    frame.to_excel(out, index=False)
+    return out
+
+
+@pytest.mark.parametrize("given", ["predictions", "predictions+result", "result"])
+def test_agreement_from_either_vlmevalkit_file(bench: Path, tmp_path: Path, given: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """The predictions .xlsx alone gives answers but no verdicts (agreement says what to
+    import); its *_exact_matching_result.xlsx, imported or lying beside it, gives both."""
+    pytest.importorskip("openpyxl")
+    from medvqa.interop import agreement
+
+    exported = export_vlmevalkit(bench, tmp_path / "VQA_RAD.tsv", ["test"])
+    mcq = next(f.path for f in exported.files if f.kind == "MCQ")
+    (tmp_path / "vlm").mkdir()
+    preds = inference_file(mcq, tmp_path / "vlm" / "MyVLM_VQA_RAD.xlsx", "Z")
+    result = _exact_matching_result(preds)
+    if given == "predictions":
+        result.unlink()
+    source = result if given == "result" else preds
+    run = tmp_path / "run"
+    assert cli("import-predictions", "vlmevalkit", str(source), "--bench", str(bench),
+               "-o", str(run)) == 0
+    said = capsys.readouterr().err
+    assert cli("score", str(bench), str(run), "--resamples", "50") == 0
+    info = json.loads((run / "run.json").read_text())
+    assert info["model"] == "vlmevalkit:MyVLM_VQA_RAD"
+    if given == "predictions":
+        assert "has no VLMEvalKit verdicts (hit)" in said
+        assert "MyVLM_VQA_RAD_exact_matching_result.xlsx" in said
+        assert cli("agreement", str(run)) == 2
+        assert "*_exact_matching_result.xlsx, not the predictions .xlsx" in \
+            capsys.readouterr().err
+        return
+    if given == "predictions+result":
+        assert "verdicts (hit) read from MyVLM_VQA_RAD_exact_matching_result.xlsx" in said
+    res = agreement(run)
+    right = sum(1 for k in range(res.n) if k % 3)
+    assert res.n > 0 and res.tool_accuracy == pytest.approx(right / res.n)
+    assert cli("agreement", str(run)) == 0

@@ -206,3 +206,28 @@ def test_exam_server_hides_review_pages_and_answers(bench, tmp_path):
     assert page.status_code == 200 and "Which organ" in page.text
     assert "correct" not in page.text and "judge1" not in page.text
     assert "/exam/0/test_tiny" in client.get("/").text
+
+
+def test_large_bodies_and_file_parts_are_refused_before_the_route_reads_them(app):
+    """A 10 MB multipart part used to be read in full (then 404); now 413 on any route."""
+    client, store, tokens, key = app
+    big = {"file": ("scan.bin", b"\0" * (10 << 20), "application/octet-stream")}
+    assert client.post("/login", files=big).status_code == 413
+    assert client.post("/b/99/decide", files=big).status_code == 413
+    assert login(client, tokens["ann"]).status_code == 303
+
+    def chunks():  # no Content-Length: counted as it arrives
+        for _ in range(40):
+            yield b"x" * (64 << 10)
+
+    r = client.post("/b/0/decide", content=chunks(),
+                    headers={"content-type": "application/x-www-form-urlencoded"})
+    assert r.status_code == 413
+    page = client.get("/b/0/item?id=r0")
+    csrf, nonce = form_tokens(page.text)
+    fields = {"item_id": "r0", "action": "accept", "nonce": nonce, "csrf": csrf}
+    r = client.post("/b/0/decide", data=fields, files={"f": ("a.txt", b"tiny", "text/plain")})
+    assert r.status_code == 400  # no form of the app uploads a file
+    assert store.decisions(key) == []
+    r = client.post("/b/0/decide", data=fields, follow_redirects=False)
+    assert r.status_code == 303 and len(store.decisions(key)) == 1  # a normal form still works

@@ -78,6 +78,20 @@ def test_auth_failure_stops_the_run_at_once(bench: Path, tmp_path: Path, status:
     assert sent <= 3  # not 12 items x 5 attempts
 
 
+def test_auth_failure_with_verbose_logging_is_one_line(bench: Path, tmp_path: Path) -> None:
+    """-v used to add an asyncio shutdown traceback ("closed database"): the lookup task that
+    was still running when the run stopped read the cache after it was closed."""
+    with CountingServer(fail={"": [401] * 100}) as server:
+        proc = subprocess.run(
+            [sys.executable, "-m", "medvqa.cli", "-v", "run", str(bench), "-m",
+             f"openai:t@{server.url}", "-o", str(tmp_path / "run")],
+            capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert "refused the key: HTTP 401" in proc.stderr
+    assert "Traceback" not in proc.stderr and "closed database" not in proc.stderr
+    assert "ERROR" not in proc.stderr, proc.stderr
+
+
 def test_every_request_failing_exits_non_zero(bench: Path, tmp_path: Path) -> None:
     with CountingServer(fail={"": [500] * 100}) as server:
         proc = subprocess.run(
@@ -87,6 +101,26 @@ def test_every_request_failing_exits_non_zero(bench: Path, tmp_path: Path) -> No
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "every request of this run failed (12)" in proc.stderr
     assert len(_preds(tmp_path / "run")) == 12  # recorded, so --retry-errors can ask again
+
+
+def test_image_errors_equal_to_answers_are_not_every_request_failing(
+    bench_factory, tmp_path: Path, capsys
+) -> None:
+    """Two items whose image does not load (never sent) and two answered: exit 0, not 2."""
+    from medvqa.cli import main
+
+    bench = bench_factory(tmp_path / "bench", 4)
+    items = [json.loads(line) for line in (bench / "items.jsonl").read_text().splitlines()]
+    for item in items[:2]:
+        (bench / item["images"][0]).write_bytes(b"not an image at all")
+    with CountingServer() as server, pytest.raises(SystemExit) as exit_info:
+        main(["run", str(bench), "-m", f"openai:t@{server.url}", "-o", str(tmp_path / "run")])
+    out = capsys.readouterr()
+    assert exit_info.value.code == 0, out.out + out.err
+    assert "every request" not in out.err
+    preds = _preds(tmp_path / "run")
+    assert sum(p.error is None for p in preds.values()) == 2
+    assert sum(p.error is not None for p in preds.values()) == 2
 
 
 def test_run_stops_when_the_first_requests_all_fail(bench_factory, tmp_path: Path) -> None:

@@ -163,6 +163,33 @@ def test_api_key_sent_as_header_and_written_nowhere(
     assert secret not in proc.stdout + proc.stderr
 
 
+@pytest.mark.parametrize("kind", ["openai", "anthropic"])
+def test_api_key_echoed_in_an_answer_is_stored_nowhere(
+    bench: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """An endpoint that reflects the key in a 200 answer: redacted before cache and files."""
+    import sqlite3
+
+    secret = "sk-medvqa-echo-9b2e7d"
+    monkeypatch.setenv("MEDVQA_TEST_KEY", secret)
+
+    def echo(prompt: str, body: dict) -> str:
+        return f"A. (request authorised with Bearer {secret}; key={secret})"
+
+    run = tmp_path / "run"
+    with CountingServer(reply=echo) as server:
+        run_benchmark(RunConfig(bench_dir=bench, out_dir=run, limit=3, model=ModelConfig(
+            spec=f"{kind}:test@{server.url}", api_key_env="MEDVQA_TEST_KEY")))
+    preds = list(read_jsonl(run / "predictions.jsonl", Prediction))
+    assert len(preds) == 3 and all(p.response and "[redacted]" in p.response for p in preds)
+    assert all(p.response.startswith("A. (request authorised") for p in preds)
+    for f in run.iterdir():
+        assert secret.encode() not in f.read_bytes(), f"API key leaked into {f.name}"
+    with sqlite3.connect(run / "cache.sqlite") as db:  # the page bytes, and every row's text
+        rows = [r for t in ("responses", "predictions") for r in db.execute(f"SELECT * FROM {t}")]
+    assert rows and not any(secret in str(r) for r in rows)
+
+
 def test_anthropic_messages_api(
     bench: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -18,12 +18,23 @@ from medvqa._lazy import lazy_exports
 if TYPE_CHECKING:
     from medvqa.benchmark._images import (
         ALLOWED_FORMATS,
+        MAX_IMAGE_PIXELS,
         ImageInput,
         ImageLoader,
         ImageLoadError,
         decoded_mime,
+        image_size,
         mime_for,
+        pixel_problem,
+        quiet_pillow,
         resolve_inside,
+    )
+    from medvqa.benchmark._item_checks import (
+        ItemFlaw,
+        answer_position_flaw,
+        grounding_flaw,
+        item_flaws,
+        structural_warnings,
     )
     from medvqa.benchmark._items import iter_items
     from medvqa.benchmark._prompts import (
@@ -38,12 +49,21 @@ if TYPE_CHECKING:
 
 _WHERE: dict[str, str] = {
     "ALLOWED_FORMATS": "_images",
+    "MAX_IMAGE_PIXELS": "_images",
+    "image_size": "_images",
+    "pixel_problem": "_images",
+    "quiet_pillow": "_images",
     "ImageInput": "_images",
     "ImageLoader": "_images",
     "ImageLoadError": "_images",
     "decoded_mime": "_images",
     "mime_for": "_images",
     "resolve_inside": "_images",
+    "ItemFlaw": "_item_checks",
+    "answer_position_flaw": "_item_checks",
+    "grounding_flaw": "_item_checks",
+    "item_flaws": "_item_checks",
+    "structural_warnings": "_item_checks",
     "iter_items": "_items",
     "PromptError": "_prompts",
     "PromptTemplate": "_prompts",
@@ -58,21 +78,30 @@ _WHERE: dict[str, str] = {
 
 __all__ = [
     "ALLOWED_FORMATS",
+    "MAX_IMAGE_PIXELS",
     "ImageInput",
     "ImageLoadError",
     "ImageLoader",
+    "ItemFlaw",
     "PromptError",
     "PromptTemplate",
     "ValidationReport",
+    "answer_position_flaw",
     "check_image",
     "decoded_mime",
     "format_options",
+    "grounding_flaw",
+    "image_size",
+    "item_flaws",
     "iter_items",
     "list_templates",
     "load_template",
     "mime_for",
+    "pixel_problem",
+    "quiet_pillow",
     "render_prompt",
     "resolve_inside",
+    "structural_warnings",
     "validate_benchmark",
 ]
 

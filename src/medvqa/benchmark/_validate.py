@@ -3,8 +3,11 @@
 One pass over items.jsonl finds malformed lines, duplicate ids, answers that are not among the
 options, prompts that cannot be rendered, and the images each item needs; each distinct image is
 then read once to check that it exists, that its bytes hash to the digest in its name, and that
-Pillow can decode it. benchmark.json is checked for a known prompt template and for an
-``items_sha256`` that matches items.jsonl's bytes. Nothing stops at the first problem.
+Pillow can decode it. Items that are not items (degenerate options, a question that asks
+nothing, every answer at one position, an answer not in its source caption) are warned about
+(:mod:`medvqa.benchmark._item_checks`). benchmark.json is checked for a known prompt template
+and for an ``items_sha256`` that matches items.jsonl's bytes. Nothing stops at the first
+problem.
 
 The cheap checks of the integrity audit (:func:`medvqa.benchmark.audit.cheap_leaks`: one case,
 one image file or the same pixels in two splits) run too, and what they find is a warning:
@@ -19,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from medvqa.benchmark._item_checks import structural_warnings
 from medvqa.benchmark._items import iter_items
 from medvqa.benchmark._prompts import PromptError, PromptTemplate, load_template, render_prompt
 from medvqa.schema import (
@@ -59,14 +63,20 @@ class ValidationReport:
         return not self.problems
 
 
-def check_image(bench_dir: Path, rel: str) -> str | None:
+def check_image(bench_dir: Path, rel: str, max_pixels: int | None = None) -> str | None:
     """Why the image at ``rel`` is unusable, or None when it is fine.
 
     The same checks as the runner's loader: the real path (links followed) stays inside the
-    benchmark folder and the bytes decode as an image of an allowed format; then the bytes must
-    hash to the digest in the file's name.
+    benchmark folder, the size in the header is within ``max_pixels`` (None: the runner's
+    default cap; 0: none) and the bytes decode as an image of an allowed format; then the bytes
+    must hash to the digest in the file's name.
     """
-    from medvqa.benchmark._images import ImageLoadError, decoded_mime, resolve_inside
+    from medvqa.benchmark._images import (
+        MAX_IMAGE_PIXELS,
+        ImageLoadError,
+        decoded_mime,
+        resolve_inside,
+    )
 
     try:
         path = resolve_inside(bench_dir, rel)
@@ -81,17 +91,21 @@ def check_image(bench_dir: Path, rel: str) -> str | None:
         if actual != stem:
             return f"SHA-256 of the bytes is {actual[:12]}…, not the {stem[:12]}… in its name"
     try:
-        decoded_mime(data, thorough=True)
+        decoded_mime(data, thorough=True,
+                     max_pixels=MAX_IMAGE_PIXELS if max_pixels is None else max_pixels)
     except ImageLoadError as exc:
         return str(exc)
     return None
 
 
-def validate_benchmark(bench_dir: str | Path, leaks: bool = True) -> ValidationReport:
+def validate_benchmark(bench_dir: str | Path, max_image_pixels: int | None = None, *,
+                       leaks: bool = True) -> ValidationReport:
     """Check a benchmark folder and collect every problem.
 
     Args:
         bench_dir: the BENCH/ folder (benchmark.json, items.jsonl, images/).
+        max_image_pixels: flag images above this many pixels (None: the runner's default cap;
+            0: none).
         leaks: also run the audit's cheap leak checks (case, bytes, pixels across splits),
             reported as warnings.
 
@@ -163,9 +177,10 @@ def validate_benchmark(bench_dir: str | Path, leaks: bool = True) -> ValidationR
         problems.append(RecordError(str(items_file), 0, "(file)", "the benchmark has no items"))
     report.n_images = len(image_users)
     for rel, (lineno, i) in image_users.items():
-        why = check_image(bench, rel)
+        why = check_image(bench, rel, max_image_pixels)
         if why is not None:
             problems.append(RecordError(str(items_file), lineno, f"images.{i}", f"{rel}: {why}"))
+    report.warnings.extend(structural_warnings(items_file))
     if leaks and report.n_items:
         from medvqa.benchmark.audit import cheap_leaks
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from medvqa.benchmark import MAX_IMAGE_PIXELS, pixel_problem, quiet_pillow
 from medvqa.schema import Item
 from medvqa.sources import ImageRef, Problems
 from medvqa.store import image_relpath, sha256_bytes
@@ -45,6 +46,10 @@ class BuildContext:
         out: the folder the benchmark is being written to (images go straight there).
         seed: seed of every random step.
         problems: bad-input lines (the build skips and counts them, or stops when strict).
+        max_pixels: most pixels of one source image (the recipe's ``max_image_pixels``;
+            0: no cap), read from its header.
+        downscale: an image above ``max_pixels`` is downscaled to fit and stored as PNG
+            (the recipe's ``oversized_images: downscale``) instead of skipped as a problem.
 
     """
 
@@ -52,6 +57,8 @@ class BuildContext:
     out: Path
     seed: int = 0
     problems: Problems = field(default_factory=Problems)
+    max_pixels: int = MAX_IMAGE_PIXELS
+    downscale: bool = False
     _stored: dict[bytes, str | None] = field(default_factory=dict)
 
     def store_bytes(self, data: bytes, suffix: str) -> str:
@@ -70,25 +77,34 @@ class BuildContext:
         return rel
 
     def store_image(self, image: ImageRef, where: str) -> str | None:
-        """Check an image decodes (header) and store its bytes unchanged; None when unreadable.
+        """Check an image's header and store its bytes unchanged; None when unusable.
 
-        The result is cached per file, so an image used by several items is read once.
+        An image whose header does not parse is a problem; so is one above the pixel cap,
+        unless the recipe asks to downscale it (then a PNG that fits is stored instead). The
+        result is cached per file, so an image used by several items is read once.
         """
         # A 16-byte digest of the path is a smaller key than the path text.
         key = _path_key(image.file) if image.file is not None else b""
         if key and key in self._stored:
             return self._stored[key]
+        rel: str | None = None
+        ext = image.ext
         try:
             data = image.read_bytes()
-            with Image.open(io.BytesIO(data)) as im:
-                im.size  # noqa: B018 - parsing the header is the readability check
+            with quiet_pillow(), Image.open(io.BytesIO(data)) as im:
+                too_large = pixel_problem(im.width, im.height, self.max_pixels)
+                if too_large and self.downscale:
+                    data, ext, too_large = downscaled_png(im, self.max_pixels), ".png", None
         except Exception as exc:  # noqa: BLE001 - any decoder error means unreadable
             self.problems.add(
                 where, f"unreadable image {image.path or ''}: {exc}".replace("  ", " ")
             )
-            rel = None
         else:
-            rel = self.store_bytes(data, image.ext)
+            if too_large:
+                self.problems.add(where, f"image {image.path or ''}: {too_large} (or set "
+                                  "oversized_images: downscale in the recipe)")
+            else:
+                rel = self.store_bytes(data, ext)
         if key:
             self._stored[key] = rel
         return rel
@@ -108,6 +124,23 @@ class BuildContext:
         im = Image.open(io.BytesIO(image.read_bytes()))
         im.load()
         return im
+
+
+def downscaled_png(im: Image.Image, max_pixels: int) -> bytes:
+    """``im`` scaled down (aspect kept) to at most ``max_pixels`` pixels, as PNG bytes.
+
+    Deterministic: the same image and cap give the same bytes (Lanczos, no PNG optimisation).
+    """
+    scale = (max_pixels / (im.width * im.height)) ** 0.5
+    size = (max(1, int(im.width * scale)), max(1, int(im.height * scale)))
+    if im.mode == "P":
+        im = im.convert("RGBA")
+    elif im.mode not in {"1", "L", "LA", "I", "I;16", "RGB", "RGBA"}:
+        im = im.convert("RGB")
+    im.thumbnail(size, Image.Resampling.LANCZOS)  # a JPEG is drafted (decoded small) first
+    buf = io.BytesIO()
+    im.save(buf, format="PNG")
+    return buf.getvalue()
 
 
 def _path_key(path: str) -> bytes:

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from medvqa._resources import shipped_path, shipped_text
 from medvqa._suggest import did_you_mean
+from medvqa.benchmark import MAX_IMAGE_PIXELS
 from medvqa.errors import BadInputError, UsageError
 from medvqa.sources import SourceSpec
 
@@ -85,6 +86,16 @@ class Recipe(BaseModel):
     exam_max_images: int = Field(default=15, ge=1, description="Images per exam item at most.")
     region_min_area: float = Field(
         default=0.10, ge=0, le=1, description="Regions: keep boxes covering this image fraction."
+    )
+    max_image_pixels: int = Field(
+        default=MAX_IMAGE_PIXELS, ge=0,
+        description="Most pixels (width × height) of one source image, read from its header "
+        "(0: no cap); see oversized_images.",
+    )
+    oversized_images: Literal["skip", "downscale"] = Field(
+        default="skip",
+        description="An image above max_image_pixels: skip its items (a counted problem) or "
+        "downscale it to fit (stored as PNG).",
     )
     image_type: str = Field(default="", description="meta.image_type (LMOD prompts).")
     image_description: str = Field(default="", description="meta.image_description (LMOD).")

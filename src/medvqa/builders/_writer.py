@@ -2,7 +2,8 @@
 
 A benchmark is assembled in a private folder beside the target (``.NAME.building-*``) and renamed
 into place only when complete, so a failed or killed build never leaves a half-written BENCH/
-and an old benchmark at the target stays intact until the new one is whole. Items are streamed
+and an old benchmark at the target stays intact until the new one is whole. A disk that fills up
+during the build is one line (:class:`~medvqa.store.DiskFullError`) saying so. Items are streamed
 (never held in memory), hashed as they are written and fsynced before the rename.
 """
 
@@ -10,9 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
+import re
 import shutil
 import tempfile
+import time
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
@@ -21,7 +25,12 @@ from typing import Any, NamedTuple
 
 from medvqa.errors import BadInputError
 from medvqa.schema import BENCHMARK_FILE, ITEMS_FILE, Benchmark, Item, dump_line, write_json
-from medvqa.store import ImageStore
+from medvqa.store import DiskFullError, ImageStore, is_disk_full
+
+log = logging.getLogger(__name__)
+
+#: A private folder from before builds held a lock is stale once untouched this long (seconds).
+UNLOCKED_STALE_S = 3600.0
 
 
 class CountTally:
@@ -74,10 +83,15 @@ class BenchWriter:
     """
 
     def __init__(self, out: str | Path):
+        from filelock import FileLock
+
         self.out = Path(out)
         self.out.parent.mkdir(parents=True, exist_ok=True)
+        self.removed_stale = remove_stale_builds(self.out)
         prefix = f".{self.out.name}.building-"
         self.folder = Path(tempfile.mkdtemp(dir=self.out.parent, prefix=prefix))
+        self._lock = FileLock(_lock_path(self.folder), timeout=0, thread_local=False)
+        self._lock.acquire()
         self.images = ImageStore(self.folder)
 
     def write_items(self, items: Iterable[Item]) -> WrittenItems:
@@ -108,11 +122,18 @@ class BenchWriter:
     def commit(self) -> Path:
         """Rename the assembled folder to ``out``; return ``out``."""
         replace_folder(self.folder, self.out)
+        self._unlock()
         return self.out
 
     def discard(self) -> None:
         """Remove the private folder (nothing at ``out`` changes)."""
         shutil.rmtree(self.folder, ignore_errors=True)
+        self._unlock()
+
+    def _unlock(self) -> None:
+        if self._lock.is_locked:
+            self._lock.release()
+            Path(self._lock.lock_file).unlink(missing_ok=True)
 
     def __enter__(self) -> BenchWriter:
         return self
@@ -121,6 +142,92 @@ class BenchWriter:
                  tb: TracebackType | None) -> None:
         if exc_type is not None or self.folder.exists():
             self.discard()
+        if exc is not None and not isinstance(exc, DiskFullError) and is_disk_full(
+            exc, self.out.parent
+        ):
+            left = ("the benchmark there is as it was" if (self.out / ITEMS_FILE).exists()
+                    else "nothing was written there")
+            raise DiskFullError(
+                f"{self.out}: no space left on the device while building; the partial build "
+                f"was removed and {left}; free some space and build again"
+            ) from None
+
+
+def _lock_path(folder: Path) -> Path:
+    return folder.with_name(folder.name + ".lock")
+
+
+def remove_stale_builds(out: Path, now: float | None = None) -> list[Path]:
+    """Remove the private folders that killed builds of ``out`` left beside it.
+
+    Only folders named as :class:`BenchWriter` names them for this output
+    (``.NAME.building-XXXXXXXX``) are considered, and only stale ones are removed: their lock
+    file can be taken (its holder is dead), or, for a folder without a lock file (left by a
+    medvqa that took none), nothing in it changed for :data:`UNLOCKED_STALE_S` seconds. A
+    build in progress, of this output or any other, is never touched.
+
+    Returns:
+        The folders removed.
+
+    """
+    from filelock import FileLock, Timeout
+
+    pattern = re.compile(rf"\.{re.escape(out.name)}\.building-[a-z0-9_]{{8}}")
+    now = time.time() if now is None else now
+    removed = []
+    for entry in sorted(out.parent.glob(f".{out.name}.building-*")):
+        if entry.suffix == ".lock" and pattern.fullmatch(entry.stem) and not (
+            entry.with_suffix("").exists()
+        ):
+            _remove_free_lock(entry)  # its folder was committed or removed
+            continue
+        if not pattern.fullmatch(entry.name) or not entry.is_dir() or entry.is_symlink():
+            continue
+        lock_path = _lock_path(entry)
+        if not lock_path.exists():
+            if now - _last_change(entry) < UNLOCKED_STALE_S:
+                continue
+            shutil.rmtree(entry, ignore_errors=True)
+            removed.append(entry)
+            continue
+        lock = FileLock(lock_path, timeout=0, thread_local=False)
+        try:
+            lock.acquire()
+        except Timeout:
+            continue  # a live build holds it
+        try:
+            shutil.rmtree(entry, ignore_errors=True)
+            removed.append(entry)
+        finally:
+            lock.release()
+            lock_path.unlink(missing_ok=True)
+    for entry in removed:
+        log.info("removed %s, left by a build that was killed", entry)
+    return removed
+
+
+def _remove_free_lock(path: Path) -> None:
+    """Remove a lock file nobody holds."""
+    from filelock import FileLock, Timeout
+
+    lock = FileLock(path, timeout=0, thread_local=False)
+    try:
+        lock.acquire()
+    except Timeout:
+        return
+    lock.release()
+    path.unlink(missing_ok=True)
+
+
+def _last_change(folder: Path) -> float:
+    """Latest modification time of ``folder`` and the entries directly in it."""
+    latest = folder.stat().st_mtime
+    for child in folder.iterdir():
+        try:
+            latest = max(latest, child.stat().st_mtime)
+        except OSError:
+            continue
+    return latest
 
 
 def replace_folder(tmp: Path, out: Path) -> None:

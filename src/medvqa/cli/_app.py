@@ -119,6 +119,24 @@ def main(argv: list[str] | None = None) -> None:
     except MedvqaError as exc:
         _err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
         sys.exit(next((c for cls, c in EXIT_CODES.items() if isinstance(exc, cls)), 2))
+    except Exception as exc:
+        _disk_full(exc)
+        raise
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _disk_full(exc: Exception) -> None:
+    """A full disk that no command named a folder for: still one line and exit 2."""
+    from medvqa.store import is_disk_full
+
+    if not is_disk_full(exc):
+        return
+    where = getattr(exc, "filename", None)
+    what = f" writing {where}" if where else ""
+    _err.print(f"[red]error:[/red] no space left on the device{escape(what)}; medvqa writes "
+               "every file whole (a temporary file, then a rename), so no file was left "
+               "half-written; free some space and run the command again", highlight=False,
+               soft_wrap=True)
+    sys.exit(2)
 
 

@@ -24,19 +24,23 @@ DEMO_CAPTIONS, DEMO_TRIES, DEMO_CAPTION_TOKENS = 6, 2, 200
 #: Zero-shot: shown the shipped (interventional radiology) example, SmolLM2 copied its question
 #: onto 5 of 6 pathology captions (dropped as copied_example), so the demo shows it none.
 NO_EXAMPLES = "# no gold examples: SmolLM2 copies a shown example verbatim\nexamples: []\n"
-#: SmolLM2 as judge rates every SmolLM2 question relevance 1, so a threshold would drop them all:
-#: the demo keeps the judge's scores for the experts (and for judge-vs-expert agreement in
-#: `medvqa review stats`) instead of filtering on them.
-JUDGE_MIN_SCORE = 1
+#: SmolLM2 as judge rates every SmolLM2 question relevance 1: the judge's threshold (the
+#: default, 3) marks such items for the experts (`--judge-action review`) instead of dropping
+#: them, so the experts see the judge's doubt and `medvqa review stats` can compare judge and
+#: experts. Items that are not items (degenerate options, no question, an answer not in the
+#: caption) never get that far: the structural checks drop them, and the demo says so.
+JUDGE_MIN_SCORE = 3
 
 
 def _captions_step(
-    step: Callable[[str, list[str]], None], out: Path, data_root: Path, seed: int
-) -> Path:
+    step: Callable[[str, list[str]], None], out: Path, data_root: Path, seed: int,
+    console: Console,
+) -> Path | None:
     """MIRA's caption → QA → judge path with SmolLM2 on real PathMMU explanations.
 
     SmolLM2-135M writes poor questions; the step shows the pipeline validating, counting and
-    dropping them honestly (see bench/captions/dropped.jsonl) and keeping some for review.
+    dropping them honestly (see bench/captions/dropped.jsonl). When none is kept, the demo
+    says so and why, and shows no caption benchmark (None) instead of garbage.
     """
     import json
 
@@ -53,8 +57,18 @@ def _captions_step(
          ["build", "captions", str(src), "-o", str(bench), "--model", "smollm2",
           "--judges", "smollm2", "--types", "single", "--max-tokens", str(DEMO_CAPTION_TOKENS),
           "--tries", str(DEMO_TRIES), "--fewshot", str(fewshot),
-          "--min-judge-score", str(JUDGE_MIN_SCORE),
+          "--min-judge-score", str(JUDGE_MIN_SCORE), "--judge-action", "review",
           "--seed", str(seed), "--cache", str(out / "captions" / "cache.sqlite"), "--local-only"])
+    from medvqa.curate.llm import drop_summary
+
+    counts = json.loads((bench / "benchmark.json").read_text("utf-8")).get("counts", {})
+    if not counts.get("items"):
+        console.print(f"[yellow]captions: kept 0 of {counts.get('generated', 0)}"
+                      f"{drop_summary(counts.get('dropped', {}))}[/yellow] — SmolLM2-135M wrote "
+                      "no usable item; the report and the review app show no caption "
+                      f"benchmark (what was generated and why it was dropped: "
+                      f"{bench / 'dropped.jsonl'})", highlight=False, soft_wrap=True)
+        return None
     step("validate captions", ["validate", str(bench)])
     return bench
 
@@ -117,7 +131,7 @@ def demo_command(
         # A small CNN trained on the benchmark, run under blind and corruptions.
         run_dirs += train_steps(step, bench.recipe, bench_dir, out, seed)
 
-    captions = None if no_llm else _captions_step(step, out, data_root, seed)
+    captions = None if no_llm else _captions_step(step, out, data_root, seed, console)
     built = ["--bench", str(captions)] if captions else []
     step("report", ["report", *run_dirs, *built, "-o", str(out / "report.html")])
     console.print(

@@ -21,8 +21,9 @@ def import_predictions_command(
                                   "blank images); imports under other conditions into the same "
                                   "RUN/ are kept, for controls."),
     split: str = typer.Option("", "--split", help="Split the tool ran on, for logs that "
-                              "number documents instead of naming items (lmms-eval; default "
-                              "test, as medvqa's lmms-eval export)."),
+                              "number documents instead of naming items (lmms-eval; default: "
+                              "the split the samples name or fit, else test). Checked against "
+                              "the samples' targets and prompts."),
 ) -> None:
     """Turn another tool's results into a RUN/ that medvqa score, compare and report read.
 
@@ -49,6 +50,15 @@ def import_predictions_command(
         err.print(f"[yellow]duplicates[/yellow] kept the first answer for "
                   f"{len(result.duplicates)} item(s): {', '.join(result.duplicates[:10])}",
                   highlight=False, soft_wrap=True)
+    for note in result.notes:
+        err.print(note, highlight=False, soft_wrap=True, markup=False)
+    choice = result.split
+    if choice.split is not None and choice.how != "given":
+        why = {"named": "named by the samples", "matched": "the one split the samples' "
+               "targets and prompts fit", "default": "the format's default"}[choice.how]
+        checked = f"; {choice.checked} targets and prompts checked" if choice.checked else ""
+        err.print(f"positions counted in split {choice.split!r} ({why}{checked})",
+                  highlight=False, soft_wrap=True, markup=False)
     Console().print(f"wrote {out}: {result.written} predictions from {source.name} "
                     f"({len(result.unmatched)} unmatched, {result.missing} items without an "
                     f"answer); next: medvqa score {bench} {out}", highlight=False, soft_wrap=True)

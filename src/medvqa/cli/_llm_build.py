@@ -69,11 +69,14 @@ def _settings(
 
 
 def _summary(out: Path, counts: dict[str, Any], problems: object) -> None:
+    from medvqa.curate.llm import drop_summary
+
     print_skipped(problems, _err)  # type: ignore[arg-type]
-    dropped = ", ".join(f"{k} {v}" for k, v in counts.get("dropped", {}).items()) or "none"
+    flagged = counts.get("flagged_by_judges")
+    marked = f"; {flagged} marked for review by the judges" if flagged else ""
     _out.print(
-        f"wrote {out}: {counts.get('items')} items from {counts.get('generated')} generations; "
-        f"dropped {counts.get('dropped_total', 0)} ({dropped}); see dropped.jsonl, review.jsonl",
+        f"wrote {out}: kept {counts.get('items')} of {counts.get('generated')} generated"
+        f"{drop_summary(counts.get('dropped', {}))}{marked}; see dropped.jsonl, review.jsonl",
         highlight=False,
         soft_wrap=True,
     )
@@ -89,6 +92,10 @@ def build_captions(
     ),
     min_judge_score: int = typer.Option(
         3, "--min-judge-score", help="Every judge, every criterion ≥ this (1-5)."
+    ),
+    judge_action: str = typer.Option(
+        "drop", "--judge-action",
+        help="Below --min-judge-score: drop the item, or keep it marked for review.",
     ),
     types: str = typer.Option("open,closed,single,multi", "--types", help="Question types."),
     keywords: str = typer.Option(
@@ -133,6 +140,8 @@ def build_captions(
         return
     if captions is None or out is None:
         raise UsageError("give a captions file and -o BENCH/ (or --sweep LABELLED.csv)")
+    if judge_action not in {"drop", "review"}:
+        raise UsageError(f"--judge-action {judge_action!r}: use drop or review")
     args = (cache, max_tokens, batch_size, tries, constrain, local_only, seed, api_key_env)
     judge_specs = [j.strip() for j in judges.split(",") if j.strip()]
     result = run(
@@ -149,6 +158,7 @@ def build_captions(
             min_keywords=min_keywords,
             fewshot=fewshot,
             min_judge_score=min_judge_score,
+            judge_action=judge_action,
             limit=limit,
             seed=seed,
             name=name,

@@ -25,12 +25,15 @@ if TYPE_CHECKING:
 
 def validate_command(
     bench: Path = typer.Argument(..., help="Benchmark folder (benchmark.json, items.jsonl)."),
+    max_image_pixels: int = typer.Option(
+        default_of(RunConfig, "max_image_pixels"), "--max-image-pixels", min=0,
+        help="Flag images above this many pixels, as `medvqa run` refuses them (0: no cap)."),
 ) -> None:
     """Check a benchmark folder and list every problem (exit 0 if clean, 2 if not).
 
     Checks malformed lines, duplicate ids, answers not among the options, prompts that cannot
-    be rendered, missing, corrupt or misnamed images, an unknown prompt template and an
-    items_sha256 that does not match items.jsonl.
+    be rendered, missing, corrupt, oversized or misnamed images, an unknown prompt template and
+    an items_sha256 that does not match items.jsonl.
 
     Example: medvqa validate bench/mammo-v1/
     """
@@ -39,7 +42,7 @@ def validate_command(
     from medvqa.benchmark import validate_benchmark
 
     console = Console(highlight=False)
-    report = validate_benchmark(bench)
+    report = validate_benchmark(bench, max_image_pixels=max_image_pixels)
     for problem in report.problems:
         console.print(f"[red]✗[/red] {escape(str(problem))}", markup=True, soft_wrap=True)
     for warning in report.warnings:
@@ -159,6 +162,10 @@ def run_command(
     ),
     adapter: Path | None = typer.Option(
         None, "--adapter", help="peft LoRA adapter folder for hf:/smollm2 (medvqa train lora)."),
+    max_image_pixels: int = typer.Option(
+        _d("max_image_pixels"), "--max-image-pixels", min=0,
+        help="Most pixels of one image, read from its header before decoding; a larger image "
+             "is that item's error (0: no cap below Pillow's own)."),
 ) -> None:
     """Run a model (or every model of --models) on a benchmark; resumes and never asks twice.
 
@@ -203,6 +210,7 @@ def run_command(
         max_retry_after_s=max_retry_after,
         stop_after_failures=stop_after_failures,
         perturb_workers=perturb_workers,
+        max_image_pixels=max_image_pixels,
     )
     request = RunRequest(config, models, executor,
                          RayOptions(address=ray_address, workers=ray_workers, gpus=ray_gpus),
@@ -219,7 +227,7 @@ def run_command(
                                 "(see above)")
     elif outcome.summary is not None and outcome.summary.every_request_failed:
         raise BadInputError(f"{out}: every request of this run failed "
-                            f"({outcome.summary.errors}); see the errors above")
+                            f"({outcome.summary.request_errors}); see the errors above")
 
 
 class _ConsoleEvents:

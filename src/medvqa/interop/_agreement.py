@@ -47,8 +47,10 @@ def agreement(run_dir: Path) -> Agreement:
     """
     run_dir = Path(run_dir)
     if not (run_dir / TOOL_SCORES_FILE).is_file():
-        raise BadInputError(f"{run_dir}: no {TOOL_SCORES_FILE} (import the predictions from a "
-                            "file that carries the tool's own scores)")
+        raise BadInputError(
+            f"{run_dir}: no {TOOL_SCORES_FILE}: the file imported carries no verdicts of the "
+            "tool's own; import one that does (VLMEvalKit: *_exact_matching_result.xlsx, not the "
+            "predictions .xlsx; lmms-eval: a samples log with accuracy; Inspect: a scored log)")
     tool = {(v.item_id, v.condition): v.tool_correct
             for v in read_jsonl(run_dir / TOOL_SCORES_FILE, ToolVerdict)}
     rows = [(p, tool[(p.item_id, p.condition)])

@@ -2,9 +2,12 @@
 
 Layout of ``OUT/``:
 
-- ``medvqa_<name>.yaml``: the task (``generate_until``; ``dataset_path`` is the absolute path of
-  ``OUT/dataset``, the Parquet export, so ``datasets`` gives exactly medvqa's splits; the split
-  evaluated is ``test_split``; metric ``accuracy``, mean);
+- ``medvqa_<name>.yaml``: the task (``generate_until``; ``dataset_path: parquet`` with
+  ``dataset_kwargs.data_files`` naming each split's file of ``OUT/dataset``, the Parquet export,
+  relative to the YAML: lmms-eval's config loader anchors relative ``data_files`` of a local
+  builder at the YAML's folder (``lmms_eval.utils._maybe_resolve_yaml_local_data_files``), so the
+  folder can be moved or copied to another machine; ``datasets`` gives exactly medvqa's splits;
+  the split evaluated is ``test_split``; metric ``accuracy``, mean);
 - ``utils.py``: ``doc_to_visual``, ``doc_to_text``, ``doc_to_target``, ``process_results``
   (standalone: a copy of ``medvqa/interop/_lmms_utils.py``);
 - ``prompts.json``: item id → medvqa's rendered prompt (the same text ``medvqa run`` sends);
@@ -68,9 +71,14 @@ def export_lmms_eval(bench: Path, out: Path, split: str = "test", template: str 
     if split not in res.rows:
         raise BadInputError(f"{bench}: no items in split {split!r} (has {', '.join(res.rows)})")
     name = task_name(card.name)
+    data_files = {s: f"dataset/data/{s}-00000-of-00001.parquet" for s in res.rows}
+    missing = [f for f in data_files.values() if not (out / f).is_file()]
+    if missing:  # the Parquet export's layout changed: the task would not load
+        raise BadInputError(f"{out}: {missing[0]} was not written by the Parquet export")
     config = {
         "task": name,
-        "dataset_path": str((out / "dataset").resolve()),
+        "dataset_path": "parquet",
+        "dataset_kwargs": {"data_files": data_files},
         "test_split": split,
         "output_type": "generate_until",
         "doc_to_visual": "!function utils.doc_to_visual",

@@ -9,10 +9,16 @@ fills them (an all-empty ``hint`` or ``l2-category`` column would become a categ
 own); medvqa's own columns (``id``, ``question_type``, ``case_id``, ``source``, ``meta``) follow
 and are ignored by VLMEvalKit, read back by the ``vlmevalkit`` importer.
 
+Items without an image cannot go into an image dataset (VLMEvalKit cannot dump the image of
+such a row). VLMEvalKit loads a custom TSV with option columns and no ``image`` column as a text
+multiple-choice dataset (``CustomTextMCQDataset``, in ``vlmeval.dataset.build_dataset``), so
+image-less choice items go to ``OUT_text.tsv``, written without the ``image`` column. It has no
+text-only open-ended dataset: image-less open and region items are left out and named. A
+benchmark with nothing VLMEvalKit can load is refused.
+
 Things VLMEvalKit would do silently are reported instead (:class:`VlmExport`): option texts that
 pandas' ``read_csv`` turns into NaN (``None``, ``NA``, ``null`` …; VLMEvalKit then leaves the
-option out of the prompt) and items without an image (an image-less row cannot be dumped by its
-image datasets; they are left out and named).
+option out of the prompt) and the image-less items left out.
 """
 
 from __future__ import annotations
@@ -53,6 +59,7 @@ class VlmExport:
     files: list[VlmFile] = field(default_factory=list)
     images: int = 0
     no_image: list[str] = field(default_factory=list)
+    text_only: list[str] = field(default_factory=list)
     na_options: list[str] = field(default_factory=list)
     multi: list[str] = field(default_factory=list)
 
@@ -67,6 +74,11 @@ def open_path(out: Path) -> Path:
     return out.with_name(f"{out.stem}_open{out.suffix or '.tsv'}")
 
 
+def text_path(out: Path) -> Path:
+    """Where image-less choice items of an export to ``out`` go (``X.tsv`` → ``X_text.tsv``)."""
+    return out.with_name(f"{out.stem}_text{out.suffix or '.tsv'}")
+
+
 def _answer_cell(item: Item) -> str:
     return ",".join(item.answer) if isinstance(item.answer, list) else item.answer
 
@@ -77,13 +89,13 @@ def _selected(bench: Path, splits: set[str] | None) -> Iterator[Item]:
             yield item
 
 
-def _header(items: Iterable[Item], choice: bool) -> list[str]:
+def _header(items: Iterable[Item], choice: bool, image: bool = True) -> list[str]:
     width, hint, l2 = 0, False, False
     for item in items:
         width = max(width, len(item.options))
         hint = hint or bool(str(item.meta.get("hint", "")).strip())
         l2 = l2 or bool(str(item.meta.get("l2_category", "")).strip())
-    cols = ["index", "image", "question"] + (["hint"] if hint else [])
+    cols = ["index"] + (["image"] if image else []) + ["question"] + (["hint"] if hint else [])
     if choice:
         cols += [LETTERS[k] for k in range(width)]
     cols += ["answer", "category"] + (["l2-category"] if l2 else []) + ["split"]
@@ -111,7 +123,8 @@ def export_vlmevalkit(bench: Path, out: Path, splits: Iterable[str] | None = Non
     leaves no half-written TSV. Images are base64 of the stored bytes (never re-encoded).
 
     Raises:
-        BadInputError: no item of the benchmark is in ``splits``.
+        BadInputError: no item of the benchmark is in ``splits``, or none VLMEvalKit can
+            load (every one is open-ended and has no image).
 
     """
     bench, out = Path(bench), Path(out)
@@ -120,9 +133,11 @@ def export_vlmevalkit(bench: Path, out: Path, splits: Iterable[str] | None = Non
     kept: list[Item] = []
     for item in _selected(bench, wanted):
         if not item.images:
-            result.no_image.append(item.id)
-            continue
-        kept.append(item.model_copy(update={"images": [], "meta": {
+            if item.question_type not in CHOICE_TYPES:
+                result.no_image.append(item.id)
+                continue
+            result.text_only.append(item.id)
+        kept.append(item.model_copy(update={"meta": {
             k: item.meta[k] for k in ("hint", "l2_category") if k in item.meta}}))
         if any(t.strip() in PANDAS_NA for t in item.options.values()):
             result.na_options.append(item.id)
@@ -130,12 +145,20 @@ def export_vlmevalkit(bench: Path, out: Path, splits: Iterable[str] | None = Non
             result.multi.append(item.id)
     if not kept and not result.no_image:
         raise BadInputError(f"{bench}: no items in split(s) {', '.join(sorted(wanted or []))}")
+    if not kept:
+        raise BadInputError(
+            f"{bench}: nothing VLMEvalKit can load: the {len(result.no_image)} item(s) have no "
+            "image and are open-ended (VLMEvalKit loads image-less items only as multiple "
+            "choice)")
     images: set[str] = set()
-    for choice, path, kind in ((True, out, "MCQ"), (False, open_path(out), "VQA")):
-        group = [i for i in kept if (i.question_type in CHOICE_TYPES) == choice]
+    for choice, has_image, path, kind in ((True, True, out, "MCQ"),
+                                          (False, True, open_path(out), "VQA"),
+                                          (True, False, text_path(out), "text MCQ")):
+        group = [i for i in kept if (i.question_type in CHOICE_TYPES) == choice
+                 and bool(i.images) == has_image]
         if not group:
             continue
-        cols = _header(group, choice)
+        cols = _header(group, choice, has_image)
         ids = {i.id for i in group}
         n = 0
         with atomic_writer(path, newline="") as fh:

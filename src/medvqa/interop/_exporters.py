@@ -62,10 +62,15 @@ def vlmevalkit_export(config: ExportConfig) -> ExportSummary:
     result = export_vlmevalkit(config.bench, config.out, list(config.splits) or None)
     summary = ExportSummary([f"wrote {f.path}: {f.rows} rows (VLMEvalKit {f.kind} dataset)"
                              for f in result.files])
+    if result.text_only:
+        summary.warnings.append(
+            f"{len(result.text_only)} choice item(s) without an image went to the text TSV, "
+            f"which VLMEvalKit loads as a text multiple-choice dataset (copy it to "
+            f"$LMUData/NAME.tsv and pass --data NAME): {_named(result.text_only)}")
     if result.no_image:
         summary.warnings.append(
-            f"left out {len(result.no_image)} item(s) without an image (VLMEvalKit's image "
-            f"datasets need one): {_named(result.no_image)}")
+            f"left out {len(result.no_image)} open-ended item(s) without an image (VLMEvalKit "
+            f"has no text-only open-ended dataset): {_named(result.no_image)}")
     if result.na_options:
         summary.warnings.append(
             f"{len(result.na_options)} item(s) have an option text pandas reads as missing "
@@ -98,9 +103,14 @@ def lmms_eval_export(config: ExportConfig) -> ExportSummary:
         raise UsageError("--split: lmms-eval evaluates one split")
     split = config.splits[0] if config.splits else LMMS_EVAL_SPLIT
     lm = export_lmms_eval(config.bench, config.out, split, config.template)
-    return ExportSummary([f"wrote {lm.yaml_path} (task {lm.task}, split {lm.split}, "
-                          f"{lm.rows[lm.split]} docs); run: lmms-eval --include_path {lm.out} "
-                          f"--tasks {lm.task} --log_samples"])
+    logs = lm.out / "logs"
+    return ExportSummary([
+        f"wrote {lm.yaml_path} (task {lm.task}, split {lm.split}, {lm.rows[lm.split]} docs)",
+        f"run: lmms-eval --include_path {lm.out} --tasks {lm.task} --log_samples "
+        f"--output_path {logs} --model …",
+        f"then: medvqa import-predictions lmms-eval {logs}/MODEL/DATE_samples_{lm.task}.jsonl "
+        f"--bench {config.bench} --split {lm.split} -o RUN/",
+    ])
 
 
 Exporter = Callable[[ExportConfig], ExportSummary]

@@ -26,7 +26,9 @@ class PredictionsImport:
         condition: the condition the tool's run was under (checked by the caller against the
             condition table, which lies above this room).
         split: the split the tool ran on, for logs that number documents instead of naming
-            items ("" = the format's ``default_split``: lmms-eval's test, as medvqa exports it).
+            items ("" = the split the log names, or the one its targets and prompts fit, or
+            the format's ``default_split``: lmms-eval's test, as medvqa exports it); checked
+            against the log either way.
     """
 
     format: str
@@ -50,6 +52,6 @@ def import_predictions(config: PredictionsImport) -> ImportResult:
     row = READERS.row(config.format)
     if not config.source.is_file():
         raise BadInputError(f"{config.source}: not found")
-    split = config.split or getattr(row, "default_split", "")
+    default = getattr(row, "default_split", "") or None
     return write_run(config.bench, config.out, reader(config.source), config.format,
-                     config.source, split or None, config.condition)
+                     config.source, config.split or None, config.condition, default)

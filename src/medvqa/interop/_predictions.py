@@ -11,7 +11,7 @@ name) in ``model_info.imported_from``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -19,7 +19,8 @@ from pydantic import BaseModel, Field
 
 from medvqa import __version__
 from medvqa.errors import BadInputError
-from medvqa.interop._imported import Imported, ImportedFile
+from medvqa.interop._imported import ImportedFile
+from medvqa.interop._positions import SplitChoice, choose_split
 from medvqa.schema import (
     BENCHMARK_FILE,
     ITEMS_FILE,
@@ -58,6 +59,8 @@ class ImportResult:
     unmatched: list[str] = field(default_factory=list)
     missing: int = 0
     duplicates: list[str] = field(default_factory=list)
+    split: SplitChoice = field(default_factory=lambda: SplitChoice(None))
+    notes: list[str] = field(default_factory=list)
 
 
 def _resolve(key: str, ids: dict[str, Item], order: list[str], prefixes: list[str]) -> str | None:
@@ -105,16 +108,22 @@ def _kept(out: Path, old: RunInfo | None, condition: str) -> tuple[list[Predicti
 
 
 def write_run(bench: Path, out: Path, found: ImportedFile, fmt: str, source: Path,
-              split: str | None = None, condition: str = "clean") -> ImportResult:
+              split: str | None = None, condition: str = "clean",
+              default_split: str | None = None) -> ImportResult:
     """Map ``found`` onto ``bench``'s items and write them to RUN/ ``out`` as ``condition``.
 
-    ``split`` restricts positional keys (``#N``) to that split's items, in benchmark order (the
-    order medvqa's exports write them in). An earlier import into ``out`` of the same benchmark
+    Positional keys (``#N``) count in one split's items, in benchmark order (the order medvqa's
+    exports write them in): ``split`` when given, else the split the log names, else the one
+    split its targets and prompts fit, else ``default_split`` — each checked against what the
+    log kept (:func:`~medvqa.interop._positions.choose_split`), so a log of another split is
+    refused instead of scored against the wrong items. An earlier import into ``out`` of the
+    same benchmark
     keeps its answers under other conditions, so a tool's run on blank images imported as
     ``blind`` beside its clean run gives ``medvqa score`` its controls.
 
     Raises:
-        BadInputError: ``bench`` is not a benchmark, or no answer matches an item.
+        BadInputError: ``bench`` is not a benchmark, no answer matches an item, or the
+            positions of the log do not fit the split given or named.
 
     """
     bench, out = Path(bench), Path(out)
@@ -123,14 +132,14 @@ def write_run(bench: Path, out: Path, found: ImportedFile, fmt: str, source: Pat
     items_sha = file_sha256(bench / ITEMS_FILE)
     old = _earlier_import(out, items_sha)
     items = {i.id: i for i in read_jsonl(bench / ITEMS_FILE, Item)}
-    order = [i for i, it in items.items() if split is None or it.split == split]
+    chosen = choose_split(found.answers, items, split, default_split, source)
+    order = [i for i, it in items.items() if chosen.split is None or it.split == chosen.split]
     prefixes = sorted({i.rsplit("/", 1)[0] for i in items if "/" in i})
-    result = ImportResult(out, 0)
+    result = ImportResult(out, 0, split=chosen, notes=list(found.notes))
     preds: list[Prediction] = []
     verdicts: list[ToolVerdict] = []
     seen: set[tuple[str, str]] = set()
-    for ans in (Imported(a.key, a.response, a.error, condition, a.tool_correct)
-                for a in found.answers):
+    for ans in (replace(a, condition=condition) for a in found.answers):
         item_id = _resolve(ans.key, items, order, prefixes)
         if item_id is None:
             result.unmatched.append(ans.key)

@@ -1,11 +1,18 @@
 """Readers of other tools' result files (see ``_predictions``): VLMEvalKit, lmms-eval, Inspect.
 
-- VLMEvalKit writes ``{model}_{dataset}.xlsx`` (or ``.tsv`` / ``.csv``): the benchmark's rows
-  plus a ``prediction`` column. Rows are keyed by medvqa's ``id`` column when the TSV came from
-  ``medvqa export``, else by ``index``. Cells are read as text (a prediction ``None`` stays text).
+- VLMEvalKit writes ``{model}_{dataset}.xlsx`` (or ``.tsv`` / ``.csv``) at inference: the
+  benchmark's rows plus a ``prediction`` column; evaluating it writes
+  ``{model}_{dataset}_exact_matching_result.xlsx`` (``_{judge}_result`` with an LLM judge): the
+  same rows plus its own verdict, ``hit``. Either file imports; the answers are the same, and
+  ``hit`` becomes ``tool_scores.jsonl`` (what ``medvqa agreement`` compares). Given the
+  predictions file, a result file beside it is read for ``hit``. Rows are keyed by medvqa's
+  ``id`` column when the TSV came from ``medvqa export``, else by ``index``. Cells are read as
+  text (a prediction ``None`` stays text).
 - lmms-eval writes ``samples_{task}.jsonl`` with ``--log_samples``: one line per document with
-  ``doc_id`` (position in the split), ``filtered_resps`` / ``resps`` and, when logged, ``doc``;
-  keyed by ``doc.id`` when present, else by position (``#doc_id``).
+  ``doc_id`` (position in the split), ``filtered_resps`` / ``resps``, ``target``, ``arguments``
+  (the prompt first; the task and split last) and, in recent versions, ``doc``; keyed by
+  ``doc.id`` when present, else by position (``#doc_id``), with the split, target and prompt
+  kept so the import can tell which split the positions count in.
 - Inspect AI writes ``.eval`` (zip) or ``.json`` logs; read with ``inspect_ai.log.read_eval_log``
   when inspect_ai is installed (``.json`` also without it). Samples are keyed by their ``id``
   (medvqa's task sets it to the item id); the answer is ``output.completion``, an errored sample
@@ -15,6 +22,7 @@
 from __future__ import annotations
 
 import csv
+import glob
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -72,10 +80,39 @@ def read_vlmevalkit(path: Path) -> ImportedFile:
         k = at.get(name)
         return row[k] if k is not None and k < len(row) else ""
 
-    answers = [Imported(get(r, key), get(r, "prediction"), tool_correct=_verdict(get(r, "hit")))
+    notes: list[str] = []
+    hits = {get(r, key): get(r, "hit") for r in rows} if "hit" in header else None
+    if hits is None:
+        hits, result = _vlmevalkit_hits(path, key)
+        notes.append(f"VLMEvalKit's own verdicts (hit) read from {result.name}" if result else
+                     f"{path.name} has no VLMEvalKit verdicts (hit), so `medvqa agreement` "
+                     "will have nothing to compare: VLMEvalKit writes them to "
+                     f"{path.stem}_exact_matching_result{path.suffix} when it evaluates this "
+                     "file; import that file instead, or put it beside this one")
+    answers = [Imported(get(r, key), get(r, "prediction"),
+                        tool_correct=_verdict(hits.get(get(r, key), "")))
                for r in rows if any(r)]
     # VLMEvalKit names the file {model}_{dataset}; both may contain "_", so keep the stem whole.
-    return ImportedFile(answers, model=f"vlmevalkit:{path.stem}")
+    stem = path.stem.removesuffix("_exact_matching_result")
+    return ImportedFile(answers, model=f"vlmevalkit:{stem}", notes=notes)
+
+
+def _vlmevalkit_hits(path: Path, key: str) -> tuple[dict[str, str], Path | None]:
+    """VLMEvalKit's verdicts for a predictions file, from its evaluation result beside it.
+
+    ``{stem}_exact_matching_result.*`` is preferred (VLMEvalKit's rule-based matching), then
+    any ``{stem}_{judge}_result.*``. Empty when there is none.
+    """
+    found = [f for f in sorted(path.parent.glob(f"{glob.escape(path.stem)}_*_result.*"))
+             if f.suffix.lower() in {".xlsx", ".xlsm", ".tsv", ".csv"}]
+    found.sort(key=lambda f: "_exact_matching_result" not in f.name)
+    for result in found:
+        header, rows = _table(result)
+        if "hit" in header and key in header:
+            at = {name: k for k, name in enumerate(header)}
+            return {r[at[key]]: r[at["hit"]] for r in rows
+                    if len(r) > max(at[key], at["hit"])}, result
+    return {}, None
 
 
 def _verdict(value: Any) -> bool | None:
@@ -102,6 +139,22 @@ def _lmms_text(rec: dict[str, Any]) -> str | None:
     return None
 
 
+def _lmms_arguments(args: Any) -> tuple[str | None, str]:
+    """The prompt and the split in a sample's logged request ``arguments``.
+
+    lmms-eval logs the JSON-able request arguments of a ``generate_until`` document:
+    ``[prompt, generation_kwargs, doc_id, task, split]`` (older logs nest them one level
+    deeper, one list per request).
+    """
+    while isinstance(args, list) and args and isinstance(args[0], list):
+        args = args[0]
+    if not isinstance(args, list) or not args:
+        return None, ""
+    prompt = args[0] if isinstance(args[0], str) else None
+    tail = [a for a in args[1:] if isinstance(a, str)]
+    return prompt, tail[-1] if len(tail) >= 2 else ""
+
+
 def read_lmms_eval(path: Path) -> ImportedFile:
     """Answers of an lmms-eval ``samples_*.jsonl`` log (``--log_samples``)."""
     answers: list[Imported] = []
@@ -120,10 +173,15 @@ def read_lmms_eval(path: Path) -> ImportedFile:
             key = str(doc["id"]) if doc.get("id") else f"#{rec['doc_id']}"
             text = _lmms_text(rec)
             metric = next((rec[m] for m in ("accuracy", "exact_match") if m in rec), None)
-            answers.append(Imported(key, text, None if text is not None else "no response",
-                                    tool_correct=_verdict(metric) if metric is not None
-                                    else None))
-    task = path.stem.removeprefix("samples_").split("_20")[0]
+            prompt, split = _lmms_arguments(rec.get("arguments"))
+            target = rec.get("target")
+            answers.append(Imported(
+                key, text, None if text is not None else "no response",
+                tool_correct=_verdict(metric) if metric is not None else None,
+                split=str(doc.get("split") or split),
+                target=target if isinstance(target, str) else None, prompt=prompt))
+    # samples_{task}.jsonl, or {date}_samples_{task}.jsonl in recent versions.
+    task = path.stem.split("samples_", 1)[-1].split("_20")[0]
     return ImportedFile(answers, model=f"lmms-eval:{task}")
 
 

@@ -243,13 +243,28 @@ async def complete_requests(
                     break
                 batch.append(nxt)
             responses, attempts = await _call_with_retries(backend, batch, policy)
+            if stopping:  # cancelled, but wait_for (Python < 3.12) may have swallowed it
+                return
             for (idx, req, key), resp in zip(batch, responses, strict=True):
                 await out.put(Completion(idx, req, key, resp, cached=False, attempts=attempts))
 
+    stopping = False
+
     async def supervise() -> None:
+        nonlocal stopping
+        tasks = [asyncio.ensure_future(produce()),
+                 *(asyncio.ensure_future(work_loop()) for _ in range(n_workers))]
         try:
-            await asyncio.gather(produce(), *(work_loop() for _ in range(n_workers)))
+            await asyncio.gather(*tasks)
         except BaseException as exc:  # noqa: BLE001 - handed to the consumer, which re-raises
+            # gather() leaves the other tasks running: stop them before the caller closes the
+            # cache and the backend they use (else they fail at shutdown, "closed database").
+            stopping = True
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            if isinstance(exc, asyncio.CancelledError):
+                raise
             await out.put(exc)
             return
         await out.put(_End())

@@ -7,7 +7,10 @@ Three things a hosted or self-hosted endpoint can do to a run that no user asked
   anything is recorded or sent, with a line saying to name an environment variable with
   ``--api-key-env`` instead. Only ``http`` and ``https`` are accepted.
 * an error body may echo the request's ``Authorization`` header or the key: recorded error
-  text goes through :func:`redact_secrets` first.
+  text goes through :func:`redact_secrets` first. A successful answer may echo the key too (a
+  proxy that reflects the request, a model asked to repeat its headers): the key's exact value
+  is removed from every answer before it is returned, hence before the cache, the journal or
+  predictions.jsonl can store it (:func:`redact_known`; the answer is otherwise untouched).
 * ``Retry-After`` (seconds or an HTTP date) says when to come back: :func:`retry_after_seconds`
   reads it; the retry loop waits that long, capped (``RetryPolicy.max_retry_after_s``).
 """
@@ -77,6 +80,21 @@ def check_endpoint_url(url: str, key_env: str) -> None:
         raise UsageError(f"--model endpoint {shown}: no host name")
 
 
+def redact_known(text: str, secrets: Iterable[str]) -> str:
+    """``text`` with every exact occurrence of each secret (4 characters or more) replaced.
+
+    Used on successful answers, where ``Authorization``-like words may be the model's own text
+    and only the key itself must go.
+
+    >>> redact_known("your key is sk-abc123, thanks", ["sk-abc123"])
+    'your key is [redacted], thanks'
+    """
+    for secret in secrets:
+        if secret and len(secret) >= 4 and secret in text:
+            text = text.replace(secret, REDACTED)
+    return text
+
+
 def redact_secrets(text: str, secrets: Iterable[str] = ()) -> str:
     """``text`` with keys, ``Authorization``-like values and URL credentials replaced.
 
@@ -87,9 +105,7 @@ def redact_secrets(text: str, secrets: Iterable[str] = ()) -> str:
     >>> redact_secrets('{"error": "bad header Authorization: Bearer sk-abc123456789"}')
     '{"error": "bad header Authorization: [redacted]"}'
     """
-    for secret in secrets:
-        if secret and len(secret) >= 4:
-            text = text.replace(secret, REDACTED)
+    text = redact_known(text, secrets)
     text = _AUTH_VALUE.sub(lambda m: m.group("name") + m.group("sep") + REDACTED, text)
     text = _BEARER.sub(REDACTED, text)
     return strip_userinfo(text)

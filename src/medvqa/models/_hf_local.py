@@ -24,6 +24,7 @@ from medvqa.errors import BadInputError
 from medvqa.models._adapter import adapter_digest, adapter_of, apply_adapter
 from medvqa.models._base import GenerateRequest, GenerateResponse, ModelConfig
 from medvqa.models._hf_device import Placement, resolve_placement
+from medvqa.models._weights import readable_weights
 
 log = logging.getLogger(__name__)
 
@@ -72,16 +73,19 @@ def load_local_lm(path: str, gguf_file: str = "", placement: Placement | None = 
             hf_logging.disable_progress_bar()  # the CLI shows its own progress
             t0 = time.perf_counter()
             kwargs: dict[str, Any] = {"gguf_file": gguf_file} if gguf_file else {}
-            tokenizer = AutoTokenizer.from_pretrained(path, **kwargs)
-            tokenizer.padding_side = "left"
-            if tokenizer.pad_token is None:
-                tokenizer.pad_token = tokenizer.eos_token
-            model = AutoModelForCausalLM.from_pretrained(path, **placement.load_kwargs(), **kwargs)
+            with readable_weights(f"hf:{path}", Path(path) / gguf_file if gguf_file else path):
+                tokenizer = AutoTokenizer.from_pretrained(path, **kwargs)
+                tokenizer.padding_side = "left"
+                if tokenizer.pad_token is None:
+                    tokenizer.pad_token = tokenizer.eos_token
+                model = AutoModelForCausalLM.from_pretrained(path, **placement.load_kwargs(),
+                                                             **kwargs)
             if not placement.device_map:
                 model.to(placement.device)  # type: ignore[arg-type]  # transformers' wrapper hides the signature
             model.eval()
             if adapter:
-                model = apply_adapter(model, adapter)
+                with readable_weights(f"--adapter {adapter}", adapter):
+                    model = apply_adapter(model, adapter)
             _LOADED[key] = LoadedLM(tokenizer, model, time.perf_counter() - t0)
             log.info("loaded %s%s in %.1f s", path, f"/{gguf_file}" if gguf_file else "",
                      _LOADED[key].load_s)

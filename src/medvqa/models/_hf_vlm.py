@@ -36,6 +36,7 @@ from medvqa.models._hf_device import (
     resolve_placement,
     supports_static_cache,
 )
+from medvqa.models._weights import readable_weights
 
 log = logging.getLogger(__name__)
 _LOCK = threading.Lock()
@@ -84,14 +85,17 @@ def load_vlm(path: str, placement: Placement | None = None, adapter: str = "") -
 
             hf_logging.disable_progress_bar()  # the CLI shows its own progress
             t0 = time.perf_counter()
-            processor = AutoProcessor.from_pretrained(path)
-            processor.tokenizer.padding_side = "left"  # batched generation continues on the right
-            model = AutoModelForImageTextToText.from_pretrained(path, **placement.load_kwargs())
+            with readable_weights(f"hf:{path}", path):
+                processor = AutoProcessor.from_pretrained(path)
+                processor.tokenizer.padding_side = "left"  # batched generation continues right
+                model = AutoModelForImageTextToText.from_pretrained(path,
+                                                                    **placement.load_kwargs())
             if not placement.device_map:
                 model.to(placement.device)  # type: ignore[arg-type]  # transformers' wrapper hides the signature
             model.eval()
             if adapter:
-                model = apply_adapter(model, adapter)
+                with readable_weights(f"--adapter {adapter}", adapter):
+                    model = apply_adapter(model, adapter)
             cache = placement.cache
             if cache == "static" and not supports_static_cache(model):
                 cache = "dynamic"

@@ -5,7 +5,8 @@ runner's throughput target (≥ 1,000 items/s) is out of reach for the openai SD
 cores (MEASUREMENTS.md). Each image's ``data:`` URL is built once and its JSON fragment reused,
 so a request costs one small ``json.dumps`` plus string joins. The API key is read here, from
 the environment variable the user names, and is sent only as a header: it never enters
-``params``, ``info``, error messages or logs.
+``params``, ``info``, error messages, logs or stored answers (an answer that echoes it has it
+replaced by ``[redacted]``).
 """
 
 from __future__ import annotations
@@ -33,7 +34,12 @@ from medvqa.models._base import (
     ModelRequestError,
     TransientModelError,
 )
-from medvqa.models._endpoint import check_endpoint_url, redact_secrets, retry_after_seconds
+from medvqa.models._endpoint import (
+    check_endpoint_url,
+    redact_known,
+    redact_secrets,
+    retry_after_seconds,
+)
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 _TRANSIENT = {408, 409, 425, 429, 500, 502, 503, 504}
@@ -236,4 +242,5 @@ class OpenAICompatModel:
         except (ValueError, KeyError, IndexError, TypeError):
             excerpt = redact_secrets(repr(raw[:200]), self._secrets)
             raise ModelRequestError(f"malformed response from {url}: {excerpt}") from None
-        return GenerateResponse(text=text, latency_s=latency)
+        # An endpoint may echo the key in a 200 answer; it must not reach the cache or a file.
+        return GenerateResponse(text=redact_known(text, self._secrets), latency_s=latency)

@@ -64,9 +64,11 @@ def load_classifier(path: str | Path) -> tuple[ClassifierCard, Any]:
     """Read a trained classifier (card and network in eval mode, on the CPU).
 
     Raises:
-        BadInputError: no classifier there, or weights that do not match the card.
+        BadInputError: no classifier there, weights that do not match the card, or a weights
+            file that does not load (a corrupt safetensors header; names the file).
     """
     from medvqa._optional import require
+    from medvqa.models._weights import readable_weights
 
     require("torch", "safetensors")
     from safetensors.torch import load_file
@@ -86,7 +88,8 @@ def load_classifier(path: str | Path) -> tuple[ClassifierCard, Any]:
     if hashlib.sha256(data).hexdigest() != card.weights_sha256:
         raise BadInputError(f"{weights}: missing or not the weights {folder / CARD_FILE} names")
     net = build_net(card.arch, {c: len(v) for c, v in card.categories.items()}, card.mode)
-    net.load_state_dict(load_file(str(weights)))
+    with readable_weights(f"supervised:{path}", weights):
+        net.load_state_dict(load_file(str(weights)))
     net.eval()
     return card, net
 

@@ -120,7 +120,9 @@ def build_from_recipe(
     builder = RECIPE_TYPES.get(recipe.type)
     with BenchWriter(config.out) as writer:
         tmp = writer.folder
-        ctx = BuildContext(root=root, out=tmp, seed=config.seed, problems=Problems(config.strict))
+        ctx = BuildContext(root=root, out=tmp, seed=config.seed, problems=Problems(config.strict),
+                           max_pixels=recipe.max_image_pixels,
+                           downscale=recipe.oversized_images == "downscale")
         keys, images = _spill(builder(recipe, ctx), tmp / _SCRATCH)
         assign_split_keys(keys, recipe.splits, config.seed, recipe.test_tiny)
         tally, digest = writer.write_items(_with_splits(tmp / _SCRATCH, keys))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from medvqa._optional import optional_import
+from medvqa.review._limits import BodyLimit
 from medvqa.review._state import HERE, AppConfig, AppState
 from medvqa.review._store import ReviewStore
 
@@ -29,4 +30,5 @@ def create_app(config: AppConfig, store: ReviewStore | None = None) -> Any:
     app.include_router(_routes_review.router)
     app.include_router(_routes_admin.router)
     app.include_router(_routes_exam.router)
+    app.add_middleware(BodyLimit)  # nothing larger than a form is read, on any route
     return app

@@ -10,6 +10,7 @@ from fastapi import Request
 from medvqa.errors import BadInputError
 from medvqa.review._criteria import REASONS
 from medvqa.review._edit import view_model
+from medvqa.review._limits import read_form
 from medvqa.review._resolve import resolve_all
 from medvqa.review._state import new_nonce
 from medvqa.review._web import (
@@ -76,7 +77,7 @@ def queue(request: Request, index: int) -> Any:
 async def adjudicate(request: Request, index: int) -> Any:
     """Record the admin's final decision on a disputed item (append-only)."""
     s = need_session(request, admin=True)
-    form = await request.form()
+    form = await read_form(request)
     check_csrf(s, form)
     st = state(request)
     if not 0 <= index < len(st.benches):

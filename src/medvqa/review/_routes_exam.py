@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import Request
 
 from medvqa.review._exam import answer_text, exam_items, run_slug, write_exam_run
+from medvqa.review._limits import read_form
 from medvqa.review._state import new_nonce
 from medvqa.review._web import (
     HTTPException,
@@ -54,7 +55,7 @@ def exam_page(request: Request, index: int, split: str) -> Any:
 async def answer(request: Request, index: int, split: str) -> Any:
     """Record the expert's answer (append-only; a re-posted form counts once)."""
     s, b = _bench(request, index)
-    form = await request.form()
+    form = await read_form(request)
     check_csrf(s, form)
     item_id = str(form.get("item_id", ""))
     item = b.items.get(item_id)

@@ -11,6 +11,7 @@ from fastapi import Request
 from medvqa.errors import BadInputError
 from medvqa.review._criteria import REASONS
 from medvqa.review._edit import edited_item, view_model
+from medvqa.review._limits import read_form
 from medvqa.review._security import same_token
 from medvqa.review._state import COOKIE, PRE_COOKIE, new_nonce, secure_headers
 from medvqa.review._web import (
@@ -49,7 +50,7 @@ def login_page(request: Request) -> Any:
 async def login(request: Request) -> Any:
     """Check the token; rate-limited per client address."""
     st = state(request)
-    form = await request.form()
+    form = await read_form(request)
     if not same_token(request.cookies.get(PRE_COOKIE), str(form.get("csrf") or "")):
         raise HTTPException(status_code=403, detail="missing or wrong CSRF token")
     client = request.client.host if request.client else "?"
@@ -73,7 +74,7 @@ async def login(request: Request) -> Any:
 async def logout(request: Request) -> Any:
     """End the session."""
     s = need_session(request)
-    form = await request.form()
+    form = await read_form(request)
     check_csrf(s, form)
     await in_thread(state(request).store.close_session, request.cookies.get(COOKIE, ""))
     resp = redirect("/login")
@@ -133,7 +134,7 @@ def item_page(request: Request, index: int, id: str) -> Any:  # noqa: A002
 async def decide(request: Request, index: int) -> Any:
     """Record accept / edit / reject (append-only), then go to the next item."""
     s = need_session(request)
-    form = await request.form()
+    form = await read_form(request)
     check_csrf(s, form)
     st = state(request)
     _reviewing(st)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from medvqa.benchmark import MAX_IMAGE_PIXELS
 from medvqa.models import ModelConfig, RetryPolicy
 from medvqa.schema import CLEAN
 
@@ -45,6 +46,9 @@ class RunConfig:
             share it perturb each image once.
         perturb_workers: processes that perturb images ahead (None: the cores beyond two,
             so none on a 2-core machine; 0: none, the request builder perturbs in-process).
+        max_image_pixels: most pixels (width × height) of one image, read from its header
+            before anything is decoded; a larger image is that item's error (0: no cap below
+            Pillow's own ceiling).
 
     """
 
@@ -66,6 +70,7 @@ class RunConfig:
     max_retry_after_s: float = RetryPolicy.max_retry_after_s
     perturbed_dir: Path | None = None
     perturb_workers: int | None = None
+    max_image_pixels: int = MAX_IMAGE_PIXELS
 
 
 @dataclass(frozen=True)

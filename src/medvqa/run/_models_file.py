@@ -66,10 +66,22 @@ class ModelEntry(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     spec: str = Field(description="Model spec, as for --model.")
-    name: str | None = Field(default=None, description="Display name and RUN/ sub-folder.")
+    name: str | None = Field(
+        default=None,
+        description="Display name and RUN/ sub-folder: one safe folder name (letters, digits, "
+        "'.', '_', '-', '+'; not starting with '.' or '-'; at most 100 characters).",
+    )
     prompt: str | None = Field(default=None, description="Prompt template (default: bench's).")
     endpoints: list[str] = Field(default_factory=list, description="More base URLs (openai:).")
     parameters: ModelParameters = Field(default_factory=ModelParameters)
+
+    @field_validator("name")
+    @classmethod
+    def _one_safe_folder(cls, value: str | None) -> str | None:
+        problem = name_problem(value) if value is not None else None
+        if problem:
+            raise ValueError(problem)
+        return value
 
     @property
     def display_name(self) -> str:
@@ -85,6 +97,29 @@ class ModelsFile(BaseModel):
     version: int = Field(default=1, description="Version of this format.")
     defaults: ModelParameters = Field(default_factory=ModelParameters)
     models: list[ModelEntry] = Field(min_length=1, description="The models, in run order.")
+
+
+#: What a models.yaml ``name`` may be: one folder name that cannot leave ``--out`` or carry markup.
+SAFE_NAME = re.compile(r"[A-Za-z0-9_+][A-Za-z0-9._+-]{0,99}")
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a RUN/ sub-folder of ``--out``, or None when it can.
+
+    A name is used as a folder name under ``--out`` and shown in reports, so it must be one
+    path component that stays there: no slash or backslash, not ``..``, not absolute, no
+    markup. The message suggests a safe spelling.
+
+    >>> name_problem("qwen2.5-vl-7b") is None
+    True
+    >>> name_problem("../../x").endswith("e.g. name: x")
+    True
+    """
+    if SAFE_NAME.fullmatch(name):
+        return None
+    slug = re.sub(r"[^A-Za-z0-9._+-]+", "-", name).strip("-.")[:100] or "model"
+    return (f"{name!r} is not one safe folder name (letters, digits, '.', '_', '-', '+'; not "
+            f"starting with '.' or '-'; at most 100 characters); e.g. name: {slug}")
 
 
 def folder_name(spec: str) -> str:

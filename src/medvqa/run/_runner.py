@@ -53,8 +53,13 @@ from medvqa.schema import (
     read_json,
     write_json,
 )
+from medvqa.store import disk_full_is_bad_input
 
 log = logging.getLogger(__name__)
+
+#: What a full disk leaves of a RUN/ folder (the journal commits each answer as it arrives).
+_LEFT_WHOLE = ("every file there is whole and the answers already received stay in "
+               "cache.sqlite, so a rerun resumes from them")
 
 
 
@@ -90,7 +95,10 @@ class RunSummary:
         already_done: of those, answered by an earlier invocation and skipped.
         sent: requests answered by the model in this invocation.
         cached: requests answered from the cache.
-        errors: requests recorded as errors in this invocation.
+        errors: (item, condition) pairs recorded as errors in this invocation, whether the
+            request was sent or failed before it could be (``unsent_errors``).
+        unsent_errors: of ``errors``, pairs whose request was never sent (a prompt that does
+            not render, an image that does not load).
         error_messages: first distinct error messages of this invocation.
         bad_lines: items.jsonl lines skipped as malformed.
         bad_line_messages: one line per skipped line: file, line number, field and why.
@@ -106,6 +114,7 @@ class RunSummary:
     sent: int = 0
     cached: int = 0
     errors: int = 0
+    unsent_errors: int = 0
     error_messages: list[str] = field(default_factory=list)
     bad_lines: int = 0
     bad_line_messages: list[str] = field(default_factory=list)
@@ -124,9 +133,18 @@ class RunSummary:
         return self.completed / self.elapsed_s if self.elapsed_s > 0 else 0.0
 
     @property
+    def request_errors(self) -> int:
+        """Requests sent (or answered from the cache) in this invocation that failed."""
+        return self.errors - self.unsent_errors
+
+    @property
     def every_request_failed(self) -> bool:
-        """Whether this invocation finished requests and every one of them was an error."""
-        return bool(self.completed) and self.errors == self.completed
+        """Whether this invocation finished requests and every one of them was an error.
+
+        Only requests that were sent (or answered from the cache) count: an item whose image
+        did not load was never sent, so it is neither a failed request nor an answered one.
+        """
+        return bool(self.completed) and self.request_errors == self.completed
 
 
 def _resolve_conditions(specs: list[str], seed: int) -> list[Condition]:
@@ -214,9 +232,10 @@ async def arun_benchmark(
         await model.aclose()
         raise BadInputError(f"model endpoint unreachable: {exc}") from None
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        with RunFolderLock(out_dir):
-            return await _run_locked(config, prep, model, info, progress, started)
+        with disk_full_is_bad_input(out_dir, _LEFT_WHOLE):
+            out_dir.mkdir(parents=True, exist_ok=True)
+            with RunFolderLock(out_dir):
+                return await _run_locked(config, prep, model, info, progress, started)
     finally:
         await model.aclose()
 
@@ -248,7 +267,7 @@ async def _run_locked(
     )
     settings = SendSettings(config.concurrency, policy, config.retry_errors,
                             config.stop_after_failures)
-    loader = ImageLoader(config.bench_dir)
+    loader = ImageLoader(config.bench_dir, max_pixels=config.max_image_pixels)
     sender = RequestSender(model, prep.conditions, prep.template, loader, journal, cache,
                            settings)
     total = prep.scan.items * len(prep.conditions)
@@ -298,6 +317,7 @@ def _copy_counts(counts: SendCounts, summary: RunSummary) -> None:
     summary.sent = counts.sent
     summary.cached = counts.cached
     summary.errors = counts.errors
+    summary.unsent_errors = counts.unsent_errors
     summary.error_messages = list(counts.messages)
 
 

@@ -67,7 +67,12 @@ class SendSettings:
 
 @dataclass
 class SendCounts:
-    """What one invocation sent, and how it went (filled as answers arrive)."""
+    """What one invocation sent, and how it went (filled as answers arrive).
+
+    ``errors`` counts every error recorded; ``unsent_errors`` those found before a request
+    could be built (a prompt that does not render, an image that does not load), which were
+    never sent.
+    """
 
     selected: int = 0
     already_done: int = 0
@@ -76,6 +81,7 @@ class SendCounts:
     errors: int = 0
     sent_ok: int = 0
     completed: int = 0
+    unsent_errors: int = 0
 
     def __post_init__(self) -> None:
         self.messages: list[str] = []
@@ -187,6 +193,7 @@ class RequestSender:
             self.journal.add_many(rows)
             self.counts.completed += len(rows)
             self.counts.errors += len(rows)
+            self.counts.unsent_errors += len(rows)
             for r in rows:
                 self.counts.note(r.error)
 

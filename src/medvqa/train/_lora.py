@@ -97,7 +97,18 @@ def model_location(spec: str) -> tuple[str, str]:
 
 
 def _load(path: str, gguf: str) -> tuple[Any, Any, bool]:
-    """A fresh, trainable copy of the weights (never the backends' shared cached copy)."""
+    """A fresh, trainable copy of the weights (never the backends' shared cached copy).
+
+    Weights that do not load (a corrupt file, a pickle the safe loader refuses) are one
+    bad-input line naming the file.
+    """
+    from medvqa.models._weights import readable_weights
+
+    with readable_weights(f"--model hf:{path}", Path(path) / gguf if gguf else path):
+        return _load_weights(path, gguf)
+
+
+def _load_weights(path: str, gguf: str) -> tuple[Any, Any, bool]:
     import torch
     from transformers.utils import logging as hf_logging
 

@@ -104,12 +104,17 @@ def test_pipeline_validates_counts_and_drops_honestly(
     counts = res.counts
     assert counts["captions_filtered"] == 1  # the chest radiograph has no IR terms
     assert counts["generated"] == 8  # 2 captions × 4 types
-    assert counts["dropped"] == {"generate:schema": 2, "judge:low_score": 2}
+    # The scripted replies are the same for every caption: on c1 (an angiography), the
+    # "Angioplasty" answer and the "residual dissection" question are not in the caption.
+    assert counts["dropped"] == {"check:ungrounded": 2, "generate:schema": 2,
+                                 "judge:low_score": 1}
     items = list(read_jsonl(res.out / "items.jsonl", Item))
-    assert sorted(i.id for i in items) == ["c1-open", "c1-single", "c2-open", "c2-single"]
+    assert sorted(i.id for i in items) == ["c1-open", "c2-open", "c2-single"]
     assert validate_benchmark(res.out).ok
     dropped = [json.loads(x) for x in (res.out / "dropped.jsonl").read_text().splitlines()]
-    assert {d["reason"] for d in dropped} == {"schema", "low_score"}
+    assert {d["reason"] for d in dropped} == {"schema", "ungrounded", "low_score"}
+    assert {d["key"] for d in dropped if d["reason"] == "ungrounded"} == {"c1:single",
+                                                                          "c1:closed"}
     assert all(
         "not among the option letters" in d["detail"] for d in dropped if d["stage"] == "generate"
     )
@@ -150,7 +155,7 @@ def test_rebuild_is_byte_identical_and_served_from_cache(
 def test_bad_rows_are_skipped_and_named(tmp_path: Path, server: ScriptedServer) -> None:
     cfg = _config(tmp_path, server.spec(), types=["single"], judges=[])
     cfg.captions.write_text(
-        'id,caption,image\nc1,"Angiogram.",\n,"no id",\nc3,"",\nc4,"x",missing.png\n'
+        'id,caption,image\nc1,"Angioplasty.",\n,"no id",\nc3,"",\nc4,"x",missing.png\n'
     )
     res = build_captions(cfg)
     messages = [str(p) for p in res.problems]

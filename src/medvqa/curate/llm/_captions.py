@@ -3,6 +3,13 @@
 The MIRA pipeline (seed 001) with every LLM call through :func:`medvqa.run.complete`. Each
 item keeps its provenance in ``meta.provenance``: the source caption id and text, the generator
 model, the prompt's SHA-256, attempts, keyword hits and every judge's scores.
+
+A reply that validates is not yet an item: before the judges see it, it must pass the
+structural checks of :mod:`medvqa.benchmark._item_checks` — option texts distinct, non-empty
+and not option letters, a question that asks something, its answer found in the caption, and,
+across the build, answers not all at one position — each failure a counted drop reason
+(stage ``check``). Judge scores below the threshold drop the item, or, with
+``judge_action="review"``, keep it marked for the experts (``meta.provenance.judge_flag``).
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from medvqa.benchmark import answer_position_flaw, grounding_flaw, item_flaws
 from medvqa.builders import BenchWriter
 from medvqa.curate.llm._generate import Outcome, generate_structured
 from medvqa.curate.llm._judges import JudgeInput, judge_decision, run_judges
@@ -57,6 +65,8 @@ class CaptionsConfig:
         fewshot: gold examples file; None = the shipped FICTIONAL examples.
         shots: gold examples of the same type shown per prompt.
         min_judge_score: every judge must rate every criterion at least this (1-5).
+        judge_action: what a score below ``min_judge_score`` does: ``drop`` the item, or keep
+            it for ``review``, marked (``meta.provenance.judge_flag``) and counted.
         limit: use only the first N captions that pass the filter (0 = all).
         seed: recorded in benchmark.json (generation is greedy unless temperature > 0).
         name: benchmark name.
@@ -73,6 +83,7 @@ class CaptionsConfig:
     fewshot: Path | None = None
     shots: int = 1
     min_judge_score: int = 3
+    judge_action: str = "drop"
     limit: int = 0
     seed: int = 0
     name: str = "captions"
@@ -197,6 +208,7 @@ def _build(
             )
         else:
             valid.append((o, rec))
+    valid = _checked(valid, result)
     entries = [
         JudgeInput(
             o.key, rec.text, o.value.question, o.value.options, o.value.answer, o.value.explanation
@@ -205,19 +217,54 @@ def _build(
         if o.value is not None
     ]
     verdicts = run_judges(config.judges, entries) if config.judges else {}
+    flagged = 0
     for o, rec in valid:
         assert o.value is not None
         judged = verdicts.get(o.key, [])
         why = judge_decision(judged, config.min_judge_score) if config.judges else None
-        if why is not None:
+        if why is not None and config.judge_action != "review":
             reason = "no_valid_scores" if "no valid scores" in why else "low_score"
             result.dropped.append(Dropped(o.key, rec.id, "judge", reason, why, o.raw))
             continue
-        result.items.append(_item(config, o, rec, images[rec.id], hits.get(rec.id, []), judged))
+        flagged += why is not None
+        result.items.append(_item(config, o, rec, images[rec.id], hits.get(rec.id, []), judged,
+                                  why))
         result.review.append(_review(result.items[-1], rec, judged))
     result.extra_counts["captions_filtered"] = filtered
+    if config.judge_action == "review":
+        result.extra_counts["flagged_by_judges"] = flagged
     counts = write_output(writer, result)
     return LLMBuildResult(writer.out, counts, problems)
+
+
+def _checked(
+    valid: list[tuple[Outcome[GeneratedQA], TextRecord]], result: BuildOutput
+) -> list[tuple[Outcome[GeneratedQA], TextRecord]]:
+    """The replies that are items: structural checks, then the build's answer positions.
+
+    Each failure is a :class:`Dropped` of stage ``check`` whose reason is the flaw's code.
+    """
+    kept: list[tuple[Outcome[GeneratedQA], TextRecord, Item]] = []
+    for o, rec in valid:
+        assert o.value is not None
+        draft = Item(id=o.key, **item_fields(o.value))
+        flaws = item_flaws(draft)
+        grounding = grounding_flaw(draft, rec.text)
+        flaws += [grounding] if grounding else []
+        if flaws:
+            result.dropped.append(Dropped(o.key, rec.id, "check", flaws[0].reason,
+                                          "; ".join(map(str, flaws)), o.raw))
+        else:
+            kept.append((o, rec, draft))
+    position = answer_position_flaw(d for _, _, d in kept)
+    if position is not None:  # a generator that always answers one letter: none is kept
+        single = {d.id for _, _, d in kept if d.question_type in {"single", "grade"}}
+        for o, rec, d in kept:
+            if d.id in single:
+                result.dropped.append(Dropped(o.key, rec.id, "check", position.reason,
+                                              str(position), o.raw))
+        kept = [k for k in kept if k[2].id not in single]
+    return [(o, rec) for o, rec, _ in kept]
 
 
 def _images(
@@ -243,10 +290,12 @@ def _item(
     images: list[str],
     keywords: list[str],
     judged: list[Any],
+    judge_flag: str | None = None,
 ) -> Item:
     qa = o.value
     assert qa is not None
     qt = qa.question_type
+    flag = {"judge_flag": judge_flag} if judge_flag else {}
     return Item(
         id=f"{rec.id}-{qt}",
         images=images,
@@ -266,6 +315,7 @@ def _item(
                 "keywords": keywords,
                 "judges": {v.judge: v.as_meta() for v in judged},
                 "grounding_span": rec.text,
+                **flag,
             },
         },
         **item_fields(qa),

@@ -91,6 +91,37 @@ def dropped_counts(dropped: list[Dropped]) -> dict[str, int]:
     return dict(sorted(Counter(f"{d.stage}:{d.reason}" for d in dropped).items()))
 
 
+#: Each drop reason in words, for the one-line summary of a build.
+REASON_WORDS = {
+    "no_json": "no JSON",
+    "schema": "invalid fields",
+    "model_error": "model error",
+    "copied_example": "copied the example",
+    "degenerate_options": "degenerate options",
+    "not_a_question": "not a question",
+    "constant_answer": "answer always at one position",
+    "ungrounded": "answer not in the source",
+    "low_score": "judge score below the threshold",
+    "no_valid_scores": "no valid judge scores",
+}
+
+
+def drop_summary(dropped: dict[str, int]) -> str:
+    """``": degenerate options 5, no JSON 1"`` from benchmark.json's ``dropped`` counts.
+
+    Reasons of every stage are summed, most frequent first; "" when nothing was dropped.
+
+    >>> drop_summary({"check:degenerate_options": 5, "generate:no_json": 1})
+    ': degenerate options 5, no JSON 1'
+    """
+    by_reason: Counter[str] = Counter()
+    for key, n in dropped.items():
+        reason = key.split(":", 1)[-1]
+        by_reason[REASON_WORDS.get(reason, reason.replace("_", " "))] += n
+    ranked = sorted(by_reason.items(), key=lambda kv: (-kv[1], kv[0]))
+    return (": " + ", ".join(f"{words} {n}" for words, n in ranked)) if ranked else ""
+
+
 def write_output(writer: BenchWriter, result: BuildOutput) -> dict[str, Any]:
     """Write the benchmark through ``writer`` and commit it; returns benchmark.json's counts."""
     written = writer.write_items(result.items)

@@ -22,6 +22,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from medvqa.benchmark import item_flaws
 from medvqa.curate.llm._extract import ReportExtraction
 from medvqa.curate.llm._generate import Outcome, Task, generate_structured
 from medvqa.curate.llm._grounding import answer_supported, quote_pools, span_in_text
@@ -29,6 +30,7 @@ from medvqa.curate.llm._report_schema import ReportSchema
 from medvqa.curate.llm._texts import TextRecord, load_prompts
 from medvqa.models import LLMSettings
 from medvqa.rng import rng_for
+from medvqa.schema import Item
 
 LETTERS = "ABCDE"
 
@@ -228,6 +230,12 @@ def mcq_questions(
             skipped.append(SkippedQuestion(f"{rep.id}-mcq", rep.id, reason, err, o.raw))
             continue
         mcq = o.value
+        flaws = item_flaws(Item(id=o.key, question=mcq.question, options=dict(mcq.options),
+                                answer=mcq.answer, question_type="single"))
+        if flaws:  # valid JSON, grounded, and still not an item (options that are letters …)
+            skipped.append(SkippedQuestion(f"{rep.id}-mcq", rep.id, flaws[0].reason,
+                                           "; ".join(map(str, flaws)), o.raw))
+            continue
         drafts.append(
             QuestionDraft(
                 f"{rep.id}-mcq",
