@@ -20,6 +20,7 @@ SECTIONS: Registry = Registry(
     {
         "runner": "medvqa.bench._runner:bench_runner",
         "scoring": "medvqa.bench._scoring:bench_scoring",
+        "scale": "medvqa.bench._scale:bench_scale",
         "build": "medvqa.bench._build:bench_build",
         "conditions": "medvqa.bench._conditions:bench_conditions",
         "llm": "medvqa.bench._llm:bench_llm",

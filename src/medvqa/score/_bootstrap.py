@@ -58,7 +58,12 @@ def cluster_index(case_ids: list[str | None] | None, n: int) -> np.ndarray | Non
     return inverse if inverse.max(initial=-1) + 1 < n else None
 
 
-def _percentile(stats: np.ndarray, level: float) -> Interval:
+def percentile_interval(stats: np.ndarray, level: float = 0.95) -> Interval:
+    """The two-sided percentile interval of the finite values of ``stats`` (NaN when none).
+
+    >>> percentile_interval(np.array([0.0, 1.0, np.nan]), 0.5)
+    Interval(low=0.25, high=0.75)
+    """
     stats = stats[np.isfinite(stats)]
     if stats.size == 0:
         return Interval(float("nan"), float("nan"))
@@ -126,7 +131,7 @@ def sums_ci(
     with np.errstate(invalid="ignore", divide="ignore"):
         for sums in resampled_sums(values, clusters, resamples, seed):
             parts.append(np.asarray(statistic(sums), dtype=float))
-    return _percentile(np.concatenate(parts), level)
+    return percentile_interval(np.concatenate(parts), level)
 
 
 def _ratio(sums: np.ndarray) -> np.ndarray:
@@ -177,4 +182,4 @@ def statistic_ci(
             picks = rng.integers(0, len(members), size=len(members))
             idx = np.concatenate([members[p] for p in picks])
         out[b] = statistic(idx)
-    return _percentile(out, level)
+    return percentile_interval(out, level)
