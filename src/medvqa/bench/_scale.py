@@ -22,7 +22,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -48,7 +50,7 @@ def write_scale_bench(root: Path, n: int, unique: bool, seed: int = 0) -> Path:
     """
     rng = np.random.default_rng(seed)
 
-    def items():  # type: ignore[no-untyped-def]
+    def items() -> Iterator[Item]:
         for i in range(n):
             texts = ([f"finding {i}.{j}" for j in range(4)] if unique
                      else [TEXTS[k] for k in rng.choice(len(TEXTS), 4, replace=False)])
@@ -66,6 +68,45 @@ def write_scale_bench(root: Path, n: int, unique: bool, seed: int = 0) -> Path:
     write_json(root / "benchmark.json", Benchmark(
         name=name, created_with=CreatedWith(tool_version="bench"), items_sha256=sha))
     return root
+
+
+def write_random_run(bench: Path, out: Path, conditions: tuple[str, ...] = ("clean",),
+                     seed: int = 0, error_every: int = 0) -> Path:
+    """A RUN/ of uniformly random letters, written directly (tests use it for speed).
+
+    What ``medvqa run -m random`` writes, in its item-major order, without the runner.
+
+    Args:
+        bench: the BENCH/ (single-choice items).
+        out: the RUN/ folder to write.
+        conditions: condition names, in the order of each item's lines.
+        seed: seed of the letters.
+        error_every: every n-th line is a failed request instead (0: none).
+    """
+    from medvqa import __version__
+    from medvqa.schema import Prediction, RunInfo, read_json, read_jsonl
+
+    rng = np.random.default_rng(seed)
+    card = read_json(bench / "benchmark.json", Benchmark)
+
+    def lines() -> Iterator[Prediction]:
+        k = 0
+        for item in read_jsonl(bench / "items.jsonl", Item):
+            for cond in conditions:
+                k += 1
+                if error_every and k % error_every == 0:
+                    yield Prediction(item_id=item.id, condition=cond, error="HTTP 500")
+                    continue
+                letter = list(item.options)[int(rng.integers(len(item.options)))]
+                yield Prediction(item_id=item.id, condition=cond, response=letter,
+                                 latency_s=0.0)
+
+    out.mkdir(parents=True, exist_ok=True)
+    write_jsonl(out / "predictions.jsonl", lines())
+    write_json(out / "run.json", RunInfo(model="random", conditions=list(conditions),
+                                         items_sha256=card.items_sha256,
+                                         tool_version=__version__, seed=seed))
+    return out
 
 
 _SCORE_SCRIPT = """
@@ -208,7 +249,7 @@ def write_zoo(root: Path, scored: Path, models: int = 12) -> list[Path]:
     return runs
 
 
-def _shifted(block: dict, by: float) -> dict:  # type: ignore[type-arg]
+def _shifted(block: dict[str, Any], by: float) -> dict[str, Any]:
     """A copy of a condition's metrics with every accuracy moved by ``by`` (kept in [0, 1])."""
     out = json.loads(json.dumps(block))
     for b in [out["overall"], *(g for groups in out["by"].values() for g in groups.values())]:

@@ -29,7 +29,7 @@ from medvqa.score._rows import class_hash, gold_class
 from medvqa.score._subgroups import age_band, label
 
 #: Items kept parsed for the predictions that follow (predictions.jsonl is item-major).
-CACHED_ITEMS = 4096
+CACHED_ITEMS = 512
 #: The subgroup analysis (LMOD): grouping → label of an item.
 SUBGROUPS = ("age_band", "sex", "source")
 

@@ -58,31 +58,38 @@ class Columns:
     """Sums to resample over a block of rows, as sparse entries.
 
     Entry i adds ``values[i]`` to column ``cols[i]`` of block row ``rows[i]``; a column's sum
-    over the rows drawn is what a statistic sees.
+    over the rows drawn is what a statistic sees. Columns given whole (:meth:`dense`) keep
+    them as they are instead.
 
     Attributes:
         k: number of columns.
         rows: block-row index of each entry.
         cols: column of each entry (0 … k−1).
         values: value of each entry.
+        full: the columns as full arrays over the block rows (then rows, cols, values are
+            unused).
     """
 
     k: int
     rows: np.ndarray
     cols: np.ndarray
     values: np.ndarray
+    full: tuple[np.ndarray, ...] = ()
 
     @classmethod
     def dense(cls, *columns: np.ndarray) -> Columns:
-        """Columns given as full arrays over the block rows (zeros are dropped).
+        """Columns given as full arrays over the block rows.
 
-        >>> c = Columns.dense(np.array([1.0, 0.0]), np.ones(2))
-        >>> c.k, c.rows.tolist(), c.cols.tolist()
-        (2, [0, 0, 1], [0, 1, 1])
+        >>> Columns.dense(np.array([1.0, 0.0]), np.ones(2)).k
+        2
         """
-        stacked = np.column_stack([np.asarray(c, dtype=float) for c in columns])
-        rows, cols = np.nonzero(stacked)
-        return cls(len(columns), rows, cols, stacked[rows, cols])
+        empty = np.zeros(0, dtype=np.int64)
+        return cls(len(columns), empty, empty, empty.astype(float),
+                   tuple(np.asarray(c, dtype=float) for c in columns))
+
+    def is_empty(self) -> bool:
+        """Whether there is nothing to sum (no row)."""
+        return not (len(self.full[0]) if self.full else len(self.rows))
 
 
 class IntervalRef:
@@ -101,9 +108,12 @@ class IntervalRef:
 
 @dataclass
 class _Request:
+    """Columns summed per group of units as soon as registered (never kept per row)."""
+
     key: Hashable
-    columns: Columns
-    units: np.ndarray
+    kind: str
+    matrix: Any
+    k: int
     statistics: list[tuple[Statistic, IntervalRef]] = field(default_factory=list)
 
 
@@ -188,37 +198,57 @@ class Resampler:
         ref = IntervalRef()
         request = self._requests.get(key)
         if request is None:
-            request = self._requests[key] = _Request(key, columns(), np.asarray(units))
+            built = columns()
+            if built.is_empty():
+                return ref
+            kind, matrix = self._per_group(built, np.asarray(units))
+            request = self._requests[key] = _Request(key, kind, matrix, built.k)
         request.statistics.append((statistic, ref))
         return ref
 
     def run(self) -> None:
         """Draw the resamples and fill every registered interval."""
-        requests = [r for r in self._requests.values() if len(r.columns.rows)]
+        requests = list(self._requests.values())
         self._requests = {}
         for batch in _batches(requests, self.groups, self.resamples):
             self._run_pass(batch)
 
-    def _per_group(self, request: _Request) -> tuple[str, Any]:
-        """Per-group sums of a request's columns: (kind, matrix): dense f32 / f64, or sparse."""
-        c, g, k = request.columns, self.group_of_unit[request.units[request.columns.rows]], \
-            request.columns.k
+    def _per_group(self, c: Columns, units: np.ndarray) -> tuple[str, Any]:
+        """Per-group sums of columns: (kind, matrix) — dense "f32" / "f64", or "sparse"."""
+        k, groups = c.k, self.groups
+        if c.full:
+            g = self.group_of_unit[units]
+            values = np.concatenate(c.full)
+            integer = bool(np.all(np.mod(values, 1) == 0))
+            dense = np.column_stack([np.bincount(g, col, minlength=groups) for col in c.full])
+            if integer:
+                return self._exact(dense)
+            rows, cols = np.nonzero(dense)
+            return "sparse", self._sparse(rows, cols, dense[rows, cols], k)
+        g = self.group_of_unit[units[c.rows]]
         integer = bool(np.all(np.mod(c.values, 1) == 0))
-        if integer and self.groups * k <= _DENSE_CELLS:
-            sums = np.bincount(g * k + c.cols, c.values, minlength=self.groups * k)
-            dense = sums.reshape(self.groups, k)
-            bound = float(np.abs(dense).max(initial=0.0)) * self.groups
-            return ("f32" if bound < _F32_EXACT else "f64"), dense
+        if integer and groups * k <= _DENSE_CELLS:
+            return self._exact(np.bincount(g * k + c.cols, c.values,
+                                           minlength=groups * k).reshape(groups, k))
+        return "sparse", self._sparse(g, c.cols, c.values, k)
+
+    def _exact(self, dense: np.ndarray) -> tuple[str, np.ndarray]:
+        """Integer sums: float32 when no resampled sum can reach 2**24, else float64."""
+        bound = float(np.abs(dense).max(initial=0.0)) * self.groups
+        if bound < _F32_EXACT:
+            return "f32", dense.astype(np.float32)
+        return "f64", dense
+
+    def _sparse(self, rows: np.ndarray, cols: np.ndarray, values: np.ndarray, k: int) -> Any:
+        """Columns × groups in CSR (summed in a fixed order: the same bits on every machine)."""
         from scipy.sparse import csr_matrix
 
-        sparse = csr_matrix((c.values.astype(float), (g, c.cols)), shape=(self.groups, k))
-        return "sparse", sparse.T.tocsr()
+        return csr_matrix((values.astype(float), (rows, cols)), shape=(self.groups, k)).T.tocsr()
 
     def _run_pass(self, requests: list[_Request]) -> None:
         kinds: dict[str, list[tuple[_Request, Any]]] = {"f32": [], "f64": [], "sparse": []}
         for request in requests:
-            kind, matrix = self._per_group(request)
-            kinds[kind].append((request, matrix))
+            kinds[request.kind].append((request, request.matrix))
         dense = {kind: np.hstack([m for _, m in kinds[kind]]).astype(np.float32 if kind == "f32"
                                                                        else np.float64)
                  for kind in ("f32", "f64") if kinds[kind]}
@@ -258,8 +288,8 @@ def _batches(requests: list[_Request], groups: int,
     batch: list[_Request] = []
     used = 0
     for request in requests:
-        cost = (min(groups * request.columns.k, 3 * len(request.columns.rows)) * 8
-                + len(request.statistics) * resamples * 8 + CHUNK * request.columns.k * 8)
+        cost = groups * request.k * 8 + (len(request.statistics) * resamples + CHUNK
+                                         * request.k) * 8
         if batch and used + cost > PASS_BYTES:
             yield batch
             batch, used = [], 0
