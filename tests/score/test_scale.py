@@ -159,3 +159,39 @@ def test_same_inputs_same_metrics_bytes(tmp_path):
     a.pop("provenance"), b.pop("provenance")
     assert json.dumps(a) == json.dumps(b)
     assert np.isfinite(a["conditions"]["permute"]["consistency"])
+
+
+def test_any_order_of_predictions_gives_the_same_metrics(tmp_path):
+    bench = write_scale_bench(tmp_path / "bench", 450, unique=False)
+    ordered = write_random_run(bench, tmp_path / "ordered", ("clean", "permute@1"))
+    shuffled = tmp_path / "shuffled"
+    shuffled.mkdir()
+    (shuffled / "run.json").write_bytes((ordered / "run.json").read_bytes())
+    lines = (ordered / "predictions.jsonl").read_text().splitlines(keepends=True)
+    order = np.random.default_rng(0).permutation(len(lines))
+    (shuffled / "predictions.jsonl").write_text("".join(lines[i] for i in order))
+    # An id the benchmark lacks, and a duplicated item line (the later one wins).
+    with (shuffled / "predictions.jsonl").open("a") as fh:
+        fh.write(Prediction(item_id="nowhere", response="A").model_dump_json() + "\n")
+    out = []
+    for run in (ordered, shuffled):
+        result = score_run(ScoreConfig(bench, run, resamples=199))
+        metrics = json.loads((run / "metrics.json").read_text())
+        metrics.pop("provenance"), metrics.pop("skipped"), metrics.pop("coverage")
+        out.append((metrics, result.problems))
+    assert out[0][0] == out[1][0]
+    assert out[1][1] == [f"{shuffled / 'predictions.jsonl'}: item nowhere: not in "
+                         f"{bench / 'items.jsonl'}"]
+
+
+def test_a_repeated_item_id_reads_the_later_line(tmp_path):
+    from medvqa.score._items import read_items
+
+    first = Item(id="x", question="?", options={"A": "a", "B": "b"}, answer="A",
+                 question_type="single")
+    items = [first, Item(id="y", question="?", options={"A": "a", "B": "b"}, answer="B",
+                         question_type="single"), first.model_copy(update={"answer": "B"})]
+    (tmp_path / "items.jsonl").write_text("".join(i.model_dump_json() + "\n" for i in items))
+    table = read_items(tmp_path, ("category",), (18, 40, 60), {}, 200, [])
+    assert [table.find(i) for i in ("x", "y", "x", "z")] == [2, 1, 2, None]
+    assert table.item(table.find("x")).answer == "B"

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from medvqa.schema import MetricValue
-from medvqa.score._resample import Columns, IntervalRef, Resampler
+from medvqa.score._resample import Columns, IntervalRef, Part, Resampler
 from medvqa.score._table import Extra
 
 
@@ -198,21 +198,21 @@ class BlockInput:
                                        lambda s: statistic(BaseSums(s, c, split)))
 
     def _base_columns(self, c: int, split: bool) -> Columns:
-        rows = np.arange(len(self))
+        """The standard columns: invalid, correct, n.
+
+        With ``c`` classes: invalid, then per class tot, tp, fp (and hits when they differ
+        from tp); correct and n are the sums over the classes.
+        """
         if not c:
             return Columns.dense(self.invalid, self.correct, np.ones(len(self)))
         k = self.classes
-        same = k.gold == k.pred
-        parts = [(rows, np.zeros(len(self), dtype=np.int64), self.invalid),
-                 (rows, 1 + k.gold, np.ones(len(self))),
-                 (rows[same], 1 + c + k.gold[same], np.ones(int(same.sum())))]
-        fp = ~same & (k.pred >= 0)
-        parts.append((rows[fp], 1 + 2 * c + k.pred[fp], np.ones(int(fp.sum()))))
+        same = np.flatnonzero(k.gold == k.pred)
+        fp = np.flatnonzero((k.gold != k.pred) & (k.pred >= 0))
+        parts = [Part(None, 0, self.invalid), Part(None, 1 + k.gold),
+                 Part(same, 1 + c + k.gold[same]), Part(fp, 1 + 2 * c + k.pred[fp])]
         if split:
-            parts.append((rows, 1 + 3 * c + k.gold, self.correct))
-        r, col, v = (np.concatenate(x) for x in zip(*parts, strict=True))
-        keep = v != 0
-        return Columns(1 + (4 if split else 3) * c, r[keep], col[keep], v[keep])
+            parts.append(Part(None, 1 + 3 * c + k.gold, self.correct))
+        return Columns(1 + (4 if split else 3) * c, tuple(parts))
 
     def ratio(self, num: np.ndarray, den: np.ndarray, name: str = "") -> IntervalRef | None:
         """Interval of Σ num / Σ den over resampled units (None when Σ den is 0)."""

@@ -99,7 +99,7 @@ class _Text(NamedTuple):
 
 _TEXTS: dict[str, _Text] = {}
 #: Short responses ("B", "Answer: C") repeat across items: their reading is kept.
-_CACHED_TEXTS, _CACHED_LENGTH = 65_536, 100
+_CACHED_TEXTS, _CACHED_LENGTH = 8192, 100
 
 
 def _read(response: str) -> _Text:
@@ -144,8 +144,27 @@ def tag_response(response: str, row: ScoredRow, options: dict[str, str]) -> tupl
     >>> tag_response("I cannot answer without the image.", row, {"A": "a", "B": "b"})
     ('missing visual evidence', 'refusal')
     """
-    tags: list[str] = []
     text = _read(response)
+    if len(response) > _CACHED_LENGTH:
+        return _tags(response, text, row, options)
+    # A short response's tags depend on the response, the condition, the outcome and whether
+    # its leading letter is an option: the same for every item answered alike.
+    key = (response, row.condition, row.correct, row.invalid, bool(options),
+           text.letter in options if text.letter else None)
+    hit = _TAGS.get(key)
+    if hit is None:
+        if len(_TAGS) >= _CACHED_TEXTS:
+            _TAGS.clear()
+        hit = _TAGS[key] = _tags(response, text, row, options)
+    return hit
+
+
+_TAGS: dict[tuple[object, ...], tuple[str, ...]] = {}
+
+
+def _tags(response: str, text: _Text, row: ScoredRow,
+          options: dict[str, str]) -> tuple[str, ...]:
+    tags: list[str] = []
     missing, refusal = text.missing, text.refusal
     declined = missing or refusal or text.not_medical
     if out_of_domain(row.condition):

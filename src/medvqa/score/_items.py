@@ -70,7 +70,7 @@ class Groups:
         """The codes as an int32 array (−1 everywhere once capped)."""
         if self.capped:
             return np.full(len(self.codes), -1, dtype=np.int32)
-        return np.frombuffer(self.codes, dtype=np.int32).copy()
+        return np.frombuffer(self.codes, dtype=np.int32)
 
 
 @dataclass
@@ -109,6 +109,7 @@ class ItemTable:
     expected: dict[str, np.ndarray] = field(default_factory=dict)
     _repeated: frozenset[int] = frozenset()
     _last: int = -1
+    _current: Item | None = None
     _fh: BinaryIO | None = None
     _cache: OrderedDict[int, Item] = field(default_factory=OrderedDict)
 
@@ -122,18 +123,21 @@ class ItemTable:
         prediction, then the next item, are tried before the id index.
         """
         last = self._last
-        if last >= 0 and self.item(last).id == item_id and self._unique(last):
+        if last >= 0 and self._current is not None and self._current.id == item_id \
+                and self._unique(last):
             return last
-        if 0 <= last + 1 < len(self.offsets) and self.item(last + 1).id == item_id \
-                and self._unique(last + 1):
-            self._last = last + 1
-            return last + 1
+        if 0 <= last + 1 < len(self.offsets):
+            following = self.item(last + 1)
+            if following.id == item_id and self._unique(last + 1):
+                self._last, self._current = last + 1, following
+                return last + 1
         h = hash(item_id)
         lo, hi = bisect_left(self._hashes, h), bisect_right(self._hashes, h)
         for pos in range(hi - 1, lo - 1, -1):
             index = int(self._order[pos])
-            if self.item(index).id == item_id:
-                self._last = index
+            found = self.item(index)
+            if found.id == item_id:
+                self._last, self._current = index, found
                 return index
         return None
 
@@ -143,6 +147,8 @@ class ItemTable:
 
     def item(self, index: int) -> Item:
         """The item at ``index``, read back from its line (recent ones are cached)."""
+        if index == self._last and self._current is not None:
+            return self._current
         hit = self._cache.get(index)
         if hit is not None:
             self._cache.move_to_end(index)
@@ -169,6 +175,7 @@ class ItemTable:
             self._fh.close()
             self._fh = None
         self._cache.clear()
+        self._last, self._current = -1, None
 
 
 def _lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
@@ -196,12 +203,12 @@ def _problem(path: Path, lineno: int, raw: bytes, exc: Exception) -> str:
 
 
 class _Codes(dict[str, int]):
-    """Stable codes of labels, remembered while few (labels repeat: cases, answers)."""
+    """Stable codes of labels, the recent ones remembered (a case's items come together)."""
 
     def code(self, label: str) -> int:
         got = self.get(label)
         if got is None:
-            if len(self) >= 65_536:
+            if len(self) >= 4096:
                 self.clear()
             got = self[label] = class_hash(label)
         return got
@@ -271,7 +278,7 @@ def read_items(bench_dir: Path, by: tuple[str, ...], age_edges: tuple[float, ...
         for name, cond in expect.items():
             applies[name].append(take and bool(cond.applies_to(item)))
     h = _np(hashes, np.int64)
-    order = np.argsort(h, kind="stable")
+    order = np.argsort(h, kind="stable").astype(np.int32)
     offsets_ = _np(offsets, np.int64)
     return ItemTable(
         path=path, offsets=offsets_, case=_np(cases, np.int64),

@@ -29,7 +29,7 @@ from medvqa.score._metrics import (
     weighted_accuracy,
     weighted_accuracy_from_sums,
 )
-from medvqa.score._resample import Columns
+from medvqa.score._resample import Columns, Part
 from medvqa.score.parsers import corpus_bleu
 
 
@@ -105,8 +105,8 @@ def _open(b: BlockInput) -> dict[str, PendingValue] | None:
     point = float(corpus_bleu(stats.sum(axis=0))[0])
 
     def columns() -> Columns:
-        rows, cols = np.nonzero(stats)
-        return Columns(stats.shape[1], bleu.rows[rows], cols, stats[rows, cols])
+        return Columns(stats.shape[1], tuple(Part(bleu.rows, j, stats[:, j])
+                                             for j in range(stats.shape[1])))
 
     out["bleu4"] = value(point, b.interval("bleu", columns, corpus_bleu))
     return out

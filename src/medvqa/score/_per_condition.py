@@ -178,22 +178,44 @@ def combined_conditions(data: RunData, names: Iterable[str]) -> dict[str, Pendin
             members.setdefault(into, []).append(cond)
     out = {}
     for into, shifts in sorted(members.items()):
-        positions = np.concatenate([data.rows.of(c) for c in shifts])
-        arrays = block_arrays(data.rows, positions)
-        _, first, inverse = np.unique(arrays.item, return_index=True, return_inverse=True)
-        inverse = inverse.reshape(-1)
-        count = np.bincount(inverse)
-        all_ok = np.bincount(inverse, weights=arrays.correct) == count
-        any_invalid = np.bincount(inverse, weights=arrays.invalid) > 0
-        low = np.full(len(first), np.iinfo(np.int64).max)
-        high = np.full(len(first), np.iinfo(np.int64).min)
-        np.minimum.at(low, inverse, arrays.pred)
-        np.maximum.at(high, inverse, arrays.pred)
-        order = np.argsort(first, kind="stable")  # items in order of first appearance
-        combined = arrays.subset(first[order])
-        combined.correct = all_ok[order].astype(np.int8)
-        combined.invalid = any_invalid[order].astype(np.int8)
-        pending = pending_condition(data, into, combined)
-        pending.consistency = round(float(np.sum(low == high)) / len(first), 6)
+        rows, consistency = _circular(data, shifts)
+        pending = pending_condition(data, into, rows)
+        pending.consistency = consistency
         out[into] = pending
     return out
+
+
+def _circular(data: RunData, shifts: list[str]) -> tuple[BlockArrays, float]:
+    """One row per item scored under some shift: right only if right under every shift.
+
+    Counted per item (memory grows with the items, not with items × shifts); the item's
+    first row (in the shifts' order, then file order) gives its class and extras, and items
+    come in the order of their first row. Also returns the consistency: the share of items
+    whose predicted class is the same under every shift.
+    """
+    rows, n = data.rows, len(data.items)
+    never = np.iinfo(np.int64).max
+    first = np.full(n, never, dtype=np.int64)
+    first_row = np.full(n, -1, dtype=np.int64)
+    count, right, invalid = (np.zeros(n) for _ in range(3))
+    low, high = np.full(n, never, dtype=np.int64), np.full(n, -never - 1, dtype=np.int64)
+    offset = 0
+    for cond in shifts:
+        at = rows.of(cond)
+        items = rows.item[at].astype(np.int64)
+        seen, where = np.unique(items, return_index=True)
+        new = first[seen] == never
+        first[seen[new]] = offset + where[new]
+        first_row[seen[new]] = at[where[new]]
+        count += np.bincount(items, minlength=n)
+        right += np.bincount(items, weights=rows.correct[at], minlength=n)
+        invalid += np.bincount(items, weights=rows.invalid[at], minlength=n)
+        np.minimum.at(low, items, rows.pred[at])
+        np.maximum.at(high, items, rows.pred[at])
+        offset += len(at)
+    scored = np.flatnonzero(count)
+    order = scored[np.argsort(first[scored], kind="stable")]
+    combined = block_arrays(rows, first_row[order])
+    combined.correct = (right[order] == count[order]).astype(np.int8)
+    combined.invalid = (invalid[order] > 0).astype(np.int8)
+    return combined, round(float(np.sum(low[order] == high[order])) / max(len(order), 1), 6)

@@ -54,27 +54,31 @@ Statistic = Callable[[np.ndarray], np.ndarray]
 
 
 @dataclass(frozen=True)
-class Columns:
-    """Sums to resample over a block of rows, as sparse entries.
-
-    Entry i adds ``values[i]`` to column ``cols[i]`` of block row ``rows[i]``; a column's sum
-    over the rows drawn is what a statistic sees. Columns given whole (:meth:`dense`) keep
-    them as they are instead.
+class Part:
+    """Rows adding to columns: row ``rows[i]`` adds ``weight[i]`` (1 when None) to ``col[i]``.
 
     Attributes:
-        k: number of columns.
-        rows: block-row index of each entry.
-        cols: column of each entry (0 … k−1).
-        values: value of each entry.
-        full: the columns as full arrays over the block rows (then rows, cols, values are
-            unused).
+        rows: block-row indices (None: every row, in order).
+        col: the column of each of those rows, or one column for all of them.
+        weight: the value each adds (None: 1).
+    """
+
+    rows: np.ndarray | None
+    col: np.ndarray | int
+    weight: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class Columns:
+    """Sums to resample over a block of rows: ``k`` columns filled by :class:`Part` s.
+
+    A column's sum over the rows drawn is what a statistic sees. The parts are summed per
+    group of units as soon as they are registered (:meth:`Resampler.interval`): nothing of
+    them is kept per row.
     """
 
     k: int
-    rows: np.ndarray
-    cols: np.ndarray
-    values: np.ndarray
-    full: tuple[np.ndarray, ...] = ()
+    parts: tuple[Part, ...]
 
     @classmethod
     def dense(cls, *columns: np.ndarray) -> Columns:
@@ -83,13 +87,13 @@ class Columns:
         >>> Columns.dense(np.array([1.0, 0.0]), np.ones(2)).k
         2
         """
-        empty = np.zeros(0, dtype=np.int64)
-        return cls(len(columns), empty, empty, empty.astype(float),
-                   tuple(np.asarray(c, dtype=float) for c in columns))
+        return cls(len(columns), tuple(Part(None, j, np.asarray(c, dtype=float))
+                                        for j, c in enumerate(columns)))
 
-    def is_empty(self) -> bool:
-        """Whether there is nothing to sum (no row)."""
-        return not (len(self.full[0]) if self.full else len(self.rows))
+    def integer(self) -> bool:
+        """Whether every value is a whole number (sums then exact in float32 / float64)."""
+        return all(p.weight is None or bool(np.all(np.mod(p.weight, 1) == 0))
+                   for p in self.parts)
 
 
 class IntervalRef:
@@ -199,10 +203,10 @@ class Resampler:
         request = self._requests.get(key)
         if request is None:
             built = columns()
-            if built.is_empty():
+            reduced = self._per_group(built, np.asarray(units))
+            if reduced is None:
                 return ref
-            kind, matrix = self._per_group(built, np.asarray(units))
-            request = self._requests[key] = _Request(key, kind, matrix, built.k)
+            request = self._requests[key] = _Request(key, reduced[0], reduced[1], built.k)
         request.statistics.append((statistic, ref))
         return ref
 
@@ -213,24 +217,38 @@ class Resampler:
         for batch in _batches(requests, self.groups, self.resamples):
             self._run_pass(batch)
 
-    def _per_group(self, c: Columns, units: np.ndarray) -> tuple[str, Any]:
-        """Per-group sums of columns: (kind, matrix) — dense "f32" / "f64", or "sparse"."""
+    def _per_group(self, c: Columns, units: np.ndarray) -> tuple[str, Any] | None:
+        """Per-group sums of columns: (kind, matrix) — dense "f32" / "f64", or "sparse".
+
+        None when no row adds anything.
+        """
         k, groups = c.k, self.groups
-        if c.full:
-            g = self.group_of_unit[units]
-            values = np.concatenate(c.full)
-            integer = bool(np.all(np.mod(values, 1) == 0))
-            dense = np.column_stack([np.bincount(g, col, minlength=groups) for col in c.full])
-            if integer:
-                return self._exact(dense)
-            rows, cols = np.nonzero(dense)
-            return "sparse", self._sparse(rows, cols, dense[rows, cols], k)
-        g = self.group_of_unit[units[c.rows]]
-        integer = bool(np.all(np.mod(c.values, 1) == 0))
-        if integer and groups * k <= _DENSE_CELLS:
-            return self._exact(np.bincount(g * k + c.cols, c.values,
-                                           minlength=groups * k).reshape(groups, k))
-        return "sparse", self._sparse(g, c.cols, c.values, k)
+        g_rows = self.group_of_unit[units]
+        dense = groups * k <= _DENSE_CELLS
+        sums = np.zeros(groups * k) if dense else None
+        coo: list[tuple[np.ndarray, np.ndarray]] = []
+        any_row = False
+        for part in c.parts:
+            g = g_rows if part.rows is None else g_rows[part.rows]
+            if not len(g):
+                continue
+            any_row = True
+            cells = g * k + part.col
+            if sums is not None:
+                sums += np.bincount(cells, part.weight, minlength=groups * k)
+            else:
+                weight = np.ones(len(g)) if part.weight is None else part.weight
+                coo.append((np.broadcast_to(cells, (len(g),)), weight))
+        if not any_row:
+            return None
+        if sums is not None and c.integer():
+            return self._exact(sums.reshape(groups, k))
+        if sums is not None:
+            rows, cols = np.nonzero(sums.reshape(groups, k))
+            return "sparse", self._sparse(rows, cols, sums.reshape(groups, k)[rows, cols], k)
+        cells = np.concatenate([x for x, _ in coo])
+        return "sparse", self._sparse(cells // k, cells % k, np.concatenate([w for _, w in coo]),
+                                      k)
 
     def _exact(self, dense: np.ndarray) -> tuple[str, np.ndarray]:
         """Integer sums: float32 when no resampled sum can reach 2**24, else float64."""
@@ -249,8 +267,7 @@ class Resampler:
         kinds: dict[str, list[tuple[_Request, Any]]] = {"f32": [], "f64": [], "sparse": []}
         for request in requests:
             kinds[request.kind].append((request, request.matrix))
-        dense = {kind: np.hstack([m for _, m in kinds[kind]]).astype(np.float32 if kind == "f32"
-                                                                       else np.float64)
+        dense = {kind: _side_by_side(kinds[kind], np.float32 if kind == "f32" else np.float64)
                  for kind in ("f32", "f64") if kinds[kind]}
         stats = [np.empty((len(r.statistics), self.resamples)) for r in requests]
         where = {id(r): i for i, r in enumerate(requests)}
@@ -282,14 +299,37 @@ class Resampler:
             out[j, start:start + b] = np.asarray(statistic(sums), dtype=float)
 
 
+def _side_by_side(parts: list[tuple[_Request, Any]], dtype: type) -> np.ndarray:
+    """The dense per-group sums of ``parts`` in one matrix (one BLAS product per chunk).
+
+    Each request's own copy is dropped as it is copied in, so memory is not held twice.
+    """
+    rows = parts[0][1].shape[0]
+    out = np.empty((rows, sum(m.shape[1] for _, m in parts)), dtype=dtype)
+    offset = 0
+    for i, (request, m) in enumerate(parts):
+        out[:, offset:offset + m.shape[1]] = m
+        offset += m.shape[1]
+        parts[i] = (request, _Shape(m.shape))
+        request.matrix = None
+    return out
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """Stands for a matrix already copied into the pass's product (only its shape is read)."""
+
+    shape: tuple[int, ...]
+
+
 def _batches(requests: list[_Request], groups: int,
              resamples: int) -> Iterator[list[_Request]]:
     """Requests split into passes that each fit :data:`PASS_BYTES`."""
     batch: list[_Request] = []
     used = 0
     for request in requests:
-        cost = groups * request.k * 8 + (len(request.statistics) * resamples + CHUNK
-                                         * request.k) * 8
+        cost = 2 * groups * request.k * 4 + (len(request.statistics) * resamples + CHUNK
+                                             * request.k) * 8
         if batch and used + cost > PASS_BYTES:
             yield batch
             batch, used = [], 0

@@ -21,9 +21,13 @@ from medvqa.score.parsers import (
 )
 
 
-@dataclass(frozen=True)
+@dataclass
 class ScoredRow:
-    """One parsed and scored prediction, with the item fields breakdowns need."""
+    """One parsed and scored prediction, with the item fields breakdowns need.
+
+    (Not frozen: a frozen dataclass sets each of its 18 fields through ``object.__setattr__``,
+    which a million predictions feel; nothing changes a row once scored.)
+    """
 
     item_id: str
     condition: str

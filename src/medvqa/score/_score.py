@@ -32,13 +32,14 @@ from medvqa.schema import (
     read_json,
     write_json,
 )
-from medvqa.score._controls import control_table
+from medvqa.score._controls import PendingControls, control_table
 from medvqa.score._coverage import coverage, simple_conditions
 from medvqa.score._family import adjust_family
 from medvqa.score._items import ItemTable, read_items
 from medvqa.score._judge import JudgeConfig, JudgeResult, run_judge, write_verdicts
 from medvqa.score._per_condition import (
     MAX_GROUPS,
+    PendingCondition,
     RunData,
     block_arrays,
     combined_conditions,
@@ -119,6 +120,59 @@ def score_run(config: ScoreConfig) -> ScoreResult:
     del table
     _check_something_scored(pred_path, rows, tally)
     notes = _capped(items, config.by) + _failed(tally)
+    plan = _plan(items, rows, tally, config)
+    # Counted now, so the rows and items can go before the resampling and the report.
+    cov = coverage(items, run_info, tally, {c: int(rows.correct[rows.of(c)].sum())
+                                            for c in rows.conditions})
+    n_scored = len(rows.item)
+    items.close()
+    del items, rows
+    plan.resampler.run()
+    card = bench_dir / BENCHMARK_FILE
+    bench = read_json(card, Benchmark) if card.is_file() else None
+    metrics = MetricsFile(
+        style=config.style,
+        n=n_scored,
+        seed=config.seed,
+        resamples=config.resamples,
+        clustered=plan.clustering.startswith("cases"),
+        clustering=plan.clustering,
+        resample_groups=plan.resampler.groups if plan.resampler.grouped else None,
+        skipped=problems.count,
+        notes=notes,
+        model=run_info.model if run_info else "",
+        benchmark=bench.name if bench else bench_dir.name,
+        conditions={c: p.finish() for c, p in plan.conditions.items()},
+    )
+    finished = plan.controls.finish() if plan.controls is not None else None
+    metrics.controls = finished.model_dump() if finished is not None else None
+    metrics.tests_adjusted = adjust_family(metrics)
+    metrics.failure_modes = {
+        c: tally.failures[c].as_dict() for c in sorted(tally.failures, key=condition_order)
+    }
+    metrics.provenance = Provenance(
+        run=run_identity(run_info), predictions_sha256=tally.sha256,
+        benchmark_items_sha256=bench_sha, benchmark_mismatch_allowed=mismatch).model_dump()
+    metrics.coverage = cov
+    if config.judge is not None:
+        _add_judge(metrics, run_judge(config.judge, dict(tally.judge_queue), run_dir / CACHE_FILE,
+                                      bench_dir), run_dir, run_info)
+    write_json(run_dir / METRICS_FILE, metrics)
+    return ScoreResult(metrics, problems.lines(), notes)
+
+
+@dataclass
+class _Plan:
+    """Every figure of the run, planned: intervals registered, not drawn yet."""
+
+    resampler: Resampler
+    clustering: str
+    conditions: dict[str, PendingCondition]
+    controls: PendingControls | None
+
+
+def _plan(items: ItemTable, rows: Rows, tally: Tally, config: ScoreConfig) -> _Plan:
+    """Units, then every condition's blocks, the combined conditions and the controls."""
     scored = np.zeros(len(items), dtype=bool)
     scored[rows.item] = True
     units, clustering = run_units(items.has_case, items.case, scored, config.cluster)
@@ -129,45 +183,11 @@ def score_run(config: ScoreConfig) -> ScoreResult:
                                        tally.errors.get(cond, 0))
                for cond in sorted(set(names) | set(tally.errors), key=condition_order)}
     pending.update(combined_conditions(data, names))
-    correct = {c: (rows.item[rows.of(c)].astype(np.int64), rows.correct[rows.of(c)])
-               for c in names}
+    correct = {c: (rows.item[rows.of(c)], rows.correct[rows.of(c)]) for c in names}
     cats = items.groups["category"]
-    controls = control_table(correct, cats.array().astype(np.int64),
-                             None if cats.capped else cats.labels, units, resampler)
-    resampler.run()
-    card = bench_dir / BENCHMARK_FILE
-    bench = read_json(card, Benchmark) if card.is_file() else None
-    metrics = MetricsFile(
-        style=config.style,
-        n=len(rows.item),
-        seed=config.seed,
-        resamples=config.resamples,
-        clustered=clustering.startswith("cases"),
-        clustering=clustering,
-        resample_groups=resampler.groups if resampler.grouped else None,
-        skipped=problems.count,
-        notes=notes,
-        model=run_info.model if run_info else "",
-        benchmark=bench.name if bench else bench_dir.name,
-        conditions={c: p.finish() for c, p in pending.items()},
-    )
-    finished = controls.finish() if controls is not None else None
-    metrics.controls = finished.model_dump() if finished is not None else None
-    metrics.tests_adjusted = adjust_family(metrics)
-    metrics.failure_modes = {
-        c: tally.failures[c].as_dict() for c in sorted(tally.failures, key=condition_order)
-    }
-    metrics.provenance = Provenance(
-        run=run_identity(run_info), predictions_sha256=tally.sha256,
-        benchmark_items_sha256=bench_sha, benchmark_mismatch_allowed=mismatch).model_dump()
-    metrics.coverage = coverage(items, run_info, tally,
-                                {c: int(ok.sum()) for c, (_, ok) in correct.items()})
-    items.close()
-    if config.judge is not None:
-        _add_judge(metrics, run_judge(config.judge, dict(tally.judge_queue), run_dir / CACHE_FILE,
-                                      bench_dir), run_dir, run_info)
-    write_json(run_dir / METRICS_FILE, metrics)
-    return ScoreResult(metrics, problems.lines(), notes)
+    controls = control_table(correct, cats.array(), None if cats.capped else cats.labels, units,
+                             resampler)
+    return _Plan(resampler, clustering, pending, controls)
 
 
 def _check_something_scored(pred_path: Path, rows: Rows, tally: Tally) -> None:

@@ -171,7 +171,6 @@ def score_lines(pred_path: Path, items: ItemTable, config: StreamConfig,
                 tally.first_error.setdefault(cond, str(pred.error))
                 write(scored_line(pred))
                 continue
-            rows.code_of(cond)
             if cond not in transforms:
                 transforms[cond] = get_condition(cond, config.seed).transform_item
             shown = transforms[cond](items.item(index))

@@ -17,7 +17,7 @@ import numpy as np
 from medvqa.score._rows import ScoredRow, class_hash
 
 #: Distinct predicted-class labels whose codes are remembered (labels repeat across items).
-_CODE_CACHE = 65_536
+_CODE_CACHE = 4096
 
 
 @dataclass
@@ -88,10 +88,12 @@ class RowTable:
         got[1].extend(float(v) for v in values)
 
     def freeze(self) -> Rows:
-        """The columns as NumPy arrays (the table may be dropped afterwards)."""
+        """The columns as NumPy arrays over the table's own buffers.
+
+        No copy is made: the arrays hold the buffers, and the table can grow no more.
+        """
         def col(values: array[Any], dtype: type) -> np.ndarray:
-            return np.frombuffer(values, dtype=dtype).copy() if len(values) else \
-                np.zeros(0, dtype)
+            return np.frombuffer(values, dtype=dtype) if len(values) else np.zeros(0, dtype)
 
         extras = {}
         for name, (rows, values, k) in self._extras.items():
