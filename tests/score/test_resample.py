@@ -69,8 +69,9 @@ def test_sparse_dense_float32_float64_and_passes_give_the_same_bits(monkeypatch)
 
     def run():
         r = Resampler(90, 500, 2)
-        refs = [r.interval(("b", i), units, lambda: Columns.dense(hits * (i + 1), np.ones(n)),
-                           _ratio) for i in range(4)]
+        refs = [r.interval(("b", i), units,
+                           lambda i=i: Columns.dense(hits * (i + 1), np.ones(n)), _ratio)
+                for i in range(4)]
         refs.append(r.interval("float", units, lambda: Columns.dense(noisy, np.ones(n)),
                                _ratio))
         r.run()

@@ -19,8 +19,8 @@ from medvqa.score import (
     subgroup_analysis,
     weighted_accuracy,
 )
-from medvqa.score._bootstrap import resampled_sums, sums_ci
 from medvqa.score._block_input import BaseSums, BlockInput
+from medvqa.score._bootstrap import resampled_sums
 from medvqa.score._metrics import macro_f1_from_sums, weighted_accuracy_from_sums
 from medvqa.score._resample import Resampler
 from medvqa.score._rows import ScoredRow

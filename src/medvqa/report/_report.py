@@ -188,10 +188,20 @@ def _stored_controls(run: LoadedRun) -> list[dict[str, Any]]:
             "p": p_text(d.get("p_value", d.get("mcnemar_p")), d.get("p_holm"))
             + (f"; {d['test']}" if d.get("test") else ""),
             "verdict": _verdict(cond, d["needs_image"], d["delta"])
-            + (f" (by category: {', '.join(needs_cats)})"
+            + (f" (by category: {_first(needs_cats)})"
                if needs_cats and "domain" not in describe(cond).removes else ""),
         })
     return rows
+
+
+def _first(names: list[str], shown: int = 5) -> str:
+    """'a, b, c' — or the first ``shown`` and how many more (a zoo has many categories).
+
+    >>> _first(["a", "b"]), _first(list("abcdefg"), 3)
+    ('a, b', 'a, b, c and 4 more')
+    """
+    more = len(names) - shown
+    return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")
 
 
 def _controls(run: LoadedRun) -> list[dict[str, Any]]:

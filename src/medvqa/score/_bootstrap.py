@@ -1,11 +1,13 @@
-"""Percentile bootstrap confidence intervals: seeded, vectorised, bounded memory, case-clustered.
+"""Percentile bootstrap intervals of one statistic at a time (public helpers).
 
-Every figure medvqa reports is a function of *column sums* over items: accuracy is
-sum(correct)/sum(1), accuracy over valid responses sum(correct)/sum(valid), weighted accuracy
-needs per-class hits and totals, macro-F1 per-class TP/FP/FN. So a resample only has to produce
-the column sums of the resampled units (items, or cases when a case contributes several items).
+metrics.json's intervals are all drawn together by :mod:`medvqa.score._resample` (one pass,
+shared draws); this module keeps the one-statistic helpers of the public API
+(:func:`ratio_ci`, :func:`sums_ci`, :func:`statistic_ci`), :func:`cluster_index` and the
+percentile rule both use.
 
-Two exact ways to draw them, chosen by cost:
+A ratio or sums statistic only needs the column sums of the resampled units (items, or cases
+when a case contributes several items). :func:`resampled_sums` draws them one of two exact
+ways, chosen by cost:
 
 - *types*: units with identical rows are exchangeable, so resampling n units with replacement
   gives Multinomial(n, count_t / n) copies of each distinct row t. With 0/1 outcomes there are

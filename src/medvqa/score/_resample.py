@@ -46,6 +46,8 @@ MAX_UNITS = 4096
 CHUNK = 256
 #: Bytes of per-unit sums plus stored statistics one pass may hold.
 PASS_BYTES = 96 * 2**20
+#: Resampled sums held at once (resamples × columns), bounding the chunk when columns are many.
+_SUM_CELLS = 2_000_000
 #: A dense per-unit matrix above this many cells becomes sparse.
 _DENSE_CELLS = 2_000_000
 _F32_EXACT = 2.0**24
@@ -153,14 +155,16 @@ def draw_indices(n: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
         yield np.stack([rng.integers(0, n, size=n, dtype=np.int32) for _ in range(b)])
 
 
-def draw_weights(n: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
-    """How often each unit was drawn, per resample: chunks of (≤ :data:`CHUNK`) × n counts.
+def draw_weights(n: int, resamples: int, seed: int,
+                 chunk: int = CHUNK) -> Iterator[np.ndarray]:
+    """How often each unit was drawn, per resample: chunks of (≤ ``chunk``) × n counts.
 
-    The draws of :func:`draw_indices`, counted row by row (float32: small exact integers).
+    The draws of :func:`draw_indices`, counted row by row (float32: small exact integers);
+    the chunk size changes how many are evaluated together, never what is drawn.
     """
     rng = np.random.default_rng(seed)
-    for start in range(0, resamples, CHUNK):
-        b = min(CHUNK, resamples - start)
+    for start in range(0, resamples, chunk):
+        b = min(chunk, resamples - start)
         weights = np.empty((b, n), dtype=np.float32)
         for i in range(b):
             weights[i] = np.bincount(rng.integers(0, n, size=n, dtype=np.int32), minlength=n)
@@ -272,15 +276,18 @@ class Resampler:
         stats = [np.empty((len(r.statistics), self.resamples)) for r in requests]
         where = {id(r): i for i, r in enumerate(requests)}
         start = 0
+        # Fewer resamples at a time when there are many columns: the sums stay ~16 MB.
+        width = sum(m.shape[1] for m in dense.values()) + sum(r.k for r, _ in kinds["sparse"])
+        chunk = min(CHUNK, max(8, _SUM_CELLS // max(width, 1)))
         with np.errstate(invalid="ignore", divide="ignore"):
-            for weights in draw_weights(self.groups, self.resamples, self.seed):
+            for weights in draw_weights(self.groups, self.resamples, self.seed, chunk):
                 b = len(weights)
                 for kind, matrix in dense.items():
-                    sums = (weights.astype(matrix.dtype, copy=False) @ matrix).astype(np.float64)
+                    sums = weights.astype(matrix.dtype, copy=False) @ matrix
                     offset = 0
                     for request, m in kinds[kind]:
                         k = m.shape[1]
-                        self._evaluate(request, sums[:, offset:offset + k],
+                        self._evaluate(request, sums[:, offset:offset + k].astype(np.float64),
                                        stats[where[id(request)]], start, b)
                         offset += k
                 w64 = weights.T.astype(np.float64) if kinds["sparse"] else weights
