@@ -244,6 +244,7 @@ def read_items(bench_dir: Path, by: tuple[str, ...], age_edges: tuple[float, ...
         selection.get("limit")
     picked = 0
     codes = _Codes()
+    bands: dict[object, str] = {}  # age → band (ages repeat; the band's text costs a format)
     expect = expect or {}
     applies: dict[str, array[int]] = {name: array("b") for name in expect}
     for lineno, offset, raw in _lines(path):
@@ -267,7 +268,13 @@ def read_items(bench_dir: Path, by: tuple[str, ...], age_edges: tuple[float, ...
             grade_labels[code] = label_
         for name, g in groups.items():
             g.add(group_key(item, name))
-        subgroups["age_band"].add(age_band(item.meta.get("age"), age_edges))
+        age = item.meta.get("age")
+        band = bands.get(age) if isinstance(age, (int, str)) else None
+        if band is None:
+            band = age_band(age, age_edges)
+            if isinstance(age, (int, str)) and len(bands) < 4096:
+                bands[age] = band
+        subgroups["age_band"].add(band)
         subgroups["sex"].add(label(item.meta.get("sex")))
         subgroups["source"].add(label(item.source))
         take = (limit is None or picked < int(limit)) and \

@@ -21,7 +21,9 @@ ch. 2): the units are dealt into :data:`MAX_UNITS` groups by a seeded random per
 groups are resampled. Units are independent, so groups of them are independent clusters and the
 cluster bootstrap over them is valid; the grouping adds about as much variation to an interval's
 ends as 9,999 resamples leave (half-width relative error ≈ 1/√(2·4,096) ≈ 1.1 %, against ≈ 1.4 %
-Monte Carlo error). metrics.json records the grouping (``resample_groups``).
+Monte Carlo error; measured on 8,334 cases over five seeds: the ends' spread 1.2× that of
+drawing every case, no shift beyond it). metrics.json records the grouping
+(``resample_groups``).
 
 Sums are exact: integer columns are summed in float32 when every partial sum stays below 2**24
 (float64 otherwise) so BLAS order cannot change a bit; non-integer columns (region and open

@@ -37,7 +37,7 @@ from medvqa.schema._jsonl import InputError, _record_error, encoding_error
 from medvqa.score._failure_modes import FailureCounts, needs_judge
 from medvqa.score._items import ItemTable
 from medvqa.score._judge import Candidate
-from medvqa.score._rows import score_row
+from medvqa.score._rows import ScoredRow, score_row
 from medvqa.score._table import RowTable
 from medvqa.score.parsers import make_parser
 from medvqa.store import atomic_writer
@@ -127,6 +127,16 @@ class StreamConfig:
     judge: bool
 
 
+@dataclass
+class _Condition:
+    """What the loop needs of one condition, looked up once per line."""
+
+    transform: Callable[[Item], Item]
+    seen: np.ndarray
+    failures: FailureCounts
+    parsers: dict[str, Any] = field(default_factory=dict)
+
+
 def score_lines(pred_path: Path, items: ItemTable, config: StreamConfig,
                 problems: Problems) -> tuple[RowTable, Tally]:
     """Score every line of ``pred_path`` and write it back scored; return rows and counts.
@@ -135,58 +145,68 @@ def score_lines(pred_path: Path, items: ItemTable, config: StreamConfig,
         InputError: a line is not UTF-8 (not a JSON-lines file of ours; nothing is written).
     """
     rows, tally = RowTable(), Tally()
-    parsers: dict[tuple[str, str], Any] = {}
-    transforms: dict[str, Callable[[Item], Item]] = {}
+    conditions: dict[str, _Condition] = {}
     digest = hashlib.sha256()
+    # Bound once: the loop below runs a million times.
+    validate, find, item_at, add_row = (Prediction.model_validate_json, items.find, items.item,
+                                        rows.add)
+    coverage_errors, errors = tally.coverage_errors, tally.errors
     with atomic_writer(pred_path, "wb") as out, Path(pred_path).open("rb") as fh:
-        def write(line: bytes) -> None:
-            digest.update(line)
-            out.write(line)
-
         for lineno, raw in enumerate(fh, start=1):
             if not raw.strip():
                 continue
             try:
-                pred = Prediction.model_validate_json(raw.decode("utf-8"))
+                pred = validate(raw.decode("utf-8"))
             except UnicodeDecodeError as exc:
                 raise InputError(encoding_error(pred_path, lineno, raw, exc)) from None
             except (ValidationError, ValueError) as exc:
                 problems.add(problem_line(pred_path, lineno, raw, exc, "item_id"))
                 continue
-            cond = pred.condition
-            index = items.find(pred.item_id)
-            failed = pred.error is not None or pred.response is None
-            tally.coverage_errors[cond] += failed
+            cond, response = pred.condition, pred.response
+            index = find(pred.item_id)
+            failed = pred.error is not None or response is None
+            if failed:
+                coverage_errors[cond] += 1
             if index is None:
                 tally.unknown[cond].add(pred.item_id)
                 problems.add(f"{pred_path}: item {pred.item_id}: not in {items.path}")
-                write(scored_line(pred))
-                continue
-            seen = tally.answered.get(cond)
-            if seen is None:
-                seen = tally.answered[cond] = np.zeros(len(items), dtype=bool)
-            seen[index] = True
-            if failed:
-                tally.errors[cond] += 1
-                tally.first_error.setdefault(cond, str(pred.error))
-                write(scored_line(pred))
-                continue
-            if cond not in transforms:
-                transforms[cond] = get_condition(cond, config.seed).transform_item
-            shown = transforms[cond](items.item(index))
-            # The style applies to choice questions; open and region answers have their own.
-            style = shown.question_type if shown.question_type in {"open", "region"} \
-                else config.style
-            parser = parsers.get((cond, style))
-            if parser is None:
-                parser = parsers[(cond, style)] = make_parser(style, seed=42)
-            answer = (pred.model_copy(update={"response": strip_thinking(pred.response or "")})
-                      if config.thinking else pred)
-            row = score_row(shown, answer, parser)
-            rows.add(index, cond, row)
-            tags = tally.failures[cond].add(pred.response or "", row, shown.options)
-            if config.judge and needs_judge(tags, row):
-                tally.judge_queue[cond].append(Candidate(shown, cond, pred.response or ""))
-            write(scored_line(pred, row.choice, row.correct, row.invalid, scored=True))
+                line = scored_line(pred)
+            else:
+                state = conditions.get(cond)
+                if state is None:
+                    state = conditions[cond] = _Condition(
+                        get_condition(cond, config.seed).transform_item,
+                        tally.answered.setdefault(cond, np.zeros(len(items), dtype=bool)),
+                        tally.failures[cond])
+                state.seen[index] = True
+                if failed:
+                    errors[cond] += 1
+                    tally.first_error.setdefault(cond, str(pred.error))
+                    line = scored_line(pred)
+                else:
+                    row = _score(pred, response or "", item_at(index), state, config, tally)
+                    add_row(index, cond, row)
+                    line = scored_line(pred, row.choice, row.correct, row.invalid, scored=True)
+            digest.update(line)
+            out.write(line)
     tally.sha256 = digest.hexdigest()
     return rows, tally
+
+
+def _score(pred: Prediction, response: str, item: Item, state: _Condition,
+           config: StreamConfig, tally: Tally) -> ScoredRow:
+    """Score one answered prediction of a known item; count its failure tags."""
+    shown = state.transform(item)
+    # The style applies to choice questions; open and region answers have their own.
+    qtype = shown.question_type
+    style = qtype if qtype in {"open", "region"} else config.style
+    parser = state.parsers.get(style)
+    if parser is None:
+        parser = state.parsers[style] = make_parser(style, seed=42)
+    answer = (pred.model_copy(update={"response": strip_thinking(response)})
+              if config.thinking else pred)
+    row = score_row(shown, answer, parser)
+    tags = state.failures.add(response, row, shown.options)
+    if config.judge and needs_judge(tags, row):
+        tally.judge_queue[pred.condition].append(Candidate(shown, pred.condition, response))
+    return row
