@@ -61,13 +61,14 @@ def test_rouge_l_keeps_non_latin_text():
 
 
 def test_clustered_is_false_when_no_case_repeats():
-    from medvqa.score._score import _clustering
+    from medvqa.score._per_condition import run_units
 
-    rows = _open_rows(PAIRS)  # case_id None everywhere
-    assert _clustering(rows, True).startswith("items")
-    shared = _open_rows(PAIRS, case="p1")
-    assert _clustering(shared, True) == "cases (1 cases, 5 items)"
-    assert _clustering(shared, False).startswith("items (--no-cluster")
+    every = np.ones(5, dtype=bool)
+    none = run_units(np.zeros(5, dtype=bool), np.zeros(5, dtype=np.int64), every, True)[1]
+    assert none.startswith("items")  # case_id None everywhere
+    one = (np.ones(5, dtype=bool), np.full(5, 3, dtype=np.int64), every)
+    assert run_units(*one, True)[1] == "cases (1 cases, 5 items)"
+    assert run_units(*one, False)[1].startswith("items (--no-cluster")
 
 
 def test_pathmmu_random_fallbacks_are_counted_beside_accuracy():
@@ -89,7 +90,7 @@ def test_a_registered_metric_reaches_metrics_json_console_and_report(monkeypatch
     import medvqa.score._block as block_module
     from medvqa.report._console import print_metrics
 
-    extra = Metric("answered", "answered", lambda b: int(len(b.rows) - b.invalid.sum()),
+    extra = Metric("answered", "answered", lambda b: int(len(b) - b.invalid.sum()),
                    console=True, report=True, kind="count")
     monkeypatch.setattr(block_module, "METRICS", (*METRICS, extra))
     rows = _open_rows(PAIRS)

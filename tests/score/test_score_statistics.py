@@ -19,8 +19,10 @@ from medvqa.score import (
     subgroup_analysis,
     weighted_accuracy,
 )
-from medvqa.score._bootstrap import resampled_sums, sums_ci
-from medvqa.score._metrics import class_columns, macro_f1_from_sums, weighted_accuracy_from_sums
+from medvqa.score._block_input import BaseSums, BlockInput
+from medvqa.score._bootstrap import resampled_sums
+from medvqa.score._metrics import macro_f1_from_sums, weighted_accuracy_from_sums
+from medvqa.score._resample import Resampler
 from medvqa.score._rows import ScoredRow
 
 # --- bootstrap ---------------------------------------------------------------------------
@@ -90,21 +92,34 @@ def test_macro_f1_counts_invalid_as_a_non_class():
         (2 / 3 + 1 / 2) / 2)
 
 
+def _block(correct, gold, pred, units, resamples=1999, seed=0):
+    """A BlockInput over 0/1 outcomes with gold and predicted class codes."""
+    n = len(correct)
+    resampler = Resampler(int(np.max(units)) + 1, resamples, seed)
+    return BlockInput("b", np.asarray(correct, float), np.zeros(n), np.asarray(gold),
+                      np.asarray(pred), np.full(n, 0.25), np.full(n, -1, dtype=np.int8),
+                      np.asarray(units), {}, resampler)
+
+
 @settings(max_examples=100, deadline=None)
 @given(data=st.lists(st.tuples(st.integers(0, 3), st.integers(-1, 3)), min_size=1, max_size=60))
 def test_sum_forms_equal_the_direct_definitions(data):
-    gold = np.array([g for g, _ in data])
-    pred = np.array([p for _, p in data])
-    classes, gold_codes = np.unique(gold, return_inverse=True)
-    code = {c: i for i, c in enumerate(classes)}
-    pred_codes = np.array([code.get(p, -1) for p in pred])
-    correct = (pred_codes == gold_codes).astype(float)
-    cols = class_columns(correct, pred_codes, gold_codes, len(classes))
-    sums = cols.sum(axis=0, keepdims=True)
-    assert weighted_accuracy_from_sums(sums, len(classes))[0] == pytest.approx(
-        weighted_accuracy(correct, gold_codes))
-    assert macro_f1_from_sums(sums, len(classes))[0] == pytest.approx(
-        macro_f1(pred_codes, gold_codes))
+    gold = np.array([g for g, _ in data]) + 10
+    pred = np.array([p for _, p in data]) + 10
+    correct = (pred == gold).astype(float)
+    b = _block(correct, gold, pred, np.arange(len(data)))
+    c = len(b.classes.labels)
+    cols = b._base_columns(c, False)
+    sums = np.zeros((1, cols.k))
+    for part in cols.parts:  # every row drawn once: the plain column sums
+        n_rows = len(data) if part.rows is None else len(part.rows)
+        weight = np.ones(n_rows) if part.weight is None else part.weight
+        np.add.at(sums[0], np.broadcast_to(part.col, (n_rows,)), weight)
+    s = BaseSums(sums, c, False)
+    assert weighted_accuracy_from_sums(s.hits, s.tot)[0] == pytest.approx(
+        weighted_accuracy(correct, gold))
+    assert macro_f1_from_sums(s.tp, s.fp, s.fn)[0] == pytest.approx(macro_f1(pred, gold))
+    assert s.correct[0] == correct.sum() and s.n[0] == len(data)
 
 
 def test_weighted_accuracy_ci_contains_estimate_and_is_clustered():
@@ -113,9 +128,14 @@ def test_weighted_accuracy_ci_contains_estimate_and_is_clustered():
     gold = rng.integers(0, 3, 300)
     correct = np.repeat((rng.random(60) < 0.7).astype(float), 5)  # a case is all right or wrong
     pred = np.where(correct == 1, gold, (gold + 1) % 3)
-    cols = class_columns(correct, pred, gold, 3)
-    items = sums_ci(cols, lambda s: weighted_accuracy_from_sums(s, 3), None, 1999, 0)
-    clustered = sums_ci(cols, lambda s: weighted_accuracy_from_sums(s, 3), cases, 1999, 0)
+
+    def interval(units):
+        b = _block(correct, gold, pred, units)
+        ref = b.base(lambda s: weighted_accuracy_from_sums(s.hits, s.tot))
+        b.resampler.run()
+        return ref.interval
+
+    items, clustered = interval(np.arange(300)), interval(cases)
     assert clustered.low <= weighted_accuracy(correct, gold) <= clustered.high
     assert (clustered.high - clustered.low) > 1.5 * (items.high - items.low)
 

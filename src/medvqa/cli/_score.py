@@ -95,8 +95,11 @@ def score_command(
     if result.metrics.failure_judge is not None:
         _print_judge(Console(), result.metrics.failure_modes or {})
     if result.problems:
-        err.print(f"skipped {len(result.problems)} line(s); the rest was scored", soft_wrap=True)
+        err.print(f"skipped {result.metrics.skipped} line(s); the rest was scored", soft_wrap=True)
     from rich.markup import escape
+
+    for note in result.notes:
+        err.print(f"[yellow]note[/yellow] {escape(note)}", highlight=False, soft_wrap=True)
 
     for line in missing_lines(result.metrics.coverage or {}):
         err.print(f"[yellow]missing[/yellow] {escape(line)}", highlight=False, soft_wrap=True)

@@ -1,4 +1,4 @@
-"""Deterministic SVG plots for reports: CI bars, radar per category, confusion matrices.
+"""Deterministic SVG plots for reports: bars, radar, confusion matrices, curves, heatmaps.
 
 Matplotlib with the Agg backend, a fixed ``svg.hashsalt`` and no date metadata, so the same
 metrics give byte-identical SVG text that is inlined into the HTML (the page stays offline).
@@ -136,4 +136,90 @@ def failure_bars(counts: dict[str, dict[str, int]], title: str) -> str:
         ax.set_xlabel("responses")
         ax.set_title(title)
         ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
+        return _svg(fig)
+
+
+def degradation_grid(series: dict[str, dict[str, list[float | None]]], baseline: float | None,
+                     title: str) -> str:
+    """Accuracy against severity 0 (clean) … 5: one panel per corruption, one line per model.
+
+    Many models in one figure instead of one figure per model (a zoo of 12 models stays one
+    plot); beyond :data:`MAX_PANELS` corruptions, the last panel is their mean.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    curves = list(dict.fromkeys(c for per in series.values() for c in per))
+    shown = curves[:MAX_PANELS - 1] + (["mean of the others"] if len(curves) > MAX_PANELS
+                                        else curves[MAX_PANELS - 1:])
+    cols = min(3, len(shown))
+    rows = math.ceil(len(shown) / cols)
+    with plt.rc_context(_STYLE):
+        fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols + 1.6, 2.6 * rows),
+                                 squeeze=False, sharey=True)
+        for ax, curve in zip(axes.flat, shown, strict=False):
+            for model, per in series.items():
+                values = per.get(curve) if curve in per else _mean_curve(
+                    [v for c, v in per.items() if c in curves[MAX_PANELS - 1:]])
+                if not values:
+                    continue
+                points = [(s, v) for s, v in enumerate(values) if v is not None]
+                ax.plot([p[0] for p in points], [p[1] for p in points], marker="o",
+                        markersize=3, label=model)
+            if baseline is not None:
+                ax.axhline(baseline, color="#b54a4a", linestyle="--", linewidth=1)
+            ax.set_title(curve, fontsize=9)
+            ax.set_xticks(range(6))
+            ax.set_ylim(0, 1)
+        for ax in list(axes.flat)[len(shown):]:
+            ax.set_visible(False)
+        axes[0][0].set_ylabel("accuracy")
+        fig.supxlabel("corruption severity (0 = clean); dashed: random guess", fontsize=9)
+        fig.suptitle(title)
+        handles, labels = axes[0][0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="center left", bbox_to_anchor=(1.0, 0.5),
+                   frameon=False)
+        return _svg(fig)
+
+
+#: Panels of a degradation figure (the last one averages the curves beyond).
+MAX_PANELS = 6
+
+
+def _mean_curve(curves: list[list[float | None]]) -> list[float | None] | None:
+    """Severity-wise mean of curves (None where no curve has the level)."""
+    if not curves:
+        return None
+    out: list[float | None] = []
+    for level in range(6):
+        got = [c[level] for c in curves if len(c) > level and c[level] is not None]
+        out.append(sum(got) / len(got) if got else None)  # type: ignore[arg-type]
+    return out
+
+
+def heatmap(rows: list[str], cols: list[str], values: list[list[float | None]], title: str,
+            fmt: str = "{:.2f}", label: str = "") -> str:
+    """A rows × columns grid of numbers, shaded and annotated (NaN cells left blank)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    grid = np.array([[np.nan if v is None else float(v) for v in row] for row in values])
+    with plt.rc_context(_STYLE):
+        fig, ax = plt.subplots(figsize=(1.6 + 0.55 * len(cols), 0.9 + 0.28 * len(rows)))
+        ax.imshow(grid, cmap="Blues", aspect="auto")
+        ax.set_xticks(range(len(cols)), cols, rotation=45, ha="right")
+        ax.set_yticks(range(len(rows)), rows)
+        if len(rows) * len(cols) <= 400:
+            for i, row in enumerate(grid):
+                for j, v in enumerate(row):
+                    if not np.isnan(v):
+                        ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=7)
+        if label:
+            ax.set_xlabel(label)
+        ax.set_title(title)
         return _svg(fig)

@@ -9,11 +9,12 @@ from medvqa._resources import shipped_text
 from medvqa.errors import BadInputError
 from medvqa.report._markdown import md_escape
 from medvqa.report._report import (
+    COLLAPSE_ROWS,
     COLUMNS,
     HEADERS,
     BenchmarkSection,
     build_sections,
-    load_run,
+    load_runs,
     methods_text,
 )
 from medvqa.store import atomic_write_text
@@ -31,7 +32,8 @@ def render_html(sections: list[BenchmarkSection], methods: str,
         shipped_text("report", "templates", "report.html.j2")
     )
     return template.render(sections=sections, methods=methods, columns=COLUMNS,
-                           headers=_HEADERS, version=__version__, builds=builds or [])
+                           headers=_HEADERS, version=__version__, builds=builds or [],
+                           collapse=COLLAPSE_ROWS)
 
 
 def _md_table(header: list[str], rows: list[list[object]]) -> list[str]:
@@ -57,10 +59,10 @@ def render_markdown(sections: list[BenchmarkSection], methods: str,
               *(r[c] for c in COLUMNS), r["random"], r["frequent"], r["errors"]]
              for r in s.leaderboard],
         )
+        lines += [md_escape(n) for n in s.notes]
         if s.categories:
-            lines += ["", f"### Accuracy per {s.by}", ""] + _md_table(
-                ["Model", *s.categories], [[r["model"], *r["cells"]] for r in s.category_rows]
-            )
+            header, rows = s.category_table()
+            lines += ["", f"### Accuracy per {md_escape(s.by)}", ""] + _md_table(header, rows)
         if s.controls:
             lines += ["", "### Controls (clean − condition)", ""] + _md_table(
                 ["Model", "Condition", "n", "Clean", "Perturbed", "Δ", "95 % CI",
@@ -96,7 +98,7 @@ def write_report(run_dirs: list[Path], out: Path, benches: list[Path] | None = N
     from medvqa.report._builds import build_rows
 
     builds = build_rows(list(benches or []))
-    runs = [load_run(Path(p)) for p in run_dirs]
+    runs = load_runs([Path(p) for p in run_dirs])
     scored_by = {k for r in runs for c in r.metrics.conditions.values() for k in c.by}
     if by != "category" and by not in scored_by:
         raise BadInputError(f"no run was scored by {by} (run `medvqa score BENCH RUN --by {by}`)")

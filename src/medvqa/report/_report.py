@@ -7,6 +7,7 @@ grouped by benchmark; within one, models are ranked by clean accuracy.
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,8 +16,8 @@ from typing import Any
 from medvqa import __version__
 from medvqa.conditions import baseline_of, describe
 from medvqa.errors import BadInputError
-from medvqa.report import _plots
 from medvqa.report._console import cell, fmt, p_text
+from medvqa.report._figures import accuracy_figures, control_figures, shown_modes
 from medvqa.schema import (
     METRICS_FILE,
     RUN_FILE,
@@ -69,6 +70,27 @@ class BenchmarkSection:
     failure_rows: list[dict[str, Any]] = field(default_factory=list)
     subgroup_rows: list[dict[str, Any]] = field(default_factory=list)
     by: str = "category"
+    notes: list[str] = field(default_factory=list)
+
+    def category_table(self) -> tuple[list[str], list[list[object]]]:
+        """Header and rows of the per-group table.
+
+        A row per model; with more groups than :data:`TRANSPOSE_AFTER`, a row per group and a
+        column per model (a table a reader scrolls down, not across).
+        """
+        if len(self.categories) <= TRANSPOSE_AFTER:
+            return (["Model", *self.categories],
+                    [[r["model"], *r["cells"]] for r in self.category_rows])
+        models = [r["model"] for r in self.category_rows]
+        return ([self.by.capitalize(), *models],
+                [[c, *(r["cells"][i] for r in self.category_rows)]
+                 for i, c in enumerate(self.categories)])
+
+
+#: Groups of a breakdown up to which the per-group table has a column per group.
+TRANSPOSE_AFTER = 10
+#: Rows of an HTML table beyond which it is collapsed (``<details>``, opened on a click).
+COLLAPSE_ROWS = 20
 
 
 def load_run(path: Path) -> LoadedRun:
@@ -80,6 +102,19 @@ def load_run(path: Path) -> LoadedRun:
     metrics = read_json(metrics_path, MetricsFile)
     require_fresh(Path(path), metrics.provenance)
     return LoadedRun(Path(path), info, metrics)
+
+
+def load_runs(paths: list[Path]) -> list[LoadedRun]:
+    """:func:`load_run` of each folder, in order.
+
+    Read in threads: the freshness check hashes each predictions.jsonl, which releases the GIL.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    if len(paths) < 2:
+        return [load_run(p) for p in paths]
+    with ThreadPoolExecutor(max_workers=min(len(paths), os.cpu_count() or 1)) as pool:
+        return list(pool.map(load_run, paths))
 
 
 def _baseline(run: LoadedRun) -> tuple[str, ConditionMetrics] | None:
@@ -153,10 +188,20 @@ def _stored_controls(run: LoadedRun) -> list[dict[str, Any]]:
             "p": p_text(d.get("p_value", d.get("mcnemar_p")), d.get("p_holm"))
             + (f"; {d['test']}" if d.get("test") else ""),
             "verdict": _verdict(cond, d["needs_image"], d["delta"])
-            + (f" (by category: {', '.join(needs_cats)})"
+            + (f" (by category: {_first(needs_cats)})"
                if needs_cats and "domain" not in describe(cond).removes else ""),
         })
     return rows
+
+
+def _first(names: list[str], shown: int = 5) -> str:
+    """'a, b, c' — or the first ``shown`` and how many more (a zoo has many categories).
+
+    >>> _first(["a", "b"]), _first(list("abcdefg"), 3)
+    ('a, b', 'a, b, c and 4 more')
+    """
+    more = len(names) - shown
+    return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")
 
 
 def _controls(run: LoadedRun) -> list[dict[str, Any]]:
@@ -201,82 +246,49 @@ def build_sections(runs: list[LoadedRun], by: str = "category") -> list[Benchmar
         baselines = [(r, found[1]) for r in ranked if (found := _baseline(r))]
         cats = sorted({c for _, block in baselines for c in block.by.get(by, {})})
         section.categories = cats
-        radar_series: dict[str, list[float | None]] = {}
+        per_category: dict[str, list[float | None]] = {}
         for r, block in baselines:
             per = block.by.get(by, {})
             section.category_rows.append({"model": r.label, "cells": [
                 fmt(per[c].accuracy) if c in per else "–" for c in cats]})
-            radar_series[r.label] = [per[c].accuracy.value if c in per else None for c in cats]
-        _add_plots(section, baselines, radar_series)
+            per_category[r.label] = [per[c].accuracy.value if c in per else None for c in cats]
+        section.notes = _notes(baselines)
+        section.plots = accuracy_figures(name, [r.label for r, _ in baselines],
+                                         [b for _, b in baselines], cats, per_category)
         for r in ranked:
             section.controls.extend(_controls(r))
             section.subgroup_rows.extend(_subgroup_rows(r))
-            _add_control_plots(section, r)
+            section.failure_rows.extend(_failure_rows(r))
+        random_line = baselines[0][1].overall.random_baseline if baselines else None
+        section.control_plots = control_figures(name, ranked, random_line)
         sections.append(section)
     return sections
 
 
-def _add_plots(section: BenchmarkSection, baselines: list[tuple[LoadedRun, ConditionMetrics]],
-               radar_series: dict[str, list[float | None]]) -> None:
-    clean = [(r, block.overall) for r, block in baselines]
-    if clean:
-        baseline = clean[0][1].random_baseline
-        section.plots.append(("Accuracy with 95 % CI", _plots.ci_bars(
-            [r.label for r, _ in clean], [o.accuracy.value for _, o in clean],
-            [o.accuracy.ci for _, o in clean], baseline, section.name)))
-    if len(section.categories) >= 3 and radar_series:
-        section.plots.append(("Accuracy per category", _plots.radar(
-            section.categories, radar_series, section.name)))
-    for r, block in baselines:
-        conf = block.confusion
-        if conf:
-            section.plots.append((f"Confusion matrix: {r.label}", _plots.confusion_matrix(
-                conf["labels"], conf["predicted"], conf["counts"], f"{r.label} on {section.name}")))
+def _notes(baselines: list[tuple[LoadedRun, ConditionMetrics]]) -> list[str]:
+    """Why a leaderboard figure is blank: each distinct note once, with the models it covers."""
+    models: dict[str, list[str]] = defaultdict(list)
+    for run, block in baselines:
+        for metric, why in block.notes.items():
+            models[f"{HEADERS.get(metric, metric)}: {why}"].append(run.label)
+    everyone = len(baselines)
+    return [f"{note}" + ("" if len(names) == everyone else f" ({', '.join(names)})")
+            for note, names in models.items()]
 
 
-def _add_control_plots(section: BenchmarkSection, run: LoadedRun) -> None:
-    """Degradation curves and failure-mode bars of one run, plus its failure-count rows."""
-    curves = (run.metrics.controls or {}).get("degradation") or {}
-    found = _baseline(run)
-    if curves:
-        baseline = found[1].overall.random_baseline if found else None
-        section.control_plots.append((f"Accuracy under corruption: {run.label}",
-                                      _plots.degradation_curves(curves, baseline, run.label)))
-    modes = run.metrics.failure_modes or {}
-    shown = {c: v for c, v in modes.items()
-             if describe(c).curve is None and not describe(c).combined_as}
-    counts = {c: {**v["lmod"], **v["mira"], **v["rules"]} for c, v in shown.items()}
-    counts = {c: {t: n for t, n in per.items() if n} for c, per in counts.items()}
-    counts = {c: per for c, per in counts.items() if per}
-    if counts:
-        section.control_plots.append((f"Failure modes (rule-based tags): {run.label}",
-                                      _plots.failure_bars(counts, run.label)))
-    judged = {c: _judge_labels(v["judge"]) for c, v in shown.items() if v.get("judge")}
-    judged = {c: per for c, per in judged.items() if per}
-    if judged:
-        judge_model = (run.metrics.failure_judge or {}).get("model", "LLM judge")
-        section.control_plots.append((
-            f"Failure modes (LLM judge {judge_model}): {run.label}",
-            _plots.failure_bars(judged, f"{run.label}, judged by {judge_model}")))
-    for cond, v in shown.items():
+def _failure_rows(run: LoadedRun) -> list[dict[str, Any]]:
+    """Rows of the failure-mode table: one per condition shown on its own."""
+    rows = []
+    for cond, v in shown_modes(run).items():
         tags = {**v["lmod"], **v["mira"], **v["rules"]}
-        section.failure_rows.append({
+        rows.append({
             "model": run.label, "condition": cond, "n": v["n"], "failures": v["failures"],
             "abstention": "–" if v["abstention_rate"] is None
             else f"{v['abstention_rate']:.3f}",
             "tags": ", ".join(f"{t} {n}" for t, n in tags.items() if n) or "–",
             "judge": _judge_cell(v.get("judge")),
         })
-
-
-def _judge_labels(block: dict[str, Any]) -> dict[str, int]:
-    """Non-zero judge labels, marked so they never merge with the rule tags of the same name."""
-    labels = {f"{t} (judge)": n for t, n in block["lmod"].items() if t != "unclassified"}
-    labels |= {f"{t} (judge)": n for t, n in block["mira"].items() if t != "unclassified"}
-    labels["unclassified (judge, lmod)"] = block["lmod"].get("unclassified", 0)
-    labels["unclassified (judge, mira)"] = block["mira"].get("unclassified", 0)
-    labels["request errors (judge)"] = block["errors"]
-    return {t: n for t, n in labels.items() if n}
+    return rows
 
 
 def _judge_cell(block: dict[str, Any] | None) -> str:

@@ -40,9 +40,11 @@ class MetricsBlock(BaseModel):
     accuracy: MetricValue
     """Mean correctness over all scored items; an invalid (unreadable, refused) answer is wrong."""
     weighted_accuracy: MetricValue
-    """Mean over gold answer classes of the per-class accuracy (MammoVQA; balanced accuracy)."""
+    """Mean over gold answer classes of the per-class accuracy (MammoVQA; balanced accuracy);
+    null where the condition's answers are no label set (see the condition's ``notes``)."""
     macro_f1: MetricValue
-    """Unweighted mean of per-class F1 over the gold classes present; invalid is its own class."""
+    """Unweighted mean of per-class F1 over the gold classes present; invalid is its own class;
+    null where the condition's answers are no label set (see the condition's ``notes``)."""
     invalid_rate: MetricValue
     """Share of responses the parser abstained on (no option, several options, a refusal)."""
     valid_accuracy: MetricValue
@@ -82,6 +84,11 @@ class ConditionMetrics(BaseModel):
     """permute only: share of items answered alike under all option shifts."""
     confusion: dict[str, Any] | None = None
     """Grading items: labels, predicted labels and counts[gold][predicted]."""
+    notes: dict[str, str] = Field(default_factory=dict)
+    """Metric → why it is null or has no interval in this condition's blocks: weighted accuracy
+    and macro-F1 need a label set (at most 20 distinct gold answers, or at least 2 items per
+    answer on average) and get an interval up to 100 answers; empty when every figure is
+    there."""
 
 
 class MetricsFile(BaseModel):
@@ -104,10 +111,16 @@ class MetricsFile(BaseModel):
     several items and clustering was on."""
     clustering: str = ""
     """What was resampled, in words: 'cases (40 cases, 120 items)' or 'items (…why…)'."""
+    resample_groups: int | None = None
+    """Null when each unit (case or item) is drawn on its own; beyond 4,096 units, the number
+    of random groups of units that were drawn instead (a seeded deal; see docs/formats.md)."""
     tests_adjusted: int = 0
     """How many p-values in this file form the Holm family (each has a p_holm beside it)."""
     skipped: int = 0
     """Predictions skipped for bad input."""
+    notes: list[str] = Field(default_factory=list)
+    """What was left out and why, beyond skipped lines (a breakdown with more than 200
+    values)."""
     model: str = ""
     """Model spec from run.json."""
     benchmark: str = ""

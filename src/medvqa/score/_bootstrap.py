@@ -1,11 +1,13 @@
-"""Percentile bootstrap confidence intervals: seeded, vectorised, bounded memory, case-clustered.
+"""Percentile bootstrap intervals of one statistic at a time (public helpers).
 
-Every figure medvqa reports is a function of *column sums* over items: accuracy is
-sum(correct)/sum(1), accuracy over valid responses sum(correct)/sum(valid), weighted accuracy
-needs per-class hits and totals, macro-F1 per-class TP/FP/FN. So a resample only has to produce
-the column sums of the resampled units (items, or cases when a case contributes several items).
+metrics.json's intervals are all drawn together by :mod:`medvqa.score._resample` (one pass,
+shared draws); this module keeps the one-statistic helpers of the public API
+(:func:`ratio_ci`, :func:`sums_ci`, :func:`statistic_ci`), :func:`cluster_index` and the
+percentile rule both use.
 
-Two exact ways to draw them, chosen by cost:
+A ratio or sums statistic only needs the column sums of the resampled units (items, or cases
+when a case contributes several items). :func:`resampled_sums` draws them one of two exact
+ways, chosen by cost:
 
 - *types*: units with identical rows are exchangeable, so resampling n units with replacement
   gives Multinomial(n, count_t / n) copies of each distinct row t. With 0/1 outcomes there are
@@ -58,7 +60,12 @@ def cluster_index(case_ids: list[str | None] | None, n: int) -> np.ndarray | Non
     return inverse if inverse.max(initial=-1) + 1 < n else None
 
 
-def _percentile(stats: np.ndarray, level: float) -> Interval:
+def percentile_interval(stats: np.ndarray, level: float = 0.95) -> Interval:
+    """The two-sided percentile interval of the finite values of ``stats`` (NaN when none).
+
+    >>> percentile_interval(np.array([0.0, 1.0, np.nan]), 0.5)
+    Interval(low=0.25, high=0.75)
+    """
     stats = stats[np.isfinite(stats)]
     if stats.size == 0:
         return Interval(float("nan"), float("nan"))
@@ -126,7 +133,7 @@ def sums_ci(
     with np.errstate(invalid="ignore", divide="ignore"):
         for sums in resampled_sums(values, clusters, resamples, seed):
             parts.append(np.asarray(statistic(sums), dtype=float))
-    return _percentile(np.concatenate(parts), level)
+    return percentile_interval(np.concatenate(parts), level)
 
 
 def _ratio(sums: np.ndarray) -> np.ndarray:
@@ -177,4 +184,4 @@ def statistic_ci(
             picks = rng.integers(0, len(members), size=len(members))
             idx = np.concatenate([members[p] for p in picks])
         out[b] = statistic(idx)
-    return _percentile(out, level)
+    return percentile_interval(out, level)

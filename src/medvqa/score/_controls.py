@@ -2,9 +2,10 @@
 
 For every condition other than the baseline (``clean``) and those scoring combines (the
 ``permute@k`` shifts, ``Condition.combined_as``), the items
-scored under both are paired by id and compared with :func:`paired_difference`: Δ of accuracy
-with a paired percentile bootstrap interval (items resampled together, or whole cases when a
-``case_id`` repeats, as the oncology paper's blind ablation does, seed 003 §4.3) and a paired
+scored under both are paired by id and compared (:func:`paired_delta`): Δ of accuracy with a
+paired percentile bootstrap interval (items resampled together, or whole cases when a
+``case_id`` repeats, as the oncology paper's blind ablation does, seed 003 §4.3; drawn with
+every other interval of the run, :mod:`medvqa.score._resample`) and a paired
 test clustered the same way (McNemar exact, or the exact cluster sign-flip test when cases
 repeat; :mod:`medvqa.score._tests`); ``p_holm`` is Holm-adjusted over every test in
 metrics.json. The verdict "needs the image" is given when the interval of Δ lies above 0. The
@@ -15,15 +16,16 @@ at severity 0 (clean) to 5, PathMMU's Fig. 7 (seed 004).
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, Field
 
 from medvqa.conditions import baseline_of, describe
-from medvqa.score._paired import paired_difference
-from medvqa.score._rows import ScoredRow
-from medvqa.score._tests import significant
+from medvqa.score._resample import Columns, IntervalRef, Resampler
+from medvqa.score._tests import paired_test, significant
 
 
 class Delta(BaseModel):
@@ -59,71 +61,156 @@ class Controls(BaseModel):
         default_factory=dict, description="corruption → accuracy at severity 0 (clean) … 5.")
 
 
-def _nan_to_none(x: float) -> float | None:
+def _nan_to_none(x: float | None) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else round(float(x), 6)
 
 
-def _delta(clean: dict[str, ScoredRow], other: dict[str, ScoredRow], ids: list[str],
-           resamples: int, seed: int, cluster: bool) -> Delta:
-    a = np.array([clean[i].correct for i in ids], float)
-    b = np.array([other[i].correct for i in ids], float)
-    cases = [clean[i].case_id for i in ids] if cluster else None
-    cmp = paired_difference(a, b, cases, resamples, seed, "clean", "condition")
-    lo, hi = _nan_to_none(cmp.ci[0]), _nan_to_none(cmp.ci[1])
-    return Delta(
-        n=cmp.n, clean=_nan_to_none(cmp.accuracy_a), condition=_nan_to_none(cmp.accuracy_b),
-        delta=_nan_to_none(cmp.difference), ci=[lo, hi],
-        p_value=significant(cmp.p_value), test=cmp.test, clean_only=cmp.a_only,
-        condition_only=cmp.b_only, needs_image=lo is not None and lo > 0,
-    )
+@dataclass
+class PendingDelta:
+    """A :class:`Delta` whose interval the run's resampler fills."""
+
+    fields: dict[str, Any]
+    ci: IntervalRef | None
+
+    def finish(self) -> Delta:
+        """The delta, interval drawn."""
+        lo, hi = (self.ci.low, self.ci.high) if self.ci is not None else (math.nan, math.nan)
+        lo_, hi_ = _nan_to_none(lo), _nan_to_none(hi)
+        return Delta(**self.fields, ci=[lo_, hi_], needs_image=lo_ is not None and lo_ > 0)
 
 
-def control_table(rows: dict[str, list[ScoredRow]], resamples: int, seed: int,
-                  cluster: bool = True) -> Controls | None:
+def paired_delta(key: Hashable, a: np.ndarray, b: np.ndarray, units: np.ndarray,
+                 resampler: Resampler) -> PendingDelta:
+    """Clean − condition on paired 0/1 outcomes: paired interval (pending) and paired test.
+
+    Args:
+        key: identifies the pair (its columns).
+        a: outcomes under clean, item by item.
+        b: outcomes under the condition, same items.
+        units: resampling unit of each item (the resampler's numbering); the test is the
+            clustered one when a unit repeats among the items.
+        resampler: the run's resampler.
+    """
+    n = len(a)
+    clusters = units if len(np.unique(units)) < n else None
+    d = a - b
+    ci = None
+    if n:
+        ci = resampler.interval(key, units, lambda: Columns.dense(d, np.ones(n)),
+                                lambda s: s[:, 0] / s[:, 1])
+    test, p = paired_test(a, b, clusters)
+
+    def mean(x: np.ndarray) -> float:
+        return float(x.mean()) if n else float("nan")
+
+    return PendingDelta({
+        "n": n, "clean": _nan_to_none(mean(a)), "condition": _nan_to_none(mean(b)),
+        "delta": _nan_to_none(mean(d)), "p_value": significant(p), "test": test,
+        "clean_only": int(np.sum((a == 1) & (b == 0))),
+        "condition_only": int(np.sum((a == 0) & (b == 1)))}, ci)
+
+
+@dataclass
+class PendingControls:
+    """The controls table with intervals still to draw."""
+
+    deltas: dict[str, tuple[PendingDelta, dict[str, PendingDelta]]]
+    degradation: dict[str, list[float | None]]
+
+    def finish(self) -> Controls | None:
+        """The controls, intervals drawn (None when nothing was compared)."""
+        if not self.deltas:
+            return None
+        out = Controls(degradation=self.degradation)
+        for cond, (overall, by_cat) in self.deltas.items():
+            out.deltas[cond] = ControlResult(
+                overall=overall.finish(), by_category={c: d.finish() for c, d in by_cat.items()})
+        return out
+
+
+def control_table(correct: dict[str, tuple[np.ndarray, np.ndarray]], category: np.ndarray,
+                  category_labels: list[str] | None, units: np.ndarray,
+                  resampler: Resampler) -> PendingControls | None:
     """Δ against clean for every other condition, and corruption degradation curves.
+
+    Args:
+        correct: condition → (item index of each row, 0/1 correct), rows in file order.
+        category: category code of each item.
+        category_labels: label of each category code, or None (no per-category deltas).
+        units: resampling unit of each item (cases when clustered, else the items).
+        resampler: the run's resampler.
 
     Returns None when there is no clean condition or nothing to compare with it.
     """
-    base = baseline_of(rows)
+    base = baseline_of(correct)
     if base is None:
         return None
-    clean = {r.item_id: r for r in rows[base]}
-    out = Controls()
-    for cond in sorted(rows):
+    clean_items, clean_ok = correct[base]
+    out = PendingControls({}, degradation_curves(correct, base))
+    for cond in sorted(correct):
         info = describe(cond)
         if info.baseline or info.combined_as:
             continue
-        other = {r.item_id: r for r in rows[cond]}
-        ids = [i for i in clean if i in other]
-        if not ids:
+        items, ok = _paired(clean_items, clean_ok, *correct[cond])
+        if not len(items):
             continue
-        result = ControlResult(overall=_delta(clean, other, ids, resamples, seed, cluster))
-        by_cat: dict[str, list[str]] = defaultdict(list)
-        for i in ids:
-            by_cat[clean[i].category].append(i)
-        if len(by_cat) > 1:
-            result.by_category = {c: _delta(clean, other, sub, resamples, seed, cluster)
-                                  for c, sub in sorted(by_cat.items())}
-        out.deltas[cond] = result
-    out.degradation = degradation_curves(rows, base)
+        a, b = clean_ok[ok[0]], correct[cond][1][ok[1]]
+        unit = units[items]
+        overall = paired_delta((cond, "Δ"), a, b, unit, resampler)
+        by_cat: dict[str, PendingDelta] = {}
+        cats = category[items]
+        if category_labels is not None and len(np.unique(cats)) > 1:
+            for code in sorted(np.unique(cats), key=lambda c: category_labels[c]):
+                at = cats == code
+                by_cat[category_labels[code]] = paired_delta(
+                    (cond, "Δ", int(code)), a[at], b[at], unit[at], resampler)
+        out.deltas[cond] = (overall, by_cat)
     return out if out.deltas else None
 
 
-def degradation_curves(rows: dict[str, list[ScoredRow]],
+def _paired(clean_items: np.ndarray, clean_ok: np.ndarray, items: np.ndarray,
+            ok: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """Items scored under both, in clean's row order: (items, (clean rows, condition rows)).
+
+    A repeated item counts once: its first clean row's position, its last rows' outcomes
+    (as a dict keyed by item would keep them).
+    """
+    last_clean = _last_row(clean_items)
+    last_other = _last_row(items)
+    _, first = np.unique(clean_items, return_index=True)
+    order = np.sort(first)
+    picked = clean_items[order]
+    both = np.isin(picked, items)
+    picked = picked[both]
+    return picked, (last_clean(picked), last_other(picked))
+
+
+def _last_row(items: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+    """Lookup item → index of its last row in ``items`` (vectorised)."""
+    rev = items[::-1]
+    uniq, first_rev = np.unique(rev, return_index=True)
+    last = len(items) - 1 - first_rev
+
+    def lookup(wanted: np.ndarray) -> np.ndarray:
+        return last[np.searchsorted(uniq, wanted)]
+    return lookup
+
+
+def degradation_curves(correct: dict[str, tuple[np.ndarray, np.ndarray]],
                        baseline: str | None) -> dict[str, list[float | None]]:
     """Curve → [accuracy at the baseline, level 1, …, 5] (None where a level was not run).
 
     The curves are the conditions that declare one (``Condition.curve``: corruptions).
     """
-    clean = rows.get(baseline, []) if baseline is not None else []
-    base = float(np.mean([r.correct for r in clean])) if clean else None
+    clean = correct[baseline][1] if baseline is not None and baseline in correct else None
+    base = float(np.mean(clean)) if clean is not None and len(clean) else None
     curves: dict[str, list[float | None]] = {}
-    for cond, rs in rows.items():
+    for cond, (_, ok) in correct.items():
         point = describe(cond).curve
-        if point is None or not rs:
+        if point is None or not len(ok):
             continue
         name, level = point
         curve = curves.setdefault(name, [_nan_to_none(base) if base is not None else None]
                                   + [None] * 5)
-        curve[level] = round(float(np.mean([r.correct for r in rs])), 6)
+        curve[level] = round(float(np.mean(ok)), 6)
     return dict(sorted(curves.items()))

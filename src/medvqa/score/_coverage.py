@@ -15,85 +15,110 @@ headline figure.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from medvqa.schema import Item, Prediction, RunInfo
+import numpy as np
+
+from medvqa.schema import RunInfo
+from medvqa.score._items import ItemTable
+from medvqa.score._stream import Tally
 
 #: Missing item ids listed per condition (the count is always complete).
 SHOWN_MISSING = 20
 
 
-def selected_items(items: Mapping[str, Item], info: RunInfo | None) -> list[Item]:
-    """The items the run selected, in file order (every item when run.json says nothing)."""
-    sel = info.selection if info is not None else {}
-    split, category, limit = sel.get("split"), sel.get("category"), sel.get("limit")
-    out: list[Item] = []
-    for item in items.values():
-        if limit is not None and len(out) >= int(limit):
-            break
-        if split is not None and item.split != split:
-            continue
-        if category is not None and item.category != category:
-            continue
-        out.append(item)
+def simple_conditions(names: list[str], seed: int) -> dict[str, Any]:
+    """The known conditions among ``names`` that need no ``prepare`` pass.
+
+    Their ``applies_to`` is asked on the way through the items
+    (:func:`~medvqa.score._items.read_items`), sparing coverage a pass of its own.
+    """
+    from medvqa.conditions import Condition, describe, get_condition
+
+    out = {}
+    for name in dict.fromkeys(names):
+        if describe(name).known:
+            cond = get_condition(name, seed=seed)
+            if type(cond).prepare is Condition.prepare:
+                out[name] = cond
     return out
 
 
-def _expected(selected: list[Item], condition: str, seed: int) -> list[str]:
-    """Ids of the selected items ``condition`` applies to."""
-    from medvqa.conditions import describe, get_condition
+def expected_masks(items: ItemTable, conditions: list[str],
+                   seed: int) -> dict[str, np.ndarray]:
+    """Per condition, which selected items it applies to.
 
-    if not describe(condition).known:
-        return [i.id for i in selected]
-    cond = get_condition(condition, seed=seed)
-    cond.prepare(iter(selected))
-    return [i.id for i in selected if cond.applies_to(i)]
+    One streaming pass for all conditions, two more for one that prepares on the items first
+    (``swap``).
+    """
+    from medvqa.conditions import Condition, describe, get_condition
+
+    out: dict[str, np.ndarray] = {}
+    simple: dict[str, Condition] = {}
+    for name in conditions:
+        if name in items.expected:
+            out[name] = items.expected[name]
+            continue
+        if not describe(name).known:
+            out[name] = items.selected.copy()
+            continue
+        cond = get_condition(name, seed=seed)
+        if type(cond).prepare is Condition.prepare:
+            simple[name] = cond
+            continue
+        cond.prepare(i for i, keep in zip(items.items(), items.selected, strict=True) if keep)
+        out[name] = _applies(items, {name: cond})[name]
+    out.update(_applies(items, simple))
+    return out
 
 
-def coverage(
-    items: Mapping[str, Item],
-    info: RunInfo | None,
-    predictions: Iterable[Prediction],
-    correct: Mapping[str, int],
-) -> dict[str, Any]:
+def _applies(items: ItemTable, conditions: Mapping[str, Any]) -> dict[str, np.ndarray]:
+    masks = {name: np.zeros(len(items), dtype=bool) for name in conditions}
+    if not conditions:
+        return masks
+    for index, item in enumerate(items.items()):
+        if items.selected[index]:
+            for name, cond in conditions.items():
+                masks[name][index] = cond.applies_to(item)
+    return masks
+
+
+def coverage(items: ItemTable, info: RunInfo | None, tally: Tally,
+             correct: Mapping[str, int]) -> dict[str, Any]:
     """Per condition: expected, scored, errors, missing (count and first ids), both accuracies.
 
     Args:
-        items: the benchmark's items by id, in file order.
+        items: the benchmark's items.
         info: the run's run.json (None: every item, the conditions found in predictions).
-        predictions: the run's predictions.
+        tally: what the pass over predictions.jsonl counted (answered items, errors).
         correct: condition → items scored correct.
 
     """
-    selected = selected_items(items, info)
     seed = info.seed if info is not None else 0
-    answered: dict[str, set[str]] = {}
-    errored: dict[str, int] = {}
-    for p in predictions:
-        answered.setdefault(p.condition, set()).add(p.item_id)
-        if p.error is not None or p.response is None:
-            errored[p.condition] = errored.get(p.condition, 0) + 1
+    found = set(tally.answered) | set(tally.unknown) | set(tally.coverage_errors)
     conditions = list(dict.fromkeys((info.conditions if info is not None else []) +
-                                    sorted(answered)))
+                                    sorted(found)))
+    expected_of = expected_masks(items, conditions, seed)
     per: dict[str, Any] = {}
     for cond in conditions:
-        expected = _expected(selected, cond, seed)
-        got = answered.get(cond, set())
-        missing = [i for i in expected if i not in got]
-        errors = errored.get(cond, 0)
-        scored = len(got) - errors
+        expected = expected_of[cond]
+        got = tally.answered.get(cond, np.zeros(len(items), dtype=bool))
+        missing = np.flatnonzero(expected & ~got)
+        errors = tally.coverage_errors.get(cond, 0)
+        scored = int(got.sum()) + len(tally.unknown.get(cond, ())) - errors
         right = correct.get(cond, 0)
+        n_expected = int(expected.sum())
         per[cond] = {
-            "expected": len(expected),
+            "expected": n_expected,
             "scored": scored,
             "errors": errors,
             "missing": len(missing),
-            "missing_ids": missing[:SHOWN_MISSING],
+            "missing_ids": [items.item(int(i)).id for i in missing[:SHOWN_MISSING]],
             "accuracy_complete_case": round(right / scored, 6) if scored else None,
-            "accuracy_all_items": round(right / len(expected), 6) if expected else None,
+            "accuracy_all_items": round(right / n_expected, 6) if n_expected else None,
         }
-    return {"benchmark_items": len(items), "selected_items": len(selected),
+    return {"benchmark_items": len(items), "selected_items": int(items.selected.sum()),
             "conditions": per}
 
 

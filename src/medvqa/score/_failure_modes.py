@@ -22,9 +22,11 @@ exceed the failures.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from medvqa.score._rows import ScoredRow
 
@@ -32,22 +34,25 @@ LMOD_TAGS = ("E1", "E2", "E3", "E4", "E5", "E6")
 MIRA_TAGS = ("guess", "refusal", "hallucination", "missing visual evidence")
 RULE_TAGS = ("invalid_format", "outside_options")
 
+@functools.lru_cache(maxsize=1024)
+def _removes(condition: str) -> frozenset[str]:
+    from medvqa.conditions import describe
+
+    return describe(condition).removes
+
+
 def shows_no_image(condition: str) -> bool:
     """Whether ``condition`` shows no real image (describing one is then a hallucination).
 
     Read from what the condition declares it removes (``blind``, ``noise``, ``text-only``).
     """
-    from medvqa.conditions import describe
-
-    taken = describe(condition).removes
+    taken = _removes(condition)
     return "image" in taken and "domain" not in taken
 
 
 def out_of_domain(condition: str) -> bool:
     """Whether ``condition`` shows an out-of-domain photo (abstaining is the right answer)."""
-    from medvqa.conditions import describe
-
-    return "domain" in describe(condition).removes
+    return "domain" in _removes(condition)
 
 _MISSING = re.compile(
     r"(no|without( an?| the)?|missing|lack of( an?| the)?) (medical )?(image|picture|scan|photo)"
@@ -82,6 +87,37 @@ _LEADING_LETTER = re.compile(
 )
 
 
+class _Text(NamedTuple):
+    """What the rules read in a response's text (the same for every item it answers)."""
+
+    missing: bool
+    refusal: bool
+    not_medical: bool
+    visual: bool
+    letter: str | None
+
+
+_TEXTS: dict[str, _Text] = {}
+#: Short responses ("B", "Answer: C") repeat across items: their reading is kept.
+_CACHED_TEXTS, _CACHED_LENGTH = 8192, 100
+
+
+def _read(response: str) -> _Text:
+    """The rules' reading of ``response`` (cached for short, repeated responses)."""
+    hit = _TEXTS.get(response)
+    if hit is not None:
+        return hit
+    match = _LEADING_LETTER.match(response)
+    text = _Text(bool(_MISSING.search(response)), bool(_REFUSAL.search(response)),
+                 bool(_NOT_MEDICAL.search(response)), bool(_VISUAL.search(response)),
+                 (match.group(1) or match.group(2)).upper() if match else None)
+    if len(response) <= _CACHED_LENGTH:
+        if len(_TEXTS) >= _CACHED_TEXTS:
+            _TEXTS.clear()
+        _TEXTS[response] = text
+    return text
+
+
 def abstains(response: str) -> bool:
     """Whether the response declines: a refusal, a missing-image complaint or an OOD rejection.
 
@@ -90,8 +126,8 @@ def abstains(response: str) -> bool:
     >>> abstains("B")
     False
     """
-    return bool(_REFUSAL.search(response) or _MISSING.search(response)
-                or _NOT_MEDICAL.search(response))
+    text = _read(response)
+    return text.refusal or text.missing or text.not_medical
 
 
 def tag_response(response: str, row: ScoredRow, options: dict[str, str]) -> tuple[str, ...]:
@@ -108,10 +144,29 @@ def tag_response(response: str, row: ScoredRow, options: dict[str, str]) -> tupl
     >>> tag_response("I cannot answer without the image.", row, {"A": "a", "B": "b"})
     ('missing visual evidence', 'refusal')
     """
+    text = _read(response)
+    if len(response) > _CACHED_LENGTH:
+        return _tags(response, text, row, options)
+    # A short response's tags depend on the response, the condition, the outcome and whether
+    # its leading letter is an option: the same for every item answered alike.
+    key = (response, row.condition, row.correct, row.invalid, bool(options),
+           text.letter in options if text.letter else None)
+    hit = _TAGS.get(key)
+    if hit is None:
+        if len(_TAGS) >= _CACHED_TEXTS:
+            _TAGS.clear()
+        hit = _TAGS[key] = _tags(response, text, row, options)
+    return hit
+
+
+_TAGS: dict[tuple[object, ...], tuple[str, ...]] = {}
+
+
+def _tags(response: str, text: _Text, row: ScoredRow,
+          options: dict[str, str]) -> tuple[str, ...]:
     tags: list[str] = []
-    missing = bool(_MISSING.search(response))
-    refusal = bool(_REFUSAL.search(response))
-    declined = missing or refusal or bool(_NOT_MEDICAL.search(response))
+    missing, refusal = text.missing, text.refusal
+    declined = missing or refusal or text.not_medical
     if out_of_domain(row.condition):
         return () if declined else ("E2",)
     if row.correct:
@@ -121,12 +176,11 @@ def tag_response(response: str, row: ScoredRow, options: dict[str, str]) -> tupl
     if refusal:
         tags.append("refusal")
     hallucinated = False
-    match = _LEADING_LETTER.match(response)
-    letter = (match.group(1) or match.group(2)).upper() if match else None
+    letter = text.letter
     if options and letter and letter not in options and len(response) < 40:
         tags += ["outside_options", "E4"]
         hallucinated = True
-    if shows_no_image(row.condition) and _VISUAL.search(response) and not missing:
+    if shows_no_image(row.condition) and text.visual and not missing:
         if "E4" not in tags:
             tags.append("E4")
         hallucinated = True

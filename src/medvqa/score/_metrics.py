@@ -11,12 +11,16 @@ Definitions (``correct`` and ``invalid`` are 0/1; errored requests are excluded 
 - macro_f1 = unweighted mean of per-class F1 over gold classes present, an invalid prediction
   being a class of its own that is never gold (scikit-learn ``f1_score(average="macro")`` with
   ``labels`` = the gold classes);
+- both need a label set (:func:`class_metrics_note`): with open-vocabulary options, where
+  nearly every item has its own answer text, they are not applicable (null);
 - random_baseline = mean over items of the chance of a uniform guess: 1/k for single choice,
   1/(2^k − 1) for multiple choice (a uniformly random non-empty subset);
 - frequent_baseline = accuracy of always answering the most frequent gold answer text.
 """
 
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 
@@ -49,19 +53,24 @@ def weighted_accuracy(correct: np.ndarray, gold_class: np.ndarray) -> float:
 def macro_f1(pred_class: np.ndarray, gold_class: np.ndarray) -> float:
     """Macro-F1 over the gold classes present (invalid predictions use class -1).
 
+    Counted with ``np.bincount`` over the classes present: memory grows with the items, never
+    with items × classes.
+
     >>> round(macro_f1(np.array([0, 1, 1, -1]), np.array([0, 1, 0, 1])), 3)
     0.583
     """
     if len(gold_class) == 0:
         return float("nan")
-    labels = np.unique(gold_class)
-    scores = []
-    for c in labels:
-        tp = float(np.sum((pred_class == c) & (gold_class == c)))
-        fp = float(np.sum((pred_class == c) & (gold_class != c)))
-        fn = float(np.sum((pred_class != c) & (gold_class == c)))
-        scores.append(2 * tp / (2 * tp + fp + fn) if tp + fp + fn else 0.0)
-    return float(np.mean(scores))
+    labels, gold = np.unique(gold_class, return_inverse=True)
+    gold = gold.reshape(-1)
+    at = np.minimum(np.searchsorted(labels, pred_class), len(labels) - 1)
+    pred = np.where(labels[at] == pred_class, at, -1)
+    same = pred == gold
+    k = len(labels)
+    tp = np.bincount(gold[same], minlength=k).astype(float)
+    fn = np.bincount(gold[~same], minlength=k).astype(float)
+    fp = np.bincount(pred[~same & (pred >= 0)], minlength=k).astype(float)
+    return float(np.mean(2 * tp / (2 * tp + fp + fn)))
 
 
 def chance_of_guess(n_options: int, question_type: str) -> float:
@@ -81,36 +90,54 @@ def frequent_baseline(gold_text: list[str]) -> float:
     return float(counts.max() / len(gold_text))
 
 
-def class_columns(correct: np.ndarray, pred_class: np.ndarray, gold_class: np.ndarray,
-                  n_classes: int) -> np.ndarray:
-    """Per-item columns whose sums give weighted accuracy and macro-F1 (for the bootstrap).
+def weighted_accuracy_from_sums(hits: np.ndarray, totals: np.ndarray) -> np.ndarray:
+    """Weighted accuracy per resample from per-class sums (b × classes); classes drawn only.
 
-    Classes are integer codes 0..n_classes−1 of the gold classes (−1: a prediction that is no
-    gold class). Columns, n_classes each: hits, totals, TP, FP, FN.
+    >>> weighted_accuracy_from_sums(np.array([[3.0, 0.0]]), np.array([[3.0, 1.0]])).tolist()
+    [0.5]
     """
-    n = len(gold_class)
-    gold = np.zeros((n, n_classes))
-    gold[np.arange(n), gold_class] = 1.0
-    pred = np.zeros((n, n_classes))
-    known = pred_class >= 0
-    pred[np.flatnonzero(known), pred_class[known]] = 1.0
-    same = (pred_class == gold_class)[:, None]
-    hits = gold * np.asarray(correct, float)[:, None]
-    return np.hstack([hits, gold, gold * same, pred * ~same, gold * ~same])
-
-
-def weighted_accuracy_from_sums(sums: np.ndarray, n_classes: int) -> np.ndarray:
-    """Weighted accuracy per row of summed :func:`class_columns` (classes present only)."""
-    hits, totals = sums[:, :n_classes], sums[:, n_classes:2 * n_classes]
-    with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a resample with no class: NaN
         per_class = np.where(totals > 0, hits / totals, np.nan)
         return np.asarray(np.nanmean(per_class, axis=1), dtype=float)
 
 
-def macro_f1_from_sums(sums: np.ndarray, n_classes: int) -> np.ndarray:
-    """Macro-F1 per row of summed :func:`class_columns` (gold classes present only)."""
-    c = n_classes
-    tp, fp, fn = sums[:, 2 * c:3 * c], sums[:, 3 * c:4 * c], sums[:, 4 * c:5 * c]
-    with np.errstate(invalid="ignore", divide="ignore"):
+def macro_f1_from_sums(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray) -> np.ndarray:
+    """Macro-F1 per resample from per-class TP, FP, FN sums (b × classes); gold classes drawn.
+
+    >>> macro_f1_from_sums(np.array([[1.0, 1.0]]), np.array([[0.0, 1.0]]),
+    ...                    np.array([[1.0, 0.0]])).round(3).tolist()
+    [0.667]
+    """
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a resample with no class: NaN
         f1 = np.where(tp + fn > 0, 2 * tp / (2 * tp + fp + fn), np.nan)
         return np.asarray(np.nanmean(f1, axis=1), dtype=float)
+
+
+#: Class metrics need a label set: at most this many gold answers, or …
+FEW_CLASSES = 20
+#: … on average at least this many items per gold answer.
+ITEMS_PER_CLASS = 2
+#: Above this many gold answers, class metrics are reported without an interval.
+MAX_INTERVAL_CLASSES = 100
+
+
+def class_metrics_note(n_items: int, n_classes: int) -> str:
+    """Why weighted accuracy and macro-F1 do not apply to these items ("" when they do).
+
+    They average over answer classes, so they need classes: at most :data:`FEW_CLASSES` gold
+    answers, or at least :data:`ITEMS_PER_CLASS` items per gold answer on average. When
+    options differ on every item (PMC-VQA, OmniMedVQA) nearly every answer is its own class:
+    a class's accuracy is then one item's 0/1 and their mean is accuracy re-weighted by noise.
+
+    >>> class_metrics_note(300, 12), class_metrics_note(9, 9)
+    ('', '')
+    >>> class_metrics_note(1000, 990)[:60]
+    'not applicable: 990 distinct gold answers for 1,000 items (o'
+    """
+    if n_classes <= FEW_CLASSES or n_items >= ITEMS_PER_CLASS * n_classes:
+        return ""
+    return (f"not applicable: {n_classes:,} distinct gold answers for {n_items:,} items (open "
+            f"vocabulary; class metrics need at most {FEW_CLASSES} answers, or "
+            f"{ITEMS_PER_CLASS} items per answer on average)")

@@ -27,9 +27,10 @@ from medvqa.schema import (
     Prediction,
     read_jsonl,
 )
-from medvqa.score._bootstrap import cluster_index, ratio_ci
+from medvqa.score._bootstrap import cluster_index
 from medvqa.score._checks import check_resamples
 from medvqa.score._config import ScoreConfig
+from medvqa.score._resample import Columns, Resampler
 from medvqa.score._tests import paired_test
 
 
@@ -72,8 +73,14 @@ def paired_difference(
     a, b = np.asarray(a, float), np.asarray(b, float)
     n = len(a)
     clusters = cluster_index(case_ids, n)
-    ci = ratio_ci(a - b, np.ones(n), clusters if clusters is not None else np.arange(n),
-                  resamples, seed)
+    units = clusters if clusters is not None else np.arange(n)
+    # The draws of metrics.json's intervals (medvqa.score._resample), on these items' units.
+    resampler = Resampler(int(units.max(initial=-1)) + 1, resamples, seed)
+    d = a - b
+    ref = resampler.interval("Δ", units, lambda: Columns.dense(d, np.ones(n)),
+                             lambda s: s[:, 0] / s[:, 1])
+    resampler.run()
+    ci = ref.interval
     a_only = int(np.sum((a == 1) & (b == 0)))
     b_only = int(np.sum((a == 0) & (b == 1)))
     test, p = paired_test(a, b, clusters)

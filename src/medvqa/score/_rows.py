@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,9 +22,13 @@ from medvqa.score.parsers import (
 )
 
 
-@dataclass(frozen=True)
+@dataclass
 class ScoredRow:
-    """One parsed and scored prediction, with the item fields breakdowns need."""
+    """One parsed and scored prediction, with the item fields breakdowns need.
+
+    (Not frozen: a frozen dataclass sets each of its 18 fields through ``object.__setattr__``,
+    which a million predictions feel; nothing changes a row once scored.)
+    """
 
     item_id: str
     condition: str
@@ -51,8 +56,32 @@ def _class_of(item: Item, letters: str | list[str] | None) -> str:
         return "\x00invalid"
     if not item.options:
         return str(letters)
+    if isinstance(letters, str):
+        return item.options.get(letters, letters)
     picked = [letters] if isinstance(letters, str) else sorted(letters)
     return " | ".join(sorted(item.options.get(x, x) for x in picked))
+
+
+def gold_class(item: Item) -> str:
+    """The class label of an item's gold answer (option texts, normalised open text, IDs)."""
+    if item.options:
+        return _class_of(item, item.answer)
+    if item.question_type == "open":
+        return normalize_answer(str(item.answer))
+    return str(item.answer)
+
+
+def class_hash(label: str) -> int:
+    """A stable 64-bit code of a class label (the same in every process and on every machine).
+
+    Classes are compared and ordered by this code; two labels sharing one is a 1-in-2**64 event
+    per pair.
+
+    >>> class_hash("benign") == class_hash("benign") != class_hash("malignant")
+    True
+    """
+    digest = hashlib.blake2b(label.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    return int.from_bytes(digest, "little", signed=True)
 
 
 def score_row(item: Item, pred: Prediction, parser: AnswerParser) -> ScoredRow:
@@ -65,21 +94,21 @@ def score_row(item: Item, pred: Prediction, parser: AnswerParser) -> ScoredRow:
     ok = is_correct(parsed.choice, item.answer, qtype,
                     texts=item.options if parser.compares_text else None)
     region = open_ = bleu = None
+    gold = gold_class(item)
     if item.options:
-        gold_class, pred_class = _class_of(item, item.answer), _class_of(item, parsed.choice)
+        pred_class = _class_of(item, parsed.choice)
     elif qtype == "open":
         # Both sides normalised: the parser's choice already is (SQuAD rules).
-        gold_class = normalize_answer(str(item.answer))
         pred_class = "\x00invalid" if parsed.invalid else str(parsed.choice)
     else:
-        gold_class, pred_class = str(item.answer), str(parsed.choice)
+        pred_class = str(parsed.choice)
     if qtype == "region":
         scores = region_scores(locate_regions(pred.response or "") if not parsed.invalid
                                else None, gold_regions(item.answer, item.meta))
         region = tuple(scores)
         # Right only when every region on the image is named with its type, and nothing else.
         ok = scores.precision == 1.0 and scores.recall == 1.0
-        pred_class = gold_class if ok else "\x00invalid" if parsed.invalid else "\x00other"
+        pred_class = gold if ok else "\x00invalid" if parsed.invalid else "\x00other"
     elif qtype == "open":
         # Scored on the located answer: the trace and an answer prefix are not the answer.
         located = open_answer(pred.response or "") or ""
@@ -91,7 +120,7 @@ def score_row(item: Item, pred: Prediction, parser: AnswerParser) -> ScoredRow:
         correct=ok,
         invalid=parsed.invalid,
         choice=parsed.choice,
-        gold_class=gold_class,
+        gold_class=gold,
         pred_class=pred_class,
         n_options=len(item.options),
         question_type=qtype,

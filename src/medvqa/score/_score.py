@@ -1,22 +1,22 @@
 """``score_run``: parse a run's predictions, write choices back, and write ``metrics.json``.
 
-Each condition is parsed with a fresh parser, in prediction-file order (so the ``pathmmu``
-style's seeded fallback is reproducible). Conditions that change an item (``permute@k`` shifts
-options, ``swap`` changes the question) are re-derived from the condition registry, never read
-from storage. Errored requests are counted and left out: a failed API call is not a wrong
-answer. A prediction that cannot be scored (unknown item, bad options) is reported by item id and
-skipped; the rest is scored.
+Three passes, none holding the run in memory: items.jsonl is read once into arrays
+(:mod:`medvqa.score._items`); predictions.jsonl is read once, each line scored and written back
+as it goes (:mod:`medvqa.score._stream`); then every figure of every condition, breakdown and
+control is planned, and the bootstrap draws its resamples once for all of them
+(:mod:`medvqa.score._resample`). A prediction that cannot be scored (bad line, unknown item) is
+reported by item id and skipped; the rest is scored.
 """
 
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from medvqa.conditions import condition_order, describe, get_condition
+import numpy as np
+
+from medvqa.conditions import condition_order
 from medvqa.errors import BadInputError
 from medvqa.schema import (
     BENCHMARK_FILE,
@@ -26,69 +26,51 @@ from medvqa.schema import (
     PREDICTIONS_FILE,
     RUN_FILE,
     Benchmark,
-    ConditionMetrics,
-    Item,
     MetricsFile,
-    Prediction,
-    RecordError,
     RunInfo,
     file_sha256,
-    iter_json_lines,
     read_json,
-    read_jsonl,
     write_json,
-    write_jsonl,
 )
-from medvqa.score._block import confusion, metrics_block
-from medvqa.score._bootstrap import cluster_index
-from medvqa.score._by import group_key
 from medvqa.score._config import ScoreConfig
-from medvqa.score._controls import control_table
-from medvqa.score._coverage import coverage
-from medvqa.score._failure_modes import FailureCounts, needs_judge
+from medvqa.score._controls import PendingControls, control_table
+from medvqa.score._coverage import coverage, simple_conditions
 from medvqa.score._family import adjust_family
-from medvqa.score._judge import Candidate, JudgeResult, run_judge, write_verdicts
+from medvqa.score._items import ItemTable, read_items
+from medvqa.score._judge import JudgeResult, run_judge, write_verdicts
+from medvqa.score._per_condition import (
+    MAX_GROUPS,
+    PendingCondition,
+    RunData,
+    block_arrays,
+    combined_conditions,
+    pending_condition,
+    run_units,
+)
 from medvqa.score._provenance import Provenance, check_benchmark, run_identity
-from medvqa.score._rows import ScoredRow, score_row
-from medvqa.score._subgroups import subgroup_analysis
-from medvqa.score.parsers import make_parser
+from medvqa.score._resample import Resampler
+from medvqa.score._stream import Problems, StreamConfig, Tally, score_lines
+from medvqa.score._table import Rows
 
 log = logging.getLogger(__name__)
 
 
-
-
 @dataclass
 class ScoreResult:
-    """The metrics written, and what was skipped and why."""
+    """The metrics written, what was skipped and why, and what was left out.
+
+    Attributes:
+        metrics: the metrics.json written.
+        problems: bad lines and unknown items, one line each (the first
+            :data:`~medvqa.score._stream.SHOWN_PROBLEMS`, then a line counting the rest;
+            ``metrics.skipped`` has the full count).
+        notes: what was left out of metrics.json and why (a breakdown with too many values,
+            conditions with failed requests).
+    """
 
     metrics: MetricsFile
     problems: list[str] = field(default_factory=list)
-
-
-def _condition_transform(name: str, seed: int) -> Callable[[Item], Item]:
-    return get_condition(name, seed).transform_item
-
-
-def _with_ids(errors: list[RecordError], id_key: str) -> list[str]:
-    """One line per bad record, naming the item id when the line has one."""
-    if not errors:
-        return []
-    wanted = {e.line for e in errors}
-    ids: dict[int, str] = {}
-    for lineno, rec, _ in iter_json_lines(errors[0].file):
-        if lineno in wanted and isinstance(rec, dict) and rec.get(id_key) is not None:
-            ids[lineno] = str(rec[id_key])
-    return [f"{e.file}:{e.line}: item {ids[e.line]}: {e.field}: {e.message}" if e.line in ids
-            else str(e) for e in errors]
-
-
-def load_items(bench_dir: Path, problems: list[str]) -> dict[str, Item]:
-    """The benchmark's items by id; bad lines are reported (with their item id) and skipped."""
-    errors: list[RecordError] = []
-    items = {i.id: i for i in read_jsonl(bench_dir / ITEMS_FILE, Item, errors)}
-    problems.extend(_with_ids(errors, "id"))
-    return items
+    notes: list[str] = field(default_factory=list)
 
 
 def score_run(config: ScoreConfig) -> ScoreResult:
@@ -99,93 +81,128 @@ def score_run(config: ScoreConfig) -> ScoreResult:
         raise BadInputError(f"{bench_dir}: not a benchmark folder (no {ITEMS_FILE})")
     if not pred_path.is_file():
         raise BadInputError(f"{run_dir}: no {PREDICTIONS_FILE} (run `medvqa run` first)")
-    problems: list[str] = []
-    items = load_items(bench_dir, problems)
+    problems = Problems()
     run_info = read_json(run_dir / RUN_FILE, RunInfo) if (run_dir / RUN_FILE).is_file() else None
+    seed = run_info.seed if run_info else 0
+    item_problems: list[str] = []
+    # items.jsonl first: a file that is not ours (not UTF-8) is the first thing to say.
+    items = read_items(bench_dir, config.by, config.age_bands,
+                       run_info.selection if run_info else {}, MAX_GROUPS, item_problems,
+                       simple_conditions(run_info.conditions if run_info else [], seed))
     bench_sha = file_sha256(bench_dir / ITEMS_FILE)
     mismatch = check_benchmark(run_info, bench_sha, run_dir, bench_dir,
                                config.allow_other_benchmark)
-    seed = run_info.seed if run_info else 0
-    preds_errors: list[RecordError] = []
-    predictions = list(read_jsonl(pred_path, Prediction, preds_errors))
-    problems.extend(_with_ids(preds_errors, "item_id"))
-    if not predictions:
-        raise BadInputError(f"{pred_path}: the run is empty (no predictions to score)")
-
-    parsers: dict[str, object] = {}
-    transforms: dict[str, Callable[[Item], Item]] = {}
-    rows: dict[str, list[ScoredRow]] = defaultdict(list)
-    failures: dict[str, FailureCounts] = defaultdict(FailureCounts)
-    errors: dict[str, list[Prediction]] = defaultdict(list)
-    judge_queue: dict[str, list[Candidate]] = defaultdict(list)
-    scored: list[Prediction] = []
-    for pred in predictions:
-        item = items.get(pred.item_id)
-        if item is None:
-            problems.append(f"{pred_path}: item {pred.item_id}: not in {bench_dir / ITEMS_FILE}")
-            scored.append(pred)
-            continue
-        if pred.error is not None or pred.response is None:
-            errors[pred.condition].append(pred)
-            scored.append(pred)
-            continue
-        cond = pred.condition
-        if cond not in transforms:
-            transforms[cond] = _condition_transform(cond, seed)
-        # The style applies to choice questions; open and region answers have their own parsers.
-        style = item.question_type if item.question_type in {"open", "region"} else config.style
-        key = f"{cond}\x00{style}"
-        if key not in parsers:
-            parsers[key] = make_parser(style, seed=config.parser_seed)
-        shown = transforms[cond](item)
-        # The raw response is kept; every parser sets reasoning aside itself, whatever run.json
-        # says about the model.
-        row = score_row(shown, pred, parsers[key])  # type: ignore[arg-type]
-        rows[cond].append(row)
-        tags = failures[cond].add(pred.response, row, shown.options)
-        if config.judge is not None and needs_judge(tags, row):
-            judge_queue[cond].append(Candidate(shown, cond, pred.response))
-        scored.append(pred.model_copy(update={
-            "choice": row.choice, "correct": row.correct, "invalid": row.invalid}))
-    predictions_sha = write_jsonl(pred_path, scored)
-
-    conditions = {
-        cond: _condition_metrics(rows[cond], config, len(errors[cond]))
-        for cond in sorted(set(rows) | set(errors), key=condition_order)
-    }
-    conditions.update(_combined(rows, config))
-    all_rows = [r for rs in rows.values() for r in rs]
-    clustering = _clustering(all_rows, config.cluster)
+    for line in item_problems:
+        problems.add(line)
+    # The raw response is kept; every parser sets reasoning aside itself, whatever run.json
+    # says about the model.
+    try:
+        table, tally = score_lines(pred_path, items, StreamConfig(
+            config.style, seed, config.parser_seed, config.judge is not None), problems)
+    finally:
+        items.close()
+    rows = table.freeze()
+    del table
+    _check_something_scored(pred_path, rows, tally)
+    notes = _capped(items, config.by) + _failed(tally)
+    plan = _plan(items, rows, tally, config)
+    # Counted now, so the rows and items can go before the resampling and the report.
+    cov = coverage(items, run_info, tally, {c: int(rows.correct[rows.of(c)].sum())
+                                            for c in rows.conditions})
+    n_scored = len(rows.item)
+    items.close()
+    del items, rows
+    plan.resampler.run()
     card = bench_dir / BENCHMARK_FILE
     bench = read_json(card, Benchmark) if card.is_file() else None
     metrics = MetricsFile(
         style=config.style,
-        n=len(all_rows),
+        n=n_scored,
         seed=config.seed,
         resamples=config.resamples,
-        clustered=clustering.startswith("cases"),
-        clustering=clustering,
-        skipped=len(problems),
+        clustered=plan.clustering.startswith("cases"),
+        clustering=plan.clustering,
+        resample_groups=plan.resampler.groups if plan.resampler.grouped else None,
+        skipped=problems.count,
+        notes=notes,
         model=run_info.model if run_info else "",
         benchmark=bench.name if bench else bench_dir.name,
-        conditions=conditions,
+        conditions={c: p.finish() for c, p in plan.conditions.items()},
     )
-    controls = control_table(rows, config.resamples, config.seed, config.cluster)
-    metrics.controls = controls.model_dump() if controls is not None else None
+    finished = plan.controls.finish() if plan.controls is not None else None
+    metrics.controls = finished.model_dump() if finished is not None else None
     metrics.tests_adjusted = adjust_family(metrics)
     metrics.failure_modes = {
-        c: failures[c].as_dict() for c in sorted(failures, key=condition_order)
+        c: tally.failures[c].as_dict() for c in sorted(tally.failures, key=condition_order)
     }
     metrics.provenance = Provenance(
-        run=run_identity(run_info), predictions_sha256=predictions_sha,
+        run=run_identity(run_info), predictions_sha256=tally.sha256,
         benchmark_items_sha256=bench_sha, benchmark_mismatch_allowed=mismatch).model_dump()
-    metrics.coverage = coverage(items, run_info, predictions,
-                                {c: sum(r.correct for r in rs) for c, rs in rows.items()})
+    metrics.coverage = cov
     if config.judge is not None:
-        _add_judge(metrics, run_judge(config.judge, dict(judge_queue), run_dir / CACHE_FILE,
+        _add_judge(metrics, run_judge(config.judge, dict(tally.judge_queue), run_dir / CACHE_FILE,
                                       bench_dir), run_dir, run_info)
     write_json(run_dir / METRICS_FILE, metrics)
-    return ScoreResult(metrics, problems)
+    return ScoreResult(metrics, problems.lines(), notes)
+
+
+@dataclass
+class _Plan:
+    """Every figure of the run, planned: intervals registered, not drawn yet."""
+
+    resampler: Resampler
+    clustering: str
+    conditions: dict[str, PendingCondition]
+    controls: PendingControls | None
+
+
+def _plan(items: ItemTable, rows: Rows, tally: Tally, config: ScoreConfig) -> _Plan:
+    """Units, then every condition's blocks, the combined conditions and the controls."""
+    scored = np.zeros(len(items), dtype=bool)
+    scored[rows.item] = True
+    units, clustering = run_units(items.has_case, items.case, scored, config.cluster)
+    resampler = Resampler(int(units.max(initial=-1)) + 1, config.resamples, config.seed)
+    data = RunData(items, rows, units, resampler, config.by, config.resamples, config.seed)
+    names = list(rows.conditions)
+    pending = {cond: pending_condition(data, cond, block_arrays(rows, rows.of(cond)),
+                                       tally.errors.get(cond, 0))
+               for cond in sorted(set(names) | set(tally.errors), key=condition_order)}
+    pending.update(combined_conditions(data, names))
+    correct = {c: (rows.item[rows.of(c)], rows.correct[rows.of(c)]) for c in names}
+    cats = items.groups["category"]
+    controls = control_table(correct, cats.array(), None if cats.capped else cats.labels, units,
+                             resampler)
+    return _Plan(resampler, clustering, pending, controls)
+
+
+def _check_something_scored(pred_path: Path, rows: Rows, tally: Tally) -> None:
+    """Refuse a run with nothing to score: no prediction at all, or only failed requests."""
+    failed = sum(tally.errors.values())
+    if len(rows.item):
+        return
+    if not failed:
+        raise BadInputError(f"{pred_path}: the run is empty (no predictions to score)")
+    first = next(iter(tally.first_error.values()), "")
+    raise BadInputError(
+        f"{pred_path}: nothing to score: all {failed:,} predictions are failed requests "
+        f"(first error: {first[:200]}); ask them again with `medvqa run BENCH -o RUN "
+        "--retry-errors`")
+
+
+def _capped(items: ItemTable, by: tuple[str, ...]) -> list[str]:
+    """One line per breakdown left out for having too many values."""
+    return [f"--by {name}: more than {MAX_GROUPS} distinct values in the benchmark; this "
+            "breakdown is left out of metrics.json (a breakdown compares groups; use a "
+            "coarser key)" for name in dict.fromkeys(("category", *by))
+            if items.groups[name].capped and (name in by or name == "category")]
+
+
+def _failed(tally: Tally) -> list[str]:
+    """One line per condition with failed requests: how many, and the first message."""
+    return [f"{cond}: {n:,} failed request(s) not scored (first error: "
+            f"{tally.first_error.get(cond, '')[:200]}); `medvqa run --retry-errors` asks them "
+            "again" for cond, n in sorted(tally.errors.items(), key=lambda x: condition_order(x[0]))
+            if n]
 
 
 def _add_judge(metrics: MetricsFile, result: JudgeResult, run_dir: Path,
@@ -198,68 +215,3 @@ def _add_judge(metrics: MetricsFile, result: JudgeResult, run_dir: Path,
     if run_info is not None:
         write_json(run_dir / RUN_FILE, run_info.model_copy(
             update={"failure_judge": result.provenance}))
-
-
-def _clustering(rows: list[ScoredRow], cluster: bool) -> str:
-    """What the intervals and tests resampled, in words (written to metrics.json)."""
-    by_item = {r.item_id: r.case_id for r in rows}
-    cases = cluster_index(list(by_item.values()), len(by_item))
-    if cases is None:
-        return "items (no case contributes more than one item)"
-    n_cases = int(cases.max()) + 1
-    if not cluster:
-        return f"items (--no-cluster; {n_cases} cases share {len(by_item)} items)"
-    return f"cases ({n_cases} cases, {len(by_item)} items)"
-
-
-def _condition_metrics(rows: list[ScoredRow], config: ScoreConfig, errors: int) -> ConditionMetrics:
-    overall = metrics_block(rows, config.resamples, config.seed, config.cluster, errors)
-    by: dict[str, dict[str, object]] = {}
-    for field_name in config.by:
-        groups: dict[str, list[ScoredRow]] = defaultdict(list)
-        for r in rows:
-            groups[group_key(r, field_name)].append(r)
-        if len(groups) > 1 or field_name == "category":
-            by[field_name] = {
-                g: metrics_block(rs, config.resamples, config.seed, config.cluster)
-                for g, rs in sorted(groups.items())
-            }
-    return ConditionMetrics(
-        overall=overall,
-        by=by,  # type: ignore[arg-type]
-        subgroups=subgroup_analysis(rows, config.age_bands, config.cluster, config.resamples,
-                                    config.seed),
-        confusion=confusion(rows),
-    )
-
-
-def _combined(rows: dict[str, list[ScoredRow]],
-              config: ScoreConfig) -> dict[str, ConditionMetrics]:
-    """Every combined condition (``Condition.combined_as``: ``permute@k`` → ``permute``)."""
-    members: dict[str, list[str]] = defaultdict(list)
-    for cond in rows:
-        if (into := describe(cond).combined_as):
-            members[into].append(cond)
-    return {into: _circular(rows, shifts, into, config)
-            for into, shifts in sorted(members.items())}
-
-
-def _circular(rows: dict[str, list[ScoredRow]], shifts: list[str], into: str,
-              config: ScoreConfig) -> ConditionMetrics:
-    """Circular evaluation: an item is right only if right under every option shift."""
-    by_item: dict[str, list[ScoredRow]] = defaultdict(list)
-    for cond in shifts:
-        for r in rows[cond]:
-            by_item[r.item_id].append(r)
-    combined: list[ScoredRow] = []
-    consistent = 0
-    for group in by_item.values():
-        first = group[0]
-        all_ok = all(r.correct for r in group)
-        any_invalid = any(r.invalid for r in group)
-        consistent += len({r.pred_class for r in group}) == 1
-        combined.append(ScoredRow(**{**first.__dict__, "condition": into,
-                                     "correct": all_ok, "invalid": any_invalid}))
-    metrics = _condition_metrics(combined, config, 0)
-    metrics.consistency = round(consistent / len(by_item), 6)
-    return metrics

@@ -12,7 +12,6 @@ every other test in metrics.json (``p_holm``). Missing or non-numeric ages fall 
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
@@ -42,21 +41,16 @@ def age_band(age: Any, edges: tuple[float, ...] = DEFAULT_AGE_BANDS) -> str:
     return f"{edges[-1]:g}+"
 
 
-def _label(value: Any) -> str:
+def label(value: Any) -> str:
     """A group label (stripped text); None, NaN and blank text are "unknown".
 
-    >>> _label(float("nan")), _label(" F "), _label(None)
+    >>> label(float("nan")), label(" F "), label(None)
     ('unknown', 'F', 'unknown')
     """
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "unknown"
     text = str(value).strip()
     return text if text and text.lower() not in {"nan", "none", "null"} else "unknown"
-
-
-def _pair() -> list[int]:
-    """[right, total] of one group."""
-    return [0, 0]
 
 
 def subgroup_analysis(
@@ -66,30 +60,55 @@ def subgroup_analysis(
     """Accuracy per group for age band, sex and source, each with a (clustered) test."""
     keys: dict[str, Callable[[ScoredRow], str]] = {
         "age_band": lambda r: age_band(r.meta.get("age"), age_edges),
-        "sex": lambda r: _label(r.meta.get("sex")),
-        "source": lambda r: _label(r.source),
+        "sex": lambda r: label(r.meta.get("sex")),
+        "source": lambda r: label(r.source),
     }
-    out: dict[str, Any] = {}
+    groupings = {}
     for name, key in keys.items():
         labels = [key(r) for r in rows]
-        groups: dict[str, list[int]] = defaultdict(_pair)
-        for r, g in zip(rows, labels, strict=True):
-            groups[g][0] += int(r.correct)
-            groups[g][1] += 1
-        tested = sorted(k for k in groups if k != "unknown")
+        names = sorted(set(labels))
+        code = {g: j for j, g in enumerate(names)}
+        groupings[name] = (np.array([code[g] for g in labels], dtype=np.int64), names)
+    units = cluster_index([r.case_id for r in rows], len(rows)) if cluster else None
+    correct = np.array([r.correct for r in rows], dtype=float)
+    return subgroup_tests(correct, groupings, units, resamples, seed)
+
+
+def subgroup_tests(correct: np.ndarray, groupings: dict[str, tuple[np.ndarray, list[str]]],
+                   units: np.ndarray | None, resamples: int = 9999,
+                   seed: int = 0) -> dict[str, Any] | None:
+    """Accuracy per group and a test of "accuracy does not depend on the group", per grouping.
+
+    Args:
+        correct: 0/1 per row.
+        groupings: name → (label code per row, labels); the label "unknown" is reported but
+            left out of the test.
+        units: resampling unit per row (cases), or None when rows are independent; the test
+            is clustered when some unit repeats among the rows tested.
+        resamples: Monte Carlo permutations of the permutation tests.
+        seed: their seed.
+    """
+    out: dict[str, Any] = {}
+    for name, (codes, labels) in groupings.items():
+        if not len(codes):
+            continue
+        right = np.bincount(codes, weights=correct, minlength=len(labels))
+        size = np.bincount(codes, minlength=len(labels))
+        present = sorted((labels[j], j) for j in np.flatnonzero(size))
+        tested = [(g, j) for g, j in present if g != "unknown"]
         if len(tested) < 2:
             continue
-        keep = [i for i, g in enumerate(labels) if g != "unknown"]
-        code = {g: j for j, g in enumerate(tested)}
-        correct = np.array([rows[i].correct for i in keep], dtype=float)
-        codes = np.array([code[labels[i]] for i in keep], dtype=int)
-        clusters = (cluster_index([rows[i].case_id for i in keep], len(keep))
-                    if cluster else None)
-        test, p = group_test(correct, codes, clusters, resamples, seed)
+        recode = np.full(len(labels), -1, dtype=np.int64)
+        recode[[j for _, j in tested]] = np.arange(len(tested))
+        keep = recode[codes] >= 0
+        clusters = None
+        if units is not None:
+            kept = units[keep]
+            clusters = kept if len(np.unique(kept)) < len(kept) else None
+        test, p = group_test(correct[keep], recode[codes][keep], clusters, resamples, seed)
         out[name] = {
-            "groups": {
-                k: {"accuracy": round(c / n, 6), "n": n} for k, (c, n) in sorted(groups.items())
-            },
+            "groups": {g: {"accuracy": round(float(right[j]) / int(size[j]), 6),
+                           "n": int(size[j])} for g, j in present},
             "test": test,
             "p_value": significant(p),
         }

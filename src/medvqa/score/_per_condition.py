@@ -1,0 +1,221 @@
+"""metrics.json's ``conditions``: per condition, the overall block, breakdowns and subgroups.
+
+Built from the scored rows' columns (:class:`~medvqa.score._table.Rows`) and the items'
+(:class:`~medvqa.score._items.ItemTable`); every interval is registered with the run's one
+:class:`~medvqa.score._resample.Resampler` and drawn after all conditions are planned.
+A breakdown with more than :data:`MAX_GROUPS` values (``--by meta.patient_id``) is left out,
+with one line saying so: a breakdown compares groups, and one block per patient would cost a
+resampled interval for each of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from medvqa.conditions import describe
+from medvqa.schema import ConditionMetrics
+from medvqa.score._block import (
+    BlockArrays,
+    ClassRule,
+    PendingBlock,
+    confusion,
+    finish_block,
+    pending_block,
+)
+from medvqa.score._items import ItemTable
+from medvqa.score._metrics import MAX_INTERVAL_CLASSES
+from medvqa.score._resample import MAX_UNITS, Resampler
+from medvqa.score._subgroups import subgroup_tests
+from medvqa.score._table import Extra, Rows
+
+#: A breakdown with more distinct values than this is left out (and said so).
+MAX_GROUPS = 200
+
+
+@dataclass
+class RunData:
+    """What every condition's blocks are computed from.
+
+    Attributes:
+        items: the benchmark's items.
+        rows: the scored rows.
+        units: resampling unit of each item (−1: never scored).
+        resampler: the run's resampler.
+        by: breakdown fields asked for.
+        resamples: Monte Carlo permutations of the subgroup tests.
+        seed: their seed.
+    """
+
+    items: ItemTable
+    rows: Rows
+    units: np.ndarray
+    resampler: Resampler
+    by: tuple[str, ...]
+    resamples: int
+    seed: int
+
+
+@dataclass
+class PendingCondition:
+    """One condition's metrics, intervals still to draw."""
+
+    overall: PendingBlock
+    by: dict[str, dict[str, PendingBlock]]
+    subgroups: dict[str, object] | None
+    confusion: dict[str, object] | None
+    notes: dict[str, str] = field(default_factory=dict)
+    consistency: float | None = None
+
+    def finish(self) -> ConditionMetrics:
+        """The condition's metrics, once the resampler has run."""
+        return ConditionMetrics(
+            overall=finish_block(self.overall),
+            by={f: {g: finish_block(b) for g, b in groups.items()}
+                for f, groups in self.by.items()},
+            subgroups=self.subgroups, confusion=self.confusion, consistency=self.consistency,
+            notes=self.notes)
+
+
+def run_units(has_case: np.ndarray, case: np.ndarray, scored: np.ndarray,
+              cluster: bool) -> tuple[np.ndarray, str]:
+    """Resampling unit of each item, and what was resampled in words (metrics.json).
+
+    Units are cases when ``cluster`` is on and some case contributes several scored items
+    (an item without a case_id is its own), else the items.
+
+    Args:
+        has_case: per item, whether it has a case_id.
+        case: per item, a code of its case_id (compared only where ``has_case``).
+        scored: per item, whether some row scored it (the others get unit −1).
+        cluster: resample cases when they repeat (``--no-cluster`` turns it off).
+
+    >>> run_units(np.array([True, True, False]), np.array([7, 7, 0]), np.ones(3, bool), True)
+    (array([0, 0, 1]), 'cases (2 cases, 3 items)')
+    """
+    idx = np.flatnonzero(scored)
+    units = np.full(len(scored), -1, dtype=np.int64)
+    keys = np.column_stack([~has_case[idx], np.where(has_case[idx], case[idx], idx)])
+    _, inverse = np.unique(keys, axis=0, return_inverse=True) if len(idx) else (None, idx)
+    inverse = np.asarray(inverse).reshape(-1)
+    n_cases = int(inverse.max()) + 1 if len(idx) else 0
+    if n_cases < len(idx) and cluster:
+        units[idx] = inverse
+        text = f"cases ({n_cases} cases, {len(idx)} items)"
+    else:
+        units[idx] = np.arange(len(idx))
+        text = ("items (no case contributes more than one item)" if n_cases == len(idx)
+                else f"items (--no-cluster; {n_cases} cases share {len(idx)} items)")
+    if int(units.max(initial=-1)) + 1 > MAX_UNITS:
+        what = "cases" if text.startswith("cases") else "items"
+        text += f"; resampled in {MAX_UNITS:,} random groups of {what}"
+    return units, text
+
+
+def block_arrays(rows: Rows, positions: np.ndarray) -> BlockArrays:
+    """The rows at ``positions`` (any order) as a block, extras re-indexed to it."""
+    sorter = np.argsort(positions, kind="stable")
+    ordered = positions[sorter]
+    extras = {}
+    for name, e in rows.extras.items():
+        at = np.searchsorted(ordered, e.rows)
+        hit = at < len(ordered)
+        hit[hit] = ordered[at[hit]] == e.rows[hit]
+        extras[name] = Extra(sorter[at[hit]], e.values[hit])
+    return BlockArrays(rows.item[positions].astype(np.int64), rows.correct[positions],
+                       rows.invalid[positions], rows.pred[positions], rows.guessed[positions],
+                       extras)
+
+
+def pending_condition(data: RunData, name: str, rows: BlockArrays,
+                      errors: int = 0) -> PendingCondition:
+    """Overall block, breakdowns, subgroup tests and confusion matrix of one condition."""
+    items, units = data.items, data.units
+    rule = ClassRule.of(items.gold[rows.item])
+    block_args = (items.gold, items.chance, units, data.resampler, rule)
+    overall = pending_block((name, "overall"), rows, *block_args, errors=errors)
+    by: dict[str, dict[str, PendingBlock]] = {}
+    for field_name in data.by:
+        groups = items.groups[field_name]
+        if groups.capped:
+            continue
+        codes = groups.array()[rows.item]
+        present = np.unique(codes)
+        if len(present) > 1 or field_name == "category":
+            by[field_name] = {
+                groups.labels[c]: pending_block((name, field_name, int(c)),
+                                                rows.subset(np.flatnonzero(codes == c)),
+                                                *block_args)
+                for c in sorted(present, key=lambda c: groups.labels[c])}
+    groupings = {k: (g.array()[rows.item].astype(np.int64), g.labels)
+                 for k, g in items.subgroups.items()}
+    notes = {}
+    if rule.note:
+        notes = {"weighted_accuracy": rule.note, "macro_f1": rule.note}
+    elif not rule.interval:
+        why = (f"no interval: more than {MAX_INTERVAL_CLASSES} gold answers (resampling costs "
+               "resamples × units × classes)")
+        notes = {"weighted_accuracy": why, "macro_f1": why}
+    return PendingCondition(
+        overall, by,
+        subgroup_tests(rows.correct.astype(float), groupings, units[rows.item], data.resamples,
+                       data.seed),
+        confusion(items.grade[rows.item], items.gold[rows.item], rows.pred, items.grade_labels),
+        notes)
+
+
+def combined_conditions(data: RunData, names: Iterable[str]) -> dict[str, PendingCondition]:
+    """Every combined condition (``Condition.combined_as``: ``permute@k`` → ``permute``).
+
+    Circular evaluation: an item is right only if right under every member condition, invalid
+    if invalid under any; ``consistency`` is the share of items answered alike under all.
+    """
+    members: dict[str, list[str]] = {}
+    for cond in names:
+        if (into := describe(cond).combined_as):
+            members.setdefault(into, []).append(cond)
+    out = {}
+    for into, shifts in sorted(members.items()):
+        rows, consistency = _circular(data, shifts)
+        pending = pending_condition(data, into, rows)
+        pending.consistency = consistency
+        out[into] = pending
+    return out
+
+
+def _circular(data: RunData, shifts: list[str]) -> tuple[BlockArrays, float]:
+    """One row per item scored under some shift: right only if right under every shift.
+
+    Counted per item (memory grows with the items, not with items × shifts); the item's
+    first row (in the shifts' order, then file order) gives its class and extras, and items
+    come in the order of their first row. Also returns the consistency: the share of items
+    whose predicted class is the same under every shift.
+    """
+    rows, n = data.rows, len(data.items)
+    never = np.iinfo(np.int64).max
+    first = np.full(n, never, dtype=np.int64)
+    first_row = np.full(n, -1, dtype=np.int64)
+    count, right, invalid = (np.zeros(n) for _ in range(3))
+    low, high = np.full(n, never, dtype=np.int64), np.full(n, -never - 1, dtype=np.int64)
+    offset = 0
+    for cond in shifts:
+        at = rows.of(cond)
+        items = rows.item[at].astype(np.int64)
+        seen, where = np.unique(items, return_index=True)
+        new = first[seen] == never
+        first[seen[new]] = offset + where[new]
+        first_row[seen[new]] = at[where[new]]
+        count += np.bincount(items, minlength=n)
+        right += np.bincount(items, weights=rows.correct[at], minlength=n)
+        invalid += np.bincount(items, weights=rows.invalid[at], minlength=n)
+        np.minimum.at(low, items, rows.pred[at])
+        np.maximum.at(high, items, rows.pred[at])
+        offset += len(at)
+    scored = np.flatnonzero(count)
+    order = scored[np.argsort(first[scored], kind="stable")]
+    combined = block_arrays(rows, first_row[order])
+    combined.correct = (right[order] == count[order]).astype(np.int8)
+    combined.invalid = (invalid[order] > 0).astype(np.int8)
+    return combined, round(float(np.sum(low[order] == high[order])) / max(len(order), 1), 6)

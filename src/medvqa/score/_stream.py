@@ -1,0 +1,210 @@
+"""Pass two: predictions.jsonl read once, each line scored and written back as it goes.
+
+Each line is validated (:class:`~medvqa.schema.Prediction`, one path that names file, line,
+item and field of a bad line), its item read back from the
+:class:`~medvqa.score._items.ItemTable`, transformed by its condition, parsed, scored, tagged
+for failure modes, appended to the :class:`~medvqa.score._table.RowTable` and written to the
+new predictions.jsonl with ``choice``, ``correct`` and ``invalid`` (atomically: the old file
+stays until the new one is complete). Nothing grows with the number of lines but the row table
+(~20 bytes a row) and the counts; bad lines are counted, and the first
+:data:`SHOWN_PROBLEMS` are kept for the report to the user.
+
+Each condition is parsed with a fresh parser, in prediction-file order (so the ``pathmmu``
+style's seeded fallback is reproducible). Conditions that change an item (``permute@k`` shifts
+options, ``swap`` changes the question) are re-derived from the condition registry, never read
+from storage. Errored requests are counted and left out: a failed API call is not a wrong
+answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from pydantic import ValidationError
+from pydantic_core import to_json
+
+from medvqa.conditions import get_condition
+from medvqa.schema import Item, Prediction
+from medvqa.schema._jsonl import InputError, _record_error, encoding_error
+from medvqa.score._failure_modes import FailureCounts, needs_judge
+from medvqa.score._items import ItemTable
+from medvqa.score._judge import Candidate
+from medvqa.score._rows import ScoredRow, score_row
+from medvqa.score._table import RowTable
+from medvqa.score.parsers import make_parser
+from medvqa.store import atomic_writer
+
+#: Problem lines kept to show; the rest are counted.
+SHOWN_PROBLEMS = 50
+
+
+@dataclass
+class Problems:
+    """Bad input met while scoring: every one counted, the first :data:`SHOWN_PROBLEMS` kept."""
+
+    shown: list[str] = field(default_factory=list)
+    count: int = 0
+
+    def add(self, line: str) -> None:
+        """Count a problem (and keep its line while fewer than the limit are kept)."""
+        self.count += 1
+        if len(self.shown) < SHOWN_PROBLEMS:
+            self.shown.append(line)
+
+    def lines(self) -> list[str]:
+        """The kept lines, and one line saying how many more there were."""
+        more = self.count - len(self.shown)
+        return self.shown + ([f"… and {more:,} more like these (not shown)"] if more else [])
+
+
+def problem_line(path: Path, lineno: int, raw: bytes, exc: Exception, id_key: str) -> str:
+    """One line for a bad JSON line: file, line, the record's id when readable, field, why."""
+    err = _record_error(path, lineno, exc)
+    try:
+        found = json.loads(raw)
+        record_id = found.get(id_key) if isinstance(found, dict) else None
+    except ValueError:
+        record_id = None
+    if record_id is None:
+        return str(err)
+    return f"{err.file}:{err.line}: item {record_id}: {err.field}: {err.message}"
+
+
+def scored_line(pred: Prediction, choice: Any = None, correct: bool | None = None,
+                invalid: bool | None = None, scored: bool = False) -> bytes:
+    """The prediction's line as ``Prediction.model_dump_json`` writes it (without a copy).
+
+    With ``scored``, ``choice``, ``correct`` and ``invalid`` replace the line's own.
+    """
+    data = dict(pred.__dict__)
+    if scored:
+        data.update(choice=choice, correct=correct, invalid=invalid)
+    if data.get("sent") is None:
+        data.pop("sent", None)
+    return to_json(data, inf_nan_mode="null") + b"\n"
+
+
+@dataclass
+class Tally:
+    """What pass two counted besides the rows.
+
+    Attributes:
+        errors: condition → failed requests of known items (not scored).
+        coverage_errors: condition → failed requests, any item (coverage counts these).
+        first_error: condition → the first failed request's message.
+        answered: condition → per item, whether some line answered it.
+        unknown: condition → ids answered that are not in the benchmark.
+        failures: condition → failure-mode tag counts.
+        judge_queue: condition → failures left for the LLM judge (with ``--judge``).
+        sha256: SHA-256 of the predictions.jsonl written.
+    """
+
+    errors: Counter[str] = field(default_factory=Counter)
+    coverage_errors: Counter[str] = field(default_factory=Counter)
+    first_error: dict[str, str] = field(default_factory=dict)
+    answered: dict[str, np.ndarray] = field(default_factory=dict)
+    unknown: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    failures: dict[str, FailureCounts] = field(default_factory=lambda: defaultdict(FailureCounts))
+    judge_queue: dict[str, list[Candidate]] = field(default_factory=lambda: defaultdict(list))
+    sha256: str = ""
+
+
+@dataclass
+class StreamConfig:
+    """How pass two scores: style, seed of the conditions, seed of a seeded style, judge queue."""
+
+    style: str
+    seed: int
+    parser_seed: int
+    judge: bool
+
+
+@dataclass
+class _Condition:
+    """What the loop needs of one condition, looked up once per line."""
+
+    transform: Callable[[Item], Item]
+    seen: np.ndarray
+    failures: FailureCounts
+    parsers: dict[str, Any] = field(default_factory=dict)
+
+
+def score_lines(pred_path: Path, items: ItemTable, config: StreamConfig,
+                problems: Problems) -> tuple[RowTable, Tally]:
+    """Score every line of ``pred_path`` and write it back scored; return rows and counts.
+
+    Raises:
+        InputError: a line is not UTF-8 (not a JSON-lines file of ours; nothing is written).
+    """
+    rows, tally = RowTable(), Tally()
+    conditions: dict[str, _Condition] = {}
+    digest = hashlib.sha256()
+    # Bound once: the loop below runs a million times.
+    validate, find, item_at, add_row = (Prediction.model_validate_json, items.find, items.item,
+                                        rows.add)
+    coverage_errors, errors = tally.coverage_errors, tally.errors
+    with atomic_writer(pred_path, "wb") as out, Path(pred_path).open("rb") as fh:
+        for lineno, raw in enumerate(fh, start=1):
+            if not raw.strip():
+                continue
+            try:
+                pred = validate(raw.decode("utf-8"))
+            except UnicodeDecodeError as exc:
+                raise InputError(encoding_error(pred_path, lineno, raw, exc)) from None
+            except (ValidationError, ValueError) as exc:
+                problems.add(problem_line(pred_path, lineno, raw, exc, "item_id"))
+                continue
+            cond, response = pred.condition, pred.response
+            index = find(pred.item_id)
+            failed = pred.error is not None or response is None
+            if failed:
+                coverage_errors[cond] += 1
+            if index is None:
+                tally.unknown[cond].add(pred.item_id)
+                problems.add(f"{pred_path}: item {pred.item_id}: not in {items.path}")
+                line = scored_line(pred)
+            else:
+                state = conditions.get(cond)
+                if state is None:
+                    state = conditions[cond] = _Condition(
+                        get_condition(cond, config.seed).transform_item,
+                        tally.answered.setdefault(cond, np.zeros(len(items), dtype=bool)),
+                        tally.failures[cond])
+                state.seen[index] = True
+                if failed:
+                    errors[cond] += 1
+                    tally.first_error.setdefault(cond, str(pred.error))
+                    line = scored_line(pred)
+                else:
+                    row = _score(pred, response or "", item_at(index), state, config, tally)
+                    add_row(index, cond, row)
+                    line = scored_line(pred, row.choice, row.correct, row.invalid, scored=True)
+            digest.update(line)
+            out.write(line)
+    tally.sha256 = digest.hexdigest()
+    return rows, tally
+
+
+def _score(pred: Prediction, response: str, item: Item, state: _Condition,
+           config: StreamConfig, tally: Tally) -> ScoredRow:
+    """Score one answered prediction of a known item; count its failure tags."""
+    shown = state.transform(item)
+    # The style applies to choice questions; open and region answers have their own.
+    qtype = shown.question_type
+    style = qtype if qtype in {"open", "region"} else config.style
+    parser = state.parsers.get(style)
+    if parser is None:
+        parser = state.parsers[style] = make_parser(style, seed=config.parser_seed)
+    # The raw response is kept; every parser sets reasoning aside itself.
+    row = score_row(shown, pred, parser)
+    tags = state.failures.add(response, row, shown.options)
+    if config.judge and needs_judge(tags, row):
+        tally.judge_queue[pred.condition].append(Candidate(shown, pred.condition, response))
+    return row
