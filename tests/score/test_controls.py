@@ -107,21 +107,32 @@ def test_controls_are_deterministic(scored: Path, tmp_path: Path) -> None:
     assert (scored / "metrics.json").read_bytes() == first
 
 
-def test_holm_covers_every_test_in_metrics_json(scored: Path) -> None:
+def test_holm_is_applied_within_each_family(scored: Path) -> None:
     from medvqa.score._tests import holm
 
     metrics = json.loads((scored / "metrics.json").read_text())
-    entries = [d for res in metrics["controls"]["deltas"].values()
+    controls = metrics["controls"]
+    entries = [d for res in controls["deltas"].values()
                for d in [res["overall"], *res.get("by_category", {}).values()]]
+    entries += list(controls["trends"].values())
     entries += [t for c in metrics["conditions"].values()
                 for t in (c.get("subgroups") or {}).values()]
-    entries = [e for e in entries if e.get("p_value") is not None]
-    assert len(entries) == metrics["tests_adjusted"] > 3
-    expected = holm([e["p_value"] for e in entries])
-    assert [e["p_holm"] for e in entries] == pytest.approx(expected, rel=1e-3)
+    tested = [e for e in entries if e.get("family")]
+    assert len(tested) == metrics["tests_adjusted"] == sum(metrics["test_families"].values())
+    # blind and swap are the primary family; jpeg@1 and jpeg@5 are one curve, one test.
+    assert metrics["test_families"]["controls"] == 2 and metrics["test_families"]["curves"] == 1
+    for family in metrics["test_families"]:
+        members = [e for e in tested if e["family"] == family]
+        expected = holm([e["p_value"] for e in members])
+        assert [e["p_holm"] for e in members] == pytest.approx(expected, rel=1e-3)
+    points = [d for c in ("corrupt:jpeg@1", "corrupt:jpeg@5")
+              for d in [controls["deltas"][c]["overall"],
+                        *controls["deltas"][c]["by_category"].values()]]
+    assert all(d["family"] == "" and d["p_holm"] is None and not d["needs_image"]
+               for d in points)
     # Overall, cases repeat (two tiles per case): the clustered paired test. Within one
     # category no case repeats (a case's two tiles are of different classes): McNemar.
-    deltas = metrics["controls"]["deltas"].values()
+    deltas = controls["deltas"].values()
     assert {d["overall"]["test"] for d in deltas} == {"cluster sign-flip (exact)"}
     assert {c["test"] for d in deltas for c in d["by_category"].values()} == {"McNemar exact"}
 

@@ -212,6 +212,7 @@ def write_zoo(root: Path, scored: Path, models: int = 12) -> list[Path]:
     from ``scored``'s: its clean block for every condition, accuracy shifted per model and
     condition, a control (Δ, overall and per category) per condition and its failure modes.
     """
+    from medvqa.conditions import describe
     from medvqa.schema import RunInfo, read_json
     from medvqa.score._provenance import run_identity
 
@@ -236,11 +237,19 @@ def write_zoo(root: Path, scored: Path, models: int = 12) -> list[Path]:
         out["conditions"]["permute"]["consistency"] = 0.5
         delta = {"n": clean["overall"]["n"], "clean": 0.5, "condition": 0.4, "delta": 0.1,
                  "ci": [0.08, 0.12], "p_value": 0.001, "test": "cluster sign-flip (exact)",
-                 "p_holm": 0.005, "clean_only": 100, "condition_only": 50, "needs_image": True}
+                 "family": "controls", "p_holm": 0.005, "clean_only": 100,
+                 "condition_only": 50, "needs_image": True}
+        point = {**delta, "family": "", "p_holm": None, "needs_image": False}
         cats = clean["by"].get("category", {})
         out["controls"] = {
-            "deltas": {c: {"overall": delta, "by_category": {k: delta for k in cats}}
-                       for c in ZOO_CONDITIONS[1:-1]},
+            "deltas": {c: {"overall": d, "by_category": {k: d for k in cats}}
+                       for c in ZOO_CONDITIONS[1:-1]
+                       for d in [point if describe(c).curve else delta]},
+            "trends": {"jpeg": {"levels": [0, 3, 5], "accuracy": [0.5, 0.45, 0.4],
+                                "n": clean["overall"]["n"], "slope": -0.02,
+                                "test": "stratified trend z (normal approximation)",
+                                "p_value": 0.001, "family": "curves", "p_holm": 0.001,
+                                "declines": True}},
             "degradation": {"jpeg": [0.5, None, None, 0.45, None, 0.4]}}
         modes = next(iter(metrics.get("failure_modes", {}).values()), None)
         out["failure_modes"] = {c: modes for c in ZOO_CONDITIONS} if modes else None

@@ -172,9 +172,15 @@ def _verdict(condition: str, needs: bool, delta: float | None) -> str:
 
 
 def _stored_controls(run: LoadedRun) -> list[dict[str, Any]]:
-    """Rows of the Δ table from metrics.json's ``controls`` (written by ``medvqa score``)."""
+    """Rows of the Δ table from metrics.json's ``controls`` (written by ``medvqa score``).
+
+    A point of a severity curve is no claim of its own: its curve gets one row, the trend test
+    (:func:`_trend_rows`), and each severity is drawn in the degradation figure.
+    """
     rows = []
     for cond, res in (run.metrics.controls or {}).get("deltas", {}).items():
+        if describe(cond).curve is not None:
+            continue
         d = res["overall"]
         ci = d["ci"]
         cats = res.get("by_category", {})
@@ -194,6 +200,23 @@ def _stored_controls(run: LoadedRun) -> list[dict[str, Any]]:
     return rows
 
 
+def _trend_rows(run: LoadedRun) -> list[dict[str, Any]]:
+    """One row per severity curve: accuracy clean → each severity, slope, the trend test."""
+    rows = []
+    for curve, t in (run.metrics.controls or {}).get("trends", {}).items():
+        acc = ["–" if a is None else f"{a:.3f}" for a in t["accuracy"]]
+        rows.append({
+            "model": run.label,
+            "condition": f"{curve} (severities {', '.join(map(str, t['levels'][1:]))})",
+            "n": t["n"], "clean": acc[0], "perturbed": " → ".join(acc[1:]),
+            "delta": "–" if t["slope"] is None else f"slope {t['slope']:+.3f}/level", "ci": "",
+            "p": p_text(t.get("p_value"), t.get("p_holm")) + f"; {t['test']}, one-sided",
+            "verdict": "accuracy falls with severity" if t.get("declines")
+            else "no evidence accuracy falls with severity",
+        })
+    return rows
+
+
 def _first(names: list[str], shown: int = 5) -> str:
     """'a, b, c' — or the first ``shown`` and how many more (a zoo has many categories).
 
@@ -206,7 +229,7 @@ def _first(names: list[str], shown: int = 5) -> str:
 
 def _controls(run: LoadedRun) -> list[dict[str, Any]]:
     """Rows of the controls table: the deltas ``medvqa score`` stored, then circular evaluation."""
-    rows = _stored_controls(run)
+    rows = _stored_controls(run) + _trend_rows(run)
     for name, block in run.metrics.conditions.items():
         if block.consistency is None:  # only a combined condition (circular) has one
             continue
@@ -320,14 +343,30 @@ def methods_text(runs: list[LoadedRun]) -> str:
         + f"Prompt template(s): {', '.join(templates) or 'default'}. Controls compare each "
         "condition with the clean run on the same items: paired bootstrap interval of the "
         "difference and a paired test clustered the same way (McNemar's exact test, or the exact "
-        "cluster sign-flip test when cases repeat), Holm-adjusted with the subgroup tests over "
-        "every test of a run; \"needs the image\" means the interval of "
-        "clean − condition lies above 0. Failure modes are rule-based tags (refusal and "
-        "missing-image phrases, unreadable answers, letters outside the options, visual detail "
+        "cluster sign-flip test when cases repeat). "
+        + FAMILIES_TEXT
+        + " Failure modes are rule-based tags (refusal and missing-image phrases, unreadable "
+        "answers, letters outside the options, visual detail "
         "described without a real image, answering an out-of-domain photo) in the LMOD (E1–E6) "
         "and MIRA taxonomies; a response may carry several tags."
         + _judge_methods(runs)
     )
+
+
+#: The families of tests and the rule every verdict follows (medvqa.score._family).
+FAMILIES_TEXT = (
+    "Tests are Holm-adjusted within four families per run: the shortcut controls (each "
+    "condition that removes the image or the question and is not a point of a severity curve: "
+    "blind, noise, text-only, swap) are the primary family; each corruption's severities form "
+    "one curve with one test, a one-sided stratified permutation test of the trend of accuracy "
+    "over severity (levels permuted within each case or item; Mantel's linear-by-linear "
+    "statistic), and the curves form the second family; the per-category differences of the "
+    "controls and the subgroup tests are the third and fourth. A single severity is shown as a "
+    "description (its difference in the degradation figure), never as a claim. Every verdict "
+    "follows the adjusted decision: \"needs the image\" (for swap, the question) means the "
+    "Holm-adjusted p is below 0.05 and the 95 % interval of clean − condition lies above 0; "
+    "\"accuracy falls with severity\" means the curve's Holm-adjusted p is below 0.05 and its "
+    "slope is negative.")
 
 
 def _judge_methods(runs: list[LoadedRun]) -> str:

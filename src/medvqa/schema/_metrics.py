@@ -79,7 +79,8 @@ class ConditionMetrics(BaseModel):
     """Breakdowns: field (category, source, split) → value → block."""
     subgroups: dict[str, Any] | None = None
     """LMOD subgroup analysis: grouping (age_band, sex, source) → groups (accuracy, n), test,
-    p_value (4 significant digits) and p_holm (Holm over every test in the file)."""
+    p_value (4 significant digits), family ("subgroups") and p_holm (Holm within the
+    family)."""
     consistency: float | None = None
     """permute only: share of items answered alike under all option shifts."""
     confusion: dict[str, Any] | None = None
@@ -115,7 +116,12 @@ class MetricsFile(BaseModel):
     """Null when each unit (case or item) is drawn on its own; beyond 4,096 units, the number
     of random groups of units that were drawn instead (a seeded deal; see docs/formats.md)."""
     tests_adjusted: int = 0
-    """How many p-values in this file form the Holm family (each has a p_holm beside it)."""
+    """How many p-values in this file were Holm-adjusted (each has a p_holm beside it), all
+    families together."""
+    test_families: dict[str, int] = Field(default_factory=dict)
+    """Family → how many tests Holm adjusted together: controls (the primary claims: each
+    control that is not a point of a severity curve), curves (one trend test per curve),
+    categories (per-category Δs of the controls), subgroups."""
     skipped: int = 0
     """Predictions skipped for bad input."""
     notes: list[str] = Field(default_factory=list)
@@ -129,7 +135,8 @@ class MetricsFile(BaseModel):
     """Condition → its metrics (clean first)."""
     controls: dict[str, Any] | None = None
     """Δ = clean − condition with paired bootstrap intervals, the paired test (name, p_value,
-    p_holm), verdicts, and corruption degradation curves (medvqa.score._controls.Controls)."""
+    family, p_holm) and verdicts (``deltas``); one trend test per severity curve (``trends``);
+    and corruption degradation curves (medvqa.score._controls.Controls)."""
     failure_modes: dict[str, Any] | None = None
     """Condition → rule-based LMOD / MIRA failure tag counts and abstention rate; with --judge,
     each condition's ``judge`` block holds the LLM judge's counts."""

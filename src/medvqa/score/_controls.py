@@ -7,10 +7,18 @@ paired percentile bootstrap interval (items resampled together, or whole cases w
 ``case_id`` repeats, as the oncology paper's blind ablation does, seed 003 §4.3; drawn with
 every other interval of the run, :mod:`medvqa.score._resample`) and a paired
 test clustered the same way (McNemar exact, or the exact cluster sign-flip test when cases
-repeat; :mod:`medvqa.score._tests`); ``p_holm`` is Holm-adjusted over every test in
-metrics.json. The verdict "needs the image" is given when the interval of Δ lies above 0. The
-same is done per category. Corruptions also give a degradation curve per corruption: accuracy
-at severity 0 (clean) to 5, PathMMU's Fig. 7 (seed 004).
+repeat; :mod:`medvqa.score._tests`). The same is done per category.
+
+Which of these are claims, and how they are adjusted, is the ``family`` of each test
+(:mod:`medvqa.score._family`): the overall Δ of a control that is not a point of a severity
+curve (blind, noise, text-only, swap, ood: what its ``removes`` declares, never its name) is in
+the primary family ``controls``; its per-category Δs are in ``categories``. A point of a
+severity curve (``Condition.curve``: a corruption at one severity) is shown with its Δ and
+unadjusted p but is no claim (family ""): each curve gets one one-sided trend test of accuracy
+over severity instead (:mod:`medvqa.score._trend`), in the family ``curves``. The verdicts
+(``needs_image``, ``declines``) follow the Holm-adjusted decision of the family. Corruptions
+also give a degradation curve per corruption: accuracy at severity 0 (clean) to 5, PathMMU's
+Fig. 7 (seed 004).
 """
 
 from __future__ import annotations
@@ -24,8 +32,17 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from medvqa.conditions import baseline_of, describe
+from medvqa.rng import rng_for
 from medvqa.score._resample import Columns, IntervalRef, Resampler
 from medvqa.score._tests import paired_test, significant
+from medvqa.score._trend import trend_test
+
+#: Family of the overall Δ of a control that is not a point of a curve (the primary claims).
+PRIMARY = "controls"
+#: Family of the per-category Δs of the primary controls (exploratory).
+CATEGORIES = "categories"
+#: Family of the one trend test per severity curve.
+CURVES = "curves"
 
 
 class Delta(BaseModel):
@@ -39,11 +56,35 @@ class Delta(BaseModel):
     p_value: float | None = Field(description="Two-sided p of the paired test (4 significant "
                                   "digits).")
     test: str = Field(default="", description="McNemar exact, or cluster sign-flip (exact).")
-    p_holm: float | None = Field(default=None, description="Holm-adjusted over every test in "
-                                 "metrics.json.")
+    family: str = Field(default="", description="The family the test is Holm-adjusted in: "
+                        "'controls' (primary), 'categories', or '' for a point of a severity "
+                        "curve (no claim: its curve has one trend test).")
+    p_holm: float | None = Field(default=None, description="Holm-adjusted within its family; "
+                                 "null for a point of a curve.")
     clean_only: int = Field(description="Items right only when clean.")
     condition_only: int = Field(description="Items right only under the condition.")
-    needs_image: bool = Field(description="The interval of delta lies above 0.")
+    needs_image: bool = Field(default=False, description="The verdict: p_holm < 0.05 and the "
+                              "interval of delta lies above 0 (never for a point of a curve).")
+
+
+class CurveTrend(BaseModel):
+    """One severity curve's trend test (does accuracy fall as the corruption gets worse)."""
+
+    levels: list[int] = Field(description="Severity levels compared, 0 (clean) first.")
+    accuracy: list[float | None] = Field(description="Accuracy at each level on the n items "
+                                         "scored at every level.")
+    n: int = Field(description="Items scored clean and at every severity run.")
+    slope: float | None = Field(description="Least-squares slope of accuracy per severity "
+                                "level (negative: it falls).")
+    test: str = Field(description="Stratified trend permutation test (units: cases or items), "
+                      "or its normal approximation.")
+    p_value: float | None = Field(description="One-sided p of a decline (4 significant "
+                                  "digits).")
+    family: str = Field(default=CURVES, description="Always 'curves'.")
+    p_holm: float | None = Field(default=None, description="Holm-adjusted over the run's "
+                                 "curves.")
+    declines: bool = Field(default=False, description="The verdict: p_holm < 0.05 and the "
+                           "slope is negative.")
 
 
 class ControlResult(BaseModel):
@@ -57,6 +98,8 @@ class Controls(BaseModel):
     """``metrics.json`` → ``controls``."""
 
     deltas: dict[str, ControlResult] = Field(default_factory=dict)
+    trends: dict[str, CurveTrend] = Field(
+        default_factory=dict, description="curve → its one trend test over severities.")
     degradation: dict[str, list[float | None]] = Field(
         default_factory=dict, description="corruption → accuracy at severity 0 (clean) … 5.")
 
@@ -76,11 +119,11 @@ class PendingDelta:
         """The delta, interval drawn."""
         lo, hi = (self.ci.low, self.ci.high) if self.ci is not None else (math.nan, math.nan)
         lo_, hi_ = _nan_to_none(lo), _nan_to_none(hi)
-        return Delta(**self.fields, ci=[lo_, hi_], needs_image=lo_ is not None and lo_ > 0)
+        return Delta(**self.fields, ci=[lo_, hi_])
 
 
 def paired_delta(key: Hashable, a: np.ndarray, b: np.ndarray, units: np.ndarray,
-                 resampler: Resampler) -> PendingDelta:
+                 resampler: Resampler, family: str = PRIMARY) -> PendingDelta:
     """Clean − condition on paired 0/1 outcomes: paired interval (pending) and paired test.
 
     Args:
@@ -90,6 +133,7 @@ def paired_delta(key: Hashable, a: np.ndarray, b: np.ndarray, units: np.ndarray,
         units: resampling unit of each item (the resampler's numbering); the test is the
             clustered one when a unit repeats among the items.
         resampler: the run's resampler.
+        family: the family its test is adjusted in ("" for a point of a curve).
     """
     n = len(a)
     clusters = units if len(np.unique(units)) < n else None
@@ -106,6 +150,7 @@ def paired_delta(key: Hashable, a: np.ndarray, b: np.ndarray, units: np.ndarray,
     return PendingDelta({
         "n": n, "clean": _nan_to_none(mean(a)), "condition": _nan_to_none(mean(b)),
         "delta": _nan_to_none(mean(d)), "p_value": significant(p), "test": test,
+        "family": family,
         "clean_only": int(np.sum((a == 1) & (b == 0))),
         "condition_only": int(np.sum((a == 0) & (b == 1)))}, ci)
 
@@ -116,12 +161,13 @@ class PendingControls:
 
     deltas: dict[str, tuple[PendingDelta, dict[str, PendingDelta]]]
     degradation: dict[str, list[float | None]]
+    trends: dict[str, CurveTrend]
 
     def finish(self) -> Controls | None:
         """The controls, intervals drawn (None when nothing was compared)."""
         if not self.deltas:
             return None
-        out = Controls(degradation=self.degradation)
+        out = Controls(degradation=self.degradation, trends=self.trends)
         for cond, (overall, by_cat) in self.deltas.items():
             out.deltas[cond] = ControlResult(
                 overall=overall.finish(), by_category={c: d.finish() for c, d in by_cat.items()})
@@ -146,7 +192,8 @@ def control_table(correct: dict[str, tuple[np.ndarray, np.ndarray]], category: n
     if base is None:
         return None
     clean_items, clean_ok = correct[base]
-    out = PendingControls({}, degradation_curves(correct, base))
+    out = PendingControls({}, degradation_curves(correct, base),
+                          trend_tests(correct, base, units, resampler))
     for cond in sorted(correct):
         info = describe(cond)
         if info.baseline or info.combined_as:
@@ -156,16 +203,50 @@ def control_table(correct: dict[str, tuple[np.ndarray, np.ndarray]], category: n
             continue
         a, b = clean_ok[ok[0]], correct[cond][1][ok[1]]
         unit = units[items]
-        overall = paired_delta((cond, "Δ"), a, b, unit, resampler)
+        on_curve = info.curve is not None
+        overall = paired_delta((cond, "Δ"), a, b, unit, resampler, "" if on_curve else PRIMARY)
         by_cat: dict[str, PendingDelta] = {}
         cats = category[items]
         if category_labels is not None and len(np.unique(cats)) > 1:
             for code in sorted(np.unique(cats), key=lambda c: category_labels[c]):
                 at = cats == code
                 by_cat[category_labels[code]] = paired_delta(
-                    (cond, "Δ", int(code)), a[at], b[at], unit[at], resampler)
+                    (cond, "Δ", int(code)), a[at], b[at], unit[at], resampler,
+                    "" if on_curve else CATEGORIES)
         out.deltas[cond] = (overall, by_cat)
     return out if out.deltas else None
+
+
+def trend_tests(correct: dict[str, tuple[np.ndarray, np.ndarray]], baseline: str,
+                units: np.ndarray, resampler: Resampler) -> dict[str, CurveTrend]:
+    """Curve → its one-sided trend test over the baseline and every severity run.
+
+    Only items scored under the baseline and at every severity of the curve are used (a
+    complete block per item); their units (cases or items) are the strata of the test. The
+    permutations are drawn from ``rng_for(seed, "trend", curve)`` with the run's resamples.
+    """
+    curves: dict[str, dict[int, str]] = {}
+    for cond in correct:
+        point = describe(cond).curve
+        if point is not None:
+            curves.setdefault(point[0], {})[point[1]] = cond
+    out: dict[str, CurveTrend] = {}
+    clean_items, clean_ok = correct[baseline]
+    for name in sorted(curves):
+        levels = sorted(curves[name])
+        conds = [curves[name][lv] for lv in levels]
+        common = np.unique(clean_items)
+        for cond in conds:
+            common = np.intersect1d(common, correct[cond][0], assume_unique=False)
+        cols = [clean_ok[_last_row(clean_items)(common)]]
+        cols += [correct[c][1][_last_row(correct[c][0])(common)] for c in conds]
+        t = trend_test((0, *levels), np.column_stack(cols) if len(common) else
+                       np.zeros((0, len(levels) + 1)), units[common], resampler.resamples,
+                       rng_for(resampler.seed, "trend", name))
+        out[name] = CurveTrend(
+            levels=list(t.levels), accuracy=[_nan_to_none(a) for a in t.accuracy], n=t.n,
+            slope=_nan_to_none(t.slope), test=t.test, p_value=significant(t.p_value))
+    return out
 
 
 def _paired(clean_items: np.ndarray, clean_ok: np.ndarray, items: np.ndarray,

@@ -131,7 +131,8 @@ def score_run(config: ScoreConfig) -> ScoreResult:
     )
     finished = plan.controls.finish() if plan.controls is not None else None
     metrics.controls = finished.model_dump() if finished is not None else None
-    metrics.tests_adjusted = adjust_family(metrics)
+    metrics.test_families = adjust_family(metrics)
+    metrics.tests_adjusted = sum(metrics.test_families.values())
     metrics.failure_modes = {
         c: tally.failures[c].as_dict() for c in sorted(tally.failures, key=condition_order)
     }
