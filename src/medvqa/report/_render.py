@@ -7,6 +7,7 @@ from pathlib import Path
 from medvqa import __version__
 from medvqa._resources import shipped_text
 from medvqa.errors import BadInputError
+from medvqa.report._headline import SAMPLE_RULE
 from medvqa.report._markdown import md_escape
 from medvqa.report._report import (
     COLLAPSE_ROWS,
@@ -21,6 +22,19 @@ from medvqa.store import atomic_write_text
 
 _HEADERS = HEADERS  # from the metric registry
 
+#: The report's opening: what medvqa is for, and what the headline table shows.
+INTRO = (
+    "medvqa asks first whether a model reads the images. For each benchmark the table shows "
+    "its most accurate model that was run with an image control, against chance (a uniform "
+    "guess) and the most frequent answer, and against its own accuracy with the image taken "
+    "away; the verdict follows the Holm-adjusted test of that control (see Methods). "
+    "Benchmarks where a model needs the image come first.")
+_HEADLINE = ["Benchmark", "Model", "n", "Accuracy [95 % CI]", "Chance", "Frequent",
+             "Against the baselines", "Image control (clean − without the image)", "Verdict",
+             "Sample"]
+_HEADLINE_KEYS = ("benchmark", "model", "n", "accuracy", "random", "frequent", "baselines",
+                  "control", "verdict", "sample")
+
 
 def render_html(sections: list[BenchmarkSection], methods: str,
                 builds: list[dict[str, object]] | None = None) -> str:
@@ -33,7 +47,7 @@ def render_html(sections: list[BenchmarkSection], methods: str,
     )
     return template.render(sections=sections, methods=methods, columns=COLUMNS,
                            headers=_HEADERS, version=__version__, builds=builds or [],
-                           collapse=COLLAPSE_ROWS)
+                           collapse=COLLAPSE_ROWS, intro=INTRO, sample_rule=SAMPLE_RULE)
 
 
 def _md_table(header: list[str], rows: list[list[object]]) -> list[str]:
@@ -47,13 +61,20 @@ def render_markdown(sections: list[BenchmarkSection], methods: str,
                     builds: list[dict[str, object]] | None = None) -> str:
     """The same tables as Markdown (plots are in the HTML)."""
     lines = ["# medvqa report", ""]
+    heads = [s.headline for s in sections if s.headline]
+    if heads:
+        lines += ["## Does a model read the images?", "", md_escape(INTRO), ""] + _md_table(
+            _HEADLINE, [[h[k] for k in _HEADLINE_KEYS] for h in heads]) + [""]
     if builds:
         lines += ["## Built benchmarks: kept and dropped", ""] + _md_table(
             ["Benchmark", "Generated", "Kept", "Dropped", "Dropped by reason"],
             [[b["name"], b["generated"], b["kept"], b["dropped"], b["reasons"]] for b in builds],
         ) + [""]
     for s in sections:
-        lines += [f"## {md_escape(s.name)}", ""] + _md_table(
+        lines += [f"## {md_escape(s.name)}", ""]
+        if s.sample and s.sample.too_small:
+            lines += [md_escape(f"Sample {s.sample.text()}: {SAMPLE_RULE}"), ""]
+        lines += _md_table(
             ["Model", "n", *(_HEADERS[c] for c in COLUMNS), "Random", "Frequent", "Errors"],
             [[r["model"] + (" (text only)" if r["text_only"] else ""), r["n"],
               *(r[c] for c in COLUMNS), r["random"], r["frequent"], r["errors"]]

@@ -18,6 +18,7 @@ from medvqa.conditions import baseline_of, describe
 from medvqa.errors import BadInputError
 from medvqa.report._console import cell, fmt, p_text
 from medvqa.report._figures import accuracy_figures, control_figures, shown_modes
+from medvqa.report._headline import SAMPLE_RULE, SampleCheck, headline, sample_check
 from medvqa.schema import (
     METRICS_FILE,
     RUN_FILE,
@@ -71,6 +72,10 @@ class BenchmarkSection:
     subgroup_rows: list[dict[str, Any]] = field(default_factory=list)
     by: str = "category"
     notes: list[str] = field(default_factory=list)
+    #: What the report says first about this benchmark (``_headline.headline``).
+    headline: dict[str, Any] | None = None
+    #: Whether its sample can compare models (``_headline.sample_check``).
+    sample: SampleCheck | None = None
 
     def category_table(self) -> tuple[list[str], list[list[object]]]:
         """Header and rows of the per-group table.
@@ -257,7 +262,11 @@ def _subgroup_rows(run: LoadedRun) -> list[dict[str, Any]]:
 
 
 def build_sections(runs: list[LoadedRun], by: str = "category") -> list[BenchmarkSection]:
-    """One section per benchmark, runs ranked by clean accuracy; groups of breakdown ``by``."""
+    """One section per benchmark, runs ranked by clean accuracy; groups of breakdown ``by``.
+
+    Sections come in the order of their headlines: a benchmark where a model needs the image
+    first, then those with an image control, then the rest (larger samples first).
+    """
     by_bench: dict[str, list[LoadedRun]] = defaultdict(list)
     for run in runs:
         by_bench[run.metrics.benchmark].append(run)
@@ -284,8 +293,9 @@ def build_sections(runs: list[LoadedRun], by: str = "category") -> list[Benchmar
             section.failure_rows.extend(_failure_rows(r))
         random_line = baselines[0][1].overall.random_baseline if baselines else None
         section.control_plots = control_figures(name, ranked, random_line)
+        section.headline, section.sample = headline(name, ranked), sample_check(ranked)
         sections.append(section)
-    return sections
+    return sorted(sections, key=lambda s: s.headline["rank"] if s.headline else (3, 0, s.name))
 
 
 def _notes(baselines: list[tuple[LoadedRun, ConditionMetrics]]) -> list[str]:
@@ -344,7 +354,7 @@ def methods_text(runs: list[LoadedRun]) -> str:
         "condition with the clean run on the same items: paired bootstrap interval of the "
         "difference and a paired test clustered the same way (McNemar's exact test, or the exact "
         "cluster sign-flip test when cases repeat). "
-        + FAMILIES_TEXT
+        + FAMILIES_TEXT + " " + SAMPLE_RULE
         + " Failure modes are rule-based tags (refusal and missing-image phrases, unreadable "
         "answers, letters outside the options, visual detail "
         "described without a real image, answering an out-of-domain photo) in the LMOD (E1–E6) "
