@@ -22,7 +22,7 @@ import hashlib
 import json
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ from medvqa.schema._jsonl import InputError, _record_error, encoding_error
 from medvqa.score._failure_modes import FailureCounts, needs_judge
 from medvqa.score._items import ItemTable
 from medvqa.score._judge import Candidate
+from medvqa.score._reading import Reading, choice_style, extracted_row
 from medvqa.score._rows import ScoredRow, score_row
 from medvqa.score._table import RowTable
 from medvqa.score.parsers import make_parser
@@ -78,16 +79,19 @@ def problem_line(path: Path, lineno: int, raw: bytes, exc: Exception, id_key: st
 
 
 def scored_line(pred: Prediction, choice: Any = None, correct: bool | None = None,
-                invalid: bool | None = None, scored: bool = False) -> bytes:
+                invalid: bool | None = None, scored: bool = False,
+                extracted_by: dict[str, Any] | None = None) -> bytes:
     """The prediction's line as ``Prediction.model_dump_json`` writes it (without a copy).
 
-    With ``scored``, ``choice``, ``correct`` and ``invalid`` replace the line's own.
+    With ``scored``, ``choice``, ``correct``, ``invalid`` and ``extracted_by`` replace the
+    line's own (a rescore without ``--extract`` drops an earlier extractor's mark).
     """
     data = dict(pred.__dict__)
     if scored:
-        data.update(choice=choice, correct=correct, invalid=invalid)
-    if data.get("sent") is None:
-        data.pop("sent", None)
+        data.update(choice=choice, correct=correct, invalid=invalid, extracted_by=extracted_by)
+    for key in ("sent", "extracted_by"):
+        if data.get(key) is None:
+            data.pop(key, None)
     return to_json(data, inf_nan_mode="null") + b"\n"
 
 
@@ -124,6 +128,7 @@ class StreamConfig:
     seed: int
     parser_seed: int
     judge: bool
+    reading: Reading | None = None
 
 
 @dataclass
@@ -183,9 +188,11 @@ def score_lines(pred_path: Path, items: ItemTable, config: StreamConfig,
                     tally.first_error.setdefault(cond, str(pred.error))
                     line = scored_line(pred)
                 else:
-                    row = _score(pred, response or "", item_at(index), state, config, tally)
+                    row, by = _score(pred, response or "", item_at(index), state, config,
+                                     tally)
                     add_row(index, cond, row)
-                    line = scored_line(pred, row.choice, row.correct, row.invalid, scored=True)
+                    line = scored_line(pred, row.choice, row.correct, row.invalid, scored=True,
+                                       extracted_by=by)
             digest.update(line)
             out.write(line)
     tally.sha256 = digest.hexdigest()
@@ -193,18 +200,28 @@ def score_lines(pred_path: Path, items: ItemTable, config: StreamConfig,
 
 
 def _score(pred: Prediction, response: str, item: Item, state: _Condition,
-           config: StreamConfig, tally: Tally) -> ScoredRow:
-    """Score one answered prediction of a known item; count its failure tags."""
+           config: StreamConfig, tally: Tally) -> tuple[ScoredRow, dict[str, Any] | None]:
+    """Score one answered prediction of a known item; count its failure tags.
+
+    Returns the row as finally read, and who read it when the extractor did.
+    """
     shown = state.transform(item)
-    # The style applies to choice questions; open and region answers have their own.
-    qtype = shown.question_type
-    style = qtype if qtype in {"open", "region"} else config.style
+    style = choice_style(shown, config.style)
     parser = state.parsers.get(style)
     if parser is None:
         parser = state.parsers[style] = make_parser(style, seed=config.parser_seed)
     # The raw response is kept; every parser sets reasoning aside itself.
-    row = score_row(shown, pred, parser)
-    tags = state.failures.add(response, row, shown.options)
-    if config.judge and needs_judge(tags, row):
+    row = final = score_row(shown, pred, parser)
+    by = None
+    reading = config.reading
+    if reading is not None:
+        # Only the rules' no-answer abstentions were asked about, by the same reading.
+        rescue = reading.rescues.get((pred.item_id, pred.condition)) if row.invalid else None
+        if rescue is not None:
+            final = extracted_row(shown, pred, rescue)
+            by = asdict(rescue.extracted_by)
+        reading.count(shown, pred, row, final, config.style)
+    tags = state.failures.add(response, final, shown.options)
+    if config.judge and needs_judge(tags, final):
         tally.judge_queue[pred.condition].append(Candidate(shown, pred.condition, response))
-    return row
+    return final, by
