@@ -23,10 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from pydantic import ValidationError
-
 from medvqa.conditions import condition_order, get_condition
-from medvqa.schema import Item, Prediction
+from medvqa.schema import Item, Prediction, RecordError, read_numbered
 from medvqa.score._extract import ExtractCandidate, Extraction, ExtractResult, eligible
 from medvqa.score._items import ItemTable
 from medvqa.score._rows import ScoredRow, score_row
@@ -76,30 +74,25 @@ def collect_candidates(pred_path: Path, items: ItemTable, style: str, seed: int,
     """
     transforms: dict[str, Any] = {}
     parsers: dict[tuple[str, str], AnswerParser] = {}
-    with Path(pred_path).open("rb") as fh:
-        for raw in fh:
-            if not raw.strip():
-                continue
-            try:
-                pred = Prediction.model_validate_json(raw)
-            except (ValidationError, ValueError):
-                continue
-            index = items.find(pred.item_id)
-            if index is None or pred.error is not None or pred.response is None:
-                continue
-            cond = pred.condition
-            if cond not in transforms:
-                transforms[cond] = get_condition(cond, seed).transform_item
-            shown = transforms[cond](items.item(index))
-            if not shown.options:
-                continue
-            key = (cond, choice_style(shown, style))
-            if key not in parsers:
-                parsers[key] = make_parser(key[1], seed=parser_seed)
-            parsed = parsers[key].parse(pred.response, shown.options, shown.question_type,
-                                        question=shown.question)
-            if eligible(parsed):
-                yield ExtractCandidate.from_item(shown, cond, pred.response)
+    bad: list[RecordError] = []
+    for _, pred in read_numbered(pred_path, Prediction, bad):
+        bad.clear()
+        index = items.find(pred.item_id)
+        if index is None or pred.error is not None or pred.response is None:
+            continue
+        cond = pred.condition
+        if cond not in transforms:
+            transforms[cond] = get_condition(cond, seed).transform_item
+        shown = transforms[cond](items.item(index))
+        if not shown.options:
+            continue
+        key = (cond, choice_style(shown, style))
+        if key not in parsers:
+            parsers[key] = make_parser(key[1], seed=parser_seed)
+        parsed = parsers[key].parse(pred.response, shown.options, shown.question_type,
+                                    question=shown.question)
+        if eligible(parsed):
+            yield ExtractCandidate.from_item(shown, cond, pred.response)
 
 
 @dataclass

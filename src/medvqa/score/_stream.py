@@ -31,8 +31,14 @@ from pydantic import ValidationError
 from pydantic_core import to_json
 
 from medvqa.conditions import get_condition
-from medvqa.schema import Item, Prediction
-from medvqa.schema._jsonl import InputError, _record_error, encoding_error
+from medvqa.schema import (
+    InputError,
+    Item,
+    Prediction,
+    encoding_error,
+    raw_lines,
+    record_error,
+)
 from medvqa.score._failure_modes import FailureCounts, needs_judge
 from medvqa.score._items import ItemTable
 from medvqa.score._judge import Candidate
@@ -67,7 +73,7 @@ class Problems:
 
 def problem_line(path: Path, lineno: int, raw: bytes, exc: Exception, id_key: str) -> str:
     """One line for a bad JSON line: file, line, the record's id when readable, field, why."""
-    err = _record_error(path, lineno, exc)
+    err = record_error(path, lineno, exc)
     try:
         found = json.loads(raw)
         record_id = found.get(id_key) if isinstance(found, dict) else None
@@ -155,10 +161,8 @@ def score_lines(pred_path: Path, items: ItemTable, config: StreamConfig,
     validate, find, item_at, add_row = (Prediction.model_validate_json, items.find, items.item,
                                         rows.add)
     coverage_errors, errors = tally.coverage_errors, tally.errors
-    with atomic_writer(pred_path, "wb") as out, Path(pred_path).open("rb") as fh:
-        for lineno, raw in enumerate(fh, start=1):
-            if not raw.strip():
-                continue
+    with atomic_writer(pred_path, "wb") as out:
+        for lineno, _, raw in raw_lines(pred_path):
             try:
                 pred = validate(raw.decode("utf-8"))
             except UnicodeDecodeError as exc:
