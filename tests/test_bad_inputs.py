@@ -246,6 +246,15 @@ def _scored_then(*args: str) -> Setup:
     return setup
 
 
+def _extract_prompt_without_user(w: Workspace) -> list[str]:
+    bench = w.bench()
+    run = w.scored(bench)
+    prompt = w.root / "extract.yaml"
+    prompt.write_text("version: 1\nsystem: Read the answer.\n")
+    return ["score", str(bench), str(run), "--extract", "smollm2", "--extract-prompt",
+            str(prompt)]
+
+
 def _edited_score(w: Workspace) -> list[str]:
     bench = w.bench()
     run = w.run(bench)
@@ -423,6 +432,12 @@ CASES: list[Case] = [
          "--by 'nosuchfield': use"),
     Case("score-resamples-0", _scored_then("score", "--resamples", "0"), 1,
          "--resamples must be at least 1"),
+    Case("score-extract-prompt-missing-field", _extract_prompt_without_user, 2,
+         "extractor prompt: missing field 'user'"),
+    Case("score-extract-unknown-spec", _scored_then("score", "--extract", "nosuch:model"), 2,
+         "--extract 'nosuch:model'"),
+    Case("score-styles-unknown", _scored_then("score", "--styles", "strict,nosuch"), 1,
+         "nosuch"),
     Case("compare-resamples-0", _scored_then("compare", "--resamples", "0"), 1,
          "--resamples must be at least 1"),
     Case("compare-stale", _stale_compare, 2, "metrics.json is stale"),

@@ -56,9 +56,25 @@ def score_command(
         None, "--judge-prompt", help="Judge prompt YAML (default: the shipped one)."),
     judge_concurrency: int = typer.Option(8, "--judge-concurrency", min=1,
                                           help="Judge requests in flight."),
+    extract: str | None = typer.Option(
+        None, "--extract", help="Model spec of an answer extractor asked only about the "
+        "responses the rules abstain on for want of a reading (never a refusal, hedge or "
+        "negation); its reply is constrained to a letter, letters or NONE and never overrides "
+        "a rule (smollm2, hf:…, openai:…@URL, anthropic:…); cached in RUN/cache.sqlite, every "
+        "decision in RUN/extractions.jsonl."),
+    extract_max_items: int | None = typer.Option(
+        None, "--extract-max-items", min=0, help="Ask the extractor about at most N responses."),
+    extract_prompt: Path | None = typer.Option(
+        None, "--extract-prompt", help="Extractor prompt YAML (default: the shipped one)."),
+    extract_concurrency: int = typer.Option(8, "--extract-concurrency", min=1,
+                                            help="Extractor requests in flight."),
+    styles: str | None = typer.Option(
+        None, "--styles", help="Styles, comma-separated: the first scores, the others are set "
+        "beside it (accuracy, invalid rate, predictions read differently: "
+        "RUN/style_disagreements.jsonl), e.g. strict,mammovqa."),
     api_key_env: str = typer.Option(
-        "", "--api-key-env", help="Environment variable with the judge's API key (default: "
-        "OPENAI_API_KEY for openai:, ANTHROPIC_API_KEY for anthropic:)."),
+        "", "--api-key-env", help="Environment variable with the judge's and the extractor's "
+        "API key (default: OPENAI_API_KEY for openai:, ANTHROPIC_API_KEY for anthropic:)."),
     allow_other_benchmark: bool = typer.Option(
         False, "--allow-other-benchmark", help="Score a run made for another version of the "
         "benchmark (items_sha256 differs); recorded in metrics.json."),
@@ -68,12 +84,14 @@ def score_command(
     Example: medvqa score bench/idrid runs/idrid-random --style strict --by category,split
 
     Example: medvqa score bench/idrid runs/qwen --judge openai:qwen2.5-7b@http://127.0.0.1:8000/v1
+
+    Example: medvqa score bench/mammo runs/qwen --extract smollm2 --styles strict,mammovqa
     """
     from rich.console import Console
 
     from medvqa.errors import UsageError
     from medvqa.report import print_metrics
-    from medvqa.score import JudgeConfig, missing_lines, score_run
+    from medvqa.score import ExtractConfig, JudgeConfig, missing_lines, score_run
     from medvqa.store import disk_full_is_bad_input
 
     judge_config = None if judge is None else JudgeConfig.for_model(
@@ -83,9 +101,21 @@ def score_command(
         edges = tuple(float(x) for x in age_bands.split(","))
     except ValueError:
         raise UsageError(f"--age-bands {age_bands!r}: numbers separated by commas") from None
+    compared: tuple[str, ...] = ()
+    if styles is not None:
+        named = [s.strip() for s in styles.split(",") if s.strip()]
+        if not named:
+            raise UsageError("--styles: name at least one style, e.g. strict,mammovqa")
+        if style != _d("style") and style != named[0]:
+            raise UsageError(f"--style {style} and --styles {styles}: the first of --styles is "
+                             "the scoring style; give one or the other")
+        style, compared = named[0], tuple(dict.fromkeys(named[1:]))
+    extract_config = None if extract is None else ExtractConfig.for_model(
+        extract, api_key_env=api_key_env, concurrency=extract_concurrency,
+        max_items=extract_max_items, prompt_path=extract_prompt)
     config = ScoreConfig(bench, run, style, tuple(b for b in by.split(",") if b), seed,
                          resamples, not no_cluster, edges, judge_config, allow_other_benchmark,
-                         parser_seed)
+                         parser_seed, extract_config, compared)
     with disk_full_is_bad_input(config.run_dir, "predictions.jsonl and metrics.json are each "
                                 "whole (as before, or fully rewritten)"):
         result = score_run(config)

@@ -12,6 +12,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from medvqa.report._reading import reader_columns, reader_header, reader_rows
 from medvqa.schema import MetricsFile, MetricValue
 from medvqa.score._metric_table import Metric, metric_names
 
@@ -65,6 +66,17 @@ def print_metrics(console: Console, metrics: MetricsFile, run_dir: Path) -> None
             console.print(f"{name} by {grouping}: {groups}; {res['test']} p "
                           f"{p_text(res['p_value'], res.get('p_holm'))}", highlight=False,
                           soft_wrap=True)
+    if metrics.reading and (columns := reader_columns([metrics.reading])):
+        reader = Table(title=f"how much is the reader ({metrics.reading['style']} rules)")
+        for col in reader_header(columns):
+            reader.add_column(col)
+        for row in reader_rows(metrics.reading, columns):
+            reader.add_row(*row)
+        console.print(reader)
+        for written in (metrics.reading.get("extractor", {}).get("file"),
+                        metrics.reading.get("disagreements_file")):
+            if written:
+                console.print(f"wrote {run_dir / written}", highlight=False, soft_wrap=True)
     console.print(f"wrote {run_dir / 'metrics.json'}; CIs: {metrics.resamples} resamples, "
                   f"seed {metrics.seed}, resampling "
                   f"{metrics.clustering or ('cases' if metrics.clustered else 'items')}",

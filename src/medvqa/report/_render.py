@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from medvqa import __version__
@@ -91,6 +92,11 @@ def render_markdown(sections: list[BenchmarkSection], methods: str,
                 [[c[k] for k in ("model", "condition", "n", "clean", "perturbed", "delta", "ci",
                                  "p", "verdict")] for c in s.controls],
             )
+        if s.reader_rows:
+            lines += ["", "### How much is the reader", ""] + _md_table(
+                s.reader_header, [list(r) for r in s.reader_rows])
+            lines += [f"Read differently by {md_escape(m)}: {md_escape(f)}"
+                      for m, f in s.reader_files]
         if s.subgroup_rows:
             lines += ["", "### Subgroups (clean)", ""] + _md_table(
                 ["Model", "Grouping", "Accuracy by group", "Test", "p (Holm)"],
@@ -124,6 +130,10 @@ def write_report(run_dirs: list[Path], out: Path, benches: list[Path] | None = N
     if by != "category" and by not in scored_by:
         raise BadInputError(f"no run was scored by {by} (run `medvqa score BENCH RUN --by {by}`)")
     sections = build_sections(runs, by)
+    for s in sections:
+        # Linked from where the report is, so the link survives opening it elsewhere.
+        s.reader_files = [(m, os.path.relpath(Path(f).resolve(), Path(out).resolve().parent))
+                          for m, f in s.reader_files]
     methods = methods_text(runs)
     md_path = Path(out).with_suffix(".md")
     atomic_write_text(out, render_html(sections, methods, builds))

@@ -19,6 +19,7 @@ from medvqa.errors import BadInputError
 from medvqa.report._console import cell, fmt, p_text
 from medvqa.report._figures import accuracy_figures, control_figures, shown_modes
 from medvqa.report._headline import SAMPLE_RULE, SampleCheck, headline, sample_check
+from medvqa.report._reading import reader_columns, reader_header, reader_rows
 from medvqa.schema import (
     METRICS_FILE,
     RUN_FILE,
@@ -76,6 +77,10 @@ class BenchmarkSection:
     headline: dict[str, Any] | None = None
     #: Whether its sample can compare models (``_headline.sample_check``).
     sample: SampleCheck | None = None
+    reader_header: list[str] = field(default_factory=list)
+    reader_rows: list[list[str]] = field(default_factory=list)
+    #: (model, path) of each run's style_disagreements.jsonl.
+    reader_files: list[tuple[str, str]] = field(default_factory=list)
 
     def category_table(self) -> tuple[list[str], list[list[object]]]:
         """Header and rows of the per-group table.
@@ -291,11 +296,27 @@ def build_sections(runs: list[LoadedRun], by: str = "category") -> list[Benchmar
             section.controls.extend(_controls(r))
             section.subgroup_rows.extend(_subgroup_rows(r))
             section.failure_rows.extend(_failure_rows(r))
+        _add_reader(section, ranked)
         random_line = baselines[0][1].overall.random_baseline if baselines else None
         section.control_plots = control_figures(name, ranked, random_line)
         section.headline, section.sample = headline(name, ranked), sample_check(ranked)
         sections.append(section)
     return sorted(sections, key=lambda s: s.headline["rank"] if s.headline else (3, 0, s.name))
+
+
+def _add_reader(section: BenchmarkSection, runs: list[LoadedRun]) -> None:
+    """The reader table of the runs scored with ``--extract`` or ``--styles``."""
+    columns = reader_columns([r.metrics.reading for r in runs])
+    if columns is None:
+        return
+    section.reader_header = ["model", *reader_header(columns)]
+    for r in runs:
+        if not r.metrics.reading:
+            continue
+        section.reader_rows += [[r.label, *row] for row in reader_rows(r.metrics.reading,
+                                                                        columns)]
+        if (name := r.metrics.reading.get("disagreements_file")):
+            section.reader_files.append((r.label, str(r.path / name)))
 
 
 def _notes(baselines: list[tuple[LoadedRun, ConditionMetrics]]) -> list[str]:
@@ -359,7 +380,7 @@ def methods_text(runs: list[LoadedRun]) -> str:
         "answers, letters outside the options, visual detail "
         "described without a real image, answering an out-of-domain photo) in the LMOD (E1–E6) "
         "and MIRA taxonomies; a response may carry several tags."
-        + _judge_methods(runs)
+        + _judge_methods(runs) + _reader_methods(runs)
     )
 
 
@@ -377,6 +398,28 @@ FAMILIES_TEXT = (
     "Holm-adjusted p is below 0.05 and the 95 % interval of clean − condition lies above 0; "
     "\"accuracy falls with severity\" means the curve's Holm-adjusted p is below 0.05 and its "
     "slope is negative.")
+
+
+def _reader_methods(runs: list[LoadedRun]) -> str:
+    """The reader sentence of the methods paragraph (empty when no run compared readers)."""
+    readings = [r.metrics.reading for r in runs if r.metrics.reading]
+    extractors = sorted({(e["model"], e["prompt_version"], e["prompt_sha256"][:12])
+                         for g in readings if (e := g.get("extractor"))})
+    styles = sorted({s for g in readings for s in g.get("compared_styles", [])})
+    text = ""
+    if extractors:
+        named = "; ".join(f"{m} (prompt v{v}, SHA-256 {h}…)" for m, v, h in extractors)
+        text += (" Responses the rules could not read (never a refusal, a hedge, a negation or "
+                 f"two options) were read by an answer extractor, {named}, whose reply was "
+                 "constrained to the item's letters or NONE and never overrode a rule; the "
+                 "figures are those with extraction, and the reader table gives the rules' "
+                 "alone beside them. A reply outside the allowed set was recorded as an error "
+                 "and the response stayed invalid.")
+    if styles:
+        text += (f" The same predictions were also read with the {', '.join(styles)} "
+                 "style(s); the reader table gives their accuracy and the number of predictions "
+                 "read differently, each listed in the run's style_disagreements.jsonl.")
+    return text
 
 
 def _judge_methods(runs: list[LoadedRun]) -> str:

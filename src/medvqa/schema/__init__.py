@@ -27,14 +27,17 @@ if TYPE_CHECKING:
         ENCODING_FIELD,
         InputError,
         JsonLine,
+        RawLine,
         RecordError,
         dump_line,
         encoding_error,
         file_sha256,
         iter_json_lines,
+        raw_lines,
         read_json,
         read_jsonl,
         read_numbered,
+        record_error,
         write_json,
         write_jsonl,
     )
@@ -60,6 +63,9 @@ if TYPE_CHECKING:
     )
 
 _WHERE: dict[str, str] = {
+    "record_error": "_jsonl",
+    "raw_lines": "_jsonl",
+    "RawLine": "_jsonl",
     "BENCHMARK_FILE": "_names",
     "CACHE_FILE": "_names",
     "CHOICE_TYPES": "_names",
@@ -101,6 +107,9 @@ _WHERE: dict[str, str] = {
 
 
 __all__ = [
+    "record_error",
+    "raw_lines",
+    "RawLine",
     "BENCHMARK_FILE",
     "CACHE_FILE",
     "CHOICE_TYPES",

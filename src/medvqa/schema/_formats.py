@@ -150,13 +150,18 @@ class Prediction(BaseModel):
         default=None, description="What the model was given, where the backend says (local "
         "models: images, image_sizes after the processor, prompt_tokens, new_tokens); the key "
         "is absent from the line when not recorded.")
+    extracted_by: dict[str, Any] | None = Field(
+        default=None, description="Who read ``choice`` when the rules could not and "
+        "``medvqa score --extract`` did: model spec, prompt SHA-256 and version (scored); the "
+        "key is absent from the line otherwise.")
 
     @model_serializer(mode="wrap")
     def _drop_absent_sent(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """Leave ``sent`` out when not recorded (lines stay as they were for other backends)."""
+        """Leave ``sent`` and ``extracted_by`` out when not recorded (lines stay as they were)."""
         data: dict[str, Any] = handler(self)
-        if data.get("sent") is None:
-            data.pop("sent", None)
+        for key in ("sent", "extracted_by"):
+            if data.get(key) is None:
+                data.pop(key, None)
         return data
 
 

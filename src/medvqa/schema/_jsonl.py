@@ -52,7 +52,7 @@ class InputError(BadInputError, ValueError):
         self.error = error
 
 
-def _record_error(path: Path, lineno: int, exc: Exception, every: bool = False) -> RecordError:
+def record_error(path: Path, lineno: int, exc: Exception, every: bool = False) -> RecordError:
     """One error per bad record, naming the field; with ``every``, all of its problems in one line.
 
     A line that is not JSON is field ``(json)``. Model-level checks (an answer against the
@@ -79,6 +79,35 @@ def _record_error(path: Path, lineno: int, exc: Exception, every: bool = False) 
     return RecordError(str(path), lineno, "(json)", str(exc))
 
 
+class RawLine(NamedTuple):
+    """One non-blank line of a JSON-lines file, as bytes.
+
+    Attributes:
+        line: 1-based line number.
+        offset: byte offset of the line's start (to read it again with ``seek``).
+        raw: the line's bytes, newline included.
+    """
+
+    line: int
+    offset: int
+    raw: bytes
+
+
+def raw_lines(path: str | Path) -> Iterator[RawLine]:
+    """Every non-blank line of a JSON-lines file, undecoded: what every reader here reads.
+
+    Streaming readers that keep offsets or write each line back (``medvqa score``) read this
+    and validate lines themselves; the others use :func:`read_numbered` or
+    :func:`iter_json_lines`.
+    """
+    offset = 0
+    with Path(path).open("rb") as fh:
+        for lineno, raw in enumerate(fh, start=1):
+            if raw.strip():
+                yield RawLine(lineno, offset, raw)
+            offset += len(raw)
+
+
 def read_numbered(
     path: str | Path,
     model: type[ModelT],
@@ -101,25 +130,22 @@ def read_numbered(
         ``(1-based line number, validated record)`` per good line, in file order.
     """
     path = Path(path)
-    with path.open("rb") as fh:
-        for lineno, raw in enumerate(fh, start=1):
-            if not raw.strip():
-                continue
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                bad = encoding_error(path, lineno, raw, exc)
-                if errors is None or not skip_bad_encoding:
-                    raise InputError(bad) from None
-                errors.append(bad)
-                continue
-            try:
-                yield lineno, model.model_validate_json(line)
-            except (ValidationError, ValueError) as exc:
-                err = _record_error(path, lineno, exc)
-                if errors is None:
-                    raise InputError(err) from None
-                errors.append(err)
+    for lineno, _, raw in raw_lines(path):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            bad = encoding_error(path, lineno, raw, exc)
+            if errors is None or not skip_bad_encoding:
+                raise InputError(bad) from None
+            errors.append(bad)
+            continue
+        try:
+            yield lineno, model.model_validate_json(line)
+        except (ValidationError, ValueError) as exc:
+            err = record_error(path, lineno, exc)
+            if errors is None:
+                raise InputError(err) from None
+            errors.append(err)
 
 
 def read_jsonl(
@@ -152,17 +178,14 @@ def iter_json_lines(path: str | Path) -> Iterator[JsonLine]:
     The one reader of untyped JSON lines (typed records: :func:`read_jsonl`). Lines are decoded
     one at a time, so a stray non-UTF-8 byte spoils its own line only.
     """
-    with Path(path).open("rb") as fh:
-        for lineno, raw in enumerate(fh, start=1):
-            if not raw.strip():
-                continue
-            try:
-                yield JsonLine(lineno, json.loads(raw.decode("utf-8")), "")
-            except UnicodeDecodeError as exc:
-                err = encoding_error(path, lineno, raw, exc)
-                yield JsonLine(lineno, None, f"{err.field}: {err.message}")
-            except json.JSONDecodeError as exc:
-                yield JsonLine(lineno, None, f"(json): {exc.msg}")
+    for lineno, _, raw in raw_lines(path):
+        try:
+            yield JsonLine(lineno, json.loads(raw.decode("utf-8")), "")
+        except UnicodeDecodeError as exc:
+            err = encoding_error(path, lineno, raw, exc)
+            yield JsonLine(lineno, None, f"{err.field}: {err.message}")
+        except json.JSONDecodeError as exc:
+            yield JsonLine(lineno, None, f"(json): {exc.msg}")
 
 
 def dump_line(record: BaseModel) -> str:
@@ -205,7 +228,7 @@ def read_json(path: str | Path, model: type[ModelT]) -> ModelT:
     try:
         return model.model_validate_json(text)
     except (ValidationError, ValueError) as exc:
-        raise InputError(_record_error(path, 1, exc, every=True)) from None
+        raise InputError(record_error(path, 1, exc, every=True)) from None
 
 
 def file_sha256(path: str | Path, chunk: int = 1 << 20) -> str:

@@ -150,3 +150,12 @@ class MetricsFile(BaseModel):
     coverage: dict[str, Any] | None = None
     """Per condition: expected items, scored, errors, missing (count and first ids),
     complete-case and all-items accuracy (medvqa.score._coverage)."""
+    seeds: dict[str, int] | None = None
+    """The seed of each random step: ``bootstrap`` (intervals and permutation tests,
+    ``--seed``), ``parser`` (a seeded style's fallback, ``--parser-seed``) and ``conditions``
+    (run.json's seed, with which the conditions are re-derived)."""
+    reading: dict[str, Any] | None = None
+    """How much of the score is the reader (``--extract``, ``--styles``; null when neither):
+    per condition, rules-only accuracy and invalid rate, the same with the extractor (rescued,
+    rescue rate, asked, NONE, errors), each compared style's accuracy, invalid rate and
+    disagreements (medvqa.score._reading)."""

@@ -10,11 +10,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from medvqa.errors import UsageError
 from medvqa.score._by import check_by
 from medvqa.score._checks import check_resamples
 from medvqa.score.parsers._registry import PARSER_SEED, STYLES
 
 if TYPE_CHECKING:
+    from medvqa.score._extract import ExtractConfig
     from medvqa.score._judge import JudgeConfig
 
 #: Age band edges in years for the subgroup tests (under 18, 18–39, 40–59, 60 and over).
@@ -45,6 +47,10 @@ class ScoreConfig:
         judge: the failure-mode judge (None: rules only).
         allow_other_benchmark: score a run made for another version of the benchmark.
         parser_seed: seed of a seeded style's fallback.
+        extract: the answer extractor asked about the responses the rules abstain on for want
+            of a reading (None: rules only).
+        compare_styles: other parser styles whose reading of every prediction is set beside
+            ``style``'s (``--styles strict,mammovqa``: the first is ``style``).
     """
 
     bench_dir: Path
@@ -58,10 +64,17 @@ class ScoreConfig:
     judge: JudgeConfig | None = None
     allow_other_benchmark: bool = False
     parser_seed: int = PARSER_SEED
+    extract: ExtractConfig | None = None
+    compare_styles: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         """Refuse an unknown style or breakdown and a bad resample count before any work."""
         STYLES.check(self.style)
+        for name in self.compare_styles:
+            STYLES.check(name)
+            if name == self.style:
+                raise UsageError(f"--styles: {name!r} is the scoring style; compare it with "
+                                 "another")
         for name in self.by:
             check_by(name)
         check_resamples(self.resamples)

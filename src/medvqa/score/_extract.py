@@ -68,6 +68,14 @@ class ExtractConfig:
     prompt_path: Path | None = None
     max_items: int | None = None
 
+    @classmethod
+    def for_model(cls, spec: str, *, api_key_env: str = "", concurrency: int = 8,
+                  max_items: int | None = None, prompt_path: Path | None = None,
+                  ) -> ExtractConfig:
+        """The extractor ``spec`` (any backend: ``smollm2``, ``hf:…``, ``openai:…@URL`` …)."""
+        return cls(LLMSettings(spec, api_key_env=api_key_env, concurrency=concurrency,
+                               max_tokens=EXTRACT_MAX_TOKENS), prompt_path, max_items)
+
 
 @dataclass(frozen=True)
 class ExtractCandidate:

@@ -21,8 +21,15 @@ from typing import Any, BinaryIO
 import numpy as np
 from pydantic import ValidationError
 
-from medvqa.schema import ITEMS_FILE, Item, RecordError
-from medvqa.schema._jsonl import InputError, _record_error, encoding_error
+from medvqa.schema import (
+    ITEMS_FILE,
+    InputError,
+    Item,
+    RecordError,
+    encoding_error,
+    raw_lines,
+    record_error,
+)
 from medvqa.score._by import group_key
 from medvqa.score._metrics import chance_of_guess
 from medvqa.score._rows import class_hash, gold_class
@@ -178,19 +185,9 @@ class ItemTable:
         self._last, self._current = -1, None
 
 
-def _lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
-    """(line number, byte offset, raw line) of every non-blank line."""
-    offset = 0
-    with path.open("rb") as fh:
-        for lineno, raw in enumerate(fh, start=1):
-            if raw.strip():
-                yield lineno, offset, raw
-            offset += len(raw)
-
-
 def _problem(path: Path, lineno: int, raw: bytes, exc: Exception) -> str:
     """One line for a bad item line: file, line, item id (when readable), field, message."""
-    err: RecordError = _record_error(path, lineno, exc)
+    err: RecordError = record_error(path, lineno, exc)
     try:
         import json
 
@@ -247,7 +244,7 @@ def read_items(bench_dir: Path, by: tuple[str, ...], age_edges: tuple[float, ...
     bands: dict[object, str] = {}  # age → band (ages repeat; the band's text costs a format)
     expect = expect or {}
     applies: dict[str, array[int]] = {name: array("b") for name in expect}
-    for lineno, offset, raw in _lines(path):
+    for lineno, offset, raw in raw_lines(path):
         try:
             item = Item.model_validate_json(raw.decode("utf-8"))
         except UnicodeDecodeError as exc:

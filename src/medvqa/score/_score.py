@@ -10,7 +10,10 @@ reported by item id and skipped; the rest is scored.
 
 from __future__ import annotations
 
+import json
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +38,7 @@ from medvqa.schema import (
 from medvqa.score._config import ScoreConfig
 from medvqa.score._controls import PendingControls, control_table
 from medvqa.score._coverage import coverage, simple_conditions
+from medvqa.score._extract import ExtractResult, extract_answers, prepare_extractor
 from medvqa.score._family import adjust_family
 from medvqa.score._items import ItemTable, read_items
 from medvqa.score._judge import JudgeResult, run_judge, write_verdicts
@@ -48,9 +52,16 @@ from medvqa.score._per_condition import (
     run_units,
 )
 from medvqa.score._provenance import Provenance, check_benchmark, run_identity
+from medvqa.score._reading import (
+    DISAGREEMENTS_FILE,
+    EXTRACTIONS_FILE,
+    Reading,
+    collect_candidates,
+)
 from medvqa.score._resample import Resampler
 from medvqa.score._stream import Problems, StreamConfig, Tally, score_lines
 from medvqa.score._table import Rows
+from medvqa.store import atomic_writer
 
 log = logging.getLogger(__name__)
 
@@ -94,17 +105,31 @@ def score_run(config: ScoreConfig) -> ScoreResult:
                                config.allow_other_benchmark)
     for line in item_problems:
         problems.add(line)
-    # The raw response is kept; every parser sets reasoning aside itself, whatever run.json
-    # says about the model.
+    extraction = reading = None
+    # An earlier scoring's reader files would describe another reading than this one.
+    for stale, asked in ((EXTRACTIONS_FILE, config.extract), (DISAGREEMENTS_FILE,
+                                                              config.compare_styles)):
+        if not asked:
+            (run_dir / stale).unlink(missing_ok=True)
     try:
-        table, tally = score_lines(pred_path, items, StreamConfig(
-            config.style, seed, config.parser_seed, config.judge is not None), problems)
+        if config.extract is not None:
+            extraction = _extract(config, pred_path, items, seed)
+        if extraction is not None or config.compare_styles:
+            reading = Reading(rescues={k: e for k, e in extraction.by_key.items()
+                                       if e.status == "rescued"} if extraction else {},
+                              compare=config.compare_styles, parser_seed=config.parser_seed)
+        # The raw response is kept; every parser sets reasoning aside itself, whatever run.json
+        # says about the model.
+        with _disagreements(run_dir, reading):
+            table, tally = score_lines(pred_path, items, StreamConfig(
+                config.style, seed, config.parser_seed, config.judge is not None, reading),
+                problems)
     finally:
         items.close()
     rows = table.freeze()
     del table
     _check_something_scored(pred_path, rows, tally)
-    notes = _capped(items, config.by) + _failed(tally)
+    notes = _capped(items, config.by) + _failed(tally) + _extraction_notes(extraction)
     plan = _plan(items, rows, tally, config)
     # Counted now, so the rows and items can go before the resampling and the report.
     cov = coverage(items, run_info, tally, {c: int(rows.correct[rows.of(c)].sum())
@@ -140,11 +165,58 @@ def score_run(config: ScoreConfig) -> ScoreResult:
         run=run_identity(run_info), predictions_sha256=tally.sha256,
         benchmark_items_sha256=bench_sha, benchmark_mismatch_allowed=mismatch).model_dump()
     metrics.coverage = cov
+    metrics.seeds = {"bootstrap": config.seed, "parser": config.parser_seed, "conditions": seed}
+    if reading is not None:
+        metrics.reading = reading.block(config.style, extraction)
     if config.judge is not None:
         _add_judge(metrics, run_judge(config.judge, dict(tally.judge_queue), run_dir / CACHE_FILE,
                                       bench_dir), run_dir, run_info)
     write_json(run_dir / METRICS_FILE, metrics)
     return ScoreResult(metrics, problems.lines(), notes)
+
+
+def _extract(config: ScoreConfig, pred_path: Path, items: ItemTable,
+             seed: int) -> ExtractResult:
+    """Ask the extractor about every response the rules leave open; write its decisions.
+
+    The extractor and its prompt are checked before anything is asked (one line, exit 2).
+    """
+    assert config.extract is not None
+    extractor = prepare_extractor(config.extract, config.bench_dir)
+    candidates = list(collect_candidates(pred_path, items, config.style, seed,
+                                         config.parser_seed))
+    result = extract_answers(extractor, candidates, Path(config.run_dir) / CACHE_FILE)
+    with atomic_writer(Path(config.run_dir) / EXTRACTIONS_FILE, "w") as out:
+        for e in result.extractions:
+            out.write(json.dumps(e.as_dict(), ensure_ascii=False) + "\n")
+    return result
+
+
+@contextmanager
+def _disagreements(run_dir: Path, reading: Reading | None) -> Iterator[None]:
+    """Open style_disagreements.jsonl for the scoring pass when styles are compared."""
+    if reading is None or not reading.compare:
+        yield
+        return
+    with atomic_writer(run_dir / DISAGREEMENTS_FILE, "w") as out:
+        reading.disagreements = out
+        try:
+            yield
+        finally:
+            reading.disagreements = None
+
+
+def _extraction_notes(extraction: ExtractResult | None) -> list[str]:
+    """A line when the extractor failed on every request it was sent (nothing was rescued)."""
+    if extraction is None:
+        return []
+    counts = extraction.counts()
+    if counts["asked"] and counts["errors"] == counts["asked"]:
+        first = next((e.error for e in extraction.extractions if e.error), "")
+        return [f"--extract {extraction.provenance.get('model', '')}: all {counts['asked']:,} "
+                f"requests failed (first error: {(first or '')[:200]}); the figures are the "
+                f"rules' alone (see {EXTRACTIONS_FILE})"]
+    return []
 
 
 @dataclass

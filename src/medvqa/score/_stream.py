@@ -22,7 +22,7 @@ import hashlib
 import json
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,11 +31,18 @@ from pydantic import ValidationError
 from pydantic_core import to_json
 
 from medvqa.conditions import get_condition
-from medvqa.schema import Item, Prediction
-from medvqa.schema._jsonl import InputError, _record_error, encoding_error
+from medvqa.schema import (
+    InputError,
+    Item,
+    Prediction,
+    encoding_error,
+    raw_lines,
+    record_error,
+)
 from medvqa.score._failure_modes import FailureCounts, needs_judge
 from medvqa.score._items import ItemTable
 from medvqa.score._judge import Candidate
+from medvqa.score._reading import Reading, choice_style, extracted_row
 from medvqa.score._rows import ScoredRow, score_row
 from medvqa.score._table import RowTable
 from medvqa.score.parsers import make_parser
@@ -66,7 +73,7 @@ class Problems:
 
 def problem_line(path: Path, lineno: int, raw: bytes, exc: Exception, id_key: str) -> str:
     """One line for a bad JSON line: file, line, the record's id when readable, field, why."""
-    err = _record_error(path, lineno, exc)
+    err = record_error(path, lineno, exc)
     try:
         found = json.loads(raw)
         record_id = found.get(id_key) if isinstance(found, dict) else None
@@ -78,16 +85,19 @@ def problem_line(path: Path, lineno: int, raw: bytes, exc: Exception, id_key: st
 
 
 def scored_line(pred: Prediction, choice: Any = None, correct: bool | None = None,
-                invalid: bool | None = None, scored: bool = False) -> bytes:
+                invalid: bool | None = None, scored: bool = False,
+                extracted_by: dict[str, Any] | None = None) -> bytes:
     """The prediction's line as ``Prediction.model_dump_json`` writes it (without a copy).
 
-    With ``scored``, ``choice``, ``correct`` and ``invalid`` replace the line's own.
+    With ``scored``, ``choice``, ``correct``, ``invalid`` and ``extracted_by`` replace the
+    line's own (a rescore without ``--extract`` drops an earlier extractor's mark).
     """
     data = dict(pred.__dict__)
     if scored:
-        data.update(choice=choice, correct=correct, invalid=invalid)
-    if data.get("sent") is None:
-        data.pop("sent", None)
+        data.update(choice=choice, correct=correct, invalid=invalid, extracted_by=extracted_by)
+    for key in ("sent", "extracted_by"):
+        if data.get(key) is None:
+            data.pop(key, None)
     return to_json(data, inf_nan_mode="null") + b"\n"
 
 
@@ -124,6 +134,7 @@ class StreamConfig:
     seed: int
     parser_seed: int
     judge: bool
+    reading: Reading | None = None
 
 
 @dataclass
@@ -150,10 +161,8 @@ def score_lines(pred_path: Path, items: ItemTable, config: StreamConfig,
     validate, find, item_at, add_row = (Prediction.model_validate_json, items.find, items.item,
                                         rows.add)
     coverage_errors, errors = tally.coverage_errors, tally.errors
-    with atomic_writer(pred_path, "wb") as out, Path(pred_path).open("rb") as fh:
-        for lineno, raw in enumerate(fh, start=1):
-            if not raw.strip():
-                continue
+    with atomic_writer(pred_path, "wb") as out:
+        for lineno, _, raw in raw_lines(pred_path):
             try:
                 pred = validate(raw.decode("utf-8"))
             except UnicodeDecodeError as exc:
@@ -183,9 +192,11 @@ def score_lines(pred_path: Path, items: ItemTable, config: StreamConfig,
                     tally.first_error.setdefault(cond, str(pred.error))
                     line = scored_line(pred)
                 else:
-                    row = _score(pred, response or "", item_at(index), state, config, tally)
+                    row, by = _score(pred, response or "", item_at(index), state, config,
+                                     tally)
                     add_row(index, cond, row)
-                    line = scored_line(pred, row.choice, row.correct, row.invalid, scored=True)
+                    line = scored_line(pred, row.choice, row.correct, row.invalid, scored=True,
+                                       extracted_by=by)
             digest.update(line)
             out.write(line)
     tally.sha256 = digest.hexdigest()
@@ -193,18 +204,28 @@ def score_lines(pred_path: Path, items: ItemTable, config: StreamConfig,
 
 
 def _score(pred: Prediction, response: str, item: Item, state: _Condition,
-           config: StreamConfig, tally: Tally) -> ScoredRow:
-    """Score one answered prediction of a known item; count its failure tags."""
+           config: StreamConfig, tally: Tally) -> tuple[ScoredRow, dict[str, Any] | None]:
+    """Score one answered prediction of a known item; count its failure tags.
+
+    Returns the row as finally read, and who read it when the extractor did.
+    """
     shown = state.transform(item)
-    # The style applies to choice questions; open and region answers have their own.
-    qtype = shown.question_type
-    style = qtype if qtype in {"open", "region"} else config.style
+    style = choice_style(shown, config.style)
     parser = state.parsers.get(style)
     if parser is None:
         parser = state.parsers[style] = make_parser(style, seed=config.parser_seed)
     # The raw response is kept; every parser sets reasoning aside itself.
-    row = score_row(shown, pred, parser)
-    tags = state.failures.add(response, row, shown.options)
-    if config.judge and needs_judge(tags, row):
+    row = final = score_row(shown, pred, parser)
+    by = None
+    reading = config.reading
+    if reading is not None:
+        # Only the rules' no-answer abstentions were asked about, by the same reading.
+        rescue = reading.rescues.get((pred.item_id, pred.condition)) if row.invalid else None
+        if rescue is not None:
+            final = extracted_row(shown, pred, rescue)
+            by = asdict(rescue.extracted_by)
+        reading.count(shown, pred, row, final, config.style)
+    tags = state.failures.add(response, final, shown.options)
+    if config.judge and needs_judge(tags, final):
         tally.judge_queue[pred.condition].append(Candidate(shown, pred.condition, response))
-    return row
+    return final, by
