@@ -294,7 +294,7 @@ class _ConsoleEvents:
         self.err.print(f"[red]error:[/red] {escape(error)}")
 
     def model_finished(self, summary: RunSummary) -> None:
-        """The run's summary: counts, skipped lines, errors, predictions."""
+        """The run's summary: counts, errors, predictions."""
         self.stop()
         out = self.out
         out.print(
@@ -302,12 +302,6 @@ class _ConsoleEvents:
             f"({summary.items_per_s:,.0f} items/s): {summary.sent} sent, {summary.cached} "
             f"cached, {summary.already_done} already done, {summary.errors} errors",
             markup=False)
-        if summary.bad_lines:
-            out.print(f"[yellow]{summary.bad_lines} malformed item line(s) skipped:[/yellow]")
-            for line in summary.bad_line_messages[:20]:
-                out.print(f"  skipped {line}", soft_wrap=True, markup=False)
-            if summary.bad_lines > 20:
-                out.print(f"  … and {summary.bad_lines - 20} more (see `medvqa validate`)")
         for message in summary.error_messages:
             out.print(f"[red]error:[/red] {escape(str(message))}", soft_wrap=True)
         out.print(

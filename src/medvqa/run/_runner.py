@@ -100,8 +100,6 @@ class RunSummary:
         unsent_errors: of ``errors``, pairs whose request was never sent (a prompt that does
             not render, an image that does not load).
         error_messages: first distinct error messages of this invocation.
-        bad_lines: items.jsonl lines skipped as malformed.
-        bad_line_messages: one line per skipped line: file, line number, field and why.
         predictions: rows in predictions.jsonl after the run.
         prediction_errors: of those, errors.
         elapsed_s: wall time of this invocation in seconds.
@@ -116,8 +114,6 @@ class RunSummary:
     errors: int = 0
     unsent_errors: int = 0
     error_messages: list[str] = field(default_factory=list)
-    bad_lines: int = 0
-    bad_line_messages: list[str] = field(default_factory=list)
     predictions: int = 0
     prediction_errors: int = 0
     elapsed_s: float = 0.0
@@ -254,10 +250,7 @@ async def _run_locked(
     run_file, pred_file = out_dir / RUN_FILE, out_dir / PREDICTIONS_FILE
     journal = PredictionJournal(out_dir / CACHE_FILE)
     cache = ResponseCache(out_dir / CACHE_FILE)
-    summary = RunSummary(run_dir=out_dir, bad_lines=len(prep.scan.bad_lines))
-    summary.bad_line_messages = [str(e) for e in prep.scan.bad_lines]
-    for message in summary.bad_line_messages[:20]:
-        log.warning("skipped %s", message)
+    summary = RunSummary(run_dir=out_dir)
     policy = RetryPolicy(
         max_retries=config.max_retries,
         backoff_s=config.backoff_s,
@@ -300,7 +293,6 @@ async def _run_locked(
                 "errors": summary.prediction_errors,
                 "sent": summary.sent,
                 "cached": summary.cached,
-                "bad_lines": summary.bad_lines,
             }
             info.errors = journal.first_errors()
             write_json(run_file, info)

@@ -5,7 +5,8 @@ what the metrics need of an item is a few numbers (its resampling unit, gold cla
 groups, chance of a guess). :class:`ItemTable` keeps those numbers and each line's byte offset,
 and reads an item back from its line when a prediction needs it (a small cache serves the
 runner's item-major predictions.jsonl, so each item is read about once). Every line is validated
-here, once; a bad one is reported with its file, line, item id and field, and skipped.
+here, once; a bad one refuses the benchmark (its file, line, item id and field named, the rest
+counted), as ``medvqa run`` does: skipping it would change the denominator unseen.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any, BinaryIO
 import numpy as np
 from pydantic import ValidationError
 
+from medvqa.benchmark import bad_item_lines
 from medvqa.schema import ITEMS_FILE, Item, RecordError
 from medvqa.schema._jsonl import InputError, _record_error, encoding_error
 from medvqa.score._by import group_key
@@ -75,7 +77,7 @@ class Groups:
 
 @dataclass
 class ItemTable:
-    """The benchmark's items as arrays, one entry per good line (bad lines are skipped).
+    """The benchmark's items as arrays, one entry per line.
 
     Attributes:
         path: items.jsonl.
@@ -215,7 +217,7 @@ class _Codes(dict[str, int]):
 
 
 def read_items(bench_dir: Path, by: tuple[str, ...], age_edges: tuple[float, ...],
-               selection: dict[str, Any], max_groups: int, problems: list[str],
+               selection: dict[str, Any], max_groups: int,
                expect: dict[str, Any] | None = None) -> ItemTable:
     """Read and validate items.jsonl once into an :class:`ItemTable`.
 
@@ -225,12 +227,13 @@ def read_items(bench_dir: Path, by: tuple[str, ...], age_edges: tuple[float, ...
         age_edges: age band edges of the subgroup analysis.
         selection: run.json's ``selection`` (``split``, ``category``, ``limit``).
         max_groups: a breakdown with more labels than this stops tracking them (capped).
-        problems: bad lines are appended here, one line each.
         expect: condition name → condition whose ``applies_to`` is asked of every selected
             item on the way (coverage; conditions that need no ``prepare`` pass).
 
     Raises:
         InputError: a line is not UTF-8 (not a JSON-lines file of ours).
+        BadInputError: a line is not an item (not JSON, a field that does not validate): the
+            first is named, the rest counted, after the whole file is read.
     """
     path = Path(bench_dir) / ITEMS_FILE
     # Compact columns while reading (a Python list of ints costs ~40 bytes an entry).
@@ -247,13 +250,15 @@ def read_items(bench_dir: Path, by: tuple[str, ...], age_edges: tuple[float, ...
     bands: dict[object, str] = {}  # age → band (ages repeat; the band's text costs a format)
     expect = expect or {}
     applies: dict[str, array[int]] = {name: array("b") for name in expect}
+    bad, first_bad = 0, ""
     for lineno, offset, raw in _lines(path):
         try:
             item = Item.model_validate_json(raw.decode("utf-8"))
         except UnicodeDecodeError as exc:
             raise InputError(encoding_error(path, lineno, raw, exc)) from None
         except (ValidationError, ValueError) as exc:
-            problems.append(_problem(path, lineno, raw, exc))
+            bad += 1
+            first_bad = first_bad or _problem(path, lineno, raw, exc)
             continue
         offsets.append(offset)
         hashes.append(hash(item.id))
@@ -284,6 +289,8 @@ def read_items(bench_dir: Path, by: tuple[str, ...], age_edges: tuple[float, ...
         selected.append(take)
         for name, cond in expect.items():
             applies[name].append(take and bool(cond.applies_to(item)))
+    if bad:
+        raise bad_item_lines(first_bad, bad, "nothing was scored")
     h = _np(hashes, np.int64)
     order = np.argsort(h, kind="stable").astype(np.int32)
     offsets_ = _np(offsets, np.int64)
