@@ -18,7 +18,7 @@ from typing import Any
 
 from medvqa.benchmark import bad_item_lines, iter_items
 from medvqa.errors import BadInputError
-from medvqa.schema import InputError, Item, RecordError, RunInfo, read_json
+from medvqa.schema import AskedSelection, InputError, Item, RecordError, RunInfo, read_json
 
 #: Duplicate ids named in the refusal message (the count is always given).
 SHOWN_DUPLICATES = 5
@@ -139,7 +139,9 @@ def resume_info(run_file: Path, info: RunInfo) -> RunInfo:
     """``info`` merged with the run.json of the RUN/ folder being resumed.
 
     Keeps the first start time, the union of conditions and the failure judge (written by
-    ``medvqa score --judge``).
+    ``medvqa score --judge``). A selection other than the earlier ones (``--split test``, then
+    ``--split test_tiny``) is recorded in ``asked`` with its conditions, so scoring expects
+    of each condition the items that were asked of it, not those of the last selection.
 
     Raises:
         BadInputError: run.json is unreadable, or made for a different benchmark, model,
@@ -159,5 +161,18 @@ def resume_info(run_file: Path, info: RunInfo) -> RunInfo:
     return info.model_copy(update={
         "started_at": old.started_at or info.started_at,
         "conditions": list(dict.fromkeys(old.conditions + info.conditions)),
+        "asked": _asked(old, info),
         "failure_judge": old.failure_judge,
     })
+
+
+def _asked(old: RunInfo, info: RunInfo) -> list[AskedSelection]:
+    """run.json's ``asked`` after this invocation: empty while every selection is the same."""
+    if not old.asked and old.selection == info.selection:
+        return []
+    asked = [a.model_copy(deep=True) for a in old.asked_selections()]
+    for a in asked:
+        if a.selection == info.selection:
+            a.conditions = list(dict.fromkeys(a.conditions + info.conditions))
+            return asked
+    return [*asked, AskedSelection(selection=info.selection, conditions=list(info.conditions))]

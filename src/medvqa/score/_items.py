@@ -90,9 +90,12 @@ class ItemTable:
         grade_labels: gold class code → label, for grading items.
         groups: breakdown field → its :class:`Groups` (``category`` always).
         subgroups: LMOD grouping (age band, sex, source) → its :class:`Groups`.
-        selected: whether run.json's selection (split, category, limit) picks the item.
+        selected: whether any of run.json's selections (split, category, limit) picks the
+            item.
+        selected_by: per selection (run.json ``asked``, in order), whether it picks the item.
         expected: condition → per item, whether the run should have asked it (selected and
-            the condition applies), for the conditions asked of :func:`read_items`.
+            the condition applies), for the conditions asked of :func:`read_items`; coverage
+            narrows it to the selections that asked the condition.
     """
 
     path: Path
@@ -106,6 +109,7 @@ class ItemTable:
     groups: dict[str, Groups]
     subgroups: dict[str, Groups]
     selected: np.ndarray
+    selected_by: list[np.ndarray]
     _hashes: array[int]
     _order: np.ndarray
     expected: dict[str, np.ndarray] = field(default_factory=dict)
@@ -216,8 +220,28 @@ class _Codes(dict[str, int]):
         return got
 
 
+class _Pick:
+    """One selection applied in file order, as the runner applies it (the limit counts picks)."""
+
+    def __init__(self, selection: dict[str, Any]) -> None:
+        self.split, self.category = selection.get("split"), selection.get("category")
+        limit = selection.get("limit")
+        self.limit = None if limit is None else int(limit)
+        self.count = 0
+        self.picked: array[int] = array("b")
+
+    def take(self, item: Item) -> bool:
+        """Whether the selection picks ``item`` (the next item of the file); remembered."""
+        take = (self.limit is None or self.count < self.limit) and \
+            (self.split is None or item.split == self.split) and \
+            (self.category is None or item.category == self.category)
+        self.count += take
+        self.picked.append(take)
+        return take
+
+
 def read_items(bench_dir: Path, by: tuple[str, ...], age_edges: tuple[float, ...],
-               selection: dict[str, Any], max_groups: int,
+               selections: list[dict[str, Any]], max_groups: int,
                expect: dict[str, Any] | None = None) -> ItemTable:
     """Read and validate items.jsonl once into an :class:`ItemTable`.
 
@@ -225,7 +249,8 @@ def read_items(bench_dir: Path, by: tuple[str, ...], age_edges: tuple[float, ...
         bench_dir: the BENCH/ folder.
         by: breakdown fields (``category`` is always added: controls break down by it).
         age_edges: age band edges of the subgroup analysis.
-        selection: run.json's ``selection`` (``split``, ``category``, ``limit``).
+        selections: run.json's selections (``split``, ``category``, ``limit``): its
+            ``selection``, or each of ``asked`` when a resumed run used several.
         max_groups: a breakdown with more labels than this stops tracking them (capped).
         expect: condition name → condition whose ``applies_to`` is asked of every selected
             item on the way (coverage; conditions that need no ``prepare`` pass).
@@ -238,14 +263,13 @@ def read_items(bench_dir: Path, by: tuple[str, ...], age_edges: tuple[float, ...
     path = Path(bench_dir) / ITEMS_FILE
     # Compact columns while reading (a Python list of ints costs ~40 bytes an entry).
     offsets, hashes, cases, gold = array("q"), array("q"), array("q"), array("q")
-    chance, has_case, grade, selected = array("d"), array("b"), array("b"), array("b")
+    chance, has_case, grade = array("d"), array("b"), array("b")
     grade_labels: dict[int, str] = {}
     fields = tuple(dict.fromkeys(("category", *by)))
     groups = {f: Groups(limit=max_groups) for f in fields}
     subgroups = {s: Groups() for s in SUBGROUPS}
-    split, category, limit = selection.get("split"), selection.get("category"), \
-        selection.get("limit")
-    picked = 0
+    picks = [_Pick(sel) for sel in selections or [{}]]
+    selected = array("b")
     codes = _Codes()
     bands: dict[object, str] = {}  # age → band (ages repeat; the band's text costs a format)
     expect = expect or {}
@@ -282,10 +306,9 @@ def read_items(bench_dir: Path, by: tuple[str, ...], age_edges: tuple[float, ...
         subgroups["age_band"].add(band)
         subgroups["sex"].add(label(item.meta.get("sex")))
         subgroups["source"].add(label(item.source))
-        take = (limit is None or picked < int(limit)) and \
-            (split is None or item.split == split) and \
-            (category is None or item.category == category)
-        picked += take
+        take = False
+        for pick in picks:
+            take = pick.take(item) or take
         selected.append(take)
         for name, cond in expect.items():
             applies[name].append(take and bool(cond.applies_to(item)))
@@ -299,7 +322,9 @@ def read_items(bench_dir: Path, by: tuple[str, ...], age_edges: tuple[float, ...
         has_case=_np(has_case, np.int8).astype(bool), gold=_np(gold, np.int64),
         chance=_np(chance, np.float64), grade=_np(grade, np.int8).astype(bool),
         grade_labels=grade_labels, groups=groups, subgroups=subgroups,
-        selected=_np(selected, np.int8).astype(bool), _hashes=array("q", h[order].tobytes()),
+        selected=_np(selected, np.int8).astype(bool),
+        selected_by=[_np(p.picked, np.int8).astype(bool) for p in picks],
+        _hashes=array("q", h[order].tobytes()),
         _order=order, expected={k: _np(v, np.int8).astype(bool) for k, v in applies.items()},
         _repeated=_superseded(path, offsets_, h, order))
 

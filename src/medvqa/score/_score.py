@@ -86,7 +86,8 @@ def score_run(config: ScoreConfig) -> ScoreResult:
     seed = run_info.seed if run_info else 0
     # items.jsonl first: a line that is not an item is the first thing to say (refused).
     items = read_items(bench_dir, config.by, config.age_bands,
-                       run_info.selection if run_info else {}, MAX_GROUPS,
+                       [a.selection for a in run_info.asked_selections()] if run_info
+                       else [{}], MAX_GROUPS,
                        simple_conditions(run_info.conditions if run_info else [], seed))
     bench_sha = file_sha256(bench_dir / ITEMS_FILE)
     mismatch = check_benchmark(run_info, bench_sha, run_dir, bench_dir,
