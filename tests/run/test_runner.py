@@ -145,6 +145,22 @@ def test_missing_image_recorded(bench: Path, tmp_path: Path, scripted) -> None:
     assert "lung-003" not in backend.calls
 
 
+def test_display_name_is_given_kept_on_resume_or_derived(
+    bench: Path, tmp_path: Path, scripted
+) -> None:
+    """Issue 23.18: run.json records a short display name (``--name``, else from the spec)."""
+    out = tmp_path / "run"
+    run_benchmark(_config(bench, out, limit=4), backend=scripted())
+    assert read_json(out / "run.json", RunInfo).display_name == "scripted"
+    run_benchmark(_config(bench, out, limit=6, name="Reader A"), backend=scripted())
+    assert read_json(out / "run.json", RunInfo).display_name == "Reader A"
+    run_benchmark(_config(bench, out), backend=scripted())
+    assert read_json(out / "run.json", RunInfo).display_name == "Reader A"
+    other = tmp_path / "random"
+    run_benchmark(_config(bench, other))
+    assert read_json(other / "run.json", RunInfo).display_name == "random"
+
+
 def test_unknown_condition_is_bad_input(bench: Path, tmp_path: Path, scripted) -> None:
     with pytest.raises(BadInputError):
         run_benchmark(_config(bench, tmp_path / "run", conditions=["clena"]), backend=scripted())

@@ -76,6 +76,9 @@ def run_command(
     models: Path | None = typer.Option(
         None, "--models", help="models.yaml: run every model listed, each into --out/NAME/."
     ),
+    name: str | None = typer.Option(
+        _d("name"), "--name", help="Display name of the model in reports, plots and the "
+        "console (default: derived from the spec, e.g. 'small-cnn (supervised)')."),
     out: Path = typer.Option(..., "--out", "-o", help="Run folder (resumed if it exists)."),
     prompt: str | None = typer.Option(
         None, "--prompt", help="Prompt template name or YAML path (default: the benchmark's)."
@@ -211,6 +214,7 @@ def run_command(
         stop_after_failures=stop_after_failures,
         perturb_workers=perturb_workers,
         max_image_pixels=max_image_pixels,
+        name=name,
     )
     request = RunRequest(config, models, executor,
                          RayOptions(address=ray_address, workers=ray_workers, gpus=ray_gpus),

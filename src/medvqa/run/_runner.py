@@ -30,7 +30,7 @@ from medvqa import __version__
 from medvqa.benchmark import ImageLoader, PromptError, load_template
 from medvqa.conditions import Condition, expand_conditions, get_condition
 from medvqa.errors import BadInputError, UsageError
-from medvqa.models import ResponseCache
+from medvqa.models import ResponseCache, display_name
 from medvqa.models._base import EndpointUnreachableError, ModelBackend
 from medvqa.models._complete import RetryPolicy, _load
 from medvqa.run._config import RunConfig
@@ -207,6 +207,7 @@ async def arun_benchmark(
     text_only = bool(model.info.get("text_only", False))
     info = RunInfo(
         model=model.name,
+        display_name=config.name or "",
         model_params=dict(model.params),
         model_info=dict(model.info) | {"text_only": text_only},
         prompt_template=prep.template_name,
@@ -222,6 +223,7 @@ async def arun_benchmark(
     run_file = out_dir / RUN_FILE
     if run_file.exists() and not config.force_new:
         info = resume_info(run_file, info)
+    info.display_name = info.display_name or display_name(model.name, model.info)
     try:
         await model.start()
     except EndpointUnreachableError as exc:

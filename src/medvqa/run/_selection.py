@@ -141,7 +141,8 @@ def resume_info(run_file: Path, info: RunInfo) -> RunInfo:
     Keeps the first start time, the union of conditions and the failure judge (written by
     ``medvqa score --judge``). A selection other than the earlier ones (``--split test``, then
     ``--split test_tiny``) is recorded in ``asked`` with its conditions, so scoring expects
-    of each condition the items that were asked of it, not those of the last selection.
+    of each condition the items that were asked of it, not those of the last selection. The
+    display name is the earlier one unless this invocation names the model.
 
     Raises:
         BadInputError: run.json is unreadable, or made for a different benchmark, model,
@@ -162,6 +163,7 @@ def resume_info(run_file: Path, info: RunInfo) -> RunInfo:
         "started_at": old.started_at or info.started_at,
         "conditions": list(dict.fromkeys(old.conditions + info.conditions)),
         "asked": _asked(old, info),
+        "display_name": info.display_name or old.display_name,
         "failure_judge": old.failure_judge,
     })
 

@@ -176,6 +176,11 @@ class RunInfo(BaseModel):
 
     schema_version: int = Field(default=SCHEMA_VERSION, description="Version of this format.")
     model: str = Field(description="Model spec string, e.g. openai:qwen2.5-vl@http://…/v1.")
+    display_name: str = Field(
+        default="", description="Short name shown in the leaderboard, plots, confusion titles "
+        "and the console: models.yaml `name`, `medvqa run --name`, else derived from the spec "
+        "(`medvqa.models.display_name`: 'small-cnn (supervised)', 'smollm2'). Empty (a run.json "
+        "written before it): derived when read.")
     model_params: dict[str, Any] = Field(default_factory=dict, description="Generation settings.")
     model_info: dict[str, Any] = Field(
         default_factory=dict, description="Backend facts, e.g. text_only: true for SmolLM2."
