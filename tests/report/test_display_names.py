@@ -36,6 +36,7 @@ def _as_an_old_classifier_run(run: Path) -> None:
     """run.json as the demo's classifier wrote it before display names (spec, arch, no name)."""
     info = json.loads((run / "run.json").read_text())
     info["model"], info["model_info"]["arch"] = SPEC, "small-cnn"
+    info["model_info"]["text_only"] = False
     info.pop("display_name", None)
     (run / "run.json").write_text(json.dumps(info))
 
@@ -68,3 +69,26 @@ def test_two_runs_with_one_display_name_are_told_apart(bench_factory, tmp_path: 
     assert "| random (a) |" in text and "| random (b) |" in text
     assert "Models (as named in the tables: full spec): random (a): random; random (b): " \
         "random." in text
+
+
+def test_one_name_for_two_specs_is_given_with_its_benchmark_in_the_methods(
+        bench_factory, tmp_path: Path) -> None:
+    runs = []
+    for name in ("one", "two"):
+        bench = _grade_bench(bench_factory, tmp_path / name)
+        card = json.loads((bench / "benchmark.json").read_text())
+        card["name"] = name
+        (bench / "benchmark.json").write_text(json.dumps(card))
+        run = _run(bench, tmp_path / f"runs-{name}" / "cnn")
+        _as_an_old_classifier_run(run)
+        info = json.loads((run / "run.json").read_text())
+        info["model"] = f"{SPEC}-{name}"
+        (run / "run.json").write_text(json.dumps(info))
+        score_run(ScoreConfig(bench, run, resamples=99))
+        runs.append(run)
+    _, md = write_report(runs, tmp_path / "r.html")
+    body, methods = md.read_text().split("## Methods", 1)
+    assert body.count("| small-cnn (supervised) | 20 of 20 |") == 2  # one a benchmark
+    assert "(cnn)" not in body  # no suffix: each is alone in its benchmark
+    assert f"small-cnn (supervised) on one: {SPEC}-one; small-cnn (supervised) on two: " \
+        f"{SPEC}-two." in methods

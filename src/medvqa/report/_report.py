@@ -366,10 +366,18 @@ def methods_text(runs: list[LoadedRun]) -> str:
 
 
 def _models_methods(runs: list[LoadedRun]) -> str:
-    """The models sentence of the methods paragraph: each display name and its full spec."""
-    named = sorted({(r.label, r.spec) for r in runs})
-    return " Models (as named in the tables: full spec): " + "; ".join(
-        label if label == spec else f"{label}: {spec}" for label, spec in named) + "."
+    """The models sentence of the methods paragraph: each display name and its full spec.
+
+    A name that stands for different specs in different benchmarks is given with its benchmark.
+    """
+    named = sorted({(r.label, r.metrics.benchmark, r.spec) for r in runs})
+    specs: dict[str, set[str]] = defaultdict(set)
+    for label, _, spec in named:
+        specs[label].add(spec)
+    parts = dict.fromkeys(
+        (f"{label} on {bench}" if len(specs[label]) > 1 else label)
+        + ("" if label == spec else f": {spec}") for label, bench, spec in named)
+    return " Models (as named in the tables: full spec): " + "; ".join(parts) + "."
 
 
 def _judge_methods(runs: list[LoadedRun]) -> str:
