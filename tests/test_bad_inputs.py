@@ -121,6 +121,13 @@ def _malformed(lines: list[bytes]) -> list[bytes]:
     return lines
 
 
+def _answer_not_an_option(lines: list[bytes]) -> list[bytes]:
+    item = json.loads(lines[2])
+    item["answer"] = "Z"
+    lines[2] = (json.dumps(item) + "\n").encode()
+    return lines
+
+
 def _empty(lines: list[bytes]) -> list[bytes]:
     return []
 
@@ -255,11 +262,13 @@ def _extract_prompt_without_user(w: Workspace) -> list[str]:
             str(prompt)]
 
 
-def _edited_score(w: Workspace) -> list[str]:
-    bench = w.bench()
-    run = w.run(bench)
-    w.edit_items(bench, _not_utf8)
-    return ["score", str(bench), str(run)]
+def _edited_score(edit: Callable[[list[bytes]], list[bytes]]) -> Setup:
+    def setup(w: Workspace) -> list[str]:
+        bench = w.bench()
+        run = w.run(bench)
+        w.edit_items(bench, edit)
+        return ["score", str(bench), str(run), "--allow-other-benchmark"]
+    return setup
 
 
 class _Pwn:
@@ -377,6 +386,10 @@ CASES: list[Case] = [
     Case("run-empty", _edited_run(_empty), 2, "no items", absent=("run",)),
     Case("run-out-is-bench", lambda w: ["run", str(w.bench()), "-m", "random", "-o",
                                         str(w.root / "bench")], 1, "is the benchmark folder"),
+    Case("run-name-two-lines", _bench_run("--name", "a\nb"), 2,
+         "--name 'a\\nb': a display name is one line of printable text", absent=("run",)),
+    Case("run-name-with-models", lambda w: [*_models_run("")(w), "--name", "x"], 2,
+         "--name names one --model; in models.yaml give each model a `name`", absent=("run",)),
     Case("run-ftp-endpoint", _bench_run(model="openai:m@ftp://127.0.0.1/v1"), 1,
          "scheme 'ftp' is not supported", absent=("run",)),
     Case("run-credentials-in-url", _bench_run(model=f"openai:m@http://me:s3cretpw@{URL[7:]}"), 1,
@@ -424,9 +437,16 @@ CASES: list[Case] = [
                                            "{api_key_env: MEDVQA_NO_SUCH_KEY}\n"), 2,
          "models.yaml:4: models[1]: parameters.api_key_env MEDVQA_NO_SUCH_KEY: the variable "
          "is not set", env={"MEDVQA_NO_SUCH_KEY": None}, absent=("run",)),
-    Case("run-skipped-lines-named", _edited_run(_malformed), 0, "items.jsonl:3: question"),
+    # An item line that does not validate is refused, not skipped: the denominator would change.
+    Case("run-item-line-invalid", _edited_run(_malformed), 2, "items.jsonl:3: question",
+         absent=("run",)),
+    Case("run-answer-not-an-option", _edited_run(_answer_not_an_option), 2,
+         "items.jsonl:3: answer: 'Z' is not among the options", absent=("run",)),
     # score and compare
-    Case("score-not-utf8", _edited_score, 2, "(encoding): not UTF-8"),
+    Case("score-not-utf8", _edited_score(_not_utf8), 2, "(encoding): not UTF-8"),
+    Case("score-answer-not-an-option", _edited_score(_answer_not_an_option), 2,
+         "items.jsonl:3: item lung-002: answer: 'Z' is not among the options",
+         absent=("run/metrics.json",)),
     Case("score-other-benchmark", _other_benchmark, 2, "--allow-other-benchmark"),
     Case("score-by-unknown", _scored_then("score", "--by", "nosuchfield"), 1,
          "--by 'nosuchfield': use"),

@@ -88,4 +88,10 @@ def test_every_model_runs_into_its_own_folder_and_is_reported(tmp_path: Path, be
                         "-o", str(tmp_path / "r.html"))
     assert report.returncode == 0, report.stderr
     md = (tmp_path / "r.md").read_text()
-    assert "random" in md and "frequent" in md
+    # Issue 23.18: models.yaml's name is the display name (run.json, leaderboard), the spec is
+    # in the methods; a model without a name is named from its spec.
+    names = [read_json(runs / n / "run.json", RunInfo).display_name
+             for n in ("chance", "chance-4", "frequent")]
+    assert names == ["chance", "chance-4", "frequent"]
+    assert all(f"| {n} |" in md for n in names)
+    assert "full spec): chance: random; chance-4: random; frequent." in md

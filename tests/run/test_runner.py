@@ -116,19 +116,49 @@ def test_unknown_template_fails_before_sending(bench: Path, tmp_path: Path, scri
     assert backend.calls == {} and not (tmp_path / "run").exists()
 
 
-def test_bad_lines_skipped_and_missing_image_recorded(
-    bench: Path, tmp_path: Path, scripted
+@pytest.mark.parametrize("limit", [None, 2])
+def test_an_item_line_that_does_not_validate_refuses_the_run(
+    bench: Path, tmp_path: Path, scripted, limit: int | None
 ) -> None:
+    """Skipping it would change the denominator unseen: refused, named, whatever the limit."""
     rows = (bench / "items.jsonl").read_text().splitlines()
-    (bench / json.loads(rows[3])["images"][0]).unlink()
-    rows.insert(1, '{"id": "broken"')
+    broken = json.loads(rows[3])
+    broken["answer"] = "Z"  # not among the options
+    rows[3] = json.dumps(broken)
+    rows.insert(5, '{"id": "broken"')
     (bench / "items.jsonl").write_text("\n".join(rows) + "\n")
     backend = scripted()
+    with pytest.raises(BadInputError, match=r"items.jsonl:4: answer: .* \(and 1 more line\(s\)\)"
+                       r"; .*denominator.*nothing was run"):
+        run_benchmark(_config(bench, tmp_path / "run", limit=limit), backend=backend)
+    assert backend.calls == {} and not (tmp_path / "run").exists()
+
+
+def test_missing_image_recorded(bench: Path, tmp_path: Path, scripted) -> None:
+    rows = (bench / "items.jsonl").read_text().splitlines()
+    (bench / json.loads(rows[3])["images"][0]).unlink()
+    backend = scripted()
     s = run_benchmark(_config(bench, tmp_path / "run"), backend=backend)
-    assert s.bad_lines == 1 and s.predictions == 12 and s.prediction_errors == 1
+    assert s.predictions == 12 and s.prediction_errors == 1
     (err,) = [p for p in _preds(tmp_path / "run") if p.error]
     assert err.item_id == "lung-003" and "cannot read image" in err.error
     assert "lung-003" not in backend.calls
+
+
+def test_display_name_is_given_kept_on_resume_or_derived(
+    bench: Path, tmp_path: Path, scripted
+) -> None:
+    """Issue 23.18: run.json records a short display name (``--name``, else from the spec)."""
+    out = tmp_path / "run"
+    run_benchmark(_config(bench, out, limit=4), backend=scripted())
+    assert read_json(out / "run.json", RunInfo).display_name == "scripted"
+    run_benchmark(_config(bench, out, limit=6, name="Reader A"), backend=scripted())
+    assert read_json(out / "run.json", RunInfo).display_name == "Reader A"
+    run_benchmark(_config(bench, out), backend=scripted())
+    assert read_json(out / "run.json", RunInfo).display_name == "Reader A"
+    other = tmp_path / "random"
+    run_benchmark(_config(bench, other))
+    assert read_json(other / "run.json", RunInfo).display_name == "random"
 
 
 def test_unknown_condition_is_bad_input(bench: Path, tmp_path: Path, scripted) -> None:

@@ -116,3 +116,54 @@ def test_a_limited_run_expects_only_its_selection(bench: Path, tmp_path: Path):
     cov = _score(bench, run)["coverage"]
     assert cov["benchmark_items"] == 12 and cov["selected_items"] == 5
     assert cov["conditions"]["clean"]["missing"] == 0
+
+
+def _two_test_splits(bench: Path) -> tuple[int, int]:
+    """Relabel half of the test items ``test_tiny``; return the (test, test_tiny) counts."""
+    from medvqa.schema import file_sha256
+
+    rows = [json.loads(x) for x in (bench / "items.jsonl").read_text().splitlines()]
+    for i, row in enumerate(rows):
+        if row["split"] == "test" and i % 2:
+            row["split"] = "test_tiny"
+    (bench / "items.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    card = json.loads((bench / "benchmark.json").read_text())
+    card["items_sha256"] = file_sha256(bench / "items.jsonl")
+    (bench / "benchmark.json").write_text(json.dumps(card))
+    return (sum(r["split"] == "test" for r in rows), sum(r["split"] == "test_tiny" for r in rows))
+
+
+def test_a_run_resumed_on_another_split_counts_what_each_condition_asked(bench_factory,
+                                                                          tmp_path: Path):
+    """Issue 23.10: the demo's supervised run showed "30 of 15 (benchmark 150)".
+
+    Asked on test (clean, blind), then on test_tiny (clean only): each condition is counted
+    against the items asked of it, never against the last selection alone.
+    """
+    bench = bench_factory(tmp_path / "bench", 24)
+    n_test, n_tiny = _two_test_splits(bench)
+    run = _run(bench, tmp_path / "run", split="test", conditions=["clean", "blind"])
+    _run(bench, run, split="test_tiny", conditions=["clean"])
+    cov = _score(bench, run)["coverage"]
+    assert cov["selected_items"] == n_test + n_tiny
+    clean, blind = cov["conditions"]["clean"], cov["conditions"]["blind"]
+    assert (clean["expected"], clean["scored"], clean["missing"]) == (n_test + n_tiny,) * 2 + (0,)
+    assert (blind["expected"], blind["scored"], blind["missing"]) == (n_test, n_test, 0)
+    assert clean["accuracy_all_items"] == clean["accuracy_complete_case"]
+    _, md = write_report([run], tmp_path / "r.html")
+    assert f"| {n_test + n_tiny} of {n_test + n_tiny} (benchmark 24) |" in md.read_text()
+
+
+def test_a_run_json_from_before_asked_counts_answered_items_as_asked(bench_factory,
+                                                                      tmp_path: Path):
+    """An older run.json records only the last selection: n never exceeds its "of"."""
+    bench = bench_factory(tmp_path / "bench", 24)
+    n_test, n_tiny = _two_test_splits(bench)
+    run = _run(bench, tmp_path / "run", split="test", conditions=["clean", "blind"])
+    _run(bench, run, split="test_tiny", conditions=["clean", "blind"])
+    info = json.loads((run / "run.json").read_text())
+    info.pop("asked", None)
+    (run / "run.json").write_text(json.dumps(info))
+    cov = _score(bench, run)["coverage"]["conditions"]
+    for cond in ("clean", "blind"):
+        assert (cov[cond]["expected"], cov[cond]["scored"]) == (n_test + n_tiny,) * 2

@@ -192,6 +192,6 @@ def test_a_repeated_item_id_reads_the_later_line(tmp_path):
     items = [first, Item(id="y", question="?", options={"A": "a", "B": "b"}, answer="B",
                          question_type="single"), first.model_copy(update={"answer": "B"})]
     (tmp_path / "items.jsonl").write_text("".join(i.model_dump_json() + "\n" for i in items))
-    table = read_items(tmp_path, ("category",), (18, 40, 60), {}, 200, [])
+    table = read_items(tmp_path, ("category",), (18, 40, 60), [{}], 200)
     assert [table.find(i) for i in ("x", "y", "x", "z")] == [2, 1, 2, None]
     assert table.item(table.find("x")).answer == "B"

@@ -191,3 +191,4 @@ def test_replies_outside_the_set_are_errors_and_the_rules_figures_stand(
     assert clean["extraction"]["errors"] == clean["extraction"]["asked"] > 0
     assert clean["extraction"]["accuracy"] == clean["rules"]["accuracy"]
     assert not any(p.extracted_by for p in read_jsonl(run / "predictions.jsonl", Prediction))
+

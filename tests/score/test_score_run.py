@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from scoring_cli import medvqa
 
+from medvqa.errors import BadInputError
 from medvqa.schema import Prediction, read_jsonl
 from medvqa.score import ScoreConfig, score_run
 
@@ -83,7 +84,8 @@ def test_bad_predictions_are_named_skipped_and_counted(scored, tmp_path):
     assert result.metrics.conditions["clean"].overall.n == len(lines) - 2
 
 
-def test_bad_item_lines_are_named_by_id(scored, tmp_path):
+def test_an_item_line_that_does_not_validate_is_refused_not_dropped(scored, tmp_path):
+    """A bad item would leave every denominator unseen (n 149 of 150): score refuses it."""
     bench = tmp_path / "bench"
     shutil.copytree(scored["bench"], bench)
     items = (bench / "items.jsonl").read_text().splitlines()
@@ -91,15 +93,20 @@ def test_bad_item_lines_are_named_by_id(scored, tmp_path):
     broken["answer"] = "Z"  # not among the options
     items[0] = json.dumps(broken)
     meta_nan = json.loads(items[1])
-    meta_nan["meta"]["age"] = None
+    meta_nan["meta"]["age"] = None  # valid: not a problem
     items[1] = json.dumps(meta_nan)
     (bench / "items.jsonl").write_text("\n".join(items) + "\n")
     run = tmp_path / "run"
     shutil.copytree(scored["random"], run)
-    # The benchmark was edited after the run: scoring it needs the explicit override.
+    before = (run / "metrics.json").read_bytes()
+    with pytest.raises(BadInputError, match=rf"items.jsonl:1: item {broken['id']}: answer: .*"
+                       "denominator.*nothing was scored"):
+        score_run(ScoreConfig(bench, run, resamples=199, allow_other_benchmark=True))
+    assert (run / "metrics.json").read_bytes() == before
+    items[0] = json.dumps({**broken, "answer": "A"})
+    (bench / "items.jsonl").write_text("\n".join(items) + "\n")
     result = score_run(ScoreConfig(bench, run, resamples=199, allow_other_benchmark=True))
-    assert any(broken["id"] in p and "answer" in p for p in result.problems)
-    assert result.metrics.conditions["clean"].overall.n == len(items) - 1
+    assert result.metrics.conditions["clean"].overall.n == len(items)
     assert result.metrics.provenance["benchmark_mismatch_allowed"] is True
 
 

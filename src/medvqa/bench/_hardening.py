@@ -2,8 +2,9 @@
 
 Two checks run before anything is sent: every image is checked as an image of an allowed format
 (:func:`medvqa.benchmark.decoded_mime`; the runner's fast check against ``medvqa
-validate``'s full decode), and the selection is read once to refuse duplicate ids, bytes that
-are not UTF-8 and empty selections (:func:`medvqa.run._selection.scan_selection`).
+validate``'s full decode), and the selection is read once to refuse lines that are not items
+(not UTF-8, not JSON, a field that does not validate), duplicate ids and empty selections
+(:func:`medvqa.run._selection.scan_selection`).
 """
 
 from __future__ import annotations

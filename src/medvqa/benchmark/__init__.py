@@ -36,7 +36,7 @@ if TYPE_CHECKING:
         item_flaws,
         structural_warnings,
     )
-    from medvqa.benchmark._items import iter_items
+    from medvqa.benchmark._items import bad_item_lines, iter_items
     from medvqa.benchmark._prompts import (
         PromptError,
         PromptTemplate,
@@ -64,6 +64,7 @@ _WHERE: dict[str, str] = {
     "grounding_flaw": "_item_checks",
     "item_flaws": "_item_checks",
     "structural_warnings": "_item_checks",
+    "bad_item_lines": "_items",
     "iter_items": "_items",
     "PromptError": "_prompts",
     "PromptTemplate": "_prompts",
@@ -87,6 +88,7 @@ __all__ = [
     "PromptTemplate",
     "ValidationReport",
     "answer_position_flaw",
+    "bad_item_lines",
     "check_image",
     "decoded_mime",
     "format_options",

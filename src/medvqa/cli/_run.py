@@ -76,6 +76,9 @@ def run_command(
     models: Path | None = typer.Option(
         None, "--models", help="models.yaml: run every model listed, each into --out/NAME/."
     ),
+    name: str | None = typer.Option(
+        _d("name"), "--name", help="Display name of the model in reports, plots and the "
+        "console (default: derived from the spec, e.g. 'small-cnn (supervised)')."),
     out: Path = typer.Option(..., "--out", "-o", help="Run folder (resumed if it exists)."),
     prompt: str | None = typer.Option(
         None, "--prompt", help="Prompt template name or YAML path (default: the benchmark's)."
@@ -211,6 +214,7 @@ def run_command(
         stop_after_failures=stop_after_failures,
         perturb_workers=perturb_workers,
         max_image_pixels=max_image_pixels,
+        name=name,
     )
     request = RunRequest(config, models, executor,
                          RayOptions(address=ray_address, workers=ray_workers, gpus=ray_gpus),
@@ -294,7 +298,7 @@ class _ConsoleEvents:
         self.err.print(f"[red]error:[/red] {escape(error)}")
 
     def model_finished(self, summary: RunSummary) -> None:
-        """The run's summary: counts, skipped lines, errors, predictions."""
+        """The run's summary: counts, errors, predictions."""
         self.stop()
         out = self.out
         out.print(
@@ -302,12 +306,6 @@ class _ConsoleEvents:
             f"({summary.items_per_s:,.0f} items/s): {summary.sent} sent, {summary.cached} "
             f"cached, {summary.already_done} already done, {summary.errors} errors",
             markup=False)
-        if summary.bad_lines:
-            out.print(f"[yellow]{summary.bad_lines} malformed item line(s) skipped:[/yellow]")
-            for line in summary.bad_line_messages[:20]:
-                out.print(f"  skipped {line}", soft_wrap=True, markup=False)
-            if summary.bad_lines > 20:
-                out.print(f"  … and {summary.bad_lines - 20} more (see `medvqa validate`)")
         for message in summary.error_messages:
             out.print(f"[red]error:[/red] {escape(str(message))}", soft_wrap=True)
         out.print(

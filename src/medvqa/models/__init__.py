@@ -35,7 +35,13 @@ from medvqa.models._rate_limit import RateLimiter, estimate_tokens
 from medvqa.models._reasoning import strip_thinking
 from medvqa.models._retry import RetryPolicy
 from medvqa.models._settings import LLMSettings, structured_output
-from medvqa.models._spec import SPEC_KINDS, ModelSpec, parse_model_spec
+from medvqa.models._spec import (
+    SPEC_KINDS,
+    ModelSpec,
+    display_name,
+    display_name_problem,
+    parse_model_spec,
+)
 
 if TYPE_CHECKING:
     from medvqa.models._cache import (
@@ -119,6 +125,8 @@ __all__ = [
     "canonical_json",
     "complete",
     "complete_requests",
+    "display_name",
+    "display_name_problem",
     "estimate_tokens",
     "load_model",
     "open_cache_db",

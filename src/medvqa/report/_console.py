@@ -11,10 +11,21 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
+from medvqa.models import display_name
 from medvqa.report._reading import reader_columns, reader_header, reader_rows
-from medvqa.schema import MetricsFile, MetricValue
+from medvqa.schema import RUN_FILE, MetricsFile, MetricValue, RunInfo, read_json
 from medvqa.score._metric_table import Metric, metric_names
+
+
+def shown_name(info: RunInfo | None, spec: str, folder: Path) -> str:
+    """A run's display name: run.json's, else derived from the spec, else the folder's name."""
+    if info is not None and info.display_name:
+        return info.display_name
+    if not spec:
+        return folder.name
+    return display_name(spec, info.model_info if info is not None else None)
 
 
 def fmt(mv: MetricValue | dict[str, Any] | None) -> str:
@@ -52,7 +63,10 @@ def p_text(p: float | None, holm: float | None = None) -> str:
 def print_metrics(console: Console, metrics: MetricsFile, run_dir: Path) -> None:
     """One row per condition: the registry's console metrics, then the subgroup tests."""
     shown = metric_names("console")
-    table = Table(title=f"{metrics.model or run_dir} on {metrics.benchmark} ({metrics.style})")
+    info_file = Path(run_dir) / RUN_FILE
+    info = read_json(info_file, RunInfo) if info_file.is_file() else None
+    name = shown_name(info, metrics.model, Path(run_dir))
+    table = Table(title=Text(f"{name} on {metrics.benchmark} ({metrics.style})"))
     for col in ("condition", "n", *(m.label for m in shown), "errors"):
         table.add_column(col)
     for name, cond in metrics.conditions.items():

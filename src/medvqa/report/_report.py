@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from medvqa import __version__
 from medvqa.conditions import baseline_of, describe
 from medvqa.errors import BadInputError
-from medvqa.report._console import cell, fmt, p_text
+from medvqa.report._console import cell, fmt, p_text, shown_name
 from medvqa.report._figures import accuracy_figures, control_figures, shown_modes
 from medvqa.report._headline import SAMPLE_RULE, SampleCheck, headline, sample_check
 from medvqa.report._reading import reader_columns, reader_header, reader_rows
@@ -38,24 +38,59 @@ HEADERS = {m.name: m.label for m in metric_names("report")}
 
 @dataclass(frozen=True)
 class LoadedRun:
-    """A scored run: where it is, its run.json and its metrics.json."""
+    """A scored run: where it is, its run.json and its metrics.json.
+
+    Attributes:
+        name: the display name made unique among the report's runs of its benchmark
+            (:func:`named_apart`); empty: :attr:`display`.
+    """
 
     path: Path
     info: RunInfo | None
     metrics: MetricsFile
+    name: str = ""
+
+    @property
+    def spec(self) -> str:
+        """The full model spec (or the folder's name), as the methods list it."""
+        return self.metrics.model or self.path.name
+
+    @property
+    def display(self) -> str:
+        """run.json's display name, else one derived from the spec.
+
+        >>> LoadedRun(Path("r"), None, MetricsFile.model_construct(model="hf:/w/qwen2-vl")).display
+        'qwen2-vl'
+        """
+        return shown_name(self.info, self.metrics.model, self.path)
 
     @property
     def label(self) -> str:
-        """The model spec (or folder name); a local path in the spec is shown by its last part.
+        """What the leaderboard, plots and titles call the model (unique in its section)."""
+        return self.name or self.display
 
-        >>> LoadedRun(Path("r"), None, MetricsFile.model_construct(model="hf:/w/qwen2-vl")).label
-        'hf:qwen2-vl'
-        """
-        spec = self.metrics.model or self.path.name
-        kind, sep, name = spec.partition(":")
-        if sep and name.startswith(("/", "./", "../", "~")):
-            return f"{kind}:{Path(name.rstrip('/')).name}"
-        return spec
+
+def named_apart(runs: list[LoadedRun]) -> list[LoadedRun]:
+    """The runs, those of one benchmark that share a display name told apart by a suffix.
+
+    The suffix is the RUN/ folder's name where those differ, else a number in the order given.
+
+    >>> m = MetricsFile.model_construct(model="random", benchmark="b")
+    >>> [r.label for r in named_apart([LoadedRun(Path(p), None, m) for p in ("x/a", "y/b")])]
+    ['random (a)', 'random (b)']
+    """
+    groups: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i, run in enumerate(runs):
+        groups[(run.metrics.benchmark, run.display)].append(i)
+    out = list(runs)
+    for (_, shown), members in groups.items():
+        if len(members) < 2:
+            continue
+        folders = [runs[i].path.name for i in members]
+        distinct = len(set(folders)) == len(folders)
+        for k, i in enumerate(members, start=1):
+            out[i] = replace(runs[i], name=f"{shown} ({folders[k - 1] if distinct else k})")
+    return out
 
 
 @dataclass
@@ -115,16 +150,16 @@ def load_run(path: Path) -> LoadedRun:
 
 
 def load_runs(paths: list[Path]) -> list[LoadedRun]:
-    """:func:`load_run` of each folder, in order.
+    """:func:`load_run` of each folder, in order, display names told apart (:func:`named_apart`).
 
     Read in threads: the freshness check hashes each predictions.jsonl, which releases the GIL.
     """
     from concurrent.futures import ThreadPoolExecutor
 
     if len(paths) < 2:
-        return [load_run(p) for p in paths]
+        return named_apart([load_run(p) for p in paths])
     with ThreadPoolExecutor(max_workers=min(len(paths), os.cpu_count() or 1)) as pool:
-        return list(pool.map(load_run, paths))
+        return named_apart(list(pool.map(load_run, paths)))
 
 
 def _baseline(run: LoadedRun) -> tuple[str, ConditionMetrics] | None:
@@ -380,7 +415,7 @@ def methods_text(runs: list[LoadedRun]) -> str:
         "answers, letters outside the options, visual detail "
         "described without a real image, answering an out-of-domain photo) in the LMOD (E1–E6) "
         "and MIRA taxonomies; a response may carry several tags."
-        + _judge_methods(runs) + _reader_methods(runs)
+        + _judge_methods(runs) + _reader_methods(runs) + _models_methods(runs)
     )
 
 
@@ -420,6 +455,21 @@ def _reader_methods(runs: list[LoadedRun]) -> str:
                  "style(s); the reader table gives their accuracy and the number of predictions "
                  "read differently, each listed in the run's style_disagreements.jsonl.")
     return text
+
+
+def _models_methods(runs: list[LoadedRun]) -> str:
+    """The models sentence of the methods paragraph: each display name and its full spec.
+
+    A name that stands for different specs in different benchmarks is given with its benchmark.
+    """
+    named = sorted({(r.label, r.metrics.benchmark, r.spec) for r in runs})
+    specs: dict[str, set[str]] = defaultdict(set)
+    for label, _, spec in named:
+        specs[label].add(spec)
+    parts = dict.fromkeys(
+        (f"{label} on {bench}" if len(specs[label]) > 1 else label)
+        + ("" if label == spec else f": {spec}") for label, bench, spec in named)
+    return " Models (as named in the tables: full spec): " + "; ".join(parts) + "."
 
 
 def _judge_methods(runs: list[LoadedRun]) -> str:

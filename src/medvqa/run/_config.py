@@ -49,6 +49,9 @@ class RunConfig:
         max_image_pixels: most pixels (width × height) of one image, read from its header
             before anything is decoded; a larger image is that item's error (0: no cap below
             Pillow's own ceiling).
+        name: the model's display name in run.json, reports, plots and the console (None:
+            the resumed run's, else derived from the spec by
+            :func:`medvqa.models.display_name`).
 
     """
 
@@ -71,6 +74,7 @@ class RunConfig:
     perturbed_dir: Path | None = None
     perturb_workers: int | None = None
     max_image_pixels: int = MAX_IMAGE_PIXELS
+    name: str | None = None
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,7 @@ def plan_runs(models: ModelsFile, base: RunConfig) -> list[PlannedRun]:
             model=model_config_for(entry, models.defaults, base.model),
             prompt=entry.prompt or base.prompt,
             perturbed_dir=base.perturbed_dir or Path(base.out_dir) / "perturbed",
+            name=entry.name,
         )
         plans.append(PlannedRun(entry.display_name, config))
     return plans

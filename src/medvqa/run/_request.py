@@ -59,14 +59,25 @@ def check_request(request: RunRequest, environ: Mapping[str, str]) -> None:
 
     Raises:
         BadInputError: neither or both of a model and a models file; an unknown executor; a
-            misspelt placement flag; an adapter for a backend that takes none.
+            misspelt placement flag; an adapter for a backend that takes none; a display name
+            that is not one short line, or one given with a models file.
         UsageError: an API key the model needs is not set.
     """
-    from medvqa.models import backend_info, check_placement_flags, missing_key_problem
+    from medvqa.models import (
+        backend_info,
+        check_placement_flags,
+        display_name_problem,
+        missing_key_problem,
+    )
 
     model = request.config.model
     if bool(model.spec) == (request.models_file is not None):
         raise BadInputError("give either --model SPEC or --models models.yaml (one of them)")
+    name = request.config.name
+    if name is not None and request.models_file is not None:
+        raise BadInputError("--name names one --model; in models.yaml give each model a `name`")
+    if name is not None and (problem := display_name_problem(name)):
+        raise BadInputError(f"--name {name!r}: {problem}")
     if request.executor not in EXECUTORS:
         raise BadInputError(f"--executor {request.executor!r}: use {' or '.join(EXECUTORS)}")
     if model.spec:

@@ -30,7 +30,7 @@ from medvqa import __version__
 from medvqa.benchmark import ImageLoader, PromptError, load_template
 from medvqa.conditions import Condition, expand_conditions, get_condition
 from medvqa.errors import BadInputError, UsageError
-from medvqa.models import ResponseCache
+from medvqa.models import ResponseCache, display_name
 from medvqa.models._base import EndpointUnreachableError, ModelBackend
 from medvqa.models._complete import RetryPolicy, _load
 from medvqa.run._config import RunConfig
@@ -100,8 +100,6 @@ class RunSummary:
         unsent_errors: of ``errors``, pairs whose request was never sent (a prompt that does
             not render, an image that does not load).
         error_messages: first distinct error messages of this invocation.
-        bad_lines: items.jsonl lines skipped as malformed.
-        bad_line_messages: one line per skipped line: file, line number, field and why.
         predictions: rows in predictions.jsonl after the run.
         prediction_errors: of those, errors.
         elapsed_s: wall time of this invocation in seconds.
@@ -116,8 +114,6 @@ class RunSummary:
     errors: int = 0
     unsent_errors: int = 0
     error_messages: list[str] = field(default_factory=list)
-    bad_lines: int = 0
-    bad_line_messages: list[str] = field(default_factory=list)
     predictions: int = 0
     prediction_errors: int = 0
     elapsed_s: float = 0.0
@@ -211,6 +207,7 @@ async def arun_benchmark(
     text_only = bool(model.info.get("text_only", False))
     info = RunInfo(
         model=model.name,
+        display_name=config.name or "",
         model_params=dict(model.params),
         model_info=dict(model.info) | {"text_only": text_only},
         prompt_template=prep.template_name,
@@ -226,6 +223,7 @@ async def arun_benchmark(
     run_file = out_dir / RUN_FILE
     if run_file.exists() and not config.force_new:
         info = resume_info(run_file, info)
+    info.display_name = info.display_name or display_name(model.name, model.info)
     try:
         await model.start()
     except EndpointUnreachableError as exc:
@@ -254,10 +252,7 @@ async def _run_locked(
     run_file, pred_file = out_dir / RUN_FILE, out_dir / PREDICTIONS_FILE
     journal = PredictionJournal(out_dir / CACHE_FILE)
     cache = ResponseCache(out_dir / CACHE_FILE)
-    summary = RunSummary(run_dir=out_dir, bad_lines=len(prep.scan.bad_lines))
-    summary.bad_line_messages = [str(e) for e in prep.scan.bad_lines]
-    for message in summary.bad_line_messages[:20]:
-        log.warning("skipped %s", message)
+    summary = RunSummary(run_dir=out_dir)
     policy = RetryPolicy(
         max_retries=config.max_retries,
         backoff_s=config.backoff_s,
@@ -300,7 +295,6 @@ async def _run_locked(
                 "errors": summary.prediction_errors,
                 "sent": summary.sent,
                 "cached": summary.cached,
-                "bad_lines": summary.bad_lines,
             }
             info.errors = journal.first_errors()
             write_json(run_file, info)

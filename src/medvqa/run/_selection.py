@@ -2,22 +2,23 @@
 
 :class:`ItemSelection` streams the items a run selects (split, category, limit) and can be read
 again. :func:`scan_selection` reads it once before the run starts and refuses what would make
-the run silently wrong — bytes that are not UTF-8, duplicate item ids (the journal keeps one
-answer per id and condition, so a duplicate's answer would be lost), an empty selection — and
-collects the malformed lines that will be skipped, with their line numbers. :func:`resume_info`
+the run silently wrong — a line that is not an item (bytes that are not UTF-8, not JSON, an
+answer letter not among the options: skipping it would change the denominator unseen, and
+``medvqa score`` refuses it too), duplicate item ids (the journal keeps one answer per id and
+condition, so a duplicate's answer would be lost), an empty selection. :func:`resume_info`
 decides whether an existing RUN/ folder belongs to this run.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from medvqa.benchmark import iter_items
+from medvqa.benchmark import bad_item_lines, iter_items
 from medvqa.errors import BadInputError
-from medvqa.schema import ENCODING_FIELD, InputError, Item, RecordError, RunInfo, read_json
+from medvqa.schema import AskedSelection, InputError, Item, RecordError, RunInfo, read_json
 
 #: Duplicate ids named in the refusal message (the count is always given).
 SHOWN_DUPLICATES = 5
@@ -69,20 +70,22 @@ class SelectionScan:
 
     Attributes:
         items: items selected.
-        bad_lines: malformed lines that will be skipped (each names file, line and field).
 
     """
 
     items: int = 0
-    bad_lines: list[RecordError] = field(default_factory=list)
 
 
 def scan_selection(selection: ItemSelection) -> SelectionScan:
     """Read the selection once and refuse what would make the run silently wrong.
 
+    Every line of the file is read, not only the selected ones (a bad line's split is not
+    known, and ``medvqa score`` reads every line too).
+
     Raises:
-        BadInputError: a line is not UTF-8 (names file and line), two items share an id
-            (names them and their lines), or nothing is selected.
+        BadInputError: a line is not an item (not UTF-8, not JSON, a field that does not
+            validate: names the first, file, line and field, and counts the rest), two items
+            share an id (names them and their lines), or nothing is selected.
 
     """
     scan = SelectionScan()
@@ -93,11 +96,13 @@ def scan_selection(selection: ItemSelection) -> SelectionScan:
         first = first_line.setdefault(item.id, lineno)
         if first != lineno:
             duplicates.append(f"{item.id!r} (lines {first} and {lineno})")
-    scan.bad_lines = list(selection.errors)
-    encoding = [e for e in scan.bad_lines if e.field == ENCODING_FIELD]
-    if encoding:
-        more = f" (and {len(encoding) - 1} more line(s))" if len(encoding) > 1 else ""
-        raise BadInputError(f"{encoding[0]}{more}; nothing was run")
+    bad = list(selection.errors)
+    if selection.limit is not None:  # the selection stopped at its limit: read the rest
+        bad = []
+        for _ in iter_items(selection.path, bad):
+            pass
+    if bad:
+        raise bad_item_lines(str(bad[0]), len(bad), "nothing was run")
     if duplicates:
         shown = ", ".join(duplicates[:SHOWN_DUPLICATES])
         more = f" and {len(duplicates) - SHOWN_DUPLICATES} more" if len(duplicates) > 5 else ""
@@ -108,8 +113,7 @@ def scan_selection(selection: ItemSelection) -> SelectionScan:
     if scan.items == 0:
         filters = selection.as_dict()
         why = f" match {filters}" if filters else ""
-        bad = f" ({len(scan.bad_lines)} malformed line(s))" if scan.bad_lines else ""
-        raise BadInputError(f"{selection.path}: no items{why}{bad}; nothing to run")
+        raise BadInputError(f"{selection.path}: no items{why}; nothing to run")
     return scan
 
 
@@ -135,7 +139,10 @@ def resume_info(run_file: Path, info: RunInfo) -> RunInfo:
     """``info`` merged with the run.json of the RUN/ folder being resumed.
 
     Keeps the first start time, the union of conditions and the failure judge (written by
-    ``medvqa score --judge``).
+    ``medvqa score --judge``). A selection other than the earlier ones (``--split test``, then
+    ``--split test_tiny``) is recorded in ``asked`` with its conditions, so scoring expects
+    of each condition the items that were asked of it, not those of the last selection. The
+    display name is the earlier one unless this invocation names the model.
 
     Raises:
         BadInputError: run.json is unreadable, or made for a different benchmark, model,
@@ -155,5 +162,19 @@ def resume_info(run_file: Path, info: RunInfo) -> RunInfo:
     return info.model_copy(update={
         "started_at": old.started_at or info.started_at,
         "conditions": list(dict.fromkeys(old.conditions + info.conditions)),
+        "asked": _asked(old, info),
+        "display_name": info.display_name or old.display_name,
         "failure_judge": old.failure_judge,
     })
+
+
+def _asked(old: RunInfo, info: RunInfo) -> list[AskedSelection]:
+    """run.json's ``asked`` after this invocation: empty while every selection is the same."""
+    if not old.asked and old.selection == info.selection:
+        return []
+    asked = [a.model_copy(deep=True) for a in old.asked_selections()]
+    for a in asked:
+        if a.selection == info.selection:
+            a.conditions = list(dict.fromkeys(a.conditions + info.conditions))
+            return asked
+    return [*asked, AskedSelection(selection=info.selection, conditions=list(info.conditions))]

@@ -14,6 +14,7 @@ from medvqa._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from medvqa.schema._formats import (
+        AskedSelection,
         Benchmark,
         CreatedWith,
         Item,
@@ -77,6 +78,7 @@ _WHERE: dict[str, str] = {
     "SCHEMA_VERSION": "_names",
     "QuestionType": "_names",
     "Split": "_names",
+    "AskedSelection": "_formats",
     "Benchmark": "_formats",
     "CreatedWith": "_formats",
     "Item": "_formats",
@@ -121,6 +123,7 @@ __all__ = [
     "PREDICTIONS_FILE",
     "RUN_FILE",
     "SCHEMA_VERSION",
+    "AskedSelection",
     "Benchmark",
     "ConditionMetrics",
     "CreatedWith",

@@ -165,11 +165,27 @@ class Prediction(BaseModel):
         return data
 
 
+class AskedSelection(BaseModel):
+    """One selection a RUN/ was asked under, and the conditions asked of it (run.json ``asked``)."""
+
+    selection: dict[str, Any] = Field(
+        default_factory=dict, description="Item filters (split, category, limit); empty: every "
+        "item.")
+    conditions: list[str] = Field(
+        default_factory=list, description="Conditions asked of the items it selects, over every "
+        "invocation with this selection.")
+
+
 class RunInfo(BaseModel):
     """``run.json``: what was run, on what, when, and how it went. Never holds API keys."""
 
     schema_version: int = Field(default=SCHEMA_VERSION, description="Version of this format.")
     model: str = Field(description="Model spec string, e.g. openai:qwen2.5-vl@http://…/v1.")
+    display_name: str = Field(
+        default="", description="Short name shown in the leaderboard, plots, confusion titles "
+        "and the console: models.yaml `name`, `medvqa run --name`, else derived from the spec "
+        "(`medvqa.models.display_name`: 'small-cnn (supervised)', 'smollm2'). Empty (a run.json "
+        "written before it): derived when read.")
     model_params: dict[str, Any] = Field(default_factory=dict, description="Generation settings.")
     model_info: dict[str, Any] = Field(
         default_factory=dict, description="Backend facts, e.g. text_only: true for SmolLM2."
@@ -183,7 +199,14 @@ class RunInfo(BaseModel):
     seed: int = Field(default=0, description="Seed of random models and conditions.")
     selection: dict[str, Any] = Field(
         default_factory=dict, description="Item filters of the run (split, category, limit); "
-        "empty: every item. Scoring uses it to tell which items lack a prediction.")
+        "empty: every item. Scoring uses it to tell which items lack a prediction. Of the last "
+        "invocation when a resumed run used another selection (then see ``asked``).")
+    asked: list[AskedSelection] = Field(
+        default_factory=list, description="Every selection the RUN/ was asked under, each with "
+        "its conditions, once a resumed run used a selection other than the first (e.g. "
+        "`--split test`, then `--split test_tiny`); empty: ``selection`` and ``conditions`` "
+        "describe every invocation. Scoring expects of each condition the items of the "
+        "selections that asked it.")
     started_at: str = Field(default="", description="ISO 8601 UTC start time.")
     ended_at: str | None = Field(default=None, description="ISO 8601 UTC end time, if finished.")
     counts: dict[str, int] = Field(default_factory=dict, description="Requests, cached, errors.")
@@ -191,6 +214,11 @@ class RunInfo(BaseModel):
     failure_judge: dict[str, Any] | None = Field(
         default=None, description="LLM judge of failure modes used by `medvqa score --judge`: "
         "model spec and parameters, prompt version, prompt text and its SHA-256.")
+
+    def asked_selections(self) -> list[AskedSelection]:
+        """Every selection the run was asked under with its conditions (``asked``, or the one)."""
+        return self.asked or [AskedSelection(selection=self.selection,
+                                             conditions=list(self.conditions))]
 
 
 class JudgeVerdict(BaseModel):

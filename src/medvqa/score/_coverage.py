@@ -1,9 +1,11 @@
 """Which items a run should have answered, and which it did not: no item leaves n silently.
 
-The items a run was asked about are the benchmark's items under run.json's ``selection``
-(split, category, limit, applied in file order as the runner does) that each condition applies
-to. An item with no prediction for a condition is *missing*: counted, named, and reported
-beside two accuracies —
+The items a run was asked about, per condition, are the benchmark's items under the run.json
+selections that asked that condition (``selection``, or each of ``asked`` when a resumed run used
+several: ``--split test``, then ``--split test_tiny``; split, category, limit, applied in file
+order as the runner does) that the condition applies to — and any item the condition answered,
+so "n of N" never shows more items scored than expected. An item with no prediction for a
+condition is *missing*: counted, named, and reported beside two accuracies —
 
 * complete case: correct / scored (what ``accuracy`` in metrics.json is: errors and missing
   items left out);
@@ -45,9 +47,26 @@ def simple_conditions(names: list[str], seed: int) -> dict[str, Any]:
     return out
 
 
-def expected_masks(items: ItemTable, conditions: list[str],
+def asked_masks(items: ItemTable, info: RunInfo | None,
+                conditions: list[str]) -> dict[str, np.ndarray]:
+    """Per condition, the items of the selections that asked it (run.json ``asked``).
+
+    A condition no selection names (found only in predictions.jsonl) gets every selected item.
+    """
+    if info is None:
+        return {name: items.selected for name in conditions}
+    asked = info.asked_selections()
+    out = {}
+    for name in conditions:
+        masks = [m for a, m in zip(asked, items.selected_by, strict=True)
+                 if name in a.conditions]
+        out[name] = np.logical_or.reduce(masks) if masks else items.selected
+    return out
+
+
+def expected_masks(items: ItemTable, asked: Mapping[str, np.ndarray],
                    seed: int) -> dict[str, np.ndarray]:
-    """Per condition, which selected items it applies to.
+    """Per condition, which of the items asked of it (``asked``) it applies to.
 
     One streaming pass for all conditions, two more for one that prepares on the items first
     (``swap``).
@@ -56,31 +75,32 @@ def expected_masks(items: ItemTable, conditions: list[str],
 
     out: dict[str, np.ndarray] = {}
     simple: dict[str, Condition] = {}
-    for name in conditions:
+    for name, mask in asked.items():
         if name in items.expected:
-            out[name] = items.expected[name]
+            out[name] = items.expected[name] & mask
             continue
         if not describe(name).known:
-            out[name] = items.selected.copy()
+            out[name] = mask.copy()
             continue
         cond = get_condition(name, seed=seed)
         if type(cond).prepare is Condition.prepare:
             simple[name] = cond
             continue
-        cond.prepare(i for i, keep in zip(items.items(), items.selected, strict=True) if keep)
-        out[name] = _applies(items, {name: cond})[name]
-    out.update(_applies(items, simple))
+        cond.prepare(i for i, keep in zip(items.items(), mask, strict=True) if keep)
+        out[name] = _applies(items, {name: cond}, asked)[name]
+    out.update(_applies(items, simple, asked))
     return out
 
 
-def _applies(items: ItemTable, conditions: Mapping[str, Any]) -> dict[str, np.ndarray]:
+def _applies(items: ItemTable, conditions: Mapping[str, Any],
+             asked: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     masks = {name: np.zeros(len(items), dtype=bool) for name in conditions}
     if not conditions:
         return masks
     for index, item in enumerate(items.items()):
         if items.selected[index]:
             for name, cond in conditions.items():
-                masks[name][index] = cond.applies_to(item)
+                masks[name][index] = asked[name][index] and cond.applies_to(item)
     return masks
 
 
@@ -99,11 +119,12 @@ def coverage(items: ItemTable, info: RunInfo | None, tally: Tally,
     found = set(tally.answered) | set(tally.unknown) | set(tally.coverage_errors)
     conditions = list(dict.fromkeys((info.conditions if info is not None else []) +
                                     sorted(found)))
-    expected_of = expected_masks(items, conditions, seed)
+    asked = asked_masks(items, info, conditions)
+    expected_of = expected_masks(items, asked, seed)
     per: dict[str, Any] = {}
     for cond in conditions:
-        expected = expected_of[cond]
         got = tally.answered.get(cond, np.zeros(len(items), dtype=bool))
+        expected = expected_of[cond] | got  # an item answered was asked
         missing = np.flatnonzero(expected & ~got)
         errors = tally.coverage_errors.get(cond, 0)
         scored = int(got.sum()) + len(tally.unknown.get(cond, ())) - errors

@@ -5,7 +5,8 @@ what the metrics need of an item is a few numbers (its resampling unit, gold cla
 groups, chance of a guess). :class:`ItemTable` keeps those numbers and each line's byte offset,
 and reads an item back from its line when a prediction needs it (a small cache serves the
 runner's item-major predictions.jsonl, so each item is read about once). Every line is validated
-here, once; a bad one is reported with its file, line, item id and field, and skipped.
+here, once; a bad one refuses the benchmark (its file, line, item id and field named, the rest
+counted), as ``medvqa run`` does: skipping it would change the denominator unseen.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any, BinaryIO
 import numpy as np
 from pydantic import ValidationError
 
+from medvqa.benchmark import bad_item_lines
 from medvqa.schema import (
     ITEMS_FILE,
     InputError,
@@ -82,7 +84,7 @@ class Groups:
 
 @dataclass
 class ItemTable:
-    """The benchmark's items as arrays, one entry per good line (bad lines are skipped).
+    """The benchmark's items as arrays, one entry per line.
 
     Attributes:
         path: items.jsonl.
@@ -95,9 +97,12 @@ class ItemTable:
         grade_labels: gold class code → label, for grading items.
         groups: breakdown field → its :class:`Groups` (``category`` always).
         subgroups: LMOD grouping (age band, sex, source) → its :class:`Groups`.
-        selected: whether run.json's selection (split, category, limit) picks the item.
+        selected: whether any of run.json's selections (split, category, limit) picks the
+            item.
+        selected_by: per selection (run.json ``asked``, in order), whether it picks the item.
         expected: condition → per item, whether the run should have asked it (selected and
-            the condition applies), for the conditions asked of :func:`read_items`.
+            the condition applies), for the conditions asked of :func:`read_items`; coverage
+            narrows it to the selections that asked the condition.
     """
 
     path: Path
@@ -111,6 +116,7 @@ class ItemTable:
     groups: dict[str, Groups]
     subgroups: dict[str, Groups]
     selected: np.ndarray
+    selected_by: list[np.ndarray]
     _hashes: array[int]
     _order: np.ndarray
     expected: dict[str, np.ndarray] = field(default_factory=dict)
@@ -211,8 +217,28 @@ class _Codes(dict[str, int]):
         return got
 
 
+class _Pick:
+    """One selection applied in file order, as the runner applies it (the limit counts picks)."""
+
+    def __init__(self, selection: dict[str, Any]) -> None:
+        self.split, self.category = selection.get("split"), selection.get("category")
+        limit = selection.get("limit")
+        self.limit = None if limit is None else int(limit)
+        self.count = 0
+        self.picked: array[int] = array("b")
+
+    def take(self, item: Item) -> bool:
+        """Whether the selection picks ``item`` (the next item of the file); remembered."""
+        take = (self.limit is None or self.count < self.limit) and \
+            (self.split is None or item.split == self.split) and \
+            (self.category is None or item.category == self.category)
+        self.count += take
+        self.picked.append(take)
+        return take
+
+
 def read_items(bench_dir: Path, by: tuple[str, ...], age_edges: tuple[float, ...],
-               selection: dict[str, Any], max_groups: int, problems: list[str],
+               selections: list[dict[str, Any]], max_groups: int,
                expect: dict[str, Any] | None = None) -> ItemTable:
     """Read and validate items.jsonl once into an :class:`ItemTable`.
 
@@ -220,37 +246,40 @@ def read_items(bench_dir: Path, by: tuple[str, ...], age_edges: tuple[float, ...
         bench_dir: the BENCH/ folder.
         by: breakdown fields (``category`` is always added: controls break down by it).
         age_edges: age band edges of the subgroup analysis.
-        selection: run.json's ``selection`` (``split``, ``category``, ``limit``).
+        selections: run.json's selections (``split``, ``category``, ``limit``): its
+            ``selection``, or each of ``asked`` when a resumed run used several.
         max_groups: a breakdown with more labels than this stops tracking them (capped).
-        problems: bad lines are appended here, one line each.
         expect: condition name → condition whose ``applies_to`` is asked of every selected
             item on the way (coverage; conditions that need no ``prepare`` pass).
 
     Raises:
         InputError: a line is not UTF-8 (not a JSON-lines file of ours).
+        BadInputError: a line is not an item (not JSON, a field that does not validate): the
+            first is named, the rest counted, after the whole file is read.
     """
     path = Path(bench_dir) / ITEMS_FILE
     # Compact columns while reading (a Python list of ints costs ~40 bytes an entry).
     offsets, hashes, cases, gold = array("q"), array("q"), array("q"), array("q")
-    chance, has_case, grade, selected = array("d"), array("b"), array("b"), array("b")
+    chance, has_case, grade = array("d"), array("b"), array("b")
     grade_labels: dict[int, str] = {}
     fields = tuple(dict.fromkeys(("category", *by)))
     groups = {f: Groups(limit=max_groups) for f in fields}
     subgroups = {s: Groups() for s in SUBGROUPS}
-    split, category, limit = selection.get("split"), selection.get("category"), \
-        selection.get("limit")
-    picked = 0
+    picks = [_Pick(sel) for sel in selections or [{}]]
+    selected = array("b")
     codes = _Codes()
     bands: dict[object, str] = {}  # age → band (ages repeat; the band's text costs a format)
     expect = expect or {}
     applies: dict[str, array[int]] = {name: array("b") for name in expect}
+    bad, first_bad = 0, ""
     for lineno, offset, raw in raw_lines(path):
         try:
             item = Item.model_validate_json(raw.decode("utf-8"))
         except UnicodeDecodeError as exc:
             raise InputError(encoding_error(path, lineno, raw, exc)) from None
         except (ValidationError, ValueError) as exc:
-            problems.append(_problem(path, lineno, raw, exc))
+            bad += 1
+            first_bad = first_bad or _problem(path, lineno, raw, exc)
             continue
         offsets.append(offset)
         hashes.append(hash(item.id))
@@ -274,13 +303,14 @@ def read_items(bench_dir: Path, by: tuple[str, ...], age_edges: tuple[float, ...
         subgroups["age_band"].add(band)
         subgroups["sex"].add(label(item.meta.get("sex")))
         subgroups["source"].add(label(item.source))
-        take = (limit is None or picked < int(limit)) and \
-            (split is None or item.split == split) and \
-            (category is None or item.category == category)
-        picked += take
+        take = False
+        for pick in picks:
+            take = pick.take(item) or take
         selected.append(take)
         for name, cond in expect.items():
             applies[name].append(take and bool(cond.applies_to(item)))
+    if bad:
+        raise bad_item_lines(first_bad, bad, "nothing was scored")
     h = _np(hashes, np.int64)
     order = np.argsort(h, kind="stable").astype(np.int32)
     offsets_ = _np(offsets, np.int64)
@@ -289,7 +319,9 @@ def read_items(bench_dir: Path, by: tuple[str, ...], age_edges: tuple[float, ...
         has_case=_np(has_case, np.int8).astype(bool), gold=_np(gold, np.int64),
         chance=_np(chance, np.float64), grade=_np(grade, np.int8).astype(bool),
         grade_labels=grade_labels, groups=groups, subgroups=subgroups,
-        selected=_np(selected, np.int8).astype(bool), _hashes=array("q", h[order].tobytes()),
+        selected=_np(selected, np.int8).astype(bool),
+        selected_by=[_np(p.picked, np.int8).astype(bool) for p in picks],
+        _hashes=array("q", h[order].tobytes()),
         _order=order, expected={k: _np(v, np.int8).astype(bool) for k, v in applies.items()},
         _repeated=_superseded(path, offsets_, h, order))
 

@@ -95,16 +95,14 @@ def score_run(config: ScoreConfig) -> ScoreResult:
     problems = Problems()
     run_info = read_json(run_dir / RUN_FILE, RunInfo) if (run_dir / RUN_FILE).is_file() else None
     seed = run_info.seed if run_info else 0
-    item_problems: list[str] = []
-    # items.jsonl first: a file that is not ours (not UTF-8) is the first thing to say.
+    # items.jsonl first: a line that is not an item is the first thing to say (refused).
     items = read_items(bench_dir, config.by, config.age_bands,
-                       run_info.selection if run_info else {}, MAX_GROUPS, item_problems,
+                       [a.selection for a in run_info.asked_selections()] if run_info
+                       else [{}], MAX_GROUPS,
                        simple_conditions(run_info.conditions if run_info else [], seed))
     bench_sha = file_sha256(bench_dir / ITEMS_FILE)
     mismatch = check_benchmark(run_info, bench_sha, run_dir, bench_dir,
                                config.allow_other_benchmark)
-    for line in item_problems:
-        problems.add(line)
     extraction = reading = None
     # An earlier scoring's reader files would describe another reading than this one.
     for stale, asked in ((EXTRACTIONS_FILE, config.extract), (DISAGREEMENTS_FILE,
