@@ -125,8 +125,10 @@ def demo_command(
             if run.max_tokens:
                 args += ["--max-tokens", str(run.max_tokens)]
             step(f"run {run.model} on {bench.recipe}", args)
+            styles = ["--styles", ",".join(("strict", *run.compare_styles))] \
+                if run.compare_styles else []
             step(f"score {run.model} on {bench.recipe}",
-                 ["score", str(bench_dir), str(run_dir), "--seed", str(seed)])
+                 ["score", str(bench_dir), str(run_dir), "--seed", str(seed), *styles])
             run_dirs.append(str(run_dir))
         # A small CNN trained on the benchmark, run under blind and corruptions.
         run_dirs += train_steps(step, bench.recipe, bench_dir, out, seed)
