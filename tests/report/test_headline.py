@@ -37,7 +37,7 @@ def test_the_headline_comparison_comes_first() -> None:
     head = md.split("## ", 2)[1]
     assert head.startswith("Does a model read the images?")
     first = next(line for line in head.splitlines() if line.startswith("| z-lung"))
-    for fact in ("supervised:cnn", "0.867 [0.733, 0.967]", "0.333", "0.400", "above both",
+    for fact in ("cnn (supervised)", "0.867 [0.733, 0.967]", "0.333", "0.400", "above both",
                  "blind Δ +0.534 [+0.300, +0.767]", "Holm p 0.0188", "needs the image"):
         assert fact in first
     rows = [line for line in head.splitlines() if line.startswith("| a-idrid")

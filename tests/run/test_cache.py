@@ -76,6 +76,8 @@ def test_journal_exactly_once_in_benchmark_order(tmp_path: Path) -> None:
         ("b", "clean", "B"),
     ]
     first = json.loads((tmp_path / "predictions.jsonl").read_text().splitlines()[0])
-    # "sent" appears only where a backend recorded what it was given.
-    assert list(first) == [f for f in Prediction.model_fields if f != "sent"]
+    # "sent" appears only where a backend recorded what it was given, "extracted_by" only where
+    # an extractor read the answer.
+    assert list(first) == [f for f in Prediction.model_fields
+                           if f not in {"sent", "extracted_by"}]
     assert not list(tmp_path.glob(".predictions*"))

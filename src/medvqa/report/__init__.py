@@ -2,8 +2,9 @@
 
 from medvqa.report._audit_html import AuditReportConfig, render_audit_html, write_audit_report
 from medvqa.report._console import print_metrics
+from medvqa.report._loaded import LoadedRun, load_run
 from medvqa.report._render import render_html, render_markdown, write_report
-from medvqa.report._report import BenchmarkSection, LoadedRun, build_sections, load_run
+from medvqa.report._report import BenchmarkSection, build_sections
 
 __all__ = [
     "print_metrics",

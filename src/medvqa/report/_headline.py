@@ -23,7 +23,7 @@ from medvqa.conditions import baseline_of, describe
 from medvqa.report._console import fmt, p_text
 
 if TYPE_CHECKING:
-    from medvqa.report._report import LoadedRun
+    from medvqa.report._loaded import LoadedRun
 
 #: Widest half-width (accuracy units) of a 95 % interval at which models can be compared.
 MAX_HALF_WIDTH = 0.10

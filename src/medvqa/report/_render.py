@@ -9,6 +9,7 @@ from medvqa import __version__
 from medvqa._resources import shipped_text
 from medvqa.errors import BadInputError
 from medvqa.report._headline import SAMPLE_RULE
+from medvqa.report._loaded import load_runs
 from medvqa.report._markdown import md_escape
 from medvqa.report._report import (
     COLLAPSE_ROWS,
@@ -16,7 +17,6 @@ from medvqa.report._report import (
     HEADERS,
     BenchmarkSection,
     build_sections,
-    load_runs,
     methods_text,
 )
 from medvqa.store import atomic_write_text
