@@ -182,17 +182,24 @@ def _mentions(text: str, lowered: str, masked: str, words: set[str],
     letter_spans = letter_mentions(text, lowered, ix.words, words)
     if not spans and not letter_spans and not ix.yesno:
         return _NOTHING  # nothing is named: no clause needs reading
-    ends = _clause_ends(text, lowered, words, ix)
     # NEG_BEFORE's word starts (exclud…, rul… out, lack…, den…, doubt…) begin a word.
     may_negate = (not NEG_WORDS.isdisjoint(words) or "n't" in masked
-                  or any(w.startswith(NEG_STARTS) for w in words))
+                  or _NEG_START.search(masked) is not None)
     may_discuss = not DISCUSSED_WORDS.isdisjoint(words)
+    # Speed: without any cue of a question, concession, discussion or negation, every mention
+    # is asserted whatever its clause, so the clause ends are not computed (see _CLAUSE_CUES).
+    plain = not (may_negate or may_discuss) and lowered.isascii() and \
+        _CLAUSE_CUES.search(lowered) is None
+    ends = [] if plain else _clause_ends(text, lowered, words, ix)
     asserted: set[str] = set()
     negated: set[str] = set()
     lettered: set[str] = set()
 
     def mention(letters: frozenset[str], start: int, end: int) -> bool:
         """Record one mention; True when it is asserted."""
+        if plain:
+            asserted.update(letters)
+            return True
         i = bisect_right(ends, start)
         begin = ends[i - 1] if i else 0
         stop = ends[i] if i < len(ends) else len(lowered)
@@ -262,6 +269,18 @@ def _negated_before(masked: str, begin: int, start: int) -> bool:
     return stop is None or not masked[last:stop.start()].strip(" -,")
 
 
+# A word (a WORD token of the masked text) that starts as NEG_BEFORE's word starts do: the same
+# test as ``any(w.startswith(NEG_STARTS) for w in words)``, as one search.
+_NEG_START = re.compile(r"(?<![a-z'/])(?:" + "|".join(NEG_STARTS) + ")")
+# Every literal that the clause-dependent tests of a mention need in the (lower-case, ASCII)
+# text: "?" (a question), CONCESSIVE's words ("although" holds "though"), and the negation
+# words of NEG_AFTER and NEG_AFTER_VERB. Where none occurs (and neither a negation nor a
+# discussion is cued), none of those tests can match, so a mention is asserted without looking
+# at its clause. The masked text is the lower-cased one with spans blanked, so searching the
+# lower-cased one finds every literal of either.
+_CLAUSE_CUES = re.compile(r"\?|though|despite|albeit|not|n't|never|ruled|excluded|unlikely"
+                          r"|incorrect|wrong|absent|less|false|negative|eliminated|out"
+                          r"|improbable")
 _DETERMINER = re.compile(r"\s+(?:the|this|that|these|those|a|an|it|i|we|there)\b")
 # Negations of a noun phrase ("no markings"), whose reach a conclusion verb ends; "not" and
 # "never" negate a verb or a whole clause and reach the end of it.
