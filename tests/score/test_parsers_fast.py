@@ -7,13 +7,12 @@ decision compared with the shortcut's.
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from medvqa.score.parsers import _locate, _reading, _strict, clear_caches, make_parser
+from medvqa.score.parsers import _locate, _quick, _reading, _strict, clear_caches, make_parser
+from medvqa.score.parsers._cues import NEG_STARTS, WORD, may_start_negation
 from medvqa.score.parsers._reading import option_set, scan
 
 _POOL = ["Left", "Right", "Pleural effusion", "Pneumothorax", "Pulmonary oedema", "Normal",
@@ -44,8 +43,8 @@ def test_a_mention_without_clause_cues_reads_as_with_its_clause(text, texts, qty
                                                                monkeypatch_module):
     ix = option_set(tuple(_options(texts).items()))
     fast = scan(text, ix, qtype)
-    # A cue pattern that matches every text: the clause ends are always computed.
-    monkeypatch_module.setattr(_reading, "_CLAUSE_CUES", re.compile(""))
+    # Every text cued: the clause ends are always computed.
+    monkeypatch_module.setattr(_reading, "_clause_cued", lambda lowered: True)
     try:
         full = scan(text, ix, qtype)
     finally:
@@ -98,3 +97,14 @@ def monkeypatch_module():
     mp = pytest.MonkeyPatch()
     yield mp
     mp.undo()
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(list("abdeiklnorstuxc'/ ?<>{}[]()|\\\n:\"*_`#.")),
+                    max_size=40))
+def test_substring_tests_agree_with_their_definitions(text):
+    assert _quick._has_structure(text) == (not _quick._STRUCTURE.isdisjoint(text))
+    words = set(WORD.findall(text))
+    starts = any(w.startswith(NEG_STARTS) for w in words)
+    assert not starts or may_start_negation(text)
+    assert starts == (_reading._NEG_START.search(text) is not None)
