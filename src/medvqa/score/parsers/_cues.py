@@ -180,6 +180,18 @@ NEG_WORDS = frozenset({
     "don't", "didn't", "cannot", "can't", "nothing",
 })
 NEG_STARTS = ("exclud", "rul", "lack", "eliminat", "den", "doubt")
+
+
+def may_start_negation(lowered: str) -> bool:
+    """False when no word of ``lowered`` can start with one of :data:`NEG_STARTS`.
+
+    Each start is looked for as a substring (a test per start is faster than one pattern or a
+    loop over the words); True only says that a word may start so.
+    """
+    return ("exclud" in lowered or "rul" in lowered or "lack" in lowered
+            or "eliminat" in lowered or "den" in lowered or "doubt" in lowered)
+
+
 WORD = re.compile(r"[a-z'/]+")
 # Clause ends: the punctuation alone is a cheap character class; the conjunctions are looked
 # for only when one of them occurs as a substring.

@@ -134,11 +134,13 @@ def _positions(text: str, lowered: str, present: set[str] | None) -> list[re.Mat
     out: list[re.Match[str]] = []
     if "(" in text or "[" in text:
         out += _PAREN.finditer(text)
-    keys = list(_KEYS) if present is None else [
-        k for k in _KEY_WORDS if k in present or k + "s" in present] if not \
-        _KEY_SET.isdisjoint(present) else []
-    if present is not None and ("it" in present or "it's" in present):
-        keys += ["it is", "it's"]
+    if present is None:
+        keys: list[str] | tuple[str, ...] = _KEYS
+    else:
+        keys = [k for k in _KEY_WORDS if k in present or k + "s" in present] if not \
+            _KEY_SET.isdisjoint(present) else []
+        if "it" in present or "it's" in present:
+            keys = [*keys, "it is", "it's"]
     for key in keys:  # each pattern is tried only where its cue is, not at every position
         i = lowered.find(key)
         while i >= 0:
@@ -151,7 +153,9 @@ def _positions(text: str, lowered: str, present: set[str] | None) -> list[re.Mat
         while i >= 0:
             starts.append(i + 1)
             i = text.find("\n", i + 1)
-    out += [m for p in starts if (m := _LINE.match(text, p)) is not None]
+        out += [m for p in starts if (m := _LINE.match(text, p)) is not None]
+    elif (m := _LINE.match(text)) is not None:
+        out.append(m)
     if " is " in text and ("correct" in lowered or "right" in lowered or "best" in lowered
                            or "true" in lowered or "likely" in lowered or "answer" in lowered):
         out += _IS.finditer(text)

@@ -159,6 +159,7 @@ _REASON = re.compile(
 )
 _NOT_A_STOP = frozenset({"e.g", "i.e", "vs", "dr", "fig", "approx", "cf", "st", "mr", "ms",
                          "mrs", "resp"})
+_STOP_LEN = max(len(w) for w in _NOT_A_STOP) + 2
 _BOXED = re.compile(r"\\boxed\s*\{")
 _ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.IGNORECASE | re.DOTALL)
 _LATEX_WRAP = re.compile(r"\\(?:text(?:bf|it|rm|normal)?|mathrm|mathbf|mbox|operatorname)\s*\{")
@@ -273,6 +274,8 @@ def _other_hits(lowered: str, words: list[str], hits: list[tuple[int, int]]
 
 def _prefix_start(lowered: str, i: int) -> int:
     """Where the words before a key ("the final", "my", "the most likely") begin."""
+    if not i or lowered[i - 1] != " ":
+        return i  # every prefix word ends in a space: none can end here (the common case)
     for group in _PREFIX_WORDS:
         for word in group:
             if lowered.endswith(word, 0, i) and (i == len(word) or not lowered[
@@ -309,8 +312,13 @@ def _is_abbreviation(text: str, dot: int) -> bool:
     (True, False)
     """
     start = dot
-    while start > 0 and (text[start - 1].isalpha() or text[start - 1] == "."):
+    # Speed: a run longer than any abbreviation of _NOT_A_STOP (and than one letter) is no
+    # abbreviation, so the walk back stops after _STOP_LEN characters.
+    limit = max(0, dot - _STOP_LEN)
+    while start > limit and (text[start - 1].isalpha() or text[start - 1] == "."):
         start -= 1
+    if start == limit and start and (text[start - 1].isalpha() or text[start - 1] == "."):
+        return False
     word = text[start:dot].lower()
     return len(word) == 1 or word in _NOT_A_STOP
 

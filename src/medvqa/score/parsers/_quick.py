@@ -27,6 +27,7 @@ from medvqa.score.parsers._cues import (
     NEG_WORDS,
     REFUSAL_TRIGGERS,
     WORD,
+    may_start_negation,
 )
 from medvqa.score.parsers._variants import PhraseIndex
 
@@ -40,6 +41,14 @@ _CUE_WORDS = frozenset(
        "therefore", "thus", "hence", "both", "selection", "diagnosis", "choose", "pick",
        "select", "favour", "favor", "say", "go", "going", "opt", "respuesta", "resposta",
        "risposta", "reponse", "antwort", "it's", "doubt"})
+def _has_structure(text: str) -> bool:
+    """Whether ``text`` holds a character of :data:`_STRUCTURE` (substring tests: faster)."""
+    return ("<" in text or ">" in text or "{" in text or "}" in text or "[" in text
+            or "]" in text or "(" in text or ")" in text or "|" in text or "\\" in text
+            or "\n" in text or ":" in text or '"' in text or "*" in text or "_" in text
+            or "`" in text or "#" in text or "?" in text)
+
+
 _LONE_CAPITAL = re.compile(r"[A-Z](?<![A-Za-z0-9][A-Z])(?![A-Za-z0-9])")
 _SHORT = 48
 
@@ -53,7 +62,7 @@ def quick_read(text: str, phrases: PhraseIndex) -> ParsedAnswer | None:
     """
     if len(text) <= _SHORT or not text.isascii() or text[0] in "iI":
         return None
-    if not _STRUCTURE.isdisjoint(text) or _LONE_CAPITAL.search(text) is not None:
+    if _has_structure(text) or _LONE_CAPITAL.search(text) is not None:
         return None
     lowered = text.lower()
     if "n't" in lowered or "it is" in lowered:
@@ -61,7 +70,8 @@ def quick_read(text: str, phrases: PhraseIndex) -> ParsedAnswer | None:
     # Cue words are looked for in the whole text, option texts included: a cue inside an
     # option text only sends the response to the full reading.
     words = set(WORD.findall(lowered))
-    if not words.isdisjoint(_CUE_WORDS) or any(w.startswith(NEG_STARTS) for w in words):
+    if not words.isdisjoint(_CUE_WORDS) or (may_start_negation(lowered) and any(
+            w.startswith(NEG_STARTS) for w in words)):
         return None
     spans = phrases.find(text, lowered)
     named = {letter for _, _, who in spans for letter in who}

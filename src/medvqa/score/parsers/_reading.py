@@ -33,6 +33,7 @@ from medvqa.score.parsers._cues import (
     NOT_NEGATIONS,
     WORD,
     hedges,
+    may_start_negation,
     refuses,
 )
 from medvqa.score.parsers._findings import finding_answers, may_state_finding
@@ -182,17 +183,23 @@ def _mentions(text: str, lowered: str, masked: str, words: set[str],
     letter_spans = letter_mentions(text, lowered, ix.words, words)
     if not spans and not letter_spans and not ix.yesno:
         return _NOTHING  # nothing is named: no clause needs reading
-    ends = _clause_ends(text, lowered, words, ix)
     # NEG_BEFORE's word starts (exclud…, rul… out, lack…, den…, doubt…) begin a word.
     may_negate = (not NEG_WORDS.isdisjoint(words) or "n't" in masked
-                  or any(w.startswith(NEG_STARTS) for w in words))
+                  or may_start_negation(masked) and _NEG_START.search(masked) is not None)
     may_discuss = not DISCUSSED_WORDS.isdisjoint(words)
+    # Speed: without any cue of a question, concession, discussion or negation, every mention
+    # is asserted whatever its clause, so the clause ends are not computed (_clause_cued).
+    plain = not (may_negate or may_discuss) and lowered.isascii() and not _clause_cued(lowered)
+    ends = [] if plain else _clause_ends(text, lowered, words, ix)
     asserted: set[str] = set()
     negated: set[str] = set()
     lettered: set[str] = set()
 
     def mention(letters: frozenset[str], start: int, end: int) -> bool:
         """Record one mention; True when it is asserted."""
+        if plain:
+            asserted.update(letters)
+            return True
         i = bisect_right(ends, start)
         begin = ends[i - 1] if i else 0
         stop = ends[i] if i < len(ends) else len(lowered)
@@ -260,6 +267,27 @@ def _negated_before(masked: str, begin: int, start: int) -> bool:
         return False  # "without inflammation or fibrosis: steatosis"
     stop = NEG_STOP.search(masked, last, start)
     return stop is None or not masked[last:stop.start()].strip(" -,")
+
+
+# A word (a WORD token of the masked text) that starts as NEG_BEFORE's word starts do: the same
+# test as ``any(w.startswith(NEG_STARTS) for w in words)``, as one search.
+_NEG_START = re.compile(r"(?<![a-z'/])(?:" + "|".join(NEG_STARTS) + ")")
+def _clause_cued(lowered: str) -> bool:
+    """Whether the (lower-case, ASCII) text holds a literal that a clause test needs.
+
+    The literals: "?" (a question), CONCESSIVE's words ("although" holds "though"), and the
+    negation words of NEG_AFTER and NEG_AFTER_VERB. Where none occurs (and neither a negation
+    nor a discussion is cued), none of those tests can match, so a mention is asserted without
+    looking at its clause. The masked text is the lower-cased one with spans blanked, so the
+    lower-cased one holds every literal of either. Substring tests: faster than one pattern.
+    """
+    return ("?" in lowered or "though" in lowered or "despite" in lowered
+            or "albeit" in lowered or "not" in lowered or "n't" in lowered
+            or "never" in lowered or "ruled" in lowered or "excluded" in lowered
+            or "unlikely" in lowered or "incorrect" in lowered or "wrong" in lowered
+            or "absent" in lowered or "less" in lowered or "false" in lowered
+            or "negative" in lowered or "eliminated" in lowered or "out" in lowered
+            or "improbable" in lowered)
 
 
 _DETERMINER = re.compile(r"\s+(?:the|this|that|these|those|a|an|it|i|we|there)\b")

@@ -139,13 +139,24 @@ from medvqa.score.parsers._cues import (
 )
 from medvqa.score.parsers._locate import Segment, final_segments, set_aside_reasoning
 from medvqa.score.parsers._quick import quick_read
-from medvqa.score.parsers._reading import LEAD, OptionSet, decide, option_set, restated, scan
+from medvqa.score.parsers._reading import (
+    LEAD,
+    OptionSet,
+    Reading,
+    decide,
+    option_set,
+    restated,
+    scan,
+)
 
 __all__ = ["REFUSAL", "StrictParser", "clear_memo"]
 
 _MEMO: dict[tuple[str, ...] | tuple[object, ...], tuple[ParsedAnswer, bool]] = {}
 _MEMO_SIZE = 1 << 15
 _MEMO_LEN = 64
+# Readings of final-answer segments, by (text, question type, option set[, question]).
+_SEGMENTS: dict[tuple[object, ...], Reading] = {}
+_SEGMENT_LEN = 96
 _BLANK = " \t\r\n*_#>.`"
 _TAIL_WORDS = REFUSAL_TRIGGERS | HEDGE_TRIGGERS
 _BEFORE_WORDS = REFUSAL_TRIGGERS | NEG_WORDS
@@ -156,6 +167,7 @@ _LETTER_LINE = re.compile(r"(?:^|\n)[ \t]*(?:[-*\u2022][ \t]*)?[A-Z](?:[.):]|\s*
 def clear_memo() -> None:
     """Forget remembered results and option sets (benchmarks start cold with it)."""
     _MEMO.clear()
+    _SEGMENTS.clear()
     option_set.cache_clear()
 
 
@@ -219,6 +231,24 @@ def _parse(text: str, qtype: str, ix: OptionSet, question: str) -> tuple[ParsedA
     return parsed, reading.used_question
 
 
+def _scan_segment(text: str, ix: OptionSet, qtype: str, question: str) -> Reading:
+    """:func:`scan` of a segment's text, remembered (segments repeat where responses do not).
+
+    "Answer: B" ends many different responses. :func:`scan` is a pure function of its
+    arguments; the question can matter only on a yes/no item (the finding rules), so only
+    there is it part of the key.
+    """
+    if len(text) > _SEGMENT_LEN:
+        return scan(text, ix, qtype, question)
+    key = (text, qtype, ix, question) if ix.yesno else (text, qtype, ix)
+    got = _SEGMENTS.get(key)
+    if got is None:
+        got = scan(text, ix, qtype, question)
+        if len(_SEGMENTS) < _MEMO_SIZE:
+            _SEGMENTS[key] = got
+    return got
+
+
 def _reads_as_whole(body: str, segments: list[Segment]) -> bool:
     """Whether reading the whole response is the same as reading its one segment.
 
@@ -270,7 +300,7 @@ def _from_segments(body: str, segments: list[Segment], qtype: str, ix: OptionSet
     None when no segment names an option (the whole response is read then).
     """
     for seg in reversed(segments):
-        reading = scan(seg.text, ix, qtype, question)
+        reading = _scan_segment(seg.text, ix, qtype, question)
         parsed = decide(reading, qtype)
         if not parsed.invalid and _negated_marker(body, seg.start):
             continue  # "not Answer: A", "I would not say the answer is A"

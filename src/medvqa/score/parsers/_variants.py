@@ -221,6 +221,8 @@ def _fast_entry(anc: str, phrase: tuple[tuple[str, ...], tuple[str, ...], frozen
 def _leftmost_longest(found: list[tuple[int, int, int, frozenset[str]]]
                       ) -> list[tuple[int, int, frozenset[str]]]:
     """Non-overlapping matches, left to right, the longest at each start (the token scan's)."""
+    if len(found) == 1:  # one match: nothing to order or drop
+        return [(found[0][0], found[0][1], found[0][3])]
     out: list[tuple[int, int, frozenset[str]]] = []
     last = -1
     for start, end, _, who in sorted(found, key=lambda f: (f[0], -f[2])):

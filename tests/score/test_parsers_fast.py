@@ -1,0 +1,110 @@
+"""The strict parser's speed shortcuts decide as the full reading does (hypothesis).
+
+Each shortcut (a mention read without its clause where no clause test is cued, a segment's
+reading remembered, an abbreviation walk cut short) is switched off by a test double and the
+decision compared with the shortcut's.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from medvqa.score.parsers import _locate, _quick, _reading, _strict, clear_caches, make_parser
+from medvqa.score.parsers._cues import NEG_STARTS, WORD, may_start_negation
+from medvqa.score.parsers._reading import option_set, scan
+
+_POOL = ["Left", "Right", "Pleural effusion", "Pneumothorax", "Pulmonary oedema", "Normal",
+         "Adenocarcinoma", "Squamous cell carcinoma", "Hepatocellular carcinoma", "Glaucoma",
+         "Non-glaucoma", "Fatty-glandular", "Fatty", "Mass", "Stage 2", "Yes", "No"]
+# Plain words and every cue of a clause test (questions, concessions, negations, discussion),
+# letters in and out of letter positions, markers and punctuation.
+_WORDS = ["the", "image", "shows", "a", "with", "in", "field", "12", "and", "is", "most",
+          "consistent", "likely", "of", "dense", "pleural effusion", "pneumothorax", "edema",
+          "so", "benign", "normal", "left", "right", "mass", "fatty", "non-glaucoma", "B", "A",
+          "C", "(B)", "B.", "B:", "answer", "Answer:", "The answer is", "option", "I would say",
+          "not", "no", "n't", "never", "ruled", "out", "excluded", "unlikely", "incorrect",
+          "wrong", "absent", "less", "false", "negative", "eliminated", "improbable", "?",
+          "although", "though", "despite", "albeit", "would", "if", "typically", "doubt",
+          "denied", "lacking", "without", "-", ",", ".", ";", ":", "\n", "Final answer:", "yes",
+          "E. coli", "e.g.", "approx.", "Dr.", "fig.", "\u00e9", "Stage 2", "hepatitis E"]
+_texts = st.lists(st.sampled_from(_POOL), min_size=2, max_size=5, unique=True)
+_sentence = st.lists(st.sampled_from(_WORDS), min_size=1, max_size=24).map(" ".join)
+
+
+def _options(texts: list[str]) -> dict[str, str]:
+    return dict(zip("ABCDE", texts, strict=False))
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=_sentence, texts=_texts, qtype=st.sampled_from(["single", "multi", "yesno"]))
+def test_a_mention_without_clause_cues_reads_as_with_its_clause(text, texts, qtype,
+                                                               monkeypatch_module):
+    ix = option_set(tuple(_options(texts).items()))
+    fast = scan(text, ix, qtype)
+    # Every text cued: the clause ends are always computed.
+    monkeypatch_module.setattr(_reading, "_clause_cued", lambda lowered: True)
+    try:
+        full = scan(text, ix, qtype)
+    finally:
+        monkeypatch_module.undo()
+    assert fast == full, text
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_sentence, texts=_texts, qtype=st.sampled_from(["single", "multi", "yesno"]),
+       question=st.sampled_from(["", "Is there a pneumothorax?", "Is it normal?"]))
+def test_a_remembered_segment_reads_as_a_fresh_one(text, texts, qtype, question):
+    ix = option_set(tuple(_options(texts).items()))
+    segment = "Answer: " + text
+    first = _strict._scan_segment(segment, ix, qtype, question)
+    again = _strict._scan_segment(segment, ix, qtype, question)
+    assert first == again == scan(segment, ix, qtype, question)
+
+
+@settings(max_examples=300, deadline=None)
+@given(word=st.text(alphabet=st.sampled_from(list("abcdegilmnoprstvxyzEIB.\u0130")), max_size=14),
+       before=st.sampled_from(["", " ", "is ", "x"]))
+def test_the_short_abbreviation_walk_agrees_with_the_whole_walk(word, before):
+    text = before + word + "."
+    dot = len(text) - 1
+    start = dot
+    while start > 0 and (text[start - 1].isalpha() or text[start - 1] == "."):
+        start -= 1
+    whole = text[start:dot].lower()
+    assert _locate._is_abbreviation(text, dot) == (len(whole) == 1
+                                                   or whole in _locate._NOT_A_STOP)
+
+
+@settings(max_examples=300, deadline=None)
+@given(words=st.lists(st.sampled_from(_WORDS), min_size=1, max_size=24), texts=_texts,
+       question=st.sampled_from(["", "Is there a pneumothorax?"]))
+def test_the_strict_parser_decides_the_same_warm_and_cold(words, texts, question):
+    options = _options(texts)
+    text = " ".join(words)
+    qtype = "yesno" if {"Yes", "No"} <= set(texts) else "single"
+    forms = (text, "Final answer: " + text, text + "\nAnswer: B", "So I would say " + text)
+    clear_caches()
+    cold = [make_parser("strict").parse(t, options, qtype, question=question) for t in forms]
+    warm = [make_parser("strict").parse(t, options, qtype, question=question) for t in forms]
+    assert cold == warm
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    """A monkeypatch that hypothesis may share between the examples of one test."""
+    mp = pytest.MonkeyPatch()
+    yield mp
+    mp.undo()
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(list("abdeiklnorstuxc'/ ?<>{}[]()|\\\n:\"*_`#.")),
+                    max_size=40))
+def test_substring_tests_agree_with_their_definitions(text):
+    assert _quick._has_structure(text) == (not _quick._STRUCTURE.isdisjoint(text))
+    words = set(WORD.findall(text))
+    starts = any(w.startswith(NEG_STARTS) for w in words)
+    assert not starts or may_start_negation(text)
+    assert starts == (_reading._NEG_START.search(text) is not None)
