@@ -108,3 +108,19 @@ def test_substring_tests_agree_with_their_definitions(text):
     starts = any(w.startswith(NEG_STARTS) for w in words)
     assert not starts or may_start_negation(text)
     assert starts == (_reading._NEG_START.search(text) is not None)
+
+
+@pytest.mark.parametrize("first", ["", "Is there a pleural effusion?"])
+def test_a_yes_no_reading_remembered_for_one_question_is_not_reused_for_another(first):
+    """A finding answers a yes/no question only when it is what was asked: the memo of a
+    reading made without the question, or for another one, must not decide this one."""
+    yes_no = {"A": "Yes", "B": "No"}
+    text = "A pneumothorax is seen."
+    asked = "Is there a pneumothorax?"
+    clear_caches()
+    fresh = make_parser("strict").parse(text, yes_no, "yesno", question=asked)
+    clear_caches()
+    make_parser("strict").parse(text, yes_no, "yesno", question=first)
+    after = make_parser("strict").parse(text, yes_no, "yesno", question=asked)
+    assert after == fresh
+    assert fresh.choice == "A"

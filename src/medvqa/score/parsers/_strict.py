@@ -186,19 +186,19 @@ class StrictParser:
         if fast in options:
             return ParsedAnswer([fast] if question_type == "multi" else fast, False)
         items = tuple(options.items())
+        ix = option_set(items)
         if len(fast) > _MEMO_LEN:
-            return _parse(fast, question_type, option_set(items), question)[0]
-        key = (fast, question_type, items)
+            return _parse(fast, question_type, ix, question)[0]
+        # The question can change a reading only on a yes/no item (a finding answers it only
+        # when it is what was asked), so there it is part of the key: a reading made without
+        # the question, or for another one, is never reused for this one.
+        key = (fast, question_type, items, question) if ix.yesno else (fast, question_type, items)
         got = _MEMO.get(key)
-        if got is not None and got[1]:  # it depended on the question: remembered per question
-            got = _MEMO.get((*key, question))
         if got is None:
-            got = _parse(fast, question_type, option_set(items), question)
+            got = _parse(fast, question_type, ix, question)
             # Full: keep what is there (the forms that repeat come early) and stop adding.
             if len(_MEMO) < _MEMO_SIZE:
                 _MEMO[key] = got
-                if got[1]:
-                    _MEMO[(*key, question)] = got
         return got[0]
 
 
