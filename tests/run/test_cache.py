@@ -7,7 +7,7 @@ from pathlib import Path
 from medvqa.benchmark import ImageInput
 from medvqa.models import GenerateRequest, GenerateResponse, ResponseCache, cache_key, request_key
 from medvqa.run import JournalRow, PredictionJournal
-from medvqa.schema import Prediction, read_jsonl
+from medvqa.schema import ABSENT_WHEN_NULL, Prediction, read_jsonl
 
 
 def test_cache_round_trip_and_wal(tmp_path: Path) -> None:
@@ -78,6 +78,5 @@ def test_journal_exactly_once_in_benchmark_order(tmp_path: Path) -> None:
     first = json.loads((tmp_path / "predictions.jsonl").read_text().splitlines()[0])
     # "sent" appears only where a backend recorded what it was given, "extracted_by" only where
     # an extractor read the answer.
-    assert list(first) == [f for f in Prediction.model_fields
-                           if f not in {"sent", "extracted_by"}]
+    assert list(first) == [f for f in Prediction.model_fields if f not in ABSENT_WHEN_NULL]
     assert not list(tmp_path.glob(".predictions*"))

@@ -17,8 +17,7 @@ from _medvqa_cli import cli
 from medvqa.models import ModelConfig
 from medvqa.report import write_report
 from medvqa.run import RunConfig, run_benchmark
-from medvqa.schema import read_jsonl
-from medvqa.schema._formats import Prediction
+from medvqa.schema import Prediction, read_jsonl
 from medvqa.testing import ChatServer
 
 #: Responses by kind: each names the option by its index (0–2) where it names one.

@@ -14,6 +14,7 @@ from medvqa._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from medvqa.schema._formats import (
+        ABSENT_WHEN_NULL,
         AskedSelection,
         Benchmark,
         CreatedWith,
@@ -64,6 +65,7 @@ if TYPE_CHECKING:
     )
 
 _WHERE: dict[str, str] = {
+    "ABSENT_WHEN_NULL": "_formats",
     "record_error": "_jsonl",
     "raw_lines": "_jsonl",
     "RawLine": "_jsonl",
@@ -109,6 +111,7 @@ _WHERE: dict[str, str] = {
 
 
 __all__ = [
+    "ABSENT_WHEN_NULL",
     "record_error",
     "raw_lines",
     "RawLine",

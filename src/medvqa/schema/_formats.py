@@ -13,15 +13,9 @@ from pydantic import (
     model_validator,
 )
 
-from medvqa.schema._names import (  # noqa: F401  (re-exported by medvqa.schema)
-    BENCHMARK_FILE,
-    CACHE_FILE,
+from medvqa.schema._names import (
     CHOICE_TYPES,
     CLEAN,
-    ITEMS_FILE,
-    METRICS_FILE,
-    PREDICTIONS_FILE,
-    RUN_FILE,
     SCHEMA_VERSION,
     QuestionType,
     Split,
@@ -135,6 +129,11 @@ class Benchmark(BaseModel):
         return data
 
 
+#: Keys of a predictions.jsonl line left out when null, so lines stay as they were for the
+#: backends and scorings that do not record them.
+ABSENT_WHEN_NULL = ("sent", "extracted_by")
+
+
 class Prediction(BaseModel):
     """One model response to one item under one condition (a line of ``predictions.jsonl``)."""
 
@@ -159,7 +158,7 @@ class Prediction(BaseModel):
     def _drop_absent_sent(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         """Leave ``sent`` and ``extracted_by`` out when not recorded (lines stay as they were)."""
         data: dict[str, Any] = handler(self)
-        for key in ("sent", "extracted_by"):
+        for key in ABSENT_WHEN_NULL:
             if data.get(key) is None:
                 data.pop(key, None)
         return data

@@ -32,6 +32,7 @@ from pydantic_core import to_json
 
 from medvqa.conditions import get_condition
 from medvqa.schema import (
+    ABSENT_WHEN_NULL,
     InputError,
     Item,
     Prediction,
@@ -95,7 +96,7 @@ def scored_line(pred: Prediction, choice: Any = None, correct: bool | None = Non
     data = dict(pred.__dict__)
     if scored:
         data.update(choice=choice, correct=correct, invalid=invalid, extracted_by=extracted_by)
-    for key in ("sent", "extracted_by"):
+    for key in ABSENT_WHEN_NULL:
         if data.get(key) is None:
             data.pop(key, None)
     return to_json(data, inf_nan_mode="null") + b"\n"
