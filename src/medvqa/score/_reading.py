@@ -28,10 +28,10 @@ from medvqa.schema import Item, Prediction, RecordError, read_numbered
 from medvqa.score._extract import ExtractCandidate, Extraction, ExtractResult, eligible
 from medvqa.score._items import ItemTable
 from medvqa.score._rows import ScoredRow, score_row
-from medvqa.score.parsers import AnswerParser, ParsedAnswer, make_parser
+from medvqa.score.parsers import AnswerParser, make_parser
 
 __all__ = ["DISAGREEMENTS_FILE", "EXTRACTIONS_FILE", "ConditionReading", "Reading",
-           "StyleCount", "choice_style", "collect_candidates", "extracted_row"]
+           "StyleCount", "choice_style", "collect_candidates"]
 
 #: Every prediction two styles read differently (one JSON object a line).
 DISAGREEMENTS_FILE = "style_disagreements.jsonl"
@@ -43,25 +43,6 @@ def choice_style(item: Item, style: str) -> str:
     """The parser style that reads ``item``: open and region answers have their own."""
     qtype = item.question_type
     return qtype if qtype in {"open", "region"} else style
-
-
-@dataclass
-class _Given:
-    """A parser that returns one reading it was given (the extractor's)."""
-
-    answer: ParsedAnswer
-    style: str = "extracted"
-    compares_text: bool = False
-
-    def parse(self, response: str, options: dict[str, str], question_type: str, *,
-              question: str = "") -> ParsedAnswer:
-        """The given reading, whatever the response."""
-        return self.answer
-
-
-def extracted_row(item: Item, pred: Prediction, extraction: Extraction) -> ScoredRow:
-    """The row of a prediction the extractor read (scored like any other reading)."""
-    return score_row(item, pred, _Given(ParsedAnswer(extraction.choice, False)))
 
 
 def collect_candidates(pred_path: Path, items: ItemTable, style: str, seed: int,
@@ -122,14 +103,15 @@ class Reading:
     """What the scoring pass needs to read with more than the rules, and what it counted.
 
     Attributes:
-        rescues: (item id, condition) → the extractor's rescue (status ``rescued`` only).
+        extractions: (item id, condition) → the extractor's decision (taken where
+            :func:`~medvqa.score.rescue` says).
         compare: the other styles to read every prediction with.
         parser_seed: seed of a seeded compared style.
         disagreements: where the differently read predictions are written (open while scoring).
         conditions: condition → counts.
     """
 
-    rescues: Mapping[tuple[str, str], Extraction] = field(default_factory=dict)
+    extractions: Mapping[tuple[str, str], Extraction] = field(default_factory=dict)
     compare: tuple[str, ...] = ()
     parser_seed: int = 0
     disagreements: IO[str] | None = None
@@ -139,19 +121,21 @@ class Reading:
     @property
     def active(self) -> bool:
         """Whether anything beyond the rules was asked for."""
-        return bool(self.rescues) or bool(self.compare)
+        return bool(self.extractions) or bool(self.compare)
 
-    def count(self, shown: Item, pred: Prediction, rules: ScoredRow, final: ScoredRow,
-              style: str) -> None:
-        """Count one scored prediction under every reader (and write it if styles disagree)."""
+    def count(self, shown: Item, pred: Prediction, final: ScoredRow, style: str) -> None:
+        """Count one scored prediction under every reader (and write it if styles disagree).
+
+        A row the extractor read was, by the rules alone, invalid and so not right.
+        """
         c = self.conditions.get(pred.condition)
         if c is None:
             c = self.conditions[pred.condition] = ConditionReading(
                 styles={s: StyleCount() for s in self.compare})
         c.n += 1
-        c.rules_correct += rules.correct
-        c.rules_invalid += rules.invalid
-        c.rescued += final is not rules
+        c.rules_correct += final.correct and not final.extracted
+        c.rules_invalid += final.invalid or final.extracted
+        c.rescued += final.extracted
         c.correct += final.correct
         c.invalid += final.invalid
         for other in self.compare:

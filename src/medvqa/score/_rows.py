@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from medvqa.schema import Item, Prediction
+from medvqa.score._extract import Extraction, rescue
 from medvqa.score.parsers import (
     AnswerParser,
     bleu_stats,
@@ -48,6 +49,7 @@ class ScoredRow:
     open: tuple[float, float, float] | None = None
     bleu: tuple[float, ...] | None = None
     guessed: bool | None = None
+    extracted: bool = False
 
 
 def _class_of(item: Item, letters: str | list[str] | None) -> str:
@@ -84,11 +86,18 @@ def class_hash(label: str) -> int:
     return int.from_bytes(digest, "little", signed=True)
 
 
-def score_row(item: Item, pred: Prediction, parser: AnswerParser) -> ScoredRow:
-    """Parse and score one prediction against its (condition-transformed) item."""
+def score_row(item: Item, pred: Prediction, parser: AnswerParser,
+              extraction: Extraction | None = None) -> ScoredRow:
+    """Parse and score one prediction against its (condition-transformed) item.
+
+    With the extractor's ``extraction`` of this prediction, its reading is taken where
+    :func:`~medvqa.score.rescue` says (a rule decision always stands); the row says so in
+    ``extracted``.
+    """
     qtype = item.question_type
     before = getattr(parser, "fallbacks", None)
-    parsed = parser.parse(pred.response or "", item.options, qtype, question=item.question)
+    rules = parser.parse(pred.response or "", item.options, qtype, question=item.question)
+    parsed = rules if extraction is None else rescue(rules, extraction)
     # A parser that counts its random fallbacks (pathmmu) tells whether this one was a guess.
     guessed = None if before is None else getattr(parser, "fallbacks", before) > before
     ok = is_correct(parsed.choice, item.answer, qtype,
@@ -133,6 +142,7 @@ def score_row(item: Item, pred: Prediction, parser: AnswerParser) -> ScoredRow:
         open=open_,  # type: ignore[arg-type]
         bleu=bleu,
         guessed=guessed,
+        extracted=parsed is not rules,
     )
 
 

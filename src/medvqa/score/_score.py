@@ -113,8 +113,7 @@ def score_run(config: ScoreConfig) -> ScoreResult:
         if config.extract is not None:
             extraction = _extract(config, pred_path, items, seed)
         if extraction is not None or config.compare_styles:
-            reading = Reading(rescues={k: e for k, e in extraction.by_key.items()
-                                       if e.status == "rescued"} if extraction else {},
+            reading = Reading(extractions=extraction.by_key if extraction else {},
                               compare=config.compare_styles, parser_seed=config.parser_seed)
         # The raw response is kept; every parser sets reasoning aside itself, whatever run.json
         # says about the model.

@@ -43,7 +43,7 @@ from medvqa.schema import (
 from medvqa.score._failure_modes import FailureCounts, needs_judge
 from medvqa.score._items import ItemTable
 from medvqa.score._judge import Candidate
-from medvqa.score._reading import Reading, choice_style, extracted_row
+from medvqa.score._reading import Reading, choice_style
 from medvqa.score._rows import ScoredRow, score_row
 from medvqa.score._table import RowTable
 from medvqa.score.parsers import make_parser
@@ -215,17 +215,14 @@ def _score(pred: Prediction, response: str, item: Item, state: _Condition,
     parser = state.parsers.get(style)
     if parser is None:
         parser = state.parsers[style] = make_parser(style, seed=config.parser_seed)
-    # The raw response is kept; every parser sets reasoning aside itself.
-    row = final = score_row(shown, pred, parser)
-    by = None
     reading = config.reading
+    extraction = (reading.extractions.get((pred.item_id, pred.condition))
+                  if reading is not None else None)
+    # The raw response is kept; every parser sets reasoning aside itself.
+    final = score_row(shown, pred, parser, extraction)
     if reading is not None:
-        # Only the rules' no-answer abstentions were asked about, by the same reading.
-        rescue = reading.rescues.get((pred.item_id, pred.condition)) if row.invalid else None
-        if rescue is not None:
-            final = extracted_row(shown, pred, rescue)
-            by = asdict(rescue.extracted_by)
-        reading.count(shown, pred, row, final, config.style)
+        reading.count(shown, pred, final, config.style)
+    by = asdict(extraction.extracted_by) if extraction is not None and final.extracted else None
     tags = state.failures.add(response, final, shown.options)
     if config.judge and needs_judge(tags, final):
         tally.judge_queue[pred.condition].append(Candidate(shown, pred.condition, response))
