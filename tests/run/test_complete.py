@@ -87,6 +87,25 @@ def test_cache_lookups_before_sending(tmp_path: Path, scripted) -> None:
     assert len(cache.get_many([c.key for c in got], include_errors=False)) == 5
 
 
+def test_a_stopped_caller_keeps_the_answers_that_arrived(tmp_path: Path, scripted) -> None:
+    """A caller that stops early (SIGINT) loses only the requests still in flight."""
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    first = scripted(latency_s=0.001)
+
+    async def take_one_then_stop() -> int:
+        stream = complete_requests(first, _reqs(60), cache, concurrency=4, policy=FAST)
+        got = len(await anext(stream))
+        await asyncio.sleep(0.3)  # answers arrive meanwhile and wait to be handed out
+        await stream.aclose()
+        return got
+
+    handed_out = asyncio.run(take_one_then_stop())
+    assert handed_out < 60 and sum(first.calls.values()) > handed_out + 4
+    again = scripted()
+    asyncio.run(_collect(again, _reqs(60), cache, concurrency=4, policy=FAST))
+    assert sum(again.calls.values()) <= 4
+
+
 def test_unreachable_mid_run_stops_everything(scripted) -> None:
     backend = scripted(fail={"q3": [EndpointUnreachableError("http://127.0.0.1:9/v1")]})
     with pytest.raises(EndpointUnreachableError, match="127.0.0.1:9"):

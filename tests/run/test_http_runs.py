@@ -117,7 +117,9 @@ def test_killed_run_resumes_without_asking_twice(tmp_path: Path, bench_factory, 
     assert set(counts) == {f"lung-{i:03d}" for i in range(150)}
     assert all(counts[i] == 1 for i in done_before), "a committed answer was asked again"
     twice = [i for i, n in counts.items() if n > 1]
-    assert set(twice) <= set(asked_before) - done_before and len(twice) <= concurrency
+    assert set(twice) <= set(asked_before) - done_before, "only uncommitted answers are asked again"
+    if sig == signal.SIGINT:  # answers that arrived before the interrupt are kept in the cache
+        assert len(twice) <= concurrency, "only the requests in flight are asked again"
     preds = list(read_jsonl(run / "predictions.jsonl", Prediction))
     assert [p.item_id for p in preds] == [f"lung-{i:03d}" for i in range(150)]
     assert all(p.response == "A" and p.error is None for p in preds)

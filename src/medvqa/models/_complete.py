@@ -155,6 +155,16 @@ async def _call_with_retries(
     return [GenerateResponse(text=None, latency_s=latency, error=message) for _ in reqs], attempts
 
 
+def _drain(out: asyncio.Queue[Any]) -> list[Completion]:
+    """The completions left in ``out`` (what a stopped caller never received)."""
+    left: list[Completion] = []
+    while not out.empty():
+        got = out.get_nowait()
+        if isinstance(got, Completion):
+            left.append(got)
+    return left
+
+
 async def complete_requests(
     backend: ModelBackend,
     requests: Iterable[GenerateRequest],
@@ -301,6 +311,13 @@ async def complete_requests(
                 await task
             except BaseException:  # noqa: BLE001, S110 - cancelled on purpose
                 pass
+        # The caller stopped early (SIGINT, an error): answers that arrived but were not handed
+        # out yet go to the cache, so a rerun is served them instead of asking again; only the
+        # requests still in flight (at most ``concurrency``) are asked twice.
+        if cache is not None:
+            arrived = _drain(out)
+            with contextlib.suppress(Exception):
+                cache.put_many(name, [(c.key, c.response) for c in arrived if not c.cached])
 
 
 async def acomplete(
