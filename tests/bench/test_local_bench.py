@@ -20,3 +20,26 @@ def test_hf_vs_generate_measures_every_configuration_on_cpu() -> None:
 def test_gpu_section_is_skipped_cleanly_without_cuda() -> None:
     with pytest.raises(NoGPUError, match="no CUDA GPU"):
         bench_gpu(quick=True)
+
+
+def _torchvision_imports() -> bool:
+    try:
+        import torchvision  # noqa: F401
+    except Exception:  # noqa: BLE001 - PyPI's torchvision does not import beside the CPU torch
+        return False
+    return True
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not _torchvision_imports(), reason="the Qwen2-VL processor needs torchvision")
+def test_qwen2vl_shape_measures_every_configuration() -> None:
+    rates = hf_vs_generate("qwen2vl-tiny", "cpu", "float32", (1, 2), new_tokens=4, reps=1)
+    assert len(rates) == 6 and all(r > 0 for r in rates.values())
+
+
+@pytest.mark.skipif(_torchvision_imports(), reason="torchvision imports here")
+def test_qwen2vl_without_torchvision_says_so() -> None:
+    from medvqa.testing._random_qwen2vl import NeedsTorchvisionError, random_qwen2vl
+
+    with pytest.raises(NeedsTorchvisionError, match="torchvision"):
+        random_qwen2vl("tiny")
