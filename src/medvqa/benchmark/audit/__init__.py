@@ -5,7 +5,10 @@ documented in docs/formats.md); ``medvqa validate`` runs the cheap part (:func:`
 the same case, bytes or pixels across splits). Modules, one concept each:
 
 - ``_hashing``: an image's fingerprint (SHA-256, pixel digest, perceptual hashes);
-- ``_index``: every pair of 64-bit hashes within a Hamming radius (multi-index hashing);
+- ``_lsh``: candidate near-duplicate pairs by bit sampling (the default search's first stage,
+  close to linear in the number of images);
+- ``_index``: every pair of 64-bit hashes within a Hamming radius (multi-index hashing, the
+  exact search);
 - ``_collection``: a BENCH/ or an image folder read into compact items and fingerprints;
 - ``_near``, ``_leakage``, ``_contamination``: near-duplicate pairs, leaks across splits,
   images found in other collections;

@@ -52,6 +52,9 @@ class AuditConfig:
         runs: scored RUN/ folders whose image-free conditions measure guessability.
         near: the near-duplicate thresholds (:data:`NEAR_THRESHOLD`).
         mirrored: also find horizontally mirrored copies.
+        exact_near: search near-duplicates exactly (multi-index hashing; its time grows as
+            ``n**1.7`` above 30,000 images) instead of by bit sampling (close to linear; may
+            miss pairs at the limits of all thresholds at once, see ``_lsh``).
         question_method: ``tfidf`` (default), ``jaccard`` or ``embeddings``.
         question_similarity: threshold of near-duplicate questions (None: the method's).
         embedding_model: sentence-transformers model of ``embeddings``.
@@ -69,6 +72,7 @@ class AuditConfig:
     runs: tuple[Path, ...] = ()
     near: Thresholds = NEAR_THRESHOLD
     mirrored: bool = True
+    exact_near: bool = False
     question_method: str = "tfidf"
     question_similarity: float | None = None
     embedding_model: str = "sentence-transformers/all-MiniLM-L6-v2"
@@ -112,13 +116,14 @@ def run_audit(config: AuditConfig) -> AuditFile:
     leaked: set[int] = set()
     findings += case_leaks(bench, leaked)
     findings += byte_and_pixel_leaks(bench, leaked)
-    near, mirror = config.near, config.mirrored
-    findings += near_leaks(bench, near_duplicates(bench.images, None, mirror, near), leaked)
+    near, mirror, exact = config.near, config.mirrored, config.exact_near
+    findings += near_leaks(bench, near_duplicates(bench.images, None, mirror, near, exact),
+                           leaked)
     for other in others:
         findings += other.problems
         findings += exact_matches(bench, other)
         findings += near_matches(bench, other, near_duplicates(bench.images, other.images,
-                                                               mirror, near))
+                                                               mirror, near, exact))
     findings += question_findings(bench, questions, config.embedding_model)
     findings += tally.findings(config.alpha)
     runs, guesses = guessability([Path(r) for r in config.runs], bench.info.items_sha256,
@@ -132,6 +137,7 @@ def run_audit(config: AuditConfig) -> AuditFile:
         settings=AuditSettings(near_threshold=near.centre, whole_threshold=near.whole,
                                fine_threshold=near.fine, mirrored=mirror,
                                hash_version=HASH_VERSION,
+                               near_search="exact" if exact else "sampled",
                                question_method=questions.method,
                                question_similarity=questions.similarity, alpha=config.alpha,
                                seed=config.seed),

@@ -67,8 +67,9 @@ NEAR_THRESHOLD = Thresholds()
 #: What each of the three perceptual hashes is of.
 HASH_NAMES = ("grey", "equalised", "centre")
 
-#: Index of the hash the near-duplicate index searches (the others are checked on the
-#: candidates): the centre hash, whose bits spread best over real images.
+#: Index of the hash the exact index searches (the others are checked on the candidates; the
+#: default bit-sampling search samples all three): the centre hash, whose bits spread best
+#: over real images.
 INDEXED = 2
 
 #: Which threshold applies to each coarse hash column.

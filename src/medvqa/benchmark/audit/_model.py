@@ -133,6 +133,12 @@ class AuditSettings(BaseModel):
     """Whether horizontally mirrored copies are searched too."""
     hash_version: int
     """Version of the image fingerprint recipe."""
+    near_search: str = "exact"
+    """How near-duplicate candidates were found: ``sampled`` (bit sampling over the three
+    coarse hashes, 240 fixed key tables: every pair differing in fewer than 10 of the 192
+    bits, and in practice every altered copy within the thresholds) or ``exact`` (multi-index
+    hashing over the centre hash, every pair within the thresholds; also what a file written
+    before this field used)."""
     question_method: str
     """How near-duplicate questions were found: tfidf, jaccard (no scikit-learn) or embeddings."""
     question_similarity: float
