@@ -83,3 +83,16 @@ def test_validate_of_a_leak_free_benchmark_warns_nothing(arranged, capsys) -> No
     bench = arranged([("train" if k < 2 else "test", f"c{k}", f) for k, f in enumerate(files)])
     code, text = _run(["validate", str(bench)], capsys)
     assert code == 0 and "leak:" not in text
+
+
+def test_exact_near_search_is_recorded_and_finds_the_same(vqa_rad: Path, tmp_path: Path,
+                                                          capsys) -> None:
+    files = {}
+    for name, flag in (("sampled", []), ("exact", ["--exact-near"])):
+        files[name] = tmp_path / f"{name}.json"
+        code, text = _run(["audit", str(vqa_rad), "-o", str(files[name]), "--no-html",
+                           "--fail-on", "never", *flag], capsys)
+        assert code == 0, text
+    sampled, exact = (AuditFile.model_validate_json(files[n].read_text()) for n in files)
+    assert sampled.settings.near_search == "sampled" and exact.settings.near_search == "exact"
+    assert [f.model_dump() for f in sampled.findings] == [f.model_dump() for f in exact.findings]

@@ -39,6 +39,10 @@ def audit_command(
         None, "--near-threshold", help="Hamming distance (bits of 64) of the centre perceptual "
         "hash of near-duplicate images (default: the documented 12; the other hashes keep "
         "theirs)."),
+    exact_near: bool = typer.Option(
+        False, "--exact-near", help="Search near-duplicate images exactly (every pair within "
+        "the thresholds; time grows faster than the image count) instead of the default "
+        "sampled search (docs/formats.md)."),
     no_mirror: bool = typer.Option(False, "--no-mirror", help="Do not look for mirrored copies."),
     question_method: str = typer.Option(
         "tfidf", "--question-method", help="Near-duplicate questions: tfidf, jaccard or "
@@ -71,7 +75,8 @@ def audit_command(
         AuditConfig(bench, tuple(against), tuple(runs),
                     NEAR_THRESHOLD if near_threshold is None
                     else NEAR_THRESHOLD._replace(centre=near_threshold),
-                    mirrored=not no_mirror, question_method=question_method, workers=workers,
+                    mirrored=not no_mirror, exact_near=exact_near,
+                    question_method=question_method, workers=workers,
                     removes=_removes),
         target, None if no_html else target.with_suffix(".html"))
     audit = write_audit_report(config)
