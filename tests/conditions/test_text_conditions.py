@@ -80,3 +80,24 @@ def test_permute_applies_only_below_the_option_count() -> None:
     assert not get_condition("permute@2").applies_to(item)
     open_item = Item(id="o", question="q", answer="free text", question_type="open")
     assert not get_condition("permute@0").applies_to(open_item)
+
+
+@given(st.integers(2, 6), st.integers(0, 7), st.booleans())
+def test_shift_is_the_model_copy_it_replaces(n: int, k: int, multi: bool) -> None:
+    options = {LETTERS[i]: f"text {i}" for i in range(n)}
+    answer: str | list[str] = ["A", LETTERS[n - 1]] if multi else LETTERS[n - 1]
+    item = Item(id="x", question="q", options=options, answer=answer,
+                question_type="multi" if multi else "single", meta={"age": 40})
+    shifted = shift_options(item, k)
+    if k % n == 0:
+        assert shifted is item
+        return
+    texts = list(options.values())
+    copied = item.model_copy(update={
+        "options": {LETTERS[i]: texts[(i + k) % n] for i in range(n)},
+        "answer": (sorted(LETTERS[(LETTERS.index(a) - k) % n] for a in answer)
+                   if isinstance(answer, list) else LETTERS[(LETTERS.index(answer) - k) % n])})
+    assert shifted == copied
+    assert shifted.model_fields_set == copied.model_fields_set
+    assert shifted.model_dump_json() == copied.model_dump_json()
+    assert shifted.meta is item.meta  # a shallow copy, as model_copy makes

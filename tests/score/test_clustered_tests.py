@@ -120,6 +120,17 @@ def test_holm_is_the_step_down_adjustment():
     assert holm([0.5, 0.9]) == pytest.approx([1.0, 1.0])
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_holm_has_the_bits_of_statsmodels(seed):
+    multitest = pytest.importorskip("statsmodels.stats.multitest")
+    rng = np.random.default_rng(seed)
+    for m in (1, 2, 5, 17):
+        p = rng.random(m) ** (1 + 6 * seed)
+        p[: m // 3] = p[-1]  # ties
+        expected = [float(x) for x in multitest.multipletests(list(p), method="holm")[1]]
+        assert holm(list(p)) == expected
+
+
 def test_p_values_keep_significant_digits():
     assert significant(3.14159e-9) == 3.142e-9
     assert significant(0.000012345) == 1.234e-05 or significant(0.000012345) == 1.235e-05

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -102,3 +104,25 @@ def test_needs_judge_never_takes_right_or_ood_answers() -> None:
     assert not needs_judge((), row(correct=True))
     assert not needs_judge(("E2",), row("ood"))
     assert not needs_judge(("invalid_format", "refusal"), row(invalid=True))
+
+
+@given(st.lists(st.tuples(st.sampled_from(["A", "B", "D", "I'm sorry, I cannot tell.",
+                                           "The image shows a mass. " * 5, "Hmm."]),
+                          st.sampled_from(["clean", "blind", "ood"]), st.booleans(),
+                          st.booleans()), max_size=30))
+def test_counts_are_the_sum_of_each_response_tags(answers) -> None:
+    counts = FailureCounts()
+    tags, abstained, failures, judge = Counter(), 0, 0, 0
+    for text, cond, correct, invalid in answers:
+        r = row(cond, correct=correct, invalid=invalid)
+        got = tag_response(text, r, OPTIONS)
+        assert counts.add(text, r, OPTIONS) == got
+        tags.update(got)
+        abstained += abstains(text)
+        failures += bool(got) or (not correct and cond != "ood")
+        judge += needs_judge(got, r)
+    d = counts.as_dict()
+    assert (d["n"], d["abstained"], d["failures"], d["judge_candidates"]) == (
+        len(answers), abstained, failures, judge)
+    assert {**d["lmod"], **d["mira"], **d["rules"]} == {
+        t: tags.get(t, 0) for t in (*d["lmod"], *d["mira"], *d["rules"])}

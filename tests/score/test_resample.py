@@ -83,7 +83,11 @@ def test_sparse_dense_float32_float64_and_passes_give_the_same_bits(monkeypatch)
     monkeypatch.setattr(engine, "_DENSE_CELLS", 2_000_000)
     monkeypatch.setattr(engine, "_F32_EXACT", 0.0)  # integers in float64
     assert run() == plain
-    monkeypatch.setattr(engine, "PASS_BYTES", 1)  # one request per pass
+    monkeypatch.setattr(engine, "PASS_BYTES", 1)  # one request per pass (weights kept)
+    assert run() == plain
+    monkeypatch.setattr(engine, "_KEPT_CELLS", 0)  # each pass draws the weights again
+    assert run() == plain
+    monkeypatch.setattr(engine, "EVAL_CHUNK", 7)  # chunks of another size
     assert run() == plain
 
 

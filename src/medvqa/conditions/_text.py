@@ -104,23 +104,41 @@ def shift_options(item: Item, k: int) -> Item:
     >>> (s.options, s.answer)
     ({'A': 'b', 'B': 'c', 'C': 'a'}, 'C')
     """
-    letters = list(item.options)
-    texts = list(item.options.values())
-    n = len(letters)
+    options = item.options
+    n = len(options)
     if n == 0 or k % n == 0:
         return item
-    new_options = {letters[i]: texts[(i + k) % n] for i in range(n)}
-    position = {letter: i for i, letter in enumerate(letters)}
-
-    def move(letter: str) -> str:
-        return letters[(position[letter] - k) % n]
-
+    k %= n
+    letters = list(options)
+    texts = list(options.values())
     answer: str | list[str]
     if isinstance(item.answer, list):
-        answer = sorted(move(a) for a in item.answer)
+        position = {letter: i for i, letter in enumerate(letters)}
+        answer = sorted(letters[(position[a] - k) % n] for a in item.answer)
     else:
-        answer = move(item.answer)
-    return item.model_copy(update={"options": new_options, "answer": answer})
+        answer = letters[(letters.index(item.answer) - k) % n]
+    return _updated(item, {"options": dict(zip(letters, texts[k:] + texts[:k], strict=True)),
+                           "answer": answer})
+
+
+def _updated(item: Item, update: dict[str, object]) -> Item:
+    """``item.model_copy(update=update)``, without pydantic's generic copy.
+
+    The same object (fields shallow-copied, ``update`` set unvalidated and marked as set), at
+    about half the cost: the scorer shifts the options of every ``permute@k`` prediction, a
+    million times at the size of real benchmarks. Falls back to ``model_copy`` for a model
+    carrying extra or private attributes (``Item`` forbids both).
+    """
+    if item.__pydantic_extra__ is not None or getattr(item, "__pydantic_private__", None):
+        return item.model_copy(update=update)
+    new = Item.__new__(type(item))
+    fields = item.__dict__.copy()
+    fields.update(update)
+    object.__setattr__(new, "__dict__", fields)
+    object.__setattr__(new, "__pydantic_extra__", None)
+    object.__setattr__(new, "__pydantic_fields_set__", item.__pydantic_fields_set__ | update.keys())
+    object.__setattr__(new, "__pydantic_private__", None)
+    return new
 
 
 class Permute(Condition):

@@ -130,6 +130,15 @@ def abstains(response: str) -> bool:
     return text.refusal or text.missing or text.not_medical
 
 
+class _Outcome(NamedTuple):
+    """What one response adds to a condition's counts."""
+
+    tags: tuple[str, ...]
+    abstained: bool
+    failed: bool
+    judge: bool
+
+
 def tag_response(response: str, row: ScoredRow, options: dict[str, str]) -> tuple[str, ...]:
     r"""Failure tags of one scored response (empty for a right answer outside ``ood``).
 
@@ -144,22 +153,34 @@ def tag_response(response: str, row: ScoredRow, options: dict[str, str]) -> tupl
     >>> tag_response("I cannot answer without the image.", row, {"A": "a", "B": "b"})
     ('missing visual evidence', 'refusal')
     """
+    return _outcome(response, row, options).tags
+
+
+def _outcome(response: str, row: ScoredRow, options: dict[str, str]) -> _Outcome:
+    """Tags, abstention, failure and judge flag of one response (cached for short ones)."""
     text = _read(response)
     if len(response) > _CACHED_LENGTH:
-        return _tags(response, text, row, options)
-    # A short response's tags depend on the response, the condition, the outcome and whether
-    # its leading letter is an option: the same for every item answered alike.
+        return _decide(response, text, row, options)
+    # A short response's outcome depends on the response, the condition, the result and
+    # whether its leading letter is an option: the same for every item answered alike.
     key = (response, row.condition, row.correct, row.invalid, bool(options),
            text.letter in options if text.letter else None)
-    hit = _TAGS.get(key)
+    hit = _OUTCOMES.get(key)
     if hit is None:
-        if len(_TAGS) >= _CACHED_TEXTS:
-            _TAGS.clear()
-        hit = _TAGS[key] = _tags(response, text, row, options)
+        if len(_OUTCOMES) >= _CACHED_TEXTS:
+            _OUTCOMES.clear()
+        hit = _OUTCOMES[key] = _decide(response, text, row, options)
     return hit
 
 
-_TAGS: dict[tuple[object, ...], tuple[str, ...]] = {}
+_OUTCOMES: dict[tuple[object, ...], _Outcome] = {}
+
+
+def _decide(response: str, text: _Text, row: ScoredRow, options: dict[str, str]) -> _Outcome:
+    tags = _tags(response, text, row, options)
+    return _Outcome(tags, text.refusal or text.missing or text.not_medical,
+                    bool(tags) or (not row.correct and not out_of_domain(row.condition)),
+                    needs_judge(tags, row))
 
 
 def _tags(response: str, text: _Text, row: ScoredRow,
@@ -218,6 +239,10 @@ def needs_judge(tags: tuple[str, ...], row: ScoredRow) -> bool:
 class FailureCounts:
     """Tag counts of one condition.
 
+    Each distinct outcome (tags, abstained, failed, judge) is counted once per response; the
+    totals are summed from those counts when read (a scoring pass adds a million responses
+    and reads the totals once).
+
     Attributes:
         n: responses scored.
         failures: wrong or invalid responses (for ``ood``: those that did not abstain).
@@ -227,32 +252,54 @@ class FailureCounts:
 
     """
 
-    n: int = 0
-    failures: int = 0
-    abstained: int = 0
-    judge_candidates: int = 0
-    counts: Counter[str] = field(default_factory=Counter)
+    _outcomes: dict[_Outcome, int] = field(default_factory=dict)
 
     def add(self, response: str, row: ScoredRow, options: dict[str, str]) -> tuple[str, ...]:
         """Tag one response and count it."""
-        tags = tag_response(response, row, options)
-        self.n += 1
-        self.abstained += abstains(response)
-        if tags or (not row.correct and not out_of_domain(row.condition)):
-            self.failures += 1
-        self.judge_candidates += needs_judge(tags, row)
-        self.counts.update(tags)
-        return tags
+        outcome = _outcome(response, row, options)
+        outcomes = self._outcomes
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+        return outcome.tags
+
+    @property
+    def n(self) -> int:
+        """Responses scored."""
+        return sum(self._outcomes.values())
+
+    @property
+    def failures(self) -> int:
+        """Wrong or invalid responses (for ``ood``: those that did not abstain)."""
+        return sum(k for o, k in self._outcomes.items() if o.failed)
+
+    @property
+    def abstained(self) -> int:
+        """Responses that declined."""
+        return sum(k for o, k in self._outcomes.items() if o.abstained)
+
+    @property
+    def judge_candidates(self) -> int:
+        """Failures the rules cannot place."""
+        return sum(k for o, k in self._outcomes.items() if o.judge)
+
+    @property
+    def counts(self) -> Counter[str]:
+        """Tag → responses carrying it."""
+        counts: Counter[str] = Counter()
+        for outcome, k in self._outcomes.items():
+            for tag in outcome.tags:
+                counts[tag] += k
+        return counts
 
     def as_dict(self) -> dict[str, object]:
         """JSON-ready summary with every taxonomy tag present (zeros included)."""
+        n, abstained, counts = self.n, self.abstained, self.counts
         return {
-            "n": self.n,
+            "n": n,
             "failures": self.failures,
-            "abstained": self.abstained,
-            "abstention_rate": round(self.abstained / self.n, 6) if self.n else None,
+            "abstained": abstained,
+            "abstention_rate": round(abstained / n, 6) if n else None,
             "judge_candidates": self.judge_candidates,
-            "lmod": {t: self.counts.get(t, 0) for t in LMOD_TAGS},
-            "mira": {t: self.counts.get(t, 0) for t in MIRA_TAGS},
-            "rules": {t: self.counts.get(t, 0) for t in RULE_TAGS},
+            "lmod": {t: counts.get(t, 0) for t in LMOD_TAGS},
+            "mira": {t: counts.get(t, 0) for t in MIRA_TAGS},
+            "rules": {t: counts.get(t, 0) for t in RULE_TAGS},
         }

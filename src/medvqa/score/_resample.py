@@ -28,8 +28,9 @@ drawing every case, no shift beyond it). metrics.json records the grouping
 Sums are exact: integer columns are summed in float32 when every partial sum stays below 2**24
 (float64 otherwise) so BLAS order cannot change a bit; non-integer columns (region and open
 scores) go through SciPy's sequential sparse product. Memory is bounded: draws come in chunks of
-:data:`CHUNK` resamples, and requests are evaluated in passes whose per-unit sums and
-statistics fit :data:`PASS_BYTES` (each pass redraws the same weights from the seed).
+:data:`EVAL_CHUNK` resamples, and requests are evaluated in passes whose per-unit sums and
+statistics fit :data:`PASS_BYTES` (a pass reads the weights the previous one kept, or redraws
+the same weights from the seed when they are too many to keep).
 """
 
 from __future__ import annotations
@@ -48,8 +49,15 @@ MAX_UNITS = 4096
 CHUNK = 256
 #: Bytes of per-unit sums plus stored statistics one pass may hold.
 PASS_BYTES = 96 * 2**20
+#: Resamples evaluated together at most: every statistic is called once per chunk, so larger
+#: chunks mean fewer calls on small arrays.
+EVAL_CHUNK = 1024
 #: Resampled sums held at once (resamples × columns), bounding the chunk when columns are many.
-_SUM_CELLS = 2_000_000
+_SUM_CELLS = 4_000_000
+#: Unit weights held at once (resamples × groups), bounding the chunk when units are many.
+_WEIGHT_CELLS = 2_000_000
+#: Unit weights of every resample kept for the next pass when they fit (as uint8 counts).
+_KEPT_CELLS = 64_000_000
 #: A dense per-unit matrix above this many cells becomes sparse.
 _DENSE_CELLS = 2_000_000
 _F32_EXACT = 2.0**24
@@ -188,6 +196,7 @@ class Resampler:
         self.group_of_unit = unit_groups(n_units, seed)
         self.groups = int(self.group_of_unit.max()) + 1 if n_units else 0
         self._requests: dict[Hashable, _Request] = {}
+        self._kept: np.ndarray | None = None
 
     @property
     def grouped(self) -> bool:
@@ -220,8 +229,36 @@ class Resampler:
         """Draw the resamples and fill every registered interval."""
         requests = list(self._requests.values())
         self._requests = {}
-        for batch in _batches(requests, self.groups, self.resamples):
-            self._run_pass(batch)
+        batches = list(_batches(requests, self.groups, self.resamples))
+        keep = len(batches) > 1 and self.resamples * self.groups <= _KEPT_CELLS
+        try:
+            for i, batch in enumerate(batches):
+                self._run_pass(batch, keep and i < len(batches) - 1)
+        finally:
+            self._kept = None
+
+    def _weights(self, chunk: int, keep: bool) -> Iterator[np.ndarray]:
+        """The draws of :func:`draw_weights`, from the previous pass's copy when one was kept.
+
+        With ``keep``, this pass's draws are kept (uint8 counts) for the next pass: drawing
+        them again costs about as much as a pass's products.
+        """
+        kept = self._kept
+        if kept is not None:
+            for start in range(0, self.resamples, chunk):
+                yield kept[start:start + chunk].astype(np.float32)
+            return
+        store = np.empty((self.resamples, self.groups), np.uint8) if keep else None
+        start = 0
+        for weights in draw_weights(self.groups, self.resamples, self.seed, chunk):
+            if store is not None:
+                if weights.max(initial=0) > 255:  # a unit drawn that often: draw again instead
+                    store = None
+                else:
+                    store[start:start + len(weights)] = weights
+            start += len(weights)
+            yield weights
+        self._kept = store
 
     def _per_group(self, c: Columns, units: np.ndarray) -> tuple[str, Any] | None:
         """Per-group sums of columns: (kind, matrix) — dense "f32" / "f64", or "sparse".
@@ -269,7 +306,7 @@ class Resampler:
 
         return csr_matrix((values.astype(float), (rows, cols)), shape=(self.groups, k)).T.tocsr()
 
-    def _run_pass(self, requests: list[_Request]) -> None:
+    def _run_pass(self, requests: list[_Request], keep: bool = False) -> None:
         kinds: dict[str, list[tuple[_Request, Any]]] = {"f32": [], "f64": [], "sparse": []}
         for request in requests:
             kinds[request.kind].append((request, request.matrix))
@@ -280,9 +317,10 @@ class Resampler:
         start = 0
         # Fewer resamples at a time when there are many columns: the sums stay ~16 MB.
         width = sum(m.shape[1] for m in dense.values()) + sum(r.k for r, _ in kinds["sparse"])
-        chunk = min(CHUNK, max(8, _SUM_CELLS // max(width, 1)))
+        chunk = max(8, min(EVAL_CHUNK, _SUM_CELLS // max(width, 1),
+                           _WEIGHT_CELLS // max(self.groups, 1)))
         with np.errstate(invalid="ignore", divide="ignore"):
-            for weights in draw_weights(self.groups, self.resamples, self.seed, chunk):
+            for weights in self._weights(chunk, keep):
                 b = len(weights)
                 for kind, matrix in dense.items():
                     sums = weights.astype(matrix.dtype, copy=False) @ matrix

@@ -94,23 +94,27 @@ def score_row(item: Item, pred: Prediction, parser: AnswerParser,
     :func:`~medvqa.score.rescue` says (a rule decision always stands); the row says so in
     ``extracted``.
     """
-    qtype = item.question_type
+    qtype, options = item.question_type, item.options
     before = getattr(parser, "fallbacks", None)
-    rules = parser.parse(pred.response or "", item.options, qtype, question=item.question)
+    rules = parser.parse(pred.response or "", options, qtype, question=item.question)
     parsed = rules if extraction is None else rescue(rules, extraction)
     # A parser that counts its random fallbacks (pathmmu) tells whether this one was a guess.
     guessed = None if before is None else getattr(parser, "fallbacks", before) > before
-    ok = is_correct(parsed.choice, item.answer, qtype,
-                    texts=item.options if parser.compares_text else None)
+    choice, answer = parsed.choice, item.answer
+    ok = is_correct(choice, answer, qtype, texts=options if parser.compares_text else None)
     region = open_ = bleu = None
-    gold = gold_class(item)
-    if item.options:
-        pred_class = _class_of(item, parsed.choice)
-    elif qtype == "open":
-        # Both sides normalised: the parser's choice already is (SQuAD rules).
-        pred_class = "\x00invalid" if parsed.invalid else str(parsed.choice)
+    if options:
+        # _class_of's labels, the common single-letter case first (a million rows a run).
+        gold = options.get(answer, answer) if isinstance(answer, str) else _class_of(item, answer)
+        pred_class = (options.get(choice, choice) if isinstance(choice, str)
+                      else _class_of(item, choice))
     else:
-        pred_class = str(parsed.choice)
+        gold = gold_class(item)
+        if qtype == "open":
+            # Both sides normalised: the parser's choice already is (SQuAD rules).
+            pred_class = "\x00invalid" if parsed.invalid else str(choice)
+        else:
+            pred_class = str(choice)
     if qtype == "region":
         scores = region_scores(locate_regions(pred.response or "") if not parsed.invalid
                                else None, gold_regions(item.answer, item.meta))
@@ -128,10 +132,10 @@ def score_row(item: Item, pred: Prediction, parser: AnswerParser,
         condition=pred.condition,
         correct=ok,
         invalid=parsed.invalid,
-        choice=parsed.choice,
+        choice=choice,
         gold_class=gold,
         pred_class=pred_class,
-        n_options=len(item.options),
+        n_options=len(options),
         question_type=qtype,
         category=item.category,
         source=item.source,

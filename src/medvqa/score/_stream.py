@@ -93,9 +93,10 @@ def scored_line(pred: Prediction, choice: Any = None, correct: bool | None = Non
     With ``scored``, ``choice``, ``correct``, ``invalid`` and ``extracted_by`` replace the
     line's own (a rescore without ``--extract`` drops an earlier extractor's mark).
     """
-    data = dict(pred.__dict__)
+    data = pred.__dict__.copy()
     if scored:
-        data.update(choice=choice, correct=correct, invalid=invalid, extracted_by=extracted_by)
+        data["choice"], data["correct"], data["invalid"], data["extracted_by"] = (
+            choice, correct, invalid, extracted_by)
     for key in ABSENT_WHEN_NULL:
         if data.get(key) is None:
             data.pop(key, None)
@@ -159,8 +160,9 @@ def score_lines(pred_path: Path, items: ItemTable, config: StreamConfig,
     conditions: dict[str, _Condition] = {}
     digest = hashlib.sha256()
     # Bound once: the loop below runs a million times.
-    validate, find, item_at, add_row = (Prediction.model_validate_json, items.find, items.item,
-                                        rows.add)
+    # (Prediction.model_validate_json without its wrapper: the same validator, the same errors.)
+    validate, find, item_at, add_row = (Prediction.__pydantic_validator__.validate_json,
+                                        items.find, items.item, rows.add)
     coverage_errors, errors = tally.coverage_errors, tally.errors
     with atomic_writer(pred_path, "wb") as out:
         for lineno, _, raw in raw_lines(pred_path):

@@ -60,10 +60,13 @@ class RowTable:
         """Append one scored row of item index ``item``."""
         index = len(self._item)
         self._item.append(item)
-        self._cond.append(self.code_of(condition))
+        # The codes' lookups inline (a million rows a run); new ones through the methods.
+        cond = self.conditions.get(condition)
+        self._cond.append(self.code_of(condition) if cond is None else cond)
         self._correct.append(bool(row.correct))
         self._invalid.append(bool(row.invalid))
-        self._pred.append(self._class_code(row.pred_class))
+        pred = self._codes.get(row.pred_class)
+        self._pred.append(self._class_code(row.pred_class) if pred is None else pred)
         self._guessed.append(-1 if row.guessed is None else int(row.guessed))
         if row.region is not None:
             self._extra("region", index, row.region)
