@@ -96,3 +96,20 @@ def test_exact_near_search_is_recorded_and_finds_the_same(vqa_rad: Path, tmp_pat
     sampled, exact = (AuditFile.model_validate_json(files[n].read_text()) for n in files)
     assert sampled.settings.near_search == "sampled" and exact.settings.near_search == "exact"
     assert [f.model_dump() for f in sampled.findings] == [f.model_dump() for f in exact.findings]
+
+
+def test_corner_views_are_recorded_and_old_files_still_load(vqa_rad: Path, tmp_path: Path,
+                                                            capsys) -> None:
+    out = tmp_path / "audit.json"
+    code, text = _run(["audit", str(vqa_rad), "-o", str(out), "--no-html", "--fail-on",
+                       "never"], capsys)
+    assert code == 0, text
+    raw = json.loads(out.read_text())
+    assert raw["settings"]["hash_version"] == 2
+    assert (raw["settings"]["corner_views"], raw["settings"]["corner_cut"]) == (4, 0.035)
+    # A file of hash version 1 (written before corner views) has neither field.
+    for key in ("corner_views", "corner_cut"):
+        del raw["settings"][key]
+    raw["settings"]["hash_version"] = 1
+    old = AuditFile.model_validate_json(json.dumps(raw))
+    assert (old.settings.corner_views, old.settings.corner_cut) == (0, 0.0)

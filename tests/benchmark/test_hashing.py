@@ -85,3 +85,23 @@ def test_unreadable_bytes_raise_image_load_error(data: bytes | None, tmp_path: P
         data = lung_files(1)[0].read_bytes()[:500]  # a truncated JPEG
     with pytest.raises(ImageLoadError):
         fingerprint(data)
+
+
+def test_batched_hashes_are_imagehash_phash() -> None:
+    import imagehash
+
+    from medvqa.benchmark.audit._hashing import phash_batch
+
+    rng = np.random.default_rng(0)
+    views = rng.integers(0, 256, size=(5, 32, 32), dtype=np.uint8)
+    for size in (8, 16):
+        want = [imagehash.phash(Image.fromarray(v), size, 32 // size) for v in views]
+        want_ints = [int.from_bytes(np.packbits(w.hash.ravel()).tobytes(), "big") for w in want]
+        assert phash_batch(views, size) == want_ints
+
+
+def test_corner_views_are_near_their_own_image_not_equal() -> None:
+    f = fingerprint(lung_files(1)[0].read_bytes())
+    assert len(f.corners) == len(f.fine_corners) == 4
+    assert all(c != f.hashes for c in f.corners)
+    assert len(set(f.corners)) == 4

@@ -1,5 +1,6 @@
 """The bit-sampling near-duplicate search: never beyond the thresholds, never misses a close
-pair, finds real altered copies as comparing all pairs does, and is fixed across runs."""
+pair, finds real altered copies (off-centre crops through the corner views) as comparing all
+pairs does, and is fixed across runs."""
 
 from __future__ import annotations
 
@@ -116,6 +117,12 @@ def _copies(data: bytes) -> dict[str, bytes]:
         buf = io.BytesIO()
         img.save(buf, "PNG")
         out[name] = buf.getvalue()
+    # Off-centre: 5 % off the top and left (a corner), 5 % off the right side.
+    for name, box in (("crop5-top-left", (2 * dx, 2 * dy, w, h)),
+                      ("crop5-right", (0, 0, w - 2 * dx, h))):
+        buf = io.BytesIO()
+        rgb.crop(box).save(buf, "PNG")
+        out[name] = buf.getvalue()
     buf = io.BytesIO()
     rgb.save(buf, "JPEG", quality=60)
     out["jpeg60"] = buf.getvalue()
@@ -129,6 +136,9 @@ def _print_table(prints: list[Fingerprint]) -> ImageTable:
     t.mirrored = np.array([f.mirrored for f in prints], dtype=np.uint64)
     t.fine = np.array([words64(f.fine) for f in prints], dtype=np.uint64)
     t.fine_mirrored = np.array([words64(f.fine_mirrored) for f in prints], dtype=np.uint64)
+    t.corners = np.array([f.corners for f in prints], dtype=np.uint64)
+    t.fine_corners = np.array([[words64(c) for c in f.fine_corners] for f in prints],
+                              dtype=np.uint64)
     t.ok = np.ones(n, dtype=bool)
     return t
 
@@ -138,10 +148,33 @@ def test_real_altered_copies_are_found_as_by_the_exact_search() -> None:
     originals = [fingerprint(f.read_bytes()) for f in files]
     copies = [_copies(f.read_bytes()) for f in files]
     base = _print_table(originals)
-    for kind in ("jpeg60", "half", "crop5", "bright", "flip"):
+    for kind in ("jpeg60", "half", "crop5", "bright", "flip", "crop5-top-left", "crop5-right"):
         query = _print_table([fingerprint(c[kind]) for c in copies])
         sampled = near_duplicates(query, base)
         assert sampled == near_duplicates(query, base, exact=True), kind
         found = {(p.a, p.b) for p in sampled}
         # The thresholds miss about one copy in a hundred (a 5 % crop at their margin).
         assert sum((k, k) in found for k in range(len(files))) >= len(files) - 1, kind
+        # Either way round: the original's corner view or the copy's.
+        swapped = {(p.b, p.a) for p in near_duplicates(base, query)}
+        assert swapped == found, kind
+
+
+def test_off_centre_crops_are_found_through_the_corner_views() -> None:
+    files = lung_files(8)
+    originals = [fingerprint(f.read_bytes()) for f in files]
+    crops = [fingerprint(_copies(f.read_bytes())["crop5-top-left"]) for f in files]
+    both = _print_table(originals + crops)
+    pairs = {(p.a, p.b): p for p in near_duplicates(both, None)}
+    n = len(files)
+    assert sum((k, n + k) in pairs for k in range(n)) >= n - 1
+    assert all(pairs[(k, n + k)].cropped for k in range(n) if (k, n + k) in pairs)
+    plain = {(p.a, p.b) for p in near_duplicates(both, None, corners=False)}
+    assert sum((k, n + k) in plain for k in range(n)) <= 2  # the plain hashes alone miss them
+
+
+def test_only_pairs_with_a_leading_row_are_listed() -> None:
+    rows = np.array([[7, 7, 7]] * 4, dtype=np.uint64)
+    pairs = {(int(p), int(q)) for c in colliding_rows(rows, first=1)
+             for p, q in zip(c.p, c.q, strict=True)}
+    assert pairs == {(0, 1), (0, 2), (0, 3)}

@@ -1,10 +1,12 @@
 """Near-duplicate detection quality on a test set made from the shipped sample images.
 
-Each image gets five altered copies: re-encoded as JPEG quality 60, resized to 50 %, cropped by
-5 % (2.5 % off each side: the central 95 %; and, reported beside it, 5 % off the top and left
-only), brightness-shifted (+25 of 255 on every channel, clipped) and horizontally flipped.
-A copy *matches* when it is within every threshold of its original (:class:`Thresholds`;
-flips through the mirrored hashes) and is *found* when the audit's search
+Each image gets altered copies: re-encoded as JPEG quality 60, resized to 50 %, cropped by
+5 % (2.5 % off each side: the central 95 %), brightness-shifted (+25 of 255 on every channel,
+clipped), horizontally flipped, and cropped off-centre: 5 % of the width and height off one
+corner (four copies) or 5 % off one side (four more). A copy *matches* when it is within
+every threshold of its original (:class:`Thresholds`; flips through the mirrored hashes,
+either image's corner views against the other's hashes too) and is *found* when the audit's
+search
 (:mod:`medvqa.benchmark.audit._near`, bit-sampling candidates then the thresholds) returns
 the pair; the first is what thresholds are tuned on, the second what is reported. A *false
 match* is a pair of distinct images from the same folder (the same class or dataset: fundus
@@ -30,9 +32,19 @@ from medvqa.benchmark.audit._index import popcount
 from medvqa.benchmark.audit._near import near_duplicates
 from medvqa.rng import rng_for
 
-VARIANTS = ("jpeg60", "half", "crop5", "crop5-corner", "bright", "flip")
-#: The copies the recall target (≥ 0.95) applies to; flips are reported on their own.
+#: The off-centre 5 % crops: which sides each cuts (left, top, right, bottom: 1 cut).
+OFF_CENTRE = {
+    "crop5-top-left": (1, 1, 0, 0), "crop5-top-right": (0, 1, 1, 0),
+    "crop5-bottom-left": (1, 0, 0, 1), "crop5-bottom-right": (0, 0, 1, 1),
+    "crop5-left": (1, 0, 0, 0), "crop5-right": (0, 0, 1, 0),
+    "crop5-top": (0, 1, 0, 0), "crop5-bottom": (0, 0, 0, 1),
+}
+VARIANTS = ("jpeg60", "half", "crop5", "bright", "flip", *OFF_CENTRE)
+#: The copies the thresholds are tuned on; flips are reported on their own.
 TARGETED = ("jpeg60", "half", "crop5", "bright")
+#: The copies the recall target (≥ 0.95) applies to: the tuned ones and the off-centre crops
+#: (found through the corner views, whose cut was chosen on the tuning half: ``CORNER_CUT``).
+RECALL_TARGET = (*TARGETED, *OFF_CENTRE)
 
 
 def _png(im: object) -> bytes:
@@ -42,7 +54,7 @@ def _png(im: object) -> bytes:
 
 
 def altered(data: bytes) -> dict[str, bytes]:
-    """The five altered copies (six with the corner crop) of encoded image bytes."""
+    """The altered copies of encoded image bytes, by :data:`VARIANTS` name."""
     from PIL import Image, ImageOps
 
     with Image.open(io.BytesIO(data)) as im:
@@ -53,14 +65,17 @@ def altered(data: bytes) -> dict[str, bytes]:
     rgb.save(jpeg, "JPEG", quality=60)
     dx, dy = round(w * 0.025), round(h * 0.025)
     shifted = np.clip(np.asarray(rgb).astype(np.int16) + 25, 0, 255).astype(np.uint8)
-    return {
+    out = {
         "jpeg60": jpeg.getvalue(),
         "half": _png(rgb.resize((max(1, w // 2), max(1, h // 2)), Image.Resampling.BILINEAR)),
         "crop5": _png(rgb.crop((dx, dy, w - dx, h - dy))),
-        "crop5-corner": _png(rgb.crop((2 * dx, 2 * dy, w, h))),
         "bright": _png(Image.fromarray(shifted)),
         "flip": _png(ImageOps.mirror(rgb)),
     }
+    for name, (left, top, right, bottom) in OFF_CENTRE.items():
+        box = (2 * dx * left, 2 * dy * top, w - 2 * dx * right, h - 2 * dy * bottom)
+        out[name] = _png(rgb.crop(box))
+    return out
 
 
 @dataclass
@@ -98,12 +113,25 @@ def _limits(limits: Thresholds) -> np.ndarray:
     return np.array([getattr(limits, name) for name in COLUMN_LIMIT])
 
 
-def matches(a: Fingerprint, b: Fingerprint, limits: Thresholds, mirrored: bool) -> bool:
-    """The audit's rule for one pair (``mirrored``: ``a``'s mirrored hashes against ``b``)."""
-    left = a.mirrored if mirrored else a.hashes
-    coarse = [bin(x ^ y).count("1") for x, y in zip(left, b.hashes, strict=True)]
-    fine = bin((a.fine_mirrored if mirrored else a.fine) ^ b.fine).count("1")
+def _within(left: tuple[int, ...], fine_left: int, right: tuple[int, ...], fine_right: int,
+            limits: Thresholds) -> bool:
+    coarse = [bin(x ^ y).count("1") for x, y in zip(left, right, strict=True)]
+    fine = bin(fine_left ^ fine_right).count("1")
     return bool((np.array(coarse) <= _limits(limits)).all()) and fine <= limits.fine
+
+
+def matches(a: Fingerprint, b: Fingerprint, limits: Thresholds, mirrored: bool) -> bool:
+    """The audit's rule for one pair.
+
+    ``mirrored``: ``a``'s mirrored hashes against ``b``'s; else the plain hashes, and each
+    one's corner views against the other's plain hashes.
+    """
+    if mirrored:
+        return _within(a.mirrored, a.fine_mirrored, b.hashes, b.fine, limits)
+    return (_within(a.hashes, a.fine, b.hashes, b.fine, limits)
+            or any(_within(c, f, y.hashes, y.fine, limits)
+                   for x, y in ((a, b), (b, a))
+                   for c, f in zip(x.corners, x.fine_corners, strict=True)))
 
 
 def recall(samples: list[Sample], variant: str, limits: Thresholds) -> float:
@@ -125,6 +153,9 @@ def _table(prints: list[Fingerprint]) -> ImageTable:
     table.fine = np.array([words64(p.fine) for p in prints], dtype=np.uint64).reshape(n, 4)
     table.fine_mirrored = np.array([words64(p.fine_mirrored) for p in prints],
                                    dtype=np.uint64).reshape(n, 4)
+    table.corners = np.array([p.corners for p in prints], dtype=np.uint64).reshape(n, -1, 3)
+    table.fine_corners = np.array([[words64(f) for f in p.fine_corners] for p in prints],
+                                  dtype=np.uint64).reshape(n, -1, 4)
     table.ok = np.ones(n, dtype=bool)
     return table
 
@@ -148,8 +179,8 @@ def false_match_rate(samples: list[Sample], limits: Thresholds,
                      mirrored: bool) -> tuple[float, int]:
     """Share of distinct same-folder pairs that match, and how many pairs there were.
 
-    Vectorised over all pairs of a folder (NumPy popcounts), the mirrored search included when
-    ``mirrored``.
+    Vectorised over all pairs of a folder (NumPy popcounts): plain hashes, each image's corner
+    views against the other's plain hashes, and the mirrored search when ``mirrored``.
     """
     hits = pairs = 0
     by_group: dict[str, list[Sample]] = {}
@@ -164,6 +195,12 @@ def false_match_rate(samples: list[Sample], limits: Thresholds,
         fine_m = np.array([words64(s.original.fine_mirrored) for s in members], dtype=np.uint64)
         i, j = np.array(list(itertools.combinations(range(len(members)), 2))).T
         ok = _pair_ok(coarse[i], fine[i], coarse[j], fine[j], limits)
+        corners = np.array([s.original.corners for s in members], dtype=np.uint64)
+        fine_c = np.array([[words64(f) for f in s.original.fine_corners] for s in members],
+                          dtype=np.uint64)
+        for c in range(corners.shape[1]):
+            ok |= _pair_ok(corners[i, c], fine_c[i, c], coarse[j], fine[j], limits)
+            ok |= _pair_ok(corners[j, c], fine_c[j, c], coarse[i], fine[i], limits)
         if mirrored:
             ok |= _pair_ok(flip[i], fine_m[i], coarse[j], fine[j], limits)
         hits += int(ok.sum())

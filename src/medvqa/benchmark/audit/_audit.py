@@ -16,7 +16,13 @@ from pathlib import Path
 from medvqa.benchmark.audit._collection import Collection, read_benchmark, read_collection
 from medvqa.benchmark.audit._contamination import exact_matches, near_matches
 from medvqa.benchmark.audit._guess import guessability
-from medvqa.benchmark.audit._hashing import HASH_VERSION, NEAR_THRESHOLD, Thresholds
+from medvqa.benchmark.audit._hashing import (
+    CORNER_CUT,
+    CORNER_NAMES,
+    HASH_VERSION,
+    NEAR_THRESHOLD,
+    Thresholds,
+)
 from medvqa.benchmark.audit._leakage import (
     byte_and_pixel_leaks,
     case_leaks,
@@ -52,6 +58,8 @@ class AuditConfig:
         runs: scored RUN/ folders whose image-free conditions measure guessability.
         near: the near-duplicate thresholds (:data:`NEAR_THRESHOLD`).
         mirrored: also find horizontally mirrored copies.
+        corners: also find copies cropped off one side or corner (each image's corner views
+            against the others' hashes; ``_hashing.CORNER_CUT``).
         exact_near: search near-duplicates exactly (multi-index hashing; its time grows as
             ``n**1.7`` above 30,000 images) instead of by bit sampling (close to linear; may
             miss pairs at the limits of all thresholds at once, see ``_lsh``).
@@ -72,6 +80,7 @@ class AuditConfig:
     runs: tuple[Path, ...] = ()
     near: Thresholds = NEAR_THRESHOLD
     mirrored: bool = True
+    corners: bool = True
     exact_near: bool = False
     question_method: str = "tfidf"
     question_similarity: float | None = None
@@ -116,14 +125,14 @@ def run_audit(config: AuditConfig) -> AuditFile:
     leaked: set[int] = set()
     findings += case_leaks(bench, leaked)
     findings += byte_and_pixel_leaks(bench, leaked)
-    near, mirror, exact = config.near, config.mirrored, config.exact_near
-    findings += near_leaks(bench, near_duplicates(bench.images, None, mirror, near, exact),
+    near, mirror, exact, crop = config.near, config.mirrored, config.exact_near, config.corners
+    findings += near_leaks(bench, near_duplicates(bench.images, None, mirror, near, exact, crop),
                            leaked)
     for other in others:
         findings += other.problems
         findings += exact_matches(bench, other)
         findings += near_matches(bench, other, near_duplicates(bench.images, other.images,
-                                                               mirror, near, exact))
+                                                               mirror, near, exact, crop))
     findings += question_findings(bench, questions, config.embedding_model)
     findings += tally.findings(config.alpha)
     runs, guesses = guessability([Path(r) for r in config.runs], bench.info.items_sha256,
@@ -137,6 +146,8 @@ def run_audit(config: AuditConfig) -> AuditFile:
         settings=AuditSettings(near_threshold=near.centre, whole_threshold=near.whole,
                                fine_threshold=near.fine, mirrored=mirror,
                                hash_version=HASH_VERSION,
+                               corner_views=len(CORNER_NAMES) if crop else 0,
+                               corner_cut=CORNER_CUT if crop else 0.0,
                                near_search="exact" if exact else "sampled",
                                question_method=questions.method,
                                question_similarity=questions.similarity, alpha=config.alpha,

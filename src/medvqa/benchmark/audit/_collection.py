@@ -3,7 +3,7 @@
 Items are streamed once (each callback sees the full item, e.g. the shortcut tallies) and kept
 as small rows: id, split, case, image numbers, question and answer key. Images are hashed on a
 few threads (Pillow and hashlib release the GIL while decoding and hashing) in bounded batches;
-only their fingerprints are kept, so memory grows by about 100 bytes per image. An image that
+only their fingerprints are kept, so memory grows by about 350 bytes per image. An image that
 cannot be read, decoded, or that lies outside its benchmark folder is reported and skipped.
 """
 
@@ -20,7 +20,12 @@ import numpy as np
 
 from medvqa.benchmark._images import ImageLoadError, resolve_inside
 from medvqa.benchmark._items import iter_items
-from medvqa.benchmark.audit._hashing import Fingerprint, fingerprint_file, words64
+from medvqa.benchmark.audit._hashing import (
+    CORNER_NAMES,
+    Fingerprint,
+    fingerprint_file,
+    words64,
+)
 from medvqa.benchmark.audit._model import CollectionInfo, Finding
 from medvqa.benchmark.audit._text import answer_key, normalise
 from medvqa.errors import BadInputError
@@ -76,6 +81,10 @@ class ImageTable:
     #: (n, 3) and (n, 4) uint64: the same of each mirrored image.
     mirrored: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), dtype=np.uint64))
     fine_mirrored: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), dtype=np.uint64))
+    #: (n, 4, 3) and (n, 4, 4) uint64: the same of each corner view (``CORNER_NAMES``).
+    corners: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 3), dtype=np.uint64))
+    fine_corners: np.ndarray = field(
+        default_factory=lambda: np.zeros((0, 4, 4), dtype=np.uint64))
     ok: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
     def __len__(self) -> int:
@@ -134,6 +143,8 @@ def hash_images(table: ImageTable, files: list[str | None], label: str, workers:
     n = len(files)
     table.hashes, table.mirrored = (np.zeros((n, 3), dtype=np.uint64) for _ in range(2))
     table.fine, table.fine_mirrored = (np.zeros((n, 4), dtype=np.uint64) for _ in range(2))
+    table.corners = np.zeros((n, len(CORNER_NAMES), 3), dtype=np.uint64)
+    table.fine_corners = np.zeros((n, len(CORNER_NAMES), 4), dtype=np.uint64)
     table.ok = np.zeros(n, dtype=bool)
     table.sha256, table.pixels = [""] * n, [""] * n
     readable = [k for k, f in enumerate(files) if f is not None]
@@ -147,6 +158,8 @@ def hash_images(table: ImageTable, files: list[str | None], label: str, workers:
         table.hashes[k], table.mirrored[k] = result.hashes, result.mirrored
         table.fine[k] = words64(result.fine)
         table.fine_mirrored[k] = words64(result.fine_mirrored)
+        table.corners[k] = result.corners
+        table.fine_corners[k] = [words64(f) for f in result.fine_corners]
     return [
         Finding(check="unreadable-image", severity="warning",
                 message=f"{label}: {table.paths[k]}: {why}; skipped by every image check",

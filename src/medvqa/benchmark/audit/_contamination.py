@@ -75,8 +75,10 @@ def near_matches(bench: Collection, other: Collection, pairs: list[NearPair]) ->
     for pair in pairs:
         if bench.images.pixels[pair.a] == other.images.pixels[pair.b]:
             continue
-        how = "is a mirrored near-duplicate of" if pair.mirrored else "is a near-duplicate of"
+        how = ("is a mirrored near-duplicate of" if pair.mirrored
+               else "is a cropped near-duplicate of" if pair.cropped
+               else "is a near-duplicate of")
         out.append(_finding(bench, other, [pair.a], [pair.b], "against-near", False,
                             f"{how} ({pair.distance} bits)", pair.distance,
-                            {"mirrored": pair.mirrored}))
+                            {"mirrored": pair.mirrored, "cropped": pair.cropped}))
     return out

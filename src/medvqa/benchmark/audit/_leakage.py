@@ -118,7 +118,8 @@ def near_leaks(coll: Collection, pairs: list[NearPair], leaked: set[int]) -> lis
         ids, count = listed(_items_of(coll, (pair.a, pair.b)))
         severity = leak_severity(splits, _published(coll), exact=False) if splits else "note"
         _note(coll, (pair.a, pair.b), severity, leaked)
-        how = "a mirrored near-duplicate" if pair.mirrored else "a near-duplicate"
+        how = ("a mirrored near-duplicate" if pair.mirrored
+               else "a cropped near-duplicate" if pair.cropped else "a near-duplicate")
         where = (f"across {' and '.join(splits)}" if splits
                  else f"within {' / '.join(sorted(set(sa) | set(sb))) or 'no split'}")
         out.append(Finding(
@@ -127,7 +128,7 @@ def near_leaks(coll: Collection, pairs: list[NearPair], leaked: set[int]) -> lis
                     f"({pair.distance} bits) {where}",
             items=ids, n_items=count, splits=splits or sorted(set(sa) | set(sb)),
             images=[_ref(coll, pair.a), _ref(coll, pair.b)], distance=pair.distance,
-            data={"mirrored": pair.mirrored}))
+            data={"mirrored": pair.mirrored, "cropped": pair.cropped}))
     return out
 
 

@@ -9,7 +9,9 @@ group, in any of ``ROUNDS`` = 24 rounds (240 key tables). A table is one sort of
 ``key << 32 | row`` words, so the work is ``O(tables · n log n)`` plus the candidates, about
 ``1.5 n² / 2**19`` per table with the mirrored search: at 100,000 images the candidates are
 still fewer than the rows sorted, and the time grows close to linearly (CPU seconds at 10k /
-30k / 100k synthetic images: ``medvqa bench --only audit``).
+30k / 100k synthetic images: ``medvqa bench --only audit``). Only pairs with one of the
+leading rows (the plain hashes) are listed: mirrored and corner-view rows (``_near``) cost
+their share of each sort, not pairs among themselves.
 
 Why not exact: the thresholds allow 12 of 64 bits (19 %) on the centre hash. Exact
 multi-index hashing at that radius (``_index``, still there: ``near_duplicates(...,
@@ -109,12 +111,17 @@ def _packed_keys(columns: list[np.ndarray], mask: np.ndarray, index: np.ndarray)
     return acc
 
 
-def _equal_runs(packed: np.ndarray) -> Candidates:
-    """Every pair of rows with equal keys, from one sort of the ``key << 32 | row`` words."""
+def _equal_runs(packed: np.ndarray, first: int) -> Candidates:
+    """Every pair of rows with equal keys whose lower row is below ``first``.
+
+    From one sort of the ``key << 32 | row`` words.
+    """
     packed.sort()
     hi = packed >> np.uint64(32)
     ps, qs = [], []
     at = np.flatnonzero(hi[1:] == hi[:-1])
+    # Within a run rows ascend: a row at or above ``first`` is followed by no row below it.
+    at = at[(packed[at] & _LOW) < np.uint64(first)]
     gap = 1
     # Sorted keys: row k and row k + gap agree iff all rows between them do, so the pairs
     # at gap + 1 are among those at gap (one pass per gap; a run of m equal keys takes m - 1).
@@ -132,11 +139,14 @@ def _equal_runs(packed: np.ndarray) -> Candidates:
     return Candidates(np.minimum(p, q), np.maximum(p, q))
 
 
-def colliding_rows(rows: np.ndarray) -> Iterator[Candidates]:
+def colliding_rows(rows: np.ndarray, first: int | None = None) -> Iterator[Candidates]:
     """For each key table, the pairs of ``rows`` that agree on its sampled bits.
 
     Args:
         rows: ``(n, WORDS)`` uint64, one row per hash set (n below 2**32).
+        first: only pairs whose lower row is below ``first`` (None: every pair). The rows
+            that are compared with every other come first: pairs among the rest (two
+            corner views, say) are never listed, so they cost nothing beyond their sort.
 
     Yields:
         One :class:`Candidates` per key table (a pair may come from several tables).
@@ -151,5 +161,6 @@ def colliding_rows(rows: np.ndarray) -> Iterator[Candidates]:
     # One contiguous array per word: each table reads them whole, not strided.
     columns = [np.ascontiguousarray(rows[:, w], dtype=np.uint64) for w in range(rows.shape[1])]
     index = np.arange(len(rows), dtype=np.uint64)
+    below = len(rows) if first is None else first
     for mask in masks(words=rows.shape[1]):
-        yield _equal_runs(_packed_keys(columns, mask, index))
+        yield _equal_runs(_packed_keys(columns, mask, index), below)

@@ -132,7 +132,12 @@ class AuditSettings(BaseModel):
     mirrored: bool
     """Whether horizontally mirrored copies are searched too."""
     hash_version: int
-    """Version of the image fingerprint recipe."""
+    """Version of the image fingerprint recipe (2: corner views; 1: files written before)."""
+    corner_views: int = 0
+    """Corner views per image compared with the other images' hashes (copies cropped off a
+    side or corner; 4, or 0 when not searched and in files of hash version 1)."""
+    corner_cut: float = 0.0
+    """Share of the image's width and height each corner view cuts off two adjacent sides."""
     near_search: str = "exact"
     """How near-duplicate candidates were found: ``sampled`` (bit sampling over the three
     coarse hashes, 240 fixed key tables: every pair differing in fewer than 10 of the 192
