@@ -113,3 +113,13 @@ def test_corner_views_are_recorded_and_old_files_still_load(vqa_rad: Path, tmp_p
     raw["settings"]["hash_version"] = 1
     old = AuditFile.model_validate_json(json.dumps(raw))
     assert (old.settings.corner_views, old.settings.corner_cut) == (0, 0.0)
+
+
+def test_no_corner_views_is_recorded(vqa_rad: Path, tmp_path: Path, capsys) -> None:
+    target = tmp_path / "a.json"
+    code, text = _run(["audit", str(vqa_rad), "-o", str(target), "--no-html", "--fail-on",
+                       "never", "--no-corner-views"], capsys)
+    assert code == 0, text
+    assert AuditFile.model_validate_json(target.read_text()).settings.corner_views == 0
+    _run(["audit", str(vqa_rad), "-o", str(target), "--no-html", "--fail-on", "never"], capsys)
+    assert AuditFile.model_validate_json(target.read_text()).settings.corner_views == 4
