@@ -124,3 +124,14 @@ def test_a_yes_no_reading_remembered_for_one_question_is_not_reused_for_another(
     after = make_parser("strict").parse(text, yes_no, "yesno", question=asked)
     assert after == fresh
     assert fresh.choice == "A"
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(list("HCCPENSDRAMDhcpe (),.")), max_size=30),
+       texts=st.lists(st.sampled_from(_POOL + ["Pulmonary embolism", "Basal cell carcinoma",
+                                               "Age-related macular degeneration"]),
+                      min_size=2, max_size=5, unique=True))
+def test_the_abbreviation_pattern_finds_what_a_test_per_abbreviation_finds(text, texts):
+    phrases = option_set(tuple(_options(texts).items())).phrases
+    each = any(a in text for a in phrases.abbreviations)
+    assert (phrases.written is not None and phrases.written.search(text) is not None) == each

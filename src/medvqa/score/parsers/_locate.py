@@ -206,7 +206,8 @@ def final_segments(text: str) -> list[Segment]:
         if marked is not None:
             found.append(Segment(marked.start, marked.end, "Answer: " + "; ".join(marked.labels),
                                  "marks"))
-    found.sort(key=lambda s: (s.start, s.end))
+    if len(found) > 1:
+        found.sort(key=lambda s: (s.start, s.end))
     return found
 
 

@@ -190,6 +190,14 @@ def _mentions(text: str, lowered: str, masked: str, words: set[str],
     # Speed: without any cue of a question, concession, discussion or negation, every mention
     # is asserted whatever its clause, so the clause ends are not computed (_clause_cued).
     plain = not (may_negate or may_discuss) and lowered.isascii() and not _clause_cued(lowered)
+    if plain and not ix.yesno:
+        # Every mention is asserted (see below): the letters and the named options, at once.
+        by_letter = frozenset([letter for letter, _, _ in letter_spans])
+        if not by_letter <= ix.keys:
+            return _stop("out_of_range")  # "The answer is E" with options A–D
+        chosen = by_letter.union(*[letters for _, _, letters in spans])
+        return Reading(chosen, _EMPTY, by_letter, None,
+                       len(chosen) > 1 and _OR.search(masked) is not None)
     ends = [] if plain else _clause_ends(text, lowered, words, ix)
     asserted: set[str] = set()
     negated: set[str] = set()

@@ -192,7 +192,8 @@ class StrictParser:
         # The question can change a reading only on a yes/no item (a finding answers it only
         # when it is what was asked), so there it is part of the key: a reading made without
         # the question, or for another one, is never reused for this one.
-        key = (fast, question_type, items, question) if ix.yesno else (fast, question_type, items)
+        # The option set stands for its items (one object per distinct items: a cheaper key).
+        key = (fast, question_type, ix, question) if ix.yesno else (fast, question_type, ix)
         got = _MEMO.get(key)
         if got is None:
             got = _parse(fast, question_type, ix, question)

@@ -51,9 +51,11 @@ class PhraseIndex:
             anchor in it, the text, its words, its letters) to accept it in place.
         literals: first word → its phrases with their plain lower-case text (the fast path).
         abbreviations: capitalised abbreviation → the letters it names.
+        written: a pattern that finds any of the abbreviations as a substring (one search
+            instead of a test per abbreviation); None when there are none.
     """
 
-    __slots__ = ("abbreviations", "anchors", "first", "literals")
+    __slots__ = ("abbreviations", "anchors", "first", "literals", "written")
 
     def __init__(self, items: tuple[tuple[str, str], ...], skip: frozenset[str] = frozenset()):
         owners: dict[tuple[tuple[str, ...], tuple[str, ...]], set[str]] = {}
@@ -83,6 +85,8 @@ class PhraseIndex:
         self.anchors = [(a, w, _fast_entry(a, self.literals[w][0])) for w in first
                         for a in [anchor(w)]]
         self.abbreviations = {a: frozenset(w) for a, w in abbreviations.items()}
+        self.written = re.compile("|".join(re.escape(a) for a in sorted(self.abbreviations))) \
+            if self.abbreviations else None
 
     def find(self, text: str, lowered: str) -> list[tuple[int, int, frozenset[str]]]:
         """Where options are named: (start, end, letters), left to right, longest first.
@@ -139,7 +143,7 @@ class PhraseIndex:
     def _with_abbreviations(self, text: str, lowered: str,
                             out: list[tuple[int, int, frozenset[str]]]
                             ) -> list[tuple[int, int, frozenset[str]]]:
-        if self.abbreviations and text != lowered and any(a in text for a in self.abbreviations):
+        if self.written is not None and text != lowered and self.written.search(text):
             found = self._abbreviations(text)
             if found:
                 taken = {(s, e) for s, e, _ in out}
