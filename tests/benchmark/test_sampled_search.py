@@ -52,7 +52,7 @@ def _total(a: np.ndarray, b: np.ndarray) -> int:
     return int(popcount(a ^ b).sum())
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(hash_rows())
 def test_self_join_is_within_exact_and_finds_every_close_pair(rows: np.ndarray) -> None:
     t = _table(rows)
@@ -63,7 +63,7 @@ def test_self_join_is_within_exact_and_finds_every_close_pair(rows: np.ndarray) 
     assert close <= set(sampled)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(hash_rows(), hash_rows())
 def test_cross_join_is_within_exact_and_finds_every_close_pair(a: np.ndarray,
                                                                b: np.ndarray) -> None:
