@@ -135,3 +135,58 @@ def test_the_abbreviation_pattern_finds_what_a_test_per_abbreviation_finds(text,
     phrases = option_set(tuple(_options(texts).items())).phrases
     each = any(a in text for a in phrases.abbreviations)
     assert (phrases.written is not None and phrases.written.search(text) is not None) == each
+
+
+# The rest of a response beside a marked letter: plain words, option texts, every cue a quick
+# reading must see (negations, hedges, discussion, markers, capitals, letters, explanations),
+# colons and parentheses.
+_REST_PLAIN = ["the", "nuclei", "in", "field", "9", "show", "marked", "atypia", "mucin", "glands",
+               "so", "this", "is", "consistent", "with", "and", ",", ".", ":", "(field 3)",
+               "(b)", "pleural effusion", "pneumothorax", "fatty", "mass", "normal", "left",
+               "right", "adenocarcinoma", "e.g.", "-", "Field", "The"]
+_REST_CUES = ["(B)", "(adenocarcinoma)", "(see", "notes)", "not", "no", "n't", "ruled out",
+              "excluded", "unlikely", "maybe", "would", "if", "although", "wait", "actually",
+              "answer", "option", "Answer:", "Final answer:", "the answer is", "B", "A", "C",
+              "E", "B.", "C:", "it is", "therefore", "Explanation:", "reason:", "I", "E. coli",
+              "denied", "lacking", "?", "Stage 2", "hepatitis E", "respuesta:", "say"]
+_REST = _REST_PLAIN * 8 + _REST_CUES
+_rest = st.lists(st.sampled_from(_REST), min_size=3, max_size=20).map(" ".join)
+
+
+def _marked_forms(letter: str, rest: str) -> list[str]:
+    """A letter in each marked position a quick reading accepts, beside ``rest``."""
+    tail = rest.rstrip(" .")
+    return [f"The answer is {letter}. {rest}", f"The answer is {letter}. {rest.capitalize()}",
+            f"{letter}: {rest}",
+            f"{tail[:1].upper()}{tail[1:]} option {letter}.", f"{tail} option {letter}"]
+
+
+@settings(max_examples=800, deadline=None)
+@given(rest=_rest, texts=_texts, letter=st.sampled_from(list("ABCDEF")),
+       qtype=st.sampled_from(["single", "grade"]))
+def test_a_marked_letter_read_quickly_reads_as_the_full_reading(rest, texts, letter, qtype,
+                                                                monkeypatch_module):
+    """The quick reading of a letter in a marked position (and of a plain sentence) decides
+    as the full reading: the quick path switched off, every form read again."""
+    options = _options(texts)
+    forms = _marked_forms(letter, rest)
+    clear_caches()
+    quick = [make_parser("strict").parse(t, options, qtype) for t in forms]
+    monkeypatch_module.setattr(_strict, "quick_read", lambda text, ix: None)
+    try:
+        clear_caches()
+        full = [make_parser("strict").parse(t, options, qtype) for t in forms]
+    finally:
+        monkeypatch_module.undo()
+    assert quick == full, forms
+
+
+@pytest.mark.parametrize(("text", "choice"), [
+    ("The answer is B. The glands in field 9 show keratin pearls and marked atypia.", "B"),
+    ("B: squamous cell carcinoma. The nuclei show intercellular bridges (field 12).", "B"),
+    ("Field 9: mucin in the glands and gland formation, which suggests option A.", "A")])
+def test_a_marked_letter_beside_a_plain_sentence_is_read_quickly(text, choice):
+    options = {"A": "adenocarcinoma", "B": "squamous cell carcinoma", "C": "benign lung tissue"}
+    quick = _quick.quick_read(text, option_set(tuple(options.items())))
+    assert quick == make_parser("strict").parse(text, options, "single")
+    assert quick is not None and quick.choice == choice

@@ -210,7 +210,7 @@ def test_the_fast_path_decides_as_the_full_reading(words, texts):
 
     text = " ".join(words).strip()
     ix = option_set(tuple(_options(texts).items()))
-    quick = quick_read(text, ix.phrases)
+    quick = quick_read(text, ix)
     if quick is not None:
         full = decide(scan(text, ix, "single"), "single")
         assert quick == full, (text, quick, full)

@@ -105,7 +105,9 @@ Rules, applied in this order (each has its rows in the decision table of
 Speed: option tables (phrases, abbreviations, yes/no letters) are cached by option set; results
 of short responses, which repeat verbatim across items, are memoised; the locate step tests a
 few substrings before any pattern runs; a plain sentence in which no rule is cued is read from
-its option texts alone (:mod:`._quick`, checked against the full reading by a property test).
+its option texts alone, and a letter in a marked answer position ("The answer is X.", "X: …",
+"… option X") beside such a sentence from that letter (:mod:`._quick`, checked against the
+full reading by property tests).
 
 Source: the project's own honest default (REFERENCE_SCORING.md, "Strict style"); the
 accuracy-over-valid-responses figure it enables follows the oncology paper (seed 003).
@@ -210,7 +212,7 @@ def _parse(text: str, qtype: str, ix: OptionSet, question: str) -> tuple[ParsedA
     if reasoned.trace and not body.strip(_BLANK):
         return abstain("not_committed"), False
     if not reasoned.trace and not ix.yesno and qtype in ("single", "grade"):
-        quick = quick_read(body, ix.phrases)  # a plain sentence: no rule is cued
+        quick = quick_read(body, ix)  # a plain sentence: no rule is cued
         if quick is not None:
             return quick, False
     if body[:2].strip()[:1] in ("i", "I") and (m := HEDGE_BUT.match(body.strip())):
