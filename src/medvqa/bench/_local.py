@@ -150,7 +150,11 @@ def hf_vs_generate(shape: str, device: str, dtype: str, batches: tuple[int, ...]
     out: dict[tuple[str, int], float] = {}
     try:
         for b in batches:
-            reqs = _requests(b, side)
+            # The backend is handed what a run hands it, GROUP_WINDOW forward batches per call,
+            # so (as in a run) each batch's images are prepared while the one before generates;
+            # plain generate gets the first batch of them.
+            window = _requests(b * GROUP_WINDOW, side)
+            reqs = window[:b]
             text = processor.apply_chat_template(chat_messages(reqs[0]), add_generation_prompt=True,
                                                  tokenize=False)
             images = [Image.open(io.BytesIO(r.images[0].data)).convert("RGB") for r in reqs]
@@ -171,10 +175,6 @@ def hf_vs_generate(shape: str, device: str, dtype: str, batches: tuple[int, ...]
             backend = LocalVLM(ModelConfig(spec=f"hf:{path}", max_tokens=new_tokens,
                                            batch_size=b, device=device, dtype=dtype), path)
             asyncio.run(backend.start())
-
-            # The backend is handed what a run hands it, GROUP_WINDOW forward batches per call,
-            # so (as in a run) each batch's images are prepared while the one before generates.
-            window = _requests(b * GROUP_WINDOW, side)
 
             def through_backend(backend: LocalVLM = backend, reqs: list[Any] = window) -> None:
                 asyncio.run(backend.generate(reqs))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from medvqa.testing._random_vlm import CHAT_TEMPLATE as LLAVA_TEMPLATE
 from medvqa.testing._random_vlm import smollm2_tokenizer
 
 #: Image side the bench feeds (448² → 32 × 32 patches → 256 visual tokens after the 2 × 2 merge).
@@ -24,14 +25,8 @@ SIDE = 448
 
 VISION_TOKENS = ["<|vision_start|>", "<|image_pad|>", "<|vision_end|>", "<|video_pad|>"]
 
-CHAT_TEMPLATE = (
-    "{% for message in messages %}<|im_start|>{{ message['role'] }}\n"
-    "{% if message['content'] is string %}{{ message['content'] }}{% else %}"
-    "{% for part in message['content'] %}{% if part['type'] == 'image' %}"
-    "<|vision_start|><|image_pad|><|vision_end|>"
-    "{% elif part['type'] == 'text' %}{{ part['text'] }}{% endif %}{% endfor %}{% endif %}"
-    "<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
-)
+#: The LLaVA models' template, with Qwen2-VL's vision tokens in the image slot.
+CHAT_TEMPLATE = LLAVA_TEMPLATE.replace("<image>", "<|vision_start|><|image_pad|><|vision_end|>")
 
 #: name → (decoder sizes, vision sizes).
 QWEN2VL_SHAPES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
