@@ -60,8 +60,7 @@ def _class_of(item: Item, letters: str | list[str] | None) -> str:
         return str(letters)
     if isinstance(letters, str):
         return item.options.get(letters, letters)
-    picked = [letters] if isinstance(letters, str) else sorted(letters)
-    return " | ".join(sorted(item.options.get(x, x) for x in picked))
+    return " | ".join(sorted(item.options.get(x, x) for x in letters))
 
 
 def gold_class(item: Item) -> str:
