@@ -12,7 +12,7 @@ every other test in metrics.json (``p_holm``). Missing or non-numeric ages fall 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -20,7 +20,7 @@ import numpy as np
 from medvqa.score._bootstrap import cluster_index
 from medvqa.score._config import DEFAULT_AGE_BANDS
 from medvqa.score._rows import ScoredRow
-from medvqa.score._tests import group_test, significant
+from medvqa.score._tests import group_test, repeats, significant
 
 
 def age_band(age: Any, edges: tuple[float, ...] = DEFAULT_AGE_BANDS) -> str:
@@ -74,7 +74,7 @@ def subgroup_analysis(
     return subgroup_tests(correct, groupings, units, resamples, seed)
 
 
-def subgroup_tests(correct: np.ndarray, groupings: dict[str, tuple[np.ndarray, list[str]]],
+def subgroup_tests(correct: np.ndarray, groupings: Mapping[str, tuple[np.ndarray, list[str]]],
                    units: np.ndarray | None, resamples: int = 9999,
                    seed: int = 0) -> dict[str, Any] | None:
     """Accuracy per group and a test of "accuracy does not depend on the group", per grouping.
@@ -100,12 +100,15 @@ def subgroup_tests(correct: np.ndarray, groupings: dict[str, tuple[np.ndarray, l
             continue
         recode = np.full(len(labels), -1, dtype=np.int64)
         recode[[j for _, j in tested]] = np.arange(len(tested))
-        keep = recode[codes] >= 0
-        clusters = None
-        if units is not None:
-            kept = units[keep]
-            clusters = kept if len(np.unique(kept)) < len(kept) else None
-        test, p = group_test(correct[keep], recode[codes][keep], clusters, resamples, seed)
+        coded = recode[codes]
+        del codes
+        keep = coded >= 0
+        # Every row tested (no "unknown"): the columns as they are, not copied.
+        every = bool(keep.all())
+        kept = units if units is None or every else units[keep]
+        clusters = kept if kept is not None and repeats(kept) else None
+        test, p = group_test(correct if every else correct[keep],
+                             coded if every else coded[keep], clusters, resamples, seed)
         out[name] = {
             "groups": {g: {"accuracy": round(float(right[j]) / int(size[j]), 6),
                            "n": int(size[j])} for g, j in present},

@@ -129,7 +129,7 @@ def group_test(correct: np.ndarray, groups: np.ndarray, clusters: np.ndarray | N
         return (f"exact permutation ({resamples:,})",
                 _permutation_p(correct, np.ones(len(correct)), groups, n_groups, resamples,
                                seed))
-    clusters = np.unique(clusters, return_inverse=True)[1].reshape(-1)  # labels 0..K−1
+    clusters = dense_labels(clusters)  # labels 0..K−1
     n_cases = int(clusters.max()) + 1
     case_group = np.full(n_cases, -1)
     case_group[clusters] = groups
@@ -140,6 +140,37 @@ def group_test(correct: np.ndarray, groups: np.ndarray, clusters: np.ndarray | N
                                np.bincount(clusters, minlength=n_cases).astype(float),
                                case_group, n_groups, resamples, seed))
     return "cluster-robust Wald", _robust_wald_p(correct, groups, clusters, n_groups)
+
+
+def dense_labels(labels: np.ndarray) -> np.ndarray:
+    """Labels renumbered 0..K−1 in sorted order: ``np.unique(labels, return_inverse=True)[1]``.
+
+    Small non-negative integers (case codes) go through a lookup table instead of a sort, in
+    a fraction of the memory and time (a million rows a run); the numbers are the same.
+
+    >>> dense_labels(np.array([7, 3, 7, 9])).tolist()
+    [1, 0, 1, 2]
+    """
+    labels = np.asarray(labels).reshape(-1)
+    if labels.dtype.kind not in "iu" or not len(labels) or labels.min() < 0 \
+            or labels.max() >= 4 * len(labels) + 1024:
+        return np.unique(labels, return_inverse=True)[1].reshape(-1)
+    present = np.zeros(int(labels.max()) + 1, dtype=bool)
+    present[labels] = True
+    return (np.cumsum(present) - 1)[labels]
+
+
+def repeats(labels: np.ndarray) -> bool:
+    """Whether some label occurs more than once (``len(np.unique(labels)) < len(labels)``).
+
+    >>> repeats(np.array([4, 1, 4])), repeats(np.array([4, 1]))
+    (True, False)
+    """
+    labels = np.asarray(labels).reshape(-1)
+    if labels.dtype.kind not in "iu" or not len(labels) or labels.min() < 0 \
+            or labels.max() >= 4 * len(labels) + 1024:
+        return len(np.unique(labels)) < len(labels)
+    return bool(np.bincount(labels).max() > 1)
 
 
 def _robust_wald_p(correct: np.ndarray, groups: np.ndarray, clusters: np.ndarray,
