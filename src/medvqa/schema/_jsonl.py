@@ -93,6 +93,9 @@ class RawLine(NamedTuple):
     raw: bytes
 
 
+_new_tuple = tuple.__new__
+
+
 def raw_lines(path: str | Path) -> Iterator[RawLine]:
     """Every non-blank line of a JSON-lines file, undecoded: what every reader here reads.
 
@@ -104,7 +107,8 @@ def raw_lines(path: str | Path) -> Iterator[RawLine]:
     with Path(path).open("rb") as fh:
         for lineno, raw in enumerate(fh, start=1):
             if raw.strip():
-                yield RawLine(lineno, offset, raw)
+                # tuple.__new__: the NamedTuple's own constructor is a Python call per line.
+                yield _new_tuple(RawLine, (lineno, offset, raw))
             offset += len(raw)
 
 

@@ -24,7 +24,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 from pydantic import ValidationError
@@ -51,6 +51,8 @@ from medvqa.store import atomic_writer
 
 #: Problem lines kept to show; the rest are counted.
 SHOWN_PROBLEMS = 50
+#: Scored lines written (and hashed) together.
+_WRITE_LINES = 2048
 
 
 @dataclass
@@ -164,15 +166,21 @@ def score_lines(pred_path: Path, items: ItemTable, config: StreamConfig,
     validate, find, item_at, add_row = (Prediction.__pydantic_validator__.validate_json,
                                         items.find, items.item, rows.add)
     coverage_errors, errors = tally.coverage_errors, tally.errors
+    written: list[bytes] = []
     with atomic_writer(pred_path, "wb") as out:
         for lineno, _, raw in raw_lines(pred_path):
             try:
-                pred = validate(raw.decode("utf-8"))
-            except UnicodeDecodeError as exc:
-                raise InputError(encoding_error(pred_path, lineno, raw, exc)) from None
-            except (ValidationError, ValueError) as exc:
-                problems.add(problem_line(pred_path, lineno, raw, exc, "item_id"))
-                continue
+                # The bytes as they are (no decoded copy); a line they fail is read again as
+                # text below, so a bad line is reported as before, word for word.
+                pred = validate(raw)
+            except (ValidationError, ValueError):
+                try:
+                    pred = validate(raw.decode("utf-8"))
+                except UnicodeDecodeError as exc:
+                    raise InputError(encoding_error(pred_path, lineno, raw, exc)) from None
+                except (ValidationError, ValueError) as exc:
+                    problems.add(problem_line(pred_path, lineno, raw, exc, "item_id"))
+                    continue
             cond, response = pred.condition, pred.response
             index = find(pred.item_id)
             failed = pred.error is not None or response is None
@@ -200,10 +208,20 @@ def score_lines(pred_path: Path, items: ItemTable, config: StreamConfig,
                     add_row(index, cond, row)
                     line = scored_line(pred, row.choice, row.correct, row.invalid, scored=True,
                                        extracted_by=by)
-            digest.update(line)
-            out.write(line)
+            written.append(line)
+            if len(written) >= _WRITE_LINES:
+                _flush(written, digest, out)
+        _flush(written, digest, out)
     tally.sha256 = digest.hexdigest()
     return rows, tally
+
+
+def _flush(lines: list[bytes], digest: Any, out: BinaryIO) -> None:
+    """Write and hash the scored lines kept so far, in one piece (one call, not one a line)."""
+    chunk = b"".join(lines)
+    digest.update(chunk)
+    out.write(chunk)
+    lines.clear()
 
 
 def _score(pred: Prediction, response: str, item: Item, state: _Condition,
