@@ -127,7 +127,7 @@ class ItemTable:
     _cache: OrderedDict[int, Item] = field(default_factory=OrderedDict)
 
     def __len__(self) -> int:
-        return len(self.offsets)
+        return len(self.gold)
 
     def find(self, item_id: str) -> int | None:
         """Index of the item called ``item_id`` (the last line with that id), or None.
@@ -181,6 +181,16 @@ class ItemTable:
             for offset in self.offsets.tolist():
                 fh.seek(offset)
                 yield Item.model_validate_json(fh.readline())
+
+    def forget_lines(self) -> None:
+        """Drop the line offsets and the id index: the columns stay, no item is read again.
+
+        What scoring keeps of the items once every prediction is read (a few bytes an item
+        less while the metrics are planned and drawn).
+        """
+        self.close()
+        self.offsets = np.zeros(0, dtype=np.int64)
+        self._hashes, self._order = array("q"), np.zeros(0, dtype=np.int32)
 
     def close(self) -> None:
         """Release the file handle and the cache."""

@@ -127,12 +127,13 @@ def score_run(config: ScoreConfig) -> ScoreResult:
     del table
     _check_something_scored(pred_path, rows, tally)
     notes = _capped(items, config.by) + _failed(tally) + _extraction_notes(extraction)
-    plan = _plan(items, rows, tally, config)
-    # Counted now, so the rows and items can go before the resampling and the report.
+    # Counted first, so the items' lines and id index can go before the plan, and the rows
+    # and items before the resampling and the report.
     cov = coverage(items, run_info, tally, {c: int(rows.correct[rows.of(c)].sum())
                                             for c in rows.conditions})
+    items.forget_lines()
+    plan = _plan(items, rows, tally, config)
     n_scored = len(rows.item)
-    items.close()
     del items, rows
     plan.resampler.run()
     card = bench_dir / BENCHMARK_FILE

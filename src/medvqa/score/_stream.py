@@ -24,7 +24,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 import numpy as np
 from pydantic import ValidationError
@@ -216,7 +216,7 @@ def score_lines(pred_path: Path, items: ItemTable, config: StreamConfig,
     return rows, tally
 
 
-def _flush(lines: list[bytes], digest: Any, out: BinaryIO) -> None:
+def _flush(lines: list[bytes], digest: Any, out: IO[Any]) -> None:
     """Write and hash the scored lines kept so far, in one piece (one call, not one a line)."""
     chunk = b"".join(lines)
     digest.update(chunk)
