@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -205,7 +206,7 @@ def test_subgroups_with_repeating_cases_permute_cases():
     # F cases right in 10 of 15, M cases in 5 of 15: strong as 120 items, weak as 30 cases.
     rows = [_row(i, (i // 4) % 6 != 1 if (i // 4) % 2 else (i // 4) % 6 == 0,
                  {"sex": "F" if (i // 4) % 2 else "M"}) for i in range(120)]
-    rows = [ScoredRow(**{**r.__dict__, "case_id": f"p{i // 4}"}) for i, r in enumerate(rows)]
+    rows = [replace(r, case_id=f"p{i // 4}") for i, r in enumerate(rows)]
     clustered = subgroup_analysis(rows, resamples=999)["sex"]
     items = subgroup_analysis(rows, cluster=False, resamples=999)["sex"]
     assert clustered["test"] == "cluster permutation (999)" and items["test"] == "chi2"
