@@ -7,12 +7,14 @@ decision compared with the shortcut's.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from medvqa.score.parsers import _locate, _quick, _reading, _strict, clear_caches, make_parser
-from medvqa.score.parsers._cues import NEG_STARTS, WORD, may_start_negation
+from medvqa.score.parsers._cues import NEG_STARTS, WORD, may_start_negation, word_tokens
 from medvqa.score.parsers._reading import option_set, scan
 
 _POOL = ["Left", "Right", "Pleural effusion", "Pneumothorax", "Pulmonary oedema", "Normal",
@@ -100,10 +102,14 @@ def monkeypatch_module():
 
 
 @settings(max_examples=500, deadline=None)
-@given(text=st.text(alphabet=st.sampled_from(list("abdeiklnorstuxc'/ ?<>{}[]()|\\\n:\"*_`#.")),
-                    max_size=40))
+@given(text=st.text(alphabet=st.sampled_from(list("abdeiklnorstuxc'/ ?<>{}[]()|\\\n:\"*_`#.")
+                                              + list("AB1é\u00e9\u0130\u017f-")), max_size=40))
 def test_substring_tests_agree_with_their_definitions(text):
-    assert _quick._has_structure(text) == (not _quick._STRUCTURE.isdisjoint(text))
+    lone = re.search(r"(?<![A-Za-z0-9])[A-Z](?![A-Za-z0-9])", text) is not None
+    assert (_quick._STRUCTURE_OR_CAPITAL.search(text) is not None) == (
+        not _quick._STRUCTURE.isdisjoint(text) or lone)
+    lowered = text.lower()
+    assert [w.decode() for w in word_tokens(lowered)] == WORD.findall(lowered)
     words = set(WORD.findall(text))
     starts = any(w.startswith(NEG_STARTS) for w in words)
     assert not starts or may_start_negation(text)

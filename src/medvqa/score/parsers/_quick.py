@@ -37,8 +37,9 @@ from medvqa.score.parsers._cues import (
     NEG_STARTS,
     NEG_WORDS,
     REFUSAL_TRIGGERS,
-    WORD,
+    as_bytes,
     may_start_negation,
+    word_tokens,
 )
 from medvqa.score.parsers._reading import OptionSet
 
@@ -52,15 +53,14 @@ _CUE_WORDS = frozenset(
        "therefore", "thus", "hence", "both", "selection", "diagnosis", "choose", "pick",
        "select", "favour", "favor", "say", "go", "going", "opt", "respuesta", "resposta",
        "risposta", "reponse", "antwort", "it's", "doubt"})
-def _has_structure(text: str) -> bool:
-    """Whether ``text`` holds a character of :data:`_STRUCTURE` (substring tests: faster)."""
-    return ("<" in text or ">" in text or "{" in text or "}" in text or "[" in text
-            or "]" in text or "(" in text or ")" in text or "|" in text or "\\" in text
-            or "\n" in text or ":" in text or '"' in text or "*" in text or "_" in text
-            or "`" in text or "#" in text or "?" in text)
-
-
-_LONE_CAPITAL = re.compile(r"[A-Z](?<![A-Za-z0-9][A-Z])(?![A-Za-z0-9])")
+_CUE_BYTES = as_bytes(_CUE_WORDS)
+_NEG_START_BYTES = tuple(w.encode() for w in NEG_STARTS)
+# A character of _STRUCTURE, or a capital letter standing alone: one search, led by a character
+# class (the engine skips the other characters in C). After a structural character the first
+# lookbehind holds at once; after a capital the other two test that it stands alone.
+_STRUCTURE_OR_CAPITAL = re.compile(
+    "[" + re.escape("".join(sorted(_STRUCTURE))) + "A-Z]"
+    r"(?:(?<=[^A-Z])|(?<![A-Za-z0-9][A-Z])(?![A-Za-z0-9]))")
 _SHORT = 48
 
 
@@ -76,15 +76,15 @@ _EXPLAINS = ("expla", "reason", "rational")
 
 def _plain(text: str, lowered: str) -> bool:
     """Whether ``text`` has none of the cues of the module docstring (it is ASCII)."""
-    if _has_structure(text) or _LONE_CAPITAL.search(text) is not None:
+    if _STRUCTURE_OR_CAPITAL.search(text) is not None:
         return False
     if "n't" in lowered or "it is" in lowered:
         return False
     # Cue words are looked for in the whole text, option texts included: a cue inside an
     # option text only sends the response to the full reading.
-    words = set(WORD.findall(lowered))
-    return words.isdisjoint(_CUE_WORDS) and not (may_start_negation(lowered) and any(
-        w.startswith(NEG_STARTS) for w in words))
+    words = word_tokens(lowered)
+    return _CUE_BYTES.isdisjoint(words) and not (may_start_negation(lowered) and any(
+        w.startswith(_NEG_START_BYTES) for w in words))
 
 
 def quick_read(text: str, ix: OptionSet) -> ParsedAnswer | None:
