@@ -154,7 +154,8 @@ _REST_CUES = ["(B)", "(adenocarcinoma)", "(see", "notes)", "not", "no", "n't", "
               "excluded", "unlikely", "maybe", "would", "if", "although", "wait", "actually",
               "answer", "option", "Answer:", "Final answer:", "the answer is", "B", "A", "C",
               "E", "B.", "C:", "it is", "therefore", "Explanation:", "reason:", "I", "E. coli",
-              "denied", "lacking", "?", "Stage 2", "hepatitis E", "respuesta:", "say"]
+              "denied", "lacking", "?", "Stage 2", "hepatitis E", "respuesta:", "say",
+              "let me", "take a closer look", "more time", "before answering"]
 _REST = _REST_PLAIN * 8 + _REST_CUES
 _rest = st.lists(st.sampled_from(_REST), min_size=3, max_size=20).map(" ".join)
 
@@ -164,7 +165,8 @@ def _marked_forms(letter: str, rest: str) -> list[str]:
     tail = rest.rstrip(" .")
     return [f"The answer is {letter}. {rest}", f"The answer is {letter}. {rest.capitalize()}",
             f"{letter}: {rest}",
-            f"{tail[:1].upper()}{tail[1:]} option {letter}.", f"{tail} option {letter}"]
+            f"{tail[:1].upper()}{tail[1:]} option {letter}.", f"{tail} option {letter}",
+            f"{rest.capitalize()}.", f"{rest} and more."]  # the last two: plain, no letter
 
 
 @settings(max_examples=800, deadline=None)

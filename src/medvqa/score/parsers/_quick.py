@@ -32,6 +32,7 @@ import re
 
 from medvqa.score.parsers._base import ParsedAnswer, abstain
 from medvqa.score.parsers._cues import (
+    DEFERRAL_ASCII,
     DISCUSSED_WORDS,
     HEDGE_TRIGGERS,
     NEG_STARTS,
@@ -108,7 +109,9 @@ def quick_read(text: str, ix: OptionSet) -> ParsedAnswer | None:
     spans = ix.phrases.find(text, lowered)
     named = {letter for _, _, who in spans for letter in who}
     if not named:
-        return abstain("no_answer")
+        # As the full reading: a response that names nothing and puts its answer off ("let me
+        # take a closer look") has not committed; only the others want a reading.
+        return abstain("not_committed" if DEFERRAL_ASCII.search(lowered) else "no_answer")
     return ParsedAnswer(named.pop(), False) if len(named) == 1 else abstain("ambiguous")
 
 
