@@ -155,7 +155,11 @@ _REST_CUES = ["(B)", "(adenocarcinoma)", "(see", "notes)", "not", "no", "n't", "
               "answer", "option", "Answer:", "Final answer:", "the answer is", "B", "A", "C",
               "E", "B.", "C:", "it is", "therefore", "Explanation:", "reason:", "I", "E. coli",
               "denied", "lacking", "?", "Stage 2", "hepatitis E", "respuesta:", "say",
-              "let me", "take a closer look", "more time", "before answering"]
+              "let me", "take a closer look", "more time", "before answering",
+              # negations a quick reading accepts apart from every mention, and their reach
+              "no", "no atypia", "never", "without", "none", "nothing", "neither", "nor",
+              "absence of", "absent", "wrongly", "unless likely", "is", "clearly", "been",
+              ") no", "seems", "pleural effusion no", "is never", "non-glaucoma"]
 _REST = _REST_PLAIN * 8 + _REST_CUES
 _rest = st.lists(st.sampled_from(_REST), min_size=3, max_size=20).map(" ".join)
 
@@ -198,3 +202,17 @@ def test_a_marked_letter_beside_a_plain_sentence_is_read_quickly(text, choice):
     quick = _quick.quick_read(text, option_set(tuple(options.items())))
     assert quick == make_parser("strict").parse(text, options, "single")
     assert quick is not None and quick.choice == choice
+
+
+@settings(max_examples=500, deadline=None)
+@given(words=st.lists(st.sampled_from(_WORDS + ["nothing", "none", "neither", "nor", "absence",
+                                                "no2", "no_x", "no-x", "nonsense", "knot",
+                                                "snow", "without", "nor,", "(no)"]),
+                      min_size=1, max_size=24))
+def test_in_a_text_cued_by_apart_negations_only_neg_before_finds_just_those(words):
+    from medvqa.score.parsers._cues import NEG_BEFORE
+
+    lowered = " ".join(words).lower()
+    if _quick._cues_of(lowered, lowered) == _quick._NEGATED:
+        assert [m.span() for m in _quick._APART.finditer(lowered)] == [
+            m.span() for m in NEG_BEFORE.finditer(lowered)]
