@@ -7,12 +7,14 @@ decision compared with the shortcut's.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from medvqa.score.parsers import _locate, _quick, _reading, _strict, clear_caches, make_parser
-from medvqa.score.parsers._cues import NEG_STARTS, WORD, may_start_negation
+from medvqa.score.parsers._cues import NEG_STARTS, WORD, may_start_negation, word_tokens
 from medvqa.score.parsers._reading import option_set, scan
 
 _POOL = ["Left", "Right", "Pleural effusion", "Pneumothorax", "Pulmonary oedema", "Normal",
@@ -100,10 +102,14 @@ def monkeypatch_module():
 
 
 @settings(max_examples=500, deadline=None)
-@given(text=st.text(alphabet=st.sampled_from(list("abdeiklnorstuxc'/ ?<>{}[]()|\\\n:\"*_`#.")),
-                    max_size=40))
+@given(text=st.text(alphabet=st.sampled_from(list("abdeiklnorstuxc'/ ?<>{}[]()|\\\n:\"*_`#.")
+                                              + list("AB1é\u00e9\u0130\u017f-")), max_size=40))
 def test_substring_tests_agree_with_their_definitions(text):
-    assert _quick._has_structure(text) == (not _quick._STRUCTURE.isdisjoint(text))
+    lone = re.search(r"(?<![A-Za-z0-9])[A-Z](?![A-Za-z0-9])", text) is not None
+    assert (_quick._STRUCTURE_OR_CAPITAL.search(text) is not None) == (
+        not _quick._STRUCTURE.isdisjoint(text) or lone)
+    lowered = text.lower()
+    assert [w.decode() for w in word_tokens(lowered)] == WORD.findall(lowered)
     words = set(WORD.findall(text))
     starts = any(w.startswith(NEG_STARTS) for w in words)
     assert not starts or may_start_negation(text)
@@ -148,7 +154,12 @@ _REST_CUES = ["(B)", "(adenocarcinoma)", "(see", "notes)", "not", "no", "n't", "
               "excluded", "unlikely", "maybe", "would", "if", "although", "wait", "actually",
               "answer", "option", "Answer:", "Final answer:", "the answer is", "B", "A", "C",
               "E", "B.", "C:", "it is", "therefore", "Explanation:", "reason:", "I", "E. coli",
-              "denied", "lacking", "?", "Stage 2", "hepatitis E", "respuesta:", "say"]
+              "denied", "lacking", "?", "Stage 2", "hepatitis E", "respuesta:", "say",
+              "let me", "take a closer look", "more time", "before answering",
+              # negations a quick reading accepts apart from every mention, and their reach
+              "no", "no atypia", "never", "without", "none", "nothing", "neither", "nor",
+              "absence of", "absent", "wrongly", "unless likely", "is", "clearly", "been",
+              ") no", "seems", "pleural effusion no", "is never", "non-glaucoma"]
 _REST = _REST_PLAIN * 8 + _REST_CUES
 _rest = st.lists(st.sampled_from(_REST), min_size=3, max_size=20).map(" ".join)
 
@@ -158,7 +169,8 @@ def _marked_forms(letter: str, rest: str) -> list[str]:
     tail = rest.rstrip(" .")
     return [f"The answer is {letter}. {rest}", f"The answer is {letter}. {rest.capitalize()}",
             f"{letter}: {rest}",
-            f"{tail[:1].upper()}{tail[1:]} option {letter}.", f"{tail} option {letter}"]
+            f"{tail[:1].upper()}{tail[1:]} option {letter}.", f"{tail} option {letter}",
+            f"{rest.capitalize()}.", f"{rest} and more."]  # the last two: plain, no letter
 
 
 @settings(max_examples=800, deadline=None)
@@ -190,3 +202,17 @@ def test_a_marked_letter_beside_a_plain_sentence_is_read_quickly(text, choice):
     quick = _quick.quick_read(text, option_set(tuple(options.items())))
     assert quick == make_parser("strict").parse(text, options, "single")
     assert quick is not None and quick.choice == choice
+
+
+@settings(max_examples=500, deadline=None)
+@given(words=st.lists(st.sampled_from(_WORDS + ["nothing", "none", "neither", "nor", "absence",
+                                                "no2", "no_x", "no-x", "nonsense", "knot",
+                                                "snow", "without", "nor,", "(no)"]),
+                      min_size=1, max_size=24))
+def test_in_a_text_cued_by_apart_negations_only_neg_before_finds_just_those(words):
+    from medvqa.score.parsers._cues import NEG_BEFORE
+
+    lowered = " ".join(words).lower()
+    if _quick._cues_of(lowered, lowered) == _quick._NEGATED:
+        assert [m.span() for m in _quick._APART.finditer(lowered)] == [
+            m.span() for m in NEG_BEFORE.finditer(lowered)]

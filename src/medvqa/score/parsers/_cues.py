@@ -193,10 +193,43 @@ def may_start_negation(lowered: str) -> bool:
 
 
 WORD = re.compile(r"[a-z'/]+")
+# Every byte but [a-z'/] becomes a space (a non-ASCII character's UTF-8 bytes are all >= 0x80).
+_NON_WORD_BYTES = bytes(b if 97 <= b <= 122 or b in b"'/" else 32 for b in range(256))
+
+
+def word_tokens(lowered: str) -> list[bytes]:
+    """The :data:`WORD` tokens of ``lowered``, UTF-8 encoded, for set tests against cue words.
+
+    The same tokens as ``WORD.findall`` (every character outside ``[a-z'/]`` separates), made
+    without a pattern or a str per word: a third of the cost, and the cue checks of a plain
+    response are mostly this. Compare with :func:`as_bytes` sets.
+
+    >>> word_tokens("it's e. coli, and/or café")
+    [b"it's", b'e', b'coli', b'and/or', b'caf']
+    """
+    return lowered.encode("utf-8", "surrogatepass").translate(_NON_WORD_BYTES).split()
+
+
+def as_bytes(words: frozenset[str]) -> frozenset[bytes]:
+    """``words`` encoded, to test against :func:`word_tokens`."""
+    return frozenset(w.encode() for w in words)
+
+
 # Clause ends: the punctuation alone is a cheap character class; the conjunctions are looked
 # for only when one of them occurs as a substring.
 CLAUSE_PUNCT = re.compile(r"[.;,!?\n]|\s[\u2014\u2013-]+\s")
 CLAUSE_WORDS = frozenset({"but", "however", "whereas", "although", "though", "while", "so"})
+
+
+def ascii_twin(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """``pattern`` compiled without IGNORECASE: the same matches on lower-case ASCII text.
+
+    Why: IGNORECASE makes the engine fold every character it compares, which costs two to five
+    times the search. The cue patterns' literals are lower case (a test checks it), so on text
+    that is lower case and ASCII a case-sensitive search finds exactly the same matches. Outside
+    ASCII the folding still matters ("ſ" matches "s" under IGNORECASE): use the original there.
+    """
+    return re.compile(pattern.pattern, pattern.flags & ~re.IGNORECASE)
 
 
 def _alternatives(pattern: str) -> list[str]:
@@ -240,15 +273,32 @@ def by_trigger(pattern: re.Pattern[str], triggers: frozenset[str]) -> dict[str, 
 
 REFUSAL_BY_WORD = by_trigger(REFUSAL, REFUSAL_TRIGGERS)
 HEDGE_BY_WORD = by_trigger(HEDGE, HEDGE_TRIGGERS)
+_REFUSAL_BY_WORD_ASCII = {w: ascii_twin(p) for w, p in REFUSAL_BY_WORD.items()}
+_HEDGE_BY_WORD_ASCII = {w: ascii_twin(p) for w, p in HEDGE_BY_WORD.items()}
+
+# Twins of the patterns searched most often, for lower-case ASCII text (see ascii_twin).
+NEG_BEFORE_ASCII = ascii_twin(NEG_BEFORE)
+NEG_AFTER_ASCII = ascii_twin(NEG_AFTER)
+NEG_AFTER_VERB_ASCII = ascii_twin(NEG_AFTER_VERB)
+NEG_STOP_ASCII = ascii_twin(NEG_STOP)
+NOT_NEGATIONS_ASCII = ascii_twin(NOT_NEGATIONS)
+REVISION_ASCII = ascii_twin(REVISION)
+DEFERRAL_ASCII = ascii_twin(DEFERRAL)
 
 
 def refuses(masked: str, words: set[str]) -> bool:
-    """``REFUSAL.search(masked)``, searching only the alternatives cued by ``words``."""
-    return any(REFUSAL_BY_WORD[w].search(masked) for w in words & REFUSAL_TRIGGERS
-               if w in REFUSAL_BY_WORD)
+    """``REFUSAL.search(masked)``, searching only the alternatives cued by ``words``.
+
+    ``masked`` is lower case (its ASCII twins are searched when it is ASCII).
+    """
+    table = _REFUSAL_BY_WORD_ASCII if masked.isascii() else REFUSAL_BY_WORD
+    return any(table[w].search(masked) for w in words & REFUSAL_TRIGGERS if w in table)
 
 
 def hedges(masked: str, words: set[str]) -> bool:
-    """``HEDGE.search(masked)``, searching only the alternatives cued by ``words``."""
-    return any(HEDGE_BY_WORD[w].search(masked) for w in words & HEDGE_TRIGGERS
-               if w in HEDGE_BY_WORD)
+    """``HEDGE.search(masked)``, searching only the alternatives cued by ``words``.
+
+    ``masked`` is lower case (its ASCII twins are searched when it is ASCII).
+    """
+    table = _HEDGE_BY_WORD_ASCII if masked.isascii() else HEDGE_BY_WORD
+    return any(table[w].search(masked) for w in words & HEDGE_TRIGGERS if w in table)

@@ -32,13 +32,15 @@ import re
 
 from medvqa.score.parsers._base import ParsedAnswer, abstain
 from medvqa.score.parsers._cues import (
+    DEFERRAL_ASCII,
     DISCUSSED_WORDS,
     HEDGE_TRIGGERS,
     NEG_STARTS,
     NEG_WORDS,
     REFUSAL_TRIGGERS,
-    WORD,
+    as_bytes,
     may_start_negation,
+    word_tokens,
 )
 from medvqa.score.parsers._reading import OptionSet
 
@@ -52,15 +54,44 @@ _CUE_WORDS = frozenset(
        "therefore", "thus", "hence", "both", "selection", "diagnosis", "choose", "pick",
        "select", "favour", "favor", "say", "go", "going", "opt", "respuesta", "resposta",
        "risposta", "reponse", "antwort", "it's", "doubt"})
-def _has_structure(text: str) -> bool:
-    """Whether ``text`` holds a character of :data:`_STRUCTURE` (substring tests: faster)."""
-    return ("<" in text or ">" in text or "{" in text or "}" in text or "[" in text
-            or "]" in text or "(" in text or ")" in text or "|" in text or "\\" in text
-            or "\n" in text or ":" in text or '"' in text or "*" in text or "_" in text
-            or "`" in text or "#" in text or "?" in text)
-
-
-_LONE_CAPITAL = re.compile(r"[A-Z](?<![A-Za-z0-9][A-Z])(?![A-Za-z0-9])")
+_CUE_BYTES = as_bytes(_CUE_WORDS)
+# Negations of a noun phrase or a clause that cue no other rule (no hedge, refusal or
+# discussion word, none that a clause test reads after a mention but "never" and "absent",
+# which NEG_BEFORE holds too): a quick reading accepts them where they stand apart from every
+# mention (:func:`_negations_apart`).
+_APART_NEGATIONS = frozenset({"no", "never", "neither", "nor", "without", "none", "nothing",
+                              "absence"}) & NEG_WORDS
+# What NEG_AFTER and NEG_AFTER_VERB read after a mention without a word boundary after it
+# ("wrongly", "unless likely"): a text holding one goes to the full reading.
+_AFTER_STEMS = ("excluded", "unlikely", "incorrect", "wrong", "absent", "less likely",
+                "eliminated", "improbable")
+# The words NEG_AFTER allows between a mention and its negation ("… is clearly not …").
+_AFTER_WORDS = frozenset({"is", "are", "was", "were", "seems", "appears", "can", "could",
+                          "should", "would", "has", "have", "must", "be", "been", "also", "now",
+                          "clearly", "definitely", "safely"})
+_GAP_TOKEN = re.compile(r"[a-z]+|[^\s)\]*]")
+_OTHER_CUE_BYTES = as_bytes(_CUE_WORDS - _APART_NEGATIONS)
+# Where NEG_BEFORE matches in a text whose only cue words are _APART_NEGATIONS and which has
+# no ' or /: each of its alternatives is a whole word there (a word boundary on each side, so
+# a WORD token), and every other word it could start with is a cue word or a NEG_STARTS start.
+# So it matches exactly these words, and this short pattern finds them for a fraction of the
+# cost (a property test compares the two).
+# It opens with a character class (the engine skips other characters in C), then asks for a
+# word boundary before that first letter.
+_APART = re.compile(
+    "[" + "".join(sorted({w[0] for w in _APART_NEGATIONS})) + r"](?<!\w\w)(?:"
+    + "|".join(f"(?<={w[0]}){re.escape(w[1:])}"
+               for w in sorted(_APART_NEGATIONS, key=len, reverse=True)) + r")\b")
+_BOUNDARY = re.compile(r"[.;,!?\n]")
+_VERB_AFTER = re.compile(r"[\s.)\]:*]+(?:is|are|was|were|can|could|should|would|has|have"
+                         r"|must|seems|appears)")
+_NEG_START_BYTES = tuple(w.encode() for w in NEG_STARTS)
+# A character of _STRUCTURE, or a capital letter standing alone: one search, led by a character
+# class (the engine skips the other characters in C). After a structural character the first
+# lookbehind holds at once; after a capital the other two test that it stands alone.
+_STRUCTURE_OR_CAPITAL = re.compile(
+    "[" + re.escape("".join(sorted(_STRUCTURE))) + "A-Z]"
+    r"(?:(?<=[^A-Z])|(?<![A-Za-z0-9][A-Z])(?![A-Za-z0-9]))")
 _SHORT = 48
 
 
@@ -74,17 +105,82 @@ _ASIDE = re.compile(r"\([a-z0-9 ,.;-]*\)")
 _EXPLAINS = ("expla", "reason", "rational")
 
 
-def _plain(text: str, lowered: str) -> bool:
-    """Whether ``text`` has none of the cues of the module docstring (it is ASCII)."""
-    if _has_structure(text) or _LONE_CAPITAL.search(text) is not None:
-        return False
-    if "n't" in lowered or "it is" in lowered:
-        return False
+_PLAIN, _NEGATED, _CUED = 0, 1, 2
+
+
+def _cues_of(text: str, lowered: str) -> int:
+    """Which cues ``text`` (ASCII) holds: none, only apart-able negations, or others.
+
+    :data:`_PLAIN`: none of the cues of the module docstring; :data:`_NEGATED`: only words of
+    :data:`_APART_NEGATIONS`; :data:`_CUED`: any other.
+    """
+    if _STRUCTURE_OR_CAPITAL.search(text) is not None:
+        return _CUED
+    if "n't" in lowered or "it is" in lowered or any(t in lowered for t in _AFTER_STEMS):
+        return _CUED
     # Cue words are looked for in the whole text, option texts included: a cue inside an
     # option text only sends the response to the full reading.
-    words = set(WORD.findall(lowered))
-    return words.isdisjoint(_CUE_WORDS) and not (may_start_negation(lowered) and any(
-        w.startswith(NEG_STARTS) for w in words))
+    words = word_tokens(lowered)
+    if may_start_negation(lowered) and any(w.startswith(_NEG_START_BYTES) for w in words):
+        return _CUED
+    if _CUE_BYTES.isdisjoint(words):
+        return _PLAIN
+    if not _OTHER_CUE_BYTES.isdisjoint(words) or "'" in lowered or "/" in lowered:
+        return _CUED  # (' and / join words into one token: see _APART)
+    return _NEGATED
+
+
+def _negations_apart(text: str, lowered: str, mentions: list[tuple[int, int]],
+                     blanked: list[tuple[int, int]]) -> bool:
+    r"""Whether no negation of ``lowered`` can reach a mention (start, end) under rule 16.
+
+    A negation reads only within its clause: before a mention from the clause's start
+    (``NEG_BEFORE``), after it to the clause's end (``NEG_AFTER``), and, when the mention is
+    followed by "." or ":", in the next clause only if that clause opens with a verb
+    (``NEG_AFTER_VERB``: "A. is ruled out"). So a negation cannot reach a mention when one of
+    ``. ; , ! ? \n`` lies between them (each ends a clause, except a period after a lone
+    letter, "B.": none such counts here), and no mention followed by "." or ":" is followed
+    by one of those verbs. After a mention a negation is also out of reach when a word other
+    than NEG_AFTER's verbs and adverbs stands between them outside the ``blanked`` option texts
+    ("B. The glands show no atypia": "no" is in B's clause, but "the" stops NEG_AFTER). Overlap
+    (a negation word inside an option text) fails the test.
+    """
+    negations = [m.span() for m in _APART.finditer(lowered)]
+    for start, end in mentions:
+        if ("." in lowered[end:end + 3] or ":" in lowered[end:end + 3]) and (
+                _VERB_AFTER.match(lowered, end) is not None):
+            return False
+        for n_start, n_end in negations:
+            if n_end <= start:
+                gap = (n_end, start)
+            elif n_start >= end:
+                gap = (end, n_start)
+            else:
+                return False
+            b = _BOUNDARY.search(lowered, *gap)
+            while b is not None and _after_lone_letter(text, b.start()):
+                b = _BOUNDARY.search(lowered, b.end(), gap[1])
+            if b is None and (n_end <= start or _after_reaches(lowered, end, n_start, blanked)):
+                return False
+    return True
+
+
+def _after_reaches(lowered: str, end: int, n_start: int, blanked: list[tuple[int, int]]) -> bool:
+    """Whether NEG_AFTER may read from a mention ending at ``end`` to a negation at ``n_start``.
+
+    It may not when a character or word it does not allow there stands between them outside
+    the blanked option texts (which the reader turns into spaces).
+    """
+    for t in _GAP_TOKEN.finditer(lowered, end, n_start):
+        if t.group() not in _AFTER_WORDS and not any(a <= t.start() < b for a, b in blanked):
+            return False
+    return True
+
+
+def _after_lone_letter(text: str, i: int) -> bool:
+    """``text[i]`` is a period after a one-letter word ("B.", "e."): maybe no clause end."""
+    return text[i] == "." and i >= 1 and text[i - 1].isalpha() and (
+        i == 1 or not text[i - 2].isalnum())
 
 
 def quick_read(text: str, ix: OptionSet) -> ParsedAnswer | None:
@@ -103,12 +199,18 @@ def quick_read(text: str, ix: OptionSet) -> ParsedAnswer | None:
     if m is not None:
         return _marked(text, m, ix)
     lowered = text.lower()
-    if not _plain(text, lowered):
+    cues = _cues_of(text, lowered)
+    if cues == _CUED:
         return None
     spans = ix.phrases.find(text, lowered)
+    named_at = [(a, b) for a, b, _ in spans]
+    if cues == _NEGATED and not _negations_apart(text, lowered, named_at, named_at):
+        return None
     named = {letter for _, _, who in spans for letter in who}
     if not named:
-        return abstain("no_answer")
+        # As the full reading: a response that names nothing and puts its answer off ("let me
+        # take a closer look") has not committed; only the others want a reading.
+        return abstain("not_committed" if DEFERRAL_ASCII.search(lowered) else "no_answer")
     return ParsedAnswer(named.pop(), False) if len(named) == 1 else abstain("ambiguous")
 
 
@@ -125,10 +227,15 @@ def _marked(text: str, m: re.Match[str], ix: OptionSet) -> ParsedAnswer | None:
         bare = bare[:a.start()] + " " * (a.end() - a.start()) + bare[a.end():]
     if ":" in rest and any(w in lowered for w in _EXPLAINS):
         return None
-    if not _plain(bare, bare.lower()):
+    cues = _cues_of(bare, bare.lower())
+    if cues == _CUED:
         return None
     spans = ix.phrases.find(rest, lowered)
     if any(who != {letter} for _, _, who in spans) or any(
             a.start() < e and s < a.end() for s, e, _ in spans for a in asides):
+        return None
+    named_at = [(s, e) for s, e, _ in spans]
+    if cues == _NEGATED and not _negations_apart(text, text.lower(), named_at + [m.span(1)],
+                                                 named_at):
         return None
     return ParsedAnswer(letter, False)

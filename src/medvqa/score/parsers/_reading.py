@@ -25,10 +25,14 @@ from medvqa.score.parsers._cues import (
     EXPLANATION,
     HEDGE_BUT,
     NEG_AFTER,
+    NEG_AFTER_ASCII,
     NEG_AFTER_VERB,
+    NEG_AFTER_VERB_ASCII,
     NEG_BEFORE,
+    NEG_BEFORE_ASCII,
     NEG_STARTS,
     NEG_STOP,
+    NEG_STOP_ASCII,
     NEG_WORDS,
     NOT_NEGATIONS,
     WORD,
@@ -199,6 +203,10 @@ def _mentions(text: str, lowered: str, masked: str, words: set[str],
         return Reading(chosen, _EMPTY, by_letter, None,
                        len(chosen) > 1 and _OR.search(masked) is not None)
     ends = [] if plain else _clause_ends(text, lowered, words, ix)
+    # The cue patterns' case-sensitive twins where the text allows (see _cues.ascii_twin).
+    ascii_text = lowered.isascii()
+    neg_after = NEG_AFTER_ASCII if ascii_text else NEG_AFTER
+    neg_after_verb = NEG_AFTER_VERB_ASCII if ascii_text else NEG_AFTER_VERB
     asserted: set[str] = set()
     negated: set[str] = set()
     lettered: set[str] = set()
@@ -224,10 +232,10 @@ def _mentions(text: str, lowered: str, masked: str, words: set[str],
                             or DISCUSSED_AFTER.match(masked[end:stop]) is not None):
             return False
         neg = may_negate and _negated_before(masked, begin, start) or (
-            NEG_AFTER.match(masked[end:stop]) is not None) or (
+            neg_after.match(masked[end:stop]) is not None) or (
             ("." in masked[end:end + 3] or ":" in masked[end:end + 3])
             # unmasked: another option's blanked name must not read as a missing subject
-            and NEG_AFTER_VERB.match(lowered[end:_next_end(ends, masked, end)]) is not None)
+            and neg_after_verb.match(lowered[end:_next_end(ends, masked, end)]) is not None)
         (negated if neg else asserted).update(letters)
         return not neg
 
@@ -263,7 +271,8 @@ def _mentions(text: str, lowered: str, masked: str, words: set[str],
 
 def _negated_before(masked: str, begin: int, start: int) -> bool:
     """A negation in the clause before a mention that still reaches it (rule 16)."""
-    cues = list(NEG_BEFORE.finditer(masked, begin, start))
+    ascii_text = masked.isascii()  # lower case: the twins apply (see _cues.ascii_twin)
+    cues = list((NEG_BEFORE_ASCII if ascii_text else NEG_BEFORE).finditer(masked, begin, start))
     if not cues:
         return False
     if cues[-1].group().split()[0] not in _NOUN_NEGATIONS or _DETERMINER.match(
@@ -273,7 +282,7 @@ def _negated_before(masked: str, begin: int, start: int) -> bool:
     colon = masked.find(":", last, start)
     if colon >= 0 and len(masked[last:colon].split()) >= 2:
         return False  # "without inflammation or fibrosis: steatosis"
-    stop = NEG_STOP.search(masked, last, start)
+    stop = (NEG_STOP_ASCII if ascii_text else NEG_STOP).search(masked, last, start)
     return stop is None or not masked[last:stop.start()].strip(" -,")
 
 

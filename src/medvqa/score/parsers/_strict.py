@@ -128,16 +128,21 @@ import re
 from medvqa.score.parsers._base import INVALID, ParsedAnswer, abstain
 from medvqa.score.parsers._cues import (
     DEFERRAL,
+    DEFERRAL_ASCII,
     HEDGE_BUT,
     HEDGE_TRIGGERS,
     NEG_BEFORE,
+    NEG_BEFORE_ASCII,
     NEG_STARTS,
     NEG_WORDS,
     NOT_NEGATIONS,
+    NOT_NEGATIONS_ASCII,
     REFUSAL,
     REFUSAL_TRIGGERS,
     REVISION,
-    WORD,
+    REVISION_ASCII,
+    as_bytes,
+    word_tokens,
 )
 from medvqa.score.parsers._locate import Segment, final_segments, set_aside_reasoning
 from medvqa.score.parsers._quick import quick_read
@@ -160,8 +165,8 @@ _MEMO_LEN = 64
 _SEGMENTS: dict[tuple[object, ...], Reading] = {}
 _SEGMENT_LEN = 96
 _BLANK = " \t\r\n*_#>.`"
-_TAIL_WORDS = REFUSAL_TRIGGERS | HEDGE_TRIGGERS
-_BEFORE_WORDS = REFUSAL_TRIGGERS | NEG_WORDS
+_TAIL_WORDS = as_bytes(REFUSAL_TRIGGERS | HEDGE_TRIGGERS)
+_BEFORE_WORDS = as_bytes(REFUSAL_TRIGGERS | NEG_WORDS)
 _LETTER_LINE = re.compile(r"(?:^|\n)[ \t]*(?:[-*\u2022][ \t]*)?[A-Z](?:[.):]|\s*(?:,|/|&|or\b"
                           r"|and\b))")
 
@@ -229,7 +234,7 @@ def _parse(text: str, qtype: str, ix: OptionSet, question: str) -> tuple[ParsedA
         if rest.asserted:
             reading = rest
     parsed = decide(reading, qtype)
-    if parsed.reason == "no_answer" and DEFERRAL.search(body) is not None:
+    if parsed.reason == "no_answer" and _revises_or_defers(DEFERRAL, DEFERRAL_ASCII, body):
         parsed = abstain("not_committed")  # "Let me reconsider the options once more."
     return parsed, reading.used_question
 
@@ -273,26 +278,41 @@ def _tail_may_matter(tail: str) -> bool:
     So when it has a refusal or hedge cue, a letter position or a change of mind.
     """
     lowered = tail.lower()
-    words = set(WORD.findall(lowered))
-    return bool(words & _TAIL_WORDS) or "(" in tail or "[" in tail or any(
+    return not _TAIL_WORDS.isdisjoint(word_tokens(lowered)) or "(" in tail or "[" in tail or any(
         k in lowered for k in ("answer", "option", "choice", "letter")) or (
-        _LETTER_LINE.search(tail) is not None) or REVISION.search(tail) is not None
+        _LETTER_LINE.search(tail) is not None) or _revises_or_defers(REVISION, REVISION_ASCII,
+                                                                      tail, lowered)
 
 
 def _before_may_matter(before: str) -> bool:
     """Whether what precedes the answer can undo it: a refusal cue or a negation."""
     lowered = before.lower()
-    words = set(WORD.findall(lowered))
-    return bool(words & _BEFORE_WORDS) or "n't" in lowered or any(
+    return not _BEFORE_WORDS.isdisjoint(word_tokens(lowered)) or "n't" in lowered or any(
         w in lowered for w in NEG_STARTS)
+
+
+def _revises_or_defers(pattern: re.Pattern[str], twin: re.Pattern[str], text: str,
+                       lowered: str | None = None) -> bool:
+    """``pattern.search(text)``; on ASCII text its case-sensitive twin on the lower case."""
+    if text.isascii():
+        return twin.search(text.lower() if lowered is None else lowered) is not None
+    return pattern.search(text) is not None
 
 
 def _negated_marker(body: str, start: int) -> bool:
     """A negation earlier in the marker's own clause ("I would not say the answer is A")."""
-    begin = max(body.rfind(c, 0, start) for c in ".;,!?\n:") + 1
+    # One call per character, not a generator over them: each Python step here costs more
+    # than the search it makes.
+    begin = max(body.rfind(".", 0, start), body.rfind(";", 0, start), body.rfind(",", 0, start),
+                body.rfind("!", 0, start), body.rfind("?", 0, start),
+                body.rfind("\n", 0, start), body.rfind(":", 0, start)) + 1
     if begin >= start:
         return False
-    fragment = NOT_NEGATIONS.sub(" ", body[begin:start])
+    fragment = body[begin:start]
+    if fragment.isascii():  # the case-sensitive twins on its lower case (_cues.ascii_twin)
+        fragment = NOT_NEGATIONS_ASCII.sub(" ", fragment.lower())
+        return NEG_BEFORE_ASCII.search(fragment) is not None
+    fragment = NOT_NEGATIONS.sub(" ", fragment)
     return NEG_BEFORE.search(fragment) is not None
 
 
@@ -322,7 +342,7 @@ def _from_segments(body: str, segments: list[Segment], qtype: str, ix: OptionSet
         others = (after.lettered - after.negated) - chosen
         if others:
             return abstain("ambiguous"), reading.used_question
-        if (after.asserted - chosen) and REVISION.search(tail) is not None:
+        if (after.asserted - chosen) and _revises_or_defers(REVISION, REVISION_ASCII, tail):
             return abstain("not_committed"), reading.used_question
     before = body[:seg.start]
     if before.strip(_BLANK) and _before_may_matter(before):
