@@ -40,6 +40,7 @@ if TYPE_CHECKING:
         read_jsonl,
         read_numbered,
         record_error,
+        validate_raw,
         write_json,
         write_jsonl,
     )
@@ -68,6 +69,7 @@ _WHERE: dict[str, str] = {
     "ABSENT_WHEN_NULL": "_formats",
     "record_error": "_jsonl",
     "raw_lines": "_jsonl",
+    "validate_raw": "_jsonl",
     "RawLine": "_jsonl",
     "BENCHMARK_FILE": "_names",
     "CACHE_FILE": "_names",
@@ -114,6 +116,7 @@ __all__ = [
     "ABSENT_WHEN_NULL",
     "record_error",
     "raw_lines",
+    "validate_raw",
     "RawLine",
     "BENCHMARK_FILE",
     "CACHE_FILE",

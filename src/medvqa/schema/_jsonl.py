@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
@@ -110,6 +110,27 @@ def raw_lines(path: str | Path) -> Iterator[RawLine]:
                 # tuple.__new__: the NamedTuple's own constructor is a Python call per line.
                 yield _new_tuple(RawLine, (lineno, offset, raw))
             offset += len(raw)
+
+
+_T = TypeVar("_T")
+
+
+def validate_raw(validate: Callable[[Any], _T], path: str | Path, lineno: int, raw: bytes) -> _T:
+    """``validate`` of a raw line: its bytes as they are, and only when they fail, its text.
+
+    Why: validating the bytes skips a decoded copy of every line, while the errors a caller
+    reports come from the text, word for word as a reader of text reports them. Raises
+    :class:`InputError` for a line that is not UTF-8, and what ``validate`` raises for a bad
+    line (catch :class:`InputError` first: it is a ``ValueError`` too).
+    """
+    try:
+        return validate(raw)
+    except ValueError:  # pydantic's ValidationError is one
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(encoding_error(path, lineno, raw, exc)) from None
+        return validate(text)
 
 
 def read_numbered(

@@ -28,9 +28,9 @@ from medvqa.schema import (
     InputError,
     Item,
     RecordError,
-    encoding_error,
     raw_lines,
     record_error,
+    validate_raw,
 )
 from medvqa.score._by import group_key
 from medvqa.score._metrics import chance_of_guess
@@ -285,18 +285,13 @@ def read_items(bench_dir: Path, by: tuple[str, ...], age_edges: tuple[float, ...
     validate = Item.model_validate_json
     for lineno, offset, raw in raw_lines(path):
         try:
-            # The bytes as they are; a line they fail is read again as text, so a bad line
-            # is reported as before, word for word.
-            item = validate(raw)
-        except (ValidationError, ValueError):
-            try:
-                item = validate(raw.decode("utf-8"))
-            except UnicodeDecodeError as exc:
-                raise InputError(encoding_error(path, lineno, raw, exc)) from None
-            except (ValidationError, ValueError) as exc:
-                bad += 1
-                first_bad = first_bad or _problem(path, lineno, raw, exc)
-                continue
+            item = validate_raw(validate, path, lineno, raw)
+        except InputError:
+            raise  # not UTF-8
+        except (ValidationError, ValueError) as exc:
+            bad += 1
+            first_bad = first_bad or _problem(path, lineno, raw, exc)
+            continue
         offsets.append(offset)
         hashes.append(hash(item.id))
         has_case.append(item.case_id is not None)

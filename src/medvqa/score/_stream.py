@@ -36,9 +36,9 @@ from medvqa.schema import (
     InputError,
     Item,
     Prediction,
-    encoding_error,
     raw_lines,
     record_error,
+    validate_raw,
 )
 from medvqa.score._failure_modes import FailureCounts, needs_judge
 from medvqa.score._items import ItemTable
@@ -170,17 +170,12 @@ def score_lines(pred_path: Path, items: ItemTable, config: StreamConfig,
     with atomic_writer(pred_path, "wb") as out:
         for lineno, _, raw in raw_lines(pred_path):
             try:
-                # The bytes as they are (no decoded copy); a line they fail is read again as
-                # text below, so a bad line is reported as before, word for word.
-                pred = validate(raw)
-            except (ValidationError, ValueError):
-                try:
-                    pred = validate(raw.decode("utf-8"))
-                except UnicodeDecodeError as exc:
-                    raise InputError(encoding_error(pred_path, lineno, raw, exc)) from None
-                except (ValidationError, ValueError) as exc:
-                    problems.add(problem_line(pred_path, lineno, raw, exc, "item_id"))
-                    continue
+                pred = validate_raw(validate, pred_path, lineno, raw)
+            except InputError:
+                raise  # not UTF-8
+            except (ValidationError, ValueError) as exc:
+                problems.add(problem_line(pred_path, lineno, raw, exc, "item_id"))
+                continue
             cond, response = pred.condition, pred.response
             index = find(pred.item_id)
             failed = pred.error is not None or response is None
