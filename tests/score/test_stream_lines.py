@@ -63,23 +63,18 @@ def test_a_line_that_is_not_utf8_still_refuses_the_file(tmp_path: Path) -> None:
     assert (run / "predictions.jsonl").read_bytes() == before  # nothing written
 
 
-def test_an_item_line_that_is_not_utf8_still_refuses_the_benchmark(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("old", "new", "error", "message"), [
+    (b"finding", b"find\xffing", InputError, r"items.jsonl:2: \(encoding\): not UTF-8"),
+    (b'"answer":"', b'"answer":"Z', BadInputError, r"items.jsonl:2: item item-0000001: answer"),
+], ids=["not-utf8-refuses", "bad-item-named-as-before"])
+def test_a_bad_item_line_is_reported_as_before(tmp_path: Path, old: bytes, new: bytes,
+                                               error: type[Exception], message: str) -> None:
     bench, run = _run(tmp_path, {})
     items = bench / "items.jsonl"
     lines = items.read_bytes().splitlines(keepends=True)
-    lines[1] = lines[1].replace(b"finding", b"find\xffing", 1)
+    lines[1] = lines[1].replace(old, new, 1)
     items.write_bytes(b"".join(lines))
-    with pytest.raises(InputError, match=r"items.jsonl:2: \(encoding\): not UTF-8"):
-        score_run(ScoreConfig(bench, run, resamples=9, allow_other_benchmark=True))
-
-
-def test_a_bad_item_line_is_named_as_before(tmp_path: Path) -> None:
-    bench, run = _run(tmp_path, {})
-    items = bench / "items.jsonl"
-    lines = items.read_bytes().splitlines(keepends=True)
-    lines[1] = lines[1].replace(b'"answer":"', b'"answer":"Z', 1)
-    items.write_bytes(b"".join(lines))
-    with pytest.raises(BadInputError, match=r"items.jsonl:2: item item-0000001: answer"):
+    with pytest.raises(error, match=message):
         score_run(ScoreConfig(bench, run, resamples=9, allow_other_benchmark=True))
 
 
