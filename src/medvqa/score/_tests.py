@@ -152,8 +152,7 @@ def dense_labels(labels: np.ndarray) -> np.ndarray:
     [1, 0, 1, 2]
     """
     labels = np.asarray(labels).reshape(-1)
-    if labels.dtype.kind not in "iu" or not len(labels) or labels.min() < 0 \
-            or labels.max() >= 4 * len(labels) + 1024:
+    if not _small_codes(labels):
         inverse: np.ndarray = np.unique(labels, return_inverse=True)[1]
         return inverse.reshape(-1)
     present = np.zeros(int(labels.max()) + 1, dtype=bool)
@@ -169,10 +168,18 @@ def repeats(labels: np.ndarray) -> bool:
     (True, False)
     """
     labels = np.asarray(labels).reshape(-1)
-    if labels.dtype.kind not in "iu" or not len(labels) or labels.min() < 0 \
-            or labels.max() >= 4 * len(labels) + 1024:
+    if not _small_codes(labels):
         return len(np.unique(labels)) < len(labels)
     return bool(np.bincount(labels).max() > 1)
+
+
+def _small_codes(labels: np.ndarray) -> bool:
+    """Whether ``labels`` are non-negative integers not much larger than their count.
+
+    Then a table indexed by them is small, and a lookup can stand in for a sort.
+    """
+    return bool(labels.dtype.kind in "iu" and len(labels) > 0 and labels.min() >= 0
+                and labels.max() < 4 * len(labels) + 1024)
 
 
 def _robust_wald_p(correct: np.ndarray, groups: np.ndarray, clusters: np.ndarray,
