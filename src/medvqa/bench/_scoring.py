@@ -105,6 +105,9 @@ def bench_scoring(quick: bool) -> list[BenchFigure]:
     n = 20_000 if quick else 100_000
     mixes = {"realistic mix (30 % distinct; the target's mix)": realistic_responses(n),
              "all distinct, no bare letter (pessimistic bound)": responses(n)}
+    from medvqa.bench._extraction import rules_build
+
+    build = rules_build()
     figures = []
     for style, target, count in (("strict", 100_000, n), ("mammovqa", 5_000, n // 5),
                                  ("pathmmu", None, n)):
@@ -114,7 +117,8 @@ def bench_scoring(quick: bool) -> list[BenchFigure]:
             rate = _parse_rate(style, texts[:count])
             realistic = mix.startswith("realistic")
             figures.append(BenchFigure(
-                "scoring", f"{style} parser, {count:,} responses, {mix}", rate, "responses/s",
+                "scoring", f"{style} parser{f' ({build})' if style == 'strict' else ''}, "
+                f"{count:,} responses, {mix}", rate, "responses/s",
                 f">= {target:,}" if target and realistic else "",
                 rate >= target if target and realistic else None))
     rng = np.random.default_rng(0)

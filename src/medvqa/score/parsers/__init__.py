@@ -11,6 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from medvqa._lazy import lazy_exports
+from medvqa.score.parsers._native import choose_build, compiled_rules
+
+# Before any rule module is imported: the compiled build only where it matches the sources.
+choose_build()
 
 if TYPE_CHECKING:
     from medvqa.score.parsers._base import (
@@ -50,6 +54,7 @@ if TYPE_CHECKING:
     )
 
 _WHERE: dict[str, str] = {
+    "compiled_rules": "_native",
     "without_reasoning": "_locate",
     "set_aside_reasoning": "_locate",
     "open_answer": "_open",
@@ -96,6 +101,7 @@ __all__ = [
     "abstain",
     "bleu_stats",
     "clear_caches",
+    "compiled_rules",
     "corpus_bleu",
     "gold_regions",
     "is_correct",

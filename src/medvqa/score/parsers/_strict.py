@@ -184,7 +184,7 @@ class StrictParser:
     style = "strict"
     compares_text = False
 
-    def parse(self, response: str, options: dict[str, str], question_type: str, *,
+    def parse(self, response: object, options: dict[str, str], question_type: str, *,
               question: str = "") -> ParsedAnswer:
         """Parse one response; see the module docstring for the rules."""
         if not isinstance(response, str) or not options:
