@@ -148,3 +148,13 @@ def test_digests_are_sha256_of_the_files(tmp_path: Path) -> None:
     _build(tmp_path)
     expected = hashlib.sha256((tmp_path / "_one.py").read_bytes()).hexdigest()
     assert source_digests(tmp_path, _MODULES)["_one"] == expected
+
+
+@pytest.mark.parametrize("style", ["strict", "region", "mammovqa", "pathmmu", "open"])
+@pytest.mark.parametrize("response", [None, 3, ["B"]])
+def test_a_response_that_is_not_text_is_invalid_in_every_style(style: str, response: object
+                                                                ) -> None:
+    """A compiled function checks its argument types: the parsers must take any value."""
+    parsed = make_parser(style).parse(response, {"A": "Left", "B": "Right"},  # type: ignore[arg-type]
+                                      "single")
+    assert parsed.invalid

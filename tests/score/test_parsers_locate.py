@@ -143,6 +143,23 @@ def test_fast_phrase_search_equals_its_token_definition(words, texts, sep):
     assert index.find(text, text.lower()) == index.find_by_tokens(text, text.lower())
 
 
+# One-letter first words (a genus written short, a letter-named option) are passed over where
+# their letter stands inside a longer word; the search must still equal its definition.
+_SHORT_OPTIONS = (("A", "S. aureus"), ("B", "E. coli"), ("C", "P"), ("D", "2"), ("E", "x"))
+_SHORT_WORDS = ["s", "S", "s's", "s'", "ss", "as", "sa", "e", "ae", "oe", "E.", "aes", "coli",
+                "aureus", "p", "P's", "2", "12", "x2", "'s", "x", "xs", "the", "case", ".", " ",
+                "-", "'", "café", "é"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(words=st.lists(st.sampled_from(_SHORT_WORDS), max_size=14),
+       sep=st.sampled_from([" ", "", ". ", "-", "'"]))
+def test_one_letter_words_are_found_as_their_token_definition(words, sep):
+    index = PhraseIndex(_SHORT_OPTIONS)
+    text = sep.join(words)
+    assert index.find(text, text.lower()) == index.find_by_tokens(text, text.lower())
+
+
 @settings(max_examples=300, deadline=None)
 @given(text=st.text(max_size=80), qtype=st.sampled_from(["single", "yesno", "multi"]))
 def test_every_abstention_says_why(text, qtype):

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from medvqa.bench._figure import BenchFigure
+from medvqa.bench._rules_build import rules_build
 
 log = logging.getLogger(__name__)
 
@@ -117,14 +118,6 @@ def _rate(items: list[tuple[str, dict[str, str], str, str]]) -> float:
     for text, options, qtype, question in items:
         parser.parse(text, options, qtype, question=question)
     return len(items) / (time.perf_counter() - t0)
-
-
-def rules_build() -> str:
-    """Which build of the rules runs: "compiled (mypyc)" or "from source (why)"."""
-    from medvqa.score.parsers import compiled_rules
-
-    compiled, why = compiled_rules()
-    return "compiled (mypyc)" if compiled else f"from source: {why}"
 
 
 def speed_figures(rows: list[dict[str, Any]], quick: bool) -> list[BenchFigure]:

@@ -16,6 +16,7 @@ import tracemalloc
 import numpy as np
 
 from medvqa.bench._figure import BenchFigure
+from medvqa.bench._rules_build import rules_build
 
 _OPTIONS = {"A": "adenocarcinoma", "B": "squamous cell carcinoma", "C": "benign lung tissue",
             "D": "large cell carcinoma"}
@@ -105,8 +106,6 @@ def bench_scoring(quick: bool) -> list[BenchFigure]:
     n = 20_000 if quick else 100_000
     mixes = {"realistic mix (30 % distinct; the target's mix)": realistic_responses(n),
              "all distinct, no bare letter (pessimistic bound)": responses(n)}
-    from medvqa.bench._extraction import rules_build
-
     build = rules_build()
     figures = []
     for style, target, count in (("strict", 100_000, n), ("mammovqa", 5_000, n // 5),

@@ -156,7 +156,13 @@ def _list_blocks(text: str) -> list[Block]:
     blocks: list[Block] = []
     run: list[tuple[int, int, str, str]] = []
     for start, end, line in [*_lines(text), (len(text), len(text), "")]:
-        m = _MARK_FIRST.match(line) or _MARK_LAST.match(line) or _MARK_WORD.match(line)
+        # A mark of _MARK_FIRST is "[…]" or a symbol, one of _MARK_LAST a symbol (never
+        # ASCII): on an ASCII line without "[" only _MARK_WORD can match (and it fails at
+        # once where no bullet opens the line).
+        m = None
+        if "[" in line or not line.isascii():
+            m = _MARK_FIRST.match(line) or _MARK_LAST.match(line)
+        m = m or _MARK_WORD.match(line)
         label = _MARKUP.sub("", m.group("label")).strip(" :-") if m else ""
         if m is not None and label.lower() not in _NOT_LABELS:
             run.append((start, end, label, _kind(m.group("mark"))))

@@ -54,7 +54,7 @@ def normalize_type(text: str) -> str:
     return " ".join(_NORM.sub(" ", text.lower()).split())
 
 
-def read_regions(response: str) -> dict[str, str | None] | None:
+def read_regions(response: object) -> dict[str, str | None] | None:
     """Region ID → type named in ``response`` (type None if missing); None when invalid."""
     if not isinstance(response, str) or REFUSAL.search(response):
         return None
@@ -119,7 +119,7 @@ def gold_regions(answer: list[str] | str, meta: dict[str, object]) -> dict[str, 
     return types
 
 
-def locate_regions(response: str) -> dict[str, str | None] | None:
+def locate_regions(response: object) -> dict[str, str | None] | None:
     """:func:`read_regions` of the located answer.
 
     Reasoning is set aside; when region fields follow a final-answer marker, what follows the
@@ -146,7 +146,7 @@ class RegionParser:
     style = "region"
     compares_text = False
 
-    def parse(self, response: str, options: dict[str, str], question_type: str, *,
+    def parse(self, response: object, options: dict[str, str], question_type: str, *,
               question: str = "") -> ParsedAnswer:
         """The region IDs named in the located answer (sorted); invalid when none or a refusal."""
         regions = locate_regions(response)

@@ -46,9 +46,10 @@ class PhraseIndex:
 
     Attributes:
         first: first folded word → the phrases that start with it, longest first.
-        anchors: (anchor, first word, fast entry): a substring every written form of the word
-            contains; where the longest phrase's plain text holds the anchor, (offset of the
-            anchor in it, the text, its words, its letters) to accept it in place.
+        anchors: (anchor, first word, fast entry, whole): a substring every written form of
+            the word contains; where the longest phrase's plain text holds the anchor, (offset
+            of the anchor in it, the text, its words, its letters) to accept it in place;
+            whether only a whole token can be the word (:func:`_whole_token`).
         literals: first word → its phrases with their plain lower-case text (the fast path).
         abbreviations: capitalised abbreviation → the letters it names.
         written: a pattern that finds any of the abbreviations as a substring (one search
@@ -82,8 +83,8 @@ class PhraseIndex:
         self.literals = {w: [(p[0], p[1], p[2], literal[(p[0], p[1])]) for p in phrases]
                          for w, phrases in first.items()}
         self.first = first
-        self.anchors = [(a, w, _fast_entry(a, self.literals[w][0])) for w in first
-                        for a in [anchor(w)]]
+        self.anchors = [(a, w, _fast_entry(a, self.literals[w][0]), _whole_token(w))
+                        for w in first for a in [anchor(w)]]
         self.abbreviations = {a: frozenset(w) for a, w in abbreviations.items()}
         self.written = re.compile("|".join(re.escape(a) for a in sorted(self.abbreviations))) \
             if self.abbreviations else None
@@ -98,7 +99,7 @@ class PhraseIndex:
         view = lowered if lowered.isascii() else ascii_view(lowered)
         found: list[tuple[int, int, int, frozenset[str]]] = []
         n = len(view)
-        for anc, word, fast in self.anchors:
+        for anc, word, fast, whole in self.anchors:
             j = view.find(anc)
             while j >= 0:
                 if fast is not None:  # the option written exactly as offered
@@ -110,8 +111,11 @@ class PhraseIndex:
                         found.append((s, e, fast[2], fast[3]))
                         j = view.find(anc, e)
                         continue
+                if whole and ((j and _joins(view, j)) or (j + 1 < n and view[j + 1].isalnum())):
+                    j = view.find(anc, j + 1)  # inside a longer word: not this one-letter word
+                    continue
                 start = j
-                while start and (view[start - 1].isalnum() or view[start - 1] == "'"):
+                while start and _joins(view, start):
                     start -= 1
                 m = _TOKEN.match(view, start)
                 if m is None:
@@ -206,6 +210,27 @@ class PhraseIndex:
             if who:
                 out.append((m.start(), m.end(), who))
         return out
+
+
+def _joins(view: str, i: int) -> bool:
+    """Whether ``view[i - 1]`` belongs to the token holding ``view[i]`` (``i`` > 0).
+
+    A letter or digit does, and an apostrophe between two of them ("crohn's"); an apostrophe
+    after another one ends a token (:data:`~._fold.TOKEN`: "x''p" is "x'" and "p").
+    """
+    before = view[i - 1]
+    return before.isalnum() or (before == "'" and i >= 2 and view[i - 2].isalnum())
+
+
+def _whole_token(word: str) -> bool:
+    """Whether only a token that *is* ``word`` (bar "'s") folds to it: a one-letter word.
+
+    A one-letter first word (the genus of "S. aureus", a letter-named option) is found
+    everywhere its letter is written; :func:`~._fold.fold` makes no longer token a single
+    letter but "ae"/"oe" → "e", so for every letter except ``e`` a hit with a letter or
+    digit beside it (or an apostrophe before it) is passed over without tokenising.
+    """
+    return len(word) == 1 and word != "e"
 
 
 def _fast_entry(anc: str, phrase: tuple[tuple[str, ...], tuple[str, ...], frozenset[str], str]
