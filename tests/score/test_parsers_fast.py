@@ -216,3 +216,28 @@ def test_in_a_text_cued_by_apart_negations_only_neg_before_finds_just_those(word
     if _quick._cues_of(lowered, lowered) == _quick._NEGATED:
         assert [m.span() for m in _quick._APART.finditer(lowered)] == [
             m.span() for m in NEG_BEFORE.finditer(lowered)]
+
+
+# What may follow a located answer: asides in brackets, letters in and out of brackets,
+# keywords that take a bracketed letter, Markdown, yes/no words, hedges.
+_TAIL_PIECES = [" (", "(", "[", ")", "]", "b", "B", "c", "case 3", "therefore ", "thus ",
+                "it is ", "it's ", "**", "_", "`", "\n", ": ", ", ", " or ", " and ", "option ",
+                "adenocarcinoma", "squamous cell carcinoma", "yes", "Yes", "no", "so ", ".",
+                "see field 9", "maybe", "not", " "]
+_TAIL_OPTIONS = {"A": "adenocarcinoma", "B": "squamous cell carcinoma", "C": "benign lung tissue",
+                 "D": "large cell carcinoma"}
+
+
+@settings(max_examples=600, deadline=None)
+@given(pieces=st.lists(st.sampled_from(_TAIL_PIECES), max_size=9))
+def test_a_tail_passed_over_cannot_change_the_answer(pieces):
+    """Where the check after a located answer passes over a tail with a bracket, reading it
+    finds nothing that would undo the answer: no refusal or hedge, no letter position."""
+    tail = "\n" + "".join(pieces)
+    ix = option_set(tuple(_TAIL_OPTIONS.items()))
+    # The check once sent every tail with a bracket to the reader; now only those where a
+    # bracket can make a letter position (on a yes/no item every bracket still does).
+    if ("(" in tail or "[" in tail) and not _strict._tail_may_matter(tail, False):
+        after = scan(tail, ix, "single")
+        assert after.verdict not in ("refusal", "hedge"), (tail, after)
+        assert not (after.lettered - after.negated), (tail, after)

@@ -45,7 +45,8 @@ from medvqa.score.parsers._fold import phrase_tokens
 from medvqa.score.parsers._letters import letter_mentions
 from medvqa.score.parsers._variants import PhraseIndex
 
-__all__ = ["LEAD", "OptionSet", "Reading", "decide", "option_set", "restated", "scan"]
+__all__ = ["LEAD", "OptionSet", "Reading", "decide", "letters_only", "option_set", "restated",
+           "scan"]
 
 _MARKUP = re.compile(r"[*_`]+|^[ \t]*(?:#+|>+)[ \t]*", re.MULTILINE)
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"',
@@ -141,6 +142,16 @@ def prepare(text: str) -> str:
     if "*" in text or "_" in text or "`" in text or "#" in text or ">" in text:
         text = _MARKUP.sub("", text)
     return text.strip()
+
+
+def letters_only(text: str) -> bool:
+    """Whether :func:`scan` reads ``text`` as letters only ("(b)", "A, C"), whatever the options.
+
+    >>> letters_only("(b)"), letters_only("(case 3)")
+    (True, False)
+    """
+    text = prepare(text)
+    return len(text) <= _ONLY_LETTERS_LEN and _ONLY_LETTERS.match(text) is not None
 
 
 def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *,

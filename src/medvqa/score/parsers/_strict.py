@@ -151,6 +151,7 @@ from medvqa.score.parsers._reading import (
     OptionSet,
     Reading,
     decide,
+    letters_only,
     option_set,
     restated,
     scan,
@@ -169,6 +170,11 @@ _TAIL_WORDS = as_bytes(REFUSAL_TRIGGERS | HEDGE_TRIGGERS)
 _BEFORE_WORDS = as_bytes(REFUSAL_TRIGGERS | NEG_WORDS)
 _LETTER_LINE = re.compile(r"(?:^|\n)[ \t]*(?:[-*\u2022][ \t]*)?[A-Z](?:[.):]|\s*(?:,|/|&|or\b"
                           r"|and\b))")
+# A capital letter that no letter precedes and no lower-case letter follows: every letter
+# position but a keyword's and a letters-only answer holds one ("(B)", "B is correct", ", C.").
+_LONE_CAPITAL = re.compile(r"(?<![A-Za-z])[A-Z](?![a-z])")
+# The keywords that may take a letter of either case ("therefore (b)"), as substrings.
+_BRACKET_KEYS = ("therefore", "thus", "hence", "both", "it")
 
 
 def clear_memo() -> None:
@@ -272,16 +278,38 @@ def _reads_as_whole(body: str, segments: list[Segment]) -> bool:
     return lead is not None and body[lead.end():].strip(" \t*_").startswith(seg.text[8:])
 
 
-def _tail_may_matter(tail: str) -> bool:
+def _tail_may_matter(tail: str, yesno: bool) -> bool:
     """Whether what follows the answer can undo it (the full reading runs only then).
 
     So when it has a refusal or hedge cue, a letter position or a change of mind.
     """
     lowered = tail.lower()
-    return not _TAIL_WORDS.isdisjoint(word_tokens(lowered)) or "(" in tail or "[" in tail or any(
+    return not _TAIL_WORDS.isdisjoint(word_tokens(lowered)) or _bracket_may_matter(
+        tail, lowered, yesno) or any(
         k in lowered for k in ("answer", "option", "choice", "letter")) or (
         _LETTER_LINE.search(tail) is not None) or _search_cased(REVISION, REVISION_ASCII,
                                                                       tail, lowered)
+
+
+def _bracket_may_matter(tail: str, lowered: str, yesno: bool) -> bool:
+    """Whether a tail with a bracket may hold a letter position (rule 9).
+
+    Such a tail was always read in full; now only where a letter position may be in it: a
+    capital letter standing alone (:data:`_LONE_CAPITAL`: ``(B)``, ``[C]``, "B is correct",
+    ", D."), a keyword that takes a letter of either case ("therefore (b)"; Markdown dropped
+    first, as the reader does), or a tail of letters only ("(b)"). An aside — "(case 3)",
+    "(squamous cell carcinoma)", "(see field 9)" — holds none. On a yes/no item every bracket
+    still counts (a yes/no word opening the tail is a letter position there).
+    """
+    if "(" not in tail and "[" not in tail:
+        return False
+    if yesno or _LONE_CAPITAL.search(tail) is not None:
+        return True
+    if letters_only(tail):
+        return True
+    if "*" in lowered or "_" in lowered or "`" in lowered:
+        lowered = lowered.replace("*", "").replace("_", "").replace("`", "")
+    return any(k in lowered for k in _BRACKET_KEYS)
 
 
 def _before_may_matter(before: str) -> bool:
@@ -339,7 +367,7 @@ def _from_segments(body: str, segments: list[Segment], qtype: str, ix: OptionSet
         return None
     chosen = frozenset(parsed.choice if isinstance(parsed.choice, list) else [parsed.choice or ""])
     tail = body[seg.end:]
-    if tail.strip(_BLANK) and _tail_may_matter(tail):
+    if tail.strip(_BLANK) and _tail_may_matter(tail, ix.yesno):
         after = scan(tail, ix, qtype, question)
         if after.verdict in ("refusal", "hedge"):
             return abstain(after.verdict), reading.used_question
