@@ -241,3 +241,30 @@ def test_a_tail_passed_over_cannot_change_the_answer(pieces):
         after = scan(tail, ix, "single")
         assert after.verdict not in ("refusal", "hedge"), (tail, after)
         assert not (after.lettered - after.negated), (tail, after)
+
+
+# What may precede a located answer: option texts (written variously), their abbreviations,
+# letters, negations, refusals, keywords that take a letter, Markdown.
+_BEFORE_PIECES = ["hepatocellular carcinoma", "Hepatocellular Carcinomas", "HCC", "FNH",
+                  "haemangioma", "hemangiomas", "focal nodular hyperplasia", "metastases",
+                  "metastasis", "A", "B", "(C)", "d", " not ", " no ", "without ", "excluded",
+                  "ruled out", " is unlikely", "unable", "cannot", "the image", "answer is ",
+                  "it is ", "therefore ", "**", "_", ", ", ". ", "; ", "\n", " ", "case 3",
+                  "liver", "so"]
+_BEFORE_OPTIONS = {"A": "Hepatocellular carcinoma", "B": "Haemangioma",
+                   "C": "Focal nodular hyperplasia", "D": "Metastasis"}
+
+
+@settings(max_examples=800, deadline=None)
+@given(pieces=st.lists(st.sampled_from(_BEFORE_PIECES), max_size=10),
+       chosen=st.sets(st.sampled_from("ABCD"), min_size=1, max_size=2))
+def test_a_before_passed_over_cannot_undo_the_answer(pieces, chosen):
+    """Where a text before a located answer has a cue but the check passes it over (it does
+    not name the chosen option), reading it finds no refusal and no negation of that option."""
+    before = "".join(pieces)
+    ix = option_set(tuple(_BEFORE_OPTIONS.items()))
+    chosen = frozenset(chosen)
+    if _strict._before_cued(before) and not _strict._before_may_matter(before, chosen, ix):
+        prior = scan(before, ix, "single", hedge=False)
+        assert prior.verdict != "refusal", (before, prior)
+        assert not (chosen & prior.negated), (before, prior)

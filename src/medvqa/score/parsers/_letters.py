@@ -41,7 +41,7 @@ import re
 
 from medvqa.score.parsers._fold import fold
 
-__all__ = ["letter_mentions"]
+__all__ = ["LETTER_KEYWORDS", "letter_mentions"]
 
 _P_PAREN = r"[(\[](?P<p>[A-Z])[)\]]"
 _P_KEY = (r"(?i:\b(?:answers?|options?|choices?|letter|therefore|thus|hence|both|it\s+is|it's)"
@@ -69,6 +69,9 @@ _KEYS = ("answer", "option", "choice", "letter", "therefore", "thus", "hence", "
 # is not searched for keyword positions.
 _KEY_WORDS = ("answer", "option", "choice", "letter", "therefore", "thus", "hence", "both")
 _KEY_SET = frozenset({*_KEY_WORDS, "answers", "options", "choices", "letters", "it's"})
+#: The words after which a letter of either case is an option letter ("the answer is b"); a
+#: text without one (as a word) names option letters only in capitals.
+LETTER_KEYWORDS = _KEY_SET | {"it"}
 _WORD_AFTER = re.compile(r"[ \t]+([a-z][a-z'-]*)")
 _GENUS = re.compile(r"\.[ \t]*[a-z]")
 _TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)*'?")

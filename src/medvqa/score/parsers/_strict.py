@@ -144,6 +144,7 @@ from medvqa.score.parsers._cues import (
     as_bytes,
     word_tokens,
 )
+from medvqa.score.parsers._letters import LETTER_KEYWORDS
 from medvqa.score.parsers._locate import Segment, final_segments, set_aside_reasoning
 from medvqa.score.parsers._quick import quick_read
 from medvqa.score.parsers._reading import (
@@ -153,6 +154,7 @@ from medvqa.score.parsers._reading import (
     decide,
     letters_only,
     option_set,
+    prepare,
     restated,
     scan,
 )
@@ -168,6 +170,8 @@ _SEGMENT_LEN = 96
 _BLANK = " \t\r\n*_#>.`"
 _TAIL_WORDS = as_bytes(REFUSAL_TRIGGERS | HEDGE_TRIGGERS)
 _BEFORE_WORDS = as_bytes(REFUSAL_TRIGGERS | NEG_WORDS)
+_REFUSAL_WORDS = as_bytes(REFUSAL_TRIGGERS)
+_LETTER_KEYWORD_BYTES = as_bytes(LETTER_KEYWORDS)
 _LETTER_LINE = re.compile(r"(?:^|\n)[ \t]*(?:[-*\u2022][ \t]*)?[A-Z](?:[.):]|\s*(?:,|/|&|or\b"
                           r"|and\b))")
 # A capital letter that no letter precedes and no lower-case letter follows: every letter
@@ -312,11 +316,32 @@ def _bracket_may_matter(tail: str, lowered: str, yesno: bool) -> bool:
     return any(k in lowered for k in _BRACKET_KEYS)
 
 
-def _before_may_matter(before: str) -> bool:
-    """Whether what precedes the answer can undo it: a refusal cue or a negation."""
+def _before_cued(before: str) -> bool:
+    """Whether the text before the answer holds a refusal cue or a negation."""
     lowered = before.lower()
     return not _BEFORE_WORDS.isdisjoint(word_tokens(lowered)) or "n't" in lowered or any(
         w in lowered for w in NEG_STARTS)
+
+
+def _before_may_matter(before: str, chosen: frozenset[str], ix: OptionSet) -> bool:
+    """Whether what precedes the answer can undo it (the full reading runs only then).
+
+    It can by a refusal, or by negating the chosen option, so only where it has a refusal cue
+    or a negation, and (for the second) names the chosen option: by one of its phrases'
+    anchors or abbreviations (:meth:`~._variants.PhraseIndex.may_name`), its letter in
+    capitals, or a keyword that takes a letter of either case. Read as the reader reads it
+    (Markdown dropped). On a yes/no item, and in a text that is not ASCII, a cue is enough.
+    """
+    if not _before_cued(before):
+        return False
+    if ix.yesno or not before.isascii():
+        return True
+    text = prepare(before)
+    lowered = text.lower()
+    tokens = word_tokens(lowered)
+    if not _REFUSAL_WORDS.isdisjoint(tokens) or not _LETTER_KEYWORD_BYTES.isdisjoint(tokens):
+        return True
+    return any(letter in text or ix.phrases.may_name(text, lowered, letter) for letter in chosen)
 
 
 def _search_cased(pattern: re.Pattern[str], twin: re.Pattern[str], text: str,
@@ -377,7 +402,7 @@ def _from_segments(body: str, segments: list[Segment], qtype: str, ix: OptionSet
         if (after.asserted - chosen) and _search_cased(REVISION, REVISION_ASCII, tail):
             return abstain("not_committed"), reading.used_question
     before = body[:seg.start]
-    if before.strip(_BLANK) and _before_may_matter(before):
+    if before.strip(_BLANK) and _before_may_matter(before, chosen, ix):
         prior = scan(before, ix, qtype, question, hedge=False)
         if prior.verdict == "refusal":
             return abstain("refusal"), reading.used_question

@@ -50,13 +50,15 @@ class PhraseIndex:
             the word contains; where the longest phrase's plain text holds the anchor, (offset
             of the anchor in it, the text, its words, its letters) to accept it in place;
             whether only a whole token can be the word (:func:`_whole_token`).
+        cues_of: letter → (the anchors of its phrases, its abbreviations): what a text must
+            hold for the letter to be named in it (:meth:`may_name`).
         literals: first word → its phrases with their plain lower-case text (the fast path).
         abbreviations: capitalised abbreviation → the letters it names.
         written: a pattern that finds any of the abbreviations as a substring (one search
             instead of a test per abbreviation); None when there are none.
     """
 
-    __slots__ = ("abbreviations", "anchors", "first", "literals", "written")
+    __slots__ = ("abbreviations", "anchors", "cues_of", "first", "literals", "written")
 
     def __init__(self, items: tuple[tuple[str, str], ...], skip: frozenset[str] = frozenset()):
         owners: dict[tuple[tuple[str, ...], tuple[str, ...]], set[str]] = {}
@@ -88,6 +90,14 @@ class PhraseIndex:
         self.abbreviations = {a: frozenset(w) for a, w in abbreviations.items()}
         self.written = re.compile("|".join(re.escape(a) for a in sorted(self.abbreviations))) \
             if self.abbreviations else None
+        cues: dict[str, set[str]] = {k: set() for k, _ in items}
+        for anc, word, _, _ in self.anchors:
+            for phrase in first[word]:
+                for letter in phrase[2]:
+                    cues[letter].add(anc)
+        self.cues_of = {k: (tuple(sorted(v)), tuple(sorted(
+            a for a, named in self.abbreviations.items() if k in named)))
+            for k, v in cues.items()}
 
     def find(self, text: str, lowered: str) -> list[tuple[int, int, frozenset[str]]]:
         """Where options are named: (start, end, letters), left to right, longest first.
@@ -128,6 +138,15 @@ class PhraseIndex:
                 j = view.find(anc, max(m.end(), j + 1))
         out = _leftmost_longest(found) if found else []
         return self._with_abbreviations(text, lowered, out)
+
+    def may_name(self, text: str, view: str, letter: str) -> bool:
+        """False only when :meth:`find` cannot name ``letter`` in ``text``.
+
+        So when none of the anchors of its phrases is in ``view`` (``text`` lower-cased,
+        ASCII) and none of its abbreviations in ``text``.
+        """
+        anchors, abbreviations = self.cues_of.get(letter, ((), ()))
+        return any(a in view for a in anchors) or any(a in text for a in abbreviations)
 
     def find_by_tokens(self, text: str, lowered: str) -> list[tuple[int, int, frozenset[str]]]:
         """:meth:`find` by tokenising and folding every word (the definition; non-ASCII text)."""
