@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -39,7 +38,7 @@ def _say(message: str) -> None:
 
 def compiled_extensions() -> list:
     """The mypyc extension modules, or none (pure Python) where they cannot be made."""
-    if os.environ.get(NATIVE.PURE_ENV, "") not in ("", "0"):
+    if NATIVE.pure_requested():
         _say(f"{NATIVE.PURE_ENV} is set: the answer-reading rules stay pure Python")
         return []
     try:

@@ -7,6 +7,7 @@ made from exactly the sources beside it; otherwise every rule module loads from 
 from __future__ import annotations
 
 import hashlib
+import importlib.machinery
 import json
 import os
 import subprocess
@@ -25,7 +26,7 @@ from medvqa.score.parsers._native import (
     stale_reason,
 )
 
-_SUFFIX = __import__("importlib.machinery").machinery.EXTENSION_SUFFIXES[0]
+_SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
 _MODULES = ("_one", "_two")
 
 

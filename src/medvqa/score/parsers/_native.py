@@ -23,12 +23,12 @@ import importlib.util
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 
 __all__ = ["COMPILED_MODULES", "MANIFEST", "PURE_ENV", "choose_build", "compiled_rules",
-           "source_digests", "stale_reason"]
+           "pure_requested", "source_digests", "stale_reason"]
 
 PACKAGE = "medvqa.score.parsers"
 #: The modules of the strict reading (the parse of every response runs through them).
@@ -41,12 +41,16 @@ MANIFEST = "_native_build.json"
 PURE_ENV = "MEDVQA_PURE_PYTHON"
 
 _DIR = Path(__file__).resolve().parent
-_STATE: dict[str, str] = {}
 
 
 def source_digests(folder: Path, modules: Sequence[str] = COMPILED_MODULES) -> dict[str, str]:
     """SHA-256 of each module's source file in ``folder`` (what a build records)."""
     return {m: hashlib.sha256((folder / f"{m}.py").read_bytes()).hexdigest() for m in modules}
+
+
+def pure_requested(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether :data:`PURE_ENV` asks for the rules from source (set, and not "0")."""
+    return (os.environ if environ is None else environ).get(PURE_ENV, "") not in ("", "0")
 
 
 def _extension_of(folder: Path, module: str) -> Path | None:
@@ -58,14 +62,13 @@ def _extension_of(folder: Path, module: str) -> Path | None:
 
 
 def stale_reason(folder: Path, modules: Sequence[str] = COMPILED_MODULES,
-                 environ: dict[str, str] | None = None) -> str | None:
+                 environ: Mapping[str, str] | None = None) -> str | None:
     """Why the compiled build in ``folder`` must not be used, or None when it may.
 
     None only when every module has an extension module, the build's manifest is there and
     each source's SHA-256 is the one it records, and :data:`PURE_ENV` is not set.
     """
-    env = os.environ if environ is None else environ
-    if env.get(PURE_ENV, "") not in ("", "0"):
+    if pure_requested(environ):
         return f"{PURE_ENV} is set"
     missing = [m for m in modules if _extension_of(folder, m) is None]
     if len(missing) == len(modules):
@@ -106,8 +109,6 @@ def choose_build(package: str = PACKAGE, folder: Path = _DIR,
     if reason is not None and not any(isinstance(f, _SourceFirst) and f.names.keys() & {
             f"{package}.{m}" for m in modules} for f in sys.meta_path):
         sys.meta_path.insert(0, _SourceFirst(package, folder, modules))
-    if package == PACKAGE:
-        _STATE["reason"] = reason or ""
     return reason
 
 
@@ -115,7 +116,6 @@ def compiled_rules() -> tuple[bool, str]:
     """(whether the strict rules run compiled, why not or how they were built)."""
     import medvqa.score.parsers._strict as strict
 
-    compiled = not (strict.__file__ or "").endswith(".py")
-    if compiled:
+    if not (strict.__file__ or "").endswith(".py"):
         return True, "compiled with mypyc"
-    return False, _STATE.get("reason") or "from source"
+    return False, stale_reason(_DIR) or "from source"

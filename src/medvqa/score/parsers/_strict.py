@@ -177,8 +177,6 @@ _LETTER_LINE = re.compile(r"(?:^|\n)[ \t]*(?:[-*\u2022][ \t]*)?[A-Z](?:[.):]|\s*
 # A capital letter that no letter precedes and no lower-case letter follows: every letter
 # position but a keyword's and a letters-only answer holds one ("(B)", "B is correct", ", C.").
 _LONE_CAPITAL = re.compile(r"(?<![A-Za-z])[A-Z](?![a-z])")
-# The keywords that may take a letter of either case ("therefore (b)"), as substrings.
-_BRACKET_KEYS = ("therefore", "thus", "hence", "both", "it")
 
 
 def clear_memo() -> None:
@@ -289,19 +287,20 @@ def _tail_may_matter(tail: str, yesno: bool) -> bool:
     """
     lowered = tail.lower()
     return not _TAIL_WORDS.isdisjoint(word_tokens(lowered)) or _bracket_may_matter(
-        tail, lowered, yesno) or any(
+        tail, yesno) or any(
         k in lowered for k in ("answer", "option", "choice", "letter")) or (
         _LETTER_LINE.search(tail) is not None) or _search_cased(REVISION, REVISION_ASCII,
                                                                       tail, lowered)
 
 
-def _bracket_may_matter(tail: str, lowered: str, yesno: bool) -> bool:
+def _bracket_may_matter(tail: str, yesno: bool) -> bool:
     """Whether a tail with a bracket may hold a letter position (rule 9).
 
     Such a tail was always read in full; now only where a letter position may be in it: a
     capital letter standing alone (:data:`_LONE_CAPITAL`: ``(B)``, ``[C]``, "B is correct",
-    ", D."), a keyword that takes a letter of either case ("therefore (b)"; Markdown dropped
-    first, as the reader does), or a tail of letters only ("(b)"). An aside — "(case 3)",
+    ", D."), a keyword that takes a letter of either case ("therefore (b)": a word of
+    LETTER_KEYWORDS once Markdown is dropped, as the reader does), or a tail of letters only
+    ("(b)"). An aside — "(case 3)",
     "(squamous cell carcinoma)", "(see field 9)" — holds none. On a yes/no item every bracket
     still counts (a yes/no word opening the tail is a letter position there).
     """
@@ -309,11 +308,8 @@ def _bracket_may_matter(tail: str, lowered: str, yesno: bool) -> bool:
         return False
     if yesno or _LONE_CAPITAL.search(tail) is not None:
         return True
-    if letters_only(tail):
-        return True
-    if "*" in lowered or "_" in lowered or "`" in lowered:
-        lowered = lowered.replace("*", "").replace("_", "").replace("`", "")
-    return any(k in lowered for k in _BRACKET_KEYS)
+    text = prepare(tail)
+    return not _LETTER_KEYWORD_BYTES.isdisjoint(word_tokens(text.lower())) or letters_only(text)
 
 
 def _before_cued(before: str) -> bool:
