@@ -133,6 +133,21 @@ def test_compiled_and_source_rules_decide_alike() -> None:
     assert len(items) >= 4200
 
 
+def test_the_shortcut_properties_that_replace_a_rule_function_hold_from_source() -> None:
+    """The property tests that switch a shortcut off by replacing a rule function (which
+    compiled modules do not look up, so in-process they are skipped) run from source here."""
+    if not compiled_rules()[0]:
+        pytest.skip("the rules run from source here: those tests run in-process")
+    here = Path(__file__).resolve().parent
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         str(here / "test_parsers_fast.py"), "-k",
+         "without_clause_cues or marked_letter_read_quickly"],
+        capture_output=True, text=True, cwd=here.parents[1], env={**os.environ, PURE_ENV: "1"})
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert "2 passed" in done.stdout, done.stdout[-3000:]
+
+
 def test_choose_build_twice_adds_one_finder(tmp_path: Path) -> None:
     package = "twice_pkg"
     _build(tmp_path / package, compiled=())

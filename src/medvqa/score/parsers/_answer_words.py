@@ -11,7 +11,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import yaml
 
@@ -28,12 +28,12 @@ def _load() -> dict[str, dict[str, list[str]]]:
 
 _TABLE = _load()
 #: Words that answer "yes" on their own, every language.
-YES_WORDS: frozenset[str] = frozenset(w for t in _TABLE.values() for w in t["yes"])
+YES_WORDS: Final[frozenset[str]] = frozenset(w for t in _TABLE.values() for w in t["yes"])
 #: Words that answer "no" on their own, every language.
-NO_WORDS: frozenset[str] = frozenset(w for t in _TABLE.values() for w in t["no"])
+NO_WORDS: Final[frozenset[str]] = frozenset(w for t in _TABLE.values() for w in t["no"])
 #: Words that introduce an answer in languages other than English.
 ANSWER_WORDS: tuple[str, ...] = tuple(sorted({w for t in _TABLE.values() for w in t["answer"]},
-                                             key=len, reverse=True))
+                                               key=len, reverse=True))
 
 
 def complete_marker(word: str) -> bool:

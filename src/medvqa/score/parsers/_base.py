@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Mapping
-from typing import NamedTuple, Protocol
+from typing import Final, NamedTuple, Protocol
 
 
 class ParsedAnswer(NamedTuple):
@@ -26,7 +26,7 @@ class ParsedAnswer(NamedTuple):
 
 #: Why a parser abstains. Only :data:`WANTS_READING` reasons may be handed to an LLM extractor:
 #: the others are decisions the rules made (a refusal, a hedge, a negation, two options …).
-REASONS: dict[str, str] = {
+REASONS: Final[dict[str, str]] = {
     "empty": "the response is empty (nothing to read)",
     "refusal": "the model declines or says it cannot see or tell",
     "hedge": "the model does not commit (maybe, could be, X cannot be excluded …)",
@@ -37,10 +37,10 @@ REASONS: dict[str, str] = {
     "no_answer": "no option is named in a way the rules can read",
 }
 #: Abstentions for want of a reading: the only ones an extractor may be asked about.
-WANTS_READING = frozenset({"no_answer"})
+WANTS_READING: Final = frozenset({"no_answer"})
 
-INVALID = ParsedAnswer(None, True)
-_ABSTENTIONS = {r: ParsedAnswer(None, True, r) for r in REASONS}
+INVALID: Final = ParsedAnswer(None, True)
+_ABSTENTIONS: Final = {r: ParsedAnswer(None, True, r) for r in REASONS}
 
 
 def abstain(reason: str) -> ParsedAnswer:
@@ -75,8 +75,8 @@ class AnswerParser(Protocol):
         ...
 
 
-_ARTICLES = re.compile(r"\b(?:a|an|the)\b")
-_PUNCT = str.maketrans({c: " " for c in string.punctuation})
+_ARTICLES: Final = re.compile(r"\b(?:a|an|the)\b")
+_PUNCT: Final = str.maketrans({c: " " for c in string.punctuation})
 
 
 def normalize_answer(text: str) -> str:

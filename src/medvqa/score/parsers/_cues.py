@@ -9,9 +9,10 @@ the other direction — the strict parser prefers not reading an answer to misre
 from __future__ import annotations
 
 import re
+from typing import Final
 
 # Refusals: the model says it cannot or will not answer (or that it has no image to look at).
-REFUSAL = re.compile(
+REFUSAL: Final = re.compile(
     r"\bi\s*(?:am|'m)\s+(?:sorry|unable|not\s+able|afraid)"
     r"|\bi\s+(?:cannot|can't|can\s+not|could\s+not|couldn't|won't|will\s+not|am\s+unable)\b"
     r"|\bunable\s+to\b|\bnot\s+able\s+to\b|\b(?:not\s+possible|impossible)\s+to\b"
@@ -30,7 +31,7 @@ REFUSAL = re.compile(
 
 # Hedges: the model does not commit (the strict parser never picks among its guesses). "X cannot
 # be excluded", "cannot rule out X" and "X is not excluded" keep X open: a hedge, not a choice.
-HEDGE = re.compile(
+HEDGE: Final = re.compile(
     r"\b(?:maybe|perhaps|possibly|unsure|uncertain|unclear|undecided|inconclusive)\b"
     r"|\beither\b[^.;\n]*\bor\b|\beither\s+way\b"
     r"|\b(?:might|may|could)\s+(?:also\s+)?be\b|\bnot\s+(?:entirely\s+|completely\s+|100%\s+)?"
@@ -49,7 +50,7 @@ HEDGE = re.compile(
 )
 # The hedges that keep one named thing open ("X cannot be excluded"): reported as hedges even
 # when a refusal cue ("I cannot …") is there too.
-EXCLUSION_HEDGE = re.compile(
+EXCLUSION_HEDGE: Final = re.compile(
     r"\b(?:cannot|can't|can\s+not|could\s+not|couldn't|unable\s+to)\s+(?:be\s+)?(?:\w+\s+)?"
     r"(?:exclud\w*|rul\w*\s+out)|\b(?:not|isn't|aren't|wasn't|weren't)\s+(?:been\s+|be\s+)?"
     r"(?:\w+\s+)?(?:excluded|ruled\s+out)",
@@ -57,7 +58,7 @@ EXCLUSION_HEDGE = re.compile(
 )
 
 # "I cannot say for sure, but the answer is B.": a hedge clause that goes on to commit.
-HEDGE_BUT = re.compile(
+HEDGE_BUT: Final = re.compile(
     r"^(?:i\s+(?:cannot|can't|can\s+not)\s+(?:say|be)\s+(?:for\s+)?(?:sure|certain|100%)"
     r"|i\s*(?:am|'m)\s+not\s+(?:entirely\s+|completely\s+|100%\s+)?(?:sure|certain))"
     r"\s*,?\s+but\s+",
@@ -65,7 +66,7 @@ HEDGE_BUT = re.compile(
 )
 
 # Before an option in the same clause: the option is negated, rejected or doubted.
-NEG_BEFORE = re.compile(
+NEG_BEFORE: Final = re.compile(
     r"\b(?:not|no|never|neither|nor|without|non|none|exclud\w*|rul\w*\s+out|rather\s+than"
     r"|instead\s+of|unlike|absence|absent|free\s+of|negative\s+for|unlikely|other\s+than|except"
     r"|against|less\s+likely|wrong|incorrect|false|isn't|aren't|wasn't|weren't|doesn't|don't"
@@ -75,7 +76,7 @@ NEG_BEFORE = re.compile(
 )
 
 # Right after an option in the same clause: "… is ruled out", "… can be excluded", "… is wrong".
-NEG_AFTER = re.compile(
+NEG_AFTER: Final = re.compile(
     r"^[\s)\]*]*(?:(?:is|are|was|were|seems|appears|can|could|should|would|has|have|must)"
     r"(?:\s+(?:be|been|also|now|clearly|definitely|safely))*\s+)?(?:not\b|n't\b|never\b"
     r"|ruled\s+out|excluded|unlikely|incorrect|wrong|absent|less\s+likely|false\b|negative\b"
@@ -85,7 +86,7 @@ NEG_AFTER = re.compile(
 )
 
 # After a letter and its own punctuation ("A. is ruled out"): a verb must come first.
-NEG_AFTER_VERB = re.compile(
+NEG_AFTER_VERB: Final = re.compile(
     r"[\s.)\]:*]+(?:is|are|was|were|can|could|should|would|has|have|must|seems|appears)"
     r"(?:\s+(?:be|been|also|now|clearly|definitely|safely))*\s*(?:not\b|n't\b|never\b"
     r"|ruled\s+out|excluded|unlikely|incorrect|wrong|absent|less\s+likely|false\b|eliminated)",
@@ -94,12 +95,12 @@ NEG_AFTER_VERB = re.compile(
 
 # Where a clause ends: negation and choice read within one clause. A spaced dash ends one too
 # ("neither X nor Y — Z").
-CLAUSE_END = re.compile(r"[.;,!?\n]|\s[\u2014\u2013-]+\s|\b(?:but|however|whereas|although"
-                        r"|though|while|so)\b", re.IGNORECASE)
+CLAUSE_END: Final = re.compile(r"[.;,!?\n]|\s[\u2014\u2013-]+\s|\b(?:but|however|whereas|although"
+                               r"|though|while|so)\b", re.IGNORECASE)
 
 # A verb that states a conclusion ends a negation's reach when at least one other word stands
 # between them: "no markings beyond the line means pneumothorax" (but "does not show X").
-NEG_STOP = re.compile(
+NEG_STOP: Final = re.compile(
     r"\b(?:means?|meaning|indicat(?:es?|ing)|suggest(?:s|ing)?|confirm(?:s|ing)?|impl(?:ies|ying)"
     r"|favou?r(?:s|ing)?|points?\s+to(?:wards?)?|pointing\s+to|support(?:s|ing)?|represent(?:s|ing)?"
     r"|shows?|showing|demonstrat(?:es?|ing)|reveal(?:s|ing)?|mak(?:es|ing)|leav(?:es|ing)"
@@ -108,7 +109,7 @@ NEG_STOP = re.compile(
 )
 
 # Phrases with a negation word that negate nothing after them: "no doubt", "not only".
-NOT_NEGATIONS = re.compile(
+NOT_NEGATIONS: Final = re.compile(
     r"\b(?:no|without(?:\s+a(?:ny)?)?|beyond(?:\s+a(?:ny)?)?)\s+(?:reasonable\s+)?doubt\b"
     r"|\bnot\s+only\b|\bno\s+question\b|\bno\s+wonder\b",
     re.IGNORECASE,
@@ -116,23 +117,24 @@ NOT_NEGATIONS = re.compile(
 
 # A mention in a hypothetical or generic clause is *discussed*, neither chosen nor negated:
 # "a pneumothorax would show a pleural line", "if this were an effusion", "X typically …".
-DISCUSSED_BEFORE = re.compile(
+DISCUSSED_BEFORE: Final = re.compile(
     r"\b(?:if|whether|typically|usually|classically|expected|(?<!\bi\s)(?<!\bwe\s)would)\b",
     re.IGNORECASE,
 )
-DISCUSSED_AFTER = re.compile(
+DISCUSSED_AFTER: Final = re.compile(
     r"^[\s)\]*]*(?:would(?!\s+be\s+(?:the|my|most|best|correct|right|likely|favou?red|"
     r"consistent))|typically|usually|classically|tends?\s+to|is\s+expected|are\s+expected"
     r"|is\s+characteri[sz]ed|are\s+characteri[sz]ed)\b",
     re.IGNORECASE,
 )
 # A clause opened by a concession ("although X is common here, …") grants X nothing.
-CONCESSIVE = re.compile(r"\b(?:although|though|despite|albeit)\s*$")
-DISCUSSED_WORDS = frozenset({"if", "whether", "typically", "usually", "classically", "expected",
-                             "would", "tends", "tend", "characterized", "characterised"})
+CONCESSIVE: Final = re.compile(r"\b(?:although|though|despite|albeit)\s*$")
+DISCUSSED_WORDS: Final = frozenset({"if", "whether", "typically", "usually", "classically",
+                                    "expected", "would", "tends", "tend", "characterized",
+                                    "characterised"})
 
 # A later revision: after a final answer, these make any other option named a change of mind.
-REVISION = re.compile(
+REVISION: Final = re.compile(
     r"\b(?:wait|actually|on\s+second\s+thought|on\s+reflection|correction|reconsider\w*"
     r"|re-?evaluat\w*|scratch\s+that|i\s+mean|hmm|changing\s+my\s+answer|revis\w*)\b",
     re.IGNORECASE,
@@ -140,7 +142,7 @@ REVISION = re.compile(
 
 # A response that names nothing and puts its answer off ("Let me reconsider", "I need a closer
 # look"): it has not committed (not a reading the rules missed).
-DEFERRAL = re.compile(
+DEFERRAL: Final = re.compile(
     r"\b(?:let\s+me|let's|i\s+(?:need|will|'ll|must|should|would\s+need)|reconsider\w*"
     r"|re-?examin\w*|(?:take|have)\s+a\s+closer\s+look|closer\s+look|before\s+answering"
     r"|more\s+(?:information|time|views?|images?))\b",
@@ -148,23 +150,23 @@ DEFERRAL = re.compile(
 )
 
 # The LMOD answer form "FIELD; Explanation: …": only the field before it is read.
-EXPLANATION = re.compile(r"(?:^|[\s;.,])(?:explanation|reasoning|rationale|reason)\s*:",
-                         re.IGNORECASE)
+EXPLANATION: Final = re.compile(r"(?:^|[\s;.,])(?:explanation|reasoning|rationale|reason)\s*:",
+                                re.IGNORECASE)
 
 # "Yes"/"No" words of a yes/no item, read only at the start of the answer.
-YES_WORDS = frozenset({"yes", "true"})
-NO_WORDS = frozenset({"no", "false"})
+YES_WORDS: Final = frozenset({"yes", "true"})
+NO_WORDS: Final = frozenset({"no", "false"})
 
 # Words without one of which REFUSAL (resp. HEDGE) cannot match: a set intersection decides
 # most responses before either pattern runs (the patterns are long alternations).
-REFUSAL_TRIGGERS = frozenset({
+REFUSAL_TRIGGERS: Final = frozenset({
     "sorry", "unable", "able", "afraid", "cannot", "can't", "can", "could", "couldn't", "won't",
     "will", "impossible", "possible", "know", "idea", "way", "dunno", "unknown", "image",
     "images", "picture", "pictures", "photo", "photos", "scan", "scans", "mammogram",
     "mammograms", "radiograph", "radiographs", "visual", "visuals", "insufficient", "enough",
     "information", "ai", "model", "n/a", "determined",
 })
-HEDGE_TRIGGERS = frozenset({
+HEDGE_TRIGGERS: Final = frozenset({
     "maybe", "perhaps", "possibly", "either", "unsure", "uncertain", "unclear", "undecided",
     "inconclusive", "might", "may", "could", "sure", "certain", "hard", "difficult",
     "impossible", "guess", "doubt", "doubtful", "cannot", "can't", "can", "couldn't", "not",
@@ -173,13 +175,13 @@ HEDGE_TRIGGERS = frozenset({
     "indistinguishable",
 })
 # Words (and word starts) without one of which NEG_BEFORE cannot match anywhere.
-NEG_WORDS = frozenset({
+NEG_WORDS: Final = frozenset({
     "not", "no", "never", "neither", "nor", "without", "non", "none", "rather", "instead",
     "unlike", "absence", "absent", "free", "negative", "unlikely", "other", "except", "against",
     "less", "wrong", "incorrect", "false", "isn't", "aren't", "wasn't", "weren't", "doesn't",
     "don't", "didn't", "cannot", "can't", "nothing",
 })
-NEG_STARTS = ("exclud", "rul", "lack", "eliminat", "den", "doubt")
+NEG_STARTS: Final = ("exclud", "rul", "lack", "eliminat", "den", "doubt")
 
 
 def may_start_negation(lowered: str) -> bool:
@@ -192,9 +194,9 @@ def may_start_negation(lowered: str) -> bool:
             or "eliminat" in lowered or "den" in lowered or "doubt" in lowered)
 
 
-WORD = re.compile(r"[a-z'/]+")
+WORD: Final = re.compile(r"[a-z'/]+")
 # Every byte but [a-z'/] becomes a space (a non-ASCII character's UTF-8 bytes are all >= 0x80).
-_NON_WORD_BYTES = bytes(b if 97 <= b <= 122 or b in b"'/" else 32 for b in range(256))
+_NON_WORD_BYTES: Final = bytes(b if 97 <= b <= 122 or b in b"'/" else 32 for b in range(256))
 
 
 def word_tokens(lowered: str) -> list[bytes]:
@@ -210,6 +212,44 @@ def word_tokens(lowered: str) -> list[bytes]:
     return lowered.encode("utf-8", "surrogatepass").translate(_NON_WORD_BYTES).split()
 
 
+def word_set(lowered: str) -> set[str]:
+    """The :data:`WORD` tokens of ``lowered`` as a set of str: ``set(WORD.findall(lowered))``.
+
+    Made as :func:`word_tokens` makes them (half the cost of the pattern).
+
+    >>> sorted(word_set("it's e. coli, and/or café"))
+    ['and/or', 'caf', 'coli', 'e', "it's"]
+    """
+    return set(lowered.encode("utf-8", "surrogatepass").translate(_NON_WORD_BYTES)
+               .decode("ascii").split())
+
+
+def positions_of(text: str, marks: str) -> list[int]:
+    """Every position of a character of ``marks`` in ``text``, in order.
+
+    Where a pattern that opens with one of them may match: matching it at each costs a fraction
+    of a search, which tests every character of the text (``str.find`` skips in C).
+
+    >>> positions_of("(a) [b] (c)", "([")
+    [0, 4, 8]
+    """
+    out = []
+    for mark in marks:
+        i = text.find(mark)
+        while i >= 0:
+            out.append(i)
+            i = text.find(mark, i + 1)
+    return sorted(out) if len(marks) > 1 else out
+
+
+def line_starts(text: str) -> list[int]:
+    """Where each line of ``text`` starts: 0 and every position after a line break.
+
+    Where a MULTILINE pattern anchored by ``^`` may match (see :func:`positions_of`).
+    """
+    return [0, *(i + 1 for i in positions_of(text, "\n"))]
+
+
 def as_bytes(words: frozenset[str]) -> frozenset[bytes]:
     """``words`` encoded, to test against :func:`word_tokens`."""
     return frozenset(w.encode() for w in words)
@@ -217,8 +257,8 @@ def as_bytes(words: frozenset[str]) -> frozenset[bytes]:
 
 # Clause ends: the punctuation alone is a cheap character class; the conjunctions are looked
 # for only when one of them occurs as a substring.
-CLAUSE_PUNCT = re.compile(r"[.;,!?\n]|\s[\u2014\u2013-]+\s")
-CLAUSE_WORDS = frozenset({"but", "however", "whereas", "although", "though", "while", "so"})
+CLAUSE_PUNCT: Final = re.compile(r"[.;,!?\n]|\s[\u2014\u2013-]+\s")
+CLAUSE_WORDS: Final = frozenset({"but", "however", "whereas", "although", "though", "while", "so"})
 
 
 def ascii_twin(pattern: re.Pattern[str]) -> re.Pattern[str]:
@@ -271,19 +311,19 @@ def by_trigger(pattern: re.Pattern[str], triggers: frozenset[str]) -> dict[str, 
     return out
 
 
-REFUSAL_BY_WORD = by_trigger(REFUSAL, REFUSAL_TRIGGERS)
-HEDGE_BY_WORD = by_trigger(HEDGE, HEDGE_TRIGGERS)
-_REFUSAL_BY_WORD_ASCII = {w: ascii_twin(p) for w, p in REFUSAL_BY_WORD.items()}
-_HEDGE_BY_WORD_ASCII = {w: ascii_twin(p) for w, p in HEDGE_BY_WORD.items()}
+REFUSAL_BY_WORD: Final = by_trigger(REFUSAL, REFUSAL_TRIGGERS)
+HEDGE_BY_WORD: Final = by_trigger(HEDGE, HEDGE_TRIGGERS)
+_REFUSAL_BY_WORD_ASCII: Final = {w: ascii_twin(p) for w, p in REFUSAL_BY_WORD.items()}
+_HEDGE_BY_WORD_ASCII: Final = {w: ascii_twin(p) for w, p in HEDGE_BY_WORD.items()}
 
 # Twins of the patterns searched most often, for lower-case ASCII text (see ascii_twin).
-NEG_BEFORE_ASCII = ascii_twin(NEG_BEFORE)
-NEG_AFTER_ASCII = ascii_twin(NEG_AFTER)
-NEG_AFTER_VERB_ASCII = ascii_twin(NEG_AFTER_VERB)
-NEG_STOP_ASCII = ascii_twin(NEG_STOP)
-NOT_NEGATIONS_ASCII = ascii_twin(NOT_NEGATIONS)
-REVISION_ASCII = ascii_twin(REVISION)
-DEFERRAL_ASCII = ascii_twin(DEFERRAL)
+NEG_BEFORE_ASCII: Final = ascii_twin(NEG_BEFORE)
+NEG_AFTER_ASCII: Final = ascii_twin(NEG_AFTER)
+NEG_AFTER_VERB_ASCII: Final = ascii_twin(NEG_AFTER_VERB)
+NEG_STOP_ASCII: Final = ascii_twin(NEG_STOP)
+NOT_NEGATIONS_ASCII: Final = ascii_twin(NOT_NEGATIONS)
+REVISION_ASCII: Final = ascii_twin(REVISION)
+DEFERRAL_ASCII: Final = ascii_twin(DEFERRAL)
 
 
 def refuses(masked: str, words: set[str]) -> bool:

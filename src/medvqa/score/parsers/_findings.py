@@ -35,12 +35,13 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Final
 
 from medvqa.score.parsers._fold import fold
 
 __all__ = ["finding_answers", "may_state_finding", "same_stem"]
 
-_ABSENT_LEAD = re.compile(
+_ABSENT_LEAD: Final = re.compile(
     r"^\s*(?:answer\s*:\s*)?(?:(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:shows?|demonstrates?|reveals?"
     r"|has)\s+)?(?:(?:there\s+(?:is|are|was|were)\s+|(?:i|we)\s+(?:see|find|observe)\s+"
     r"|(?:i|we)\s+(?:do\s+not|don't)\s+(?:see|find|observe)\s+(?:any\s+)?)?"
@@ -48,12 +49,12 @@ _ABSENT_LEAD = re.compile(
     r"|(?:[\w-]+\s+){0,3}?(?:does|do|did)\s+not\s+(?:show|demonstrate|reveal|have|contain|display"
     r"|exhibit)\s+(?:any\s+|an?\s+)?)(?P<x>.+)$"
 )
-_ABSENT_TAIL = re.compile(
+_ABSENT_TAIL: Final = re.compile(
     r"^\s*(?:answer\s*:\s*)?(?P<x>.+?)\s+(?:is|are|was|were|has\s+been|have\s+been)\s+"
     r"(?:not\s+(?:seen|present|identified|detected|visuali[sz]ed|visible|evident|demonstrated"
     r"|noted|appreciated)|absent|excluded|ruled\s+out)\s*$"
 )
-_PRESENT = re.compile(
+_PRESENT: Final = re.compile(
     r"^\s*(?:answer\s*:\s*)?(?:there\s+(?:is|are)\s+(?P<x>.+)"
     r"|(?P<y>.+?)\s+(?:is|are)\s+(?:clearly\s+)?(?:present|seen|noted|identified|visible|evident"
     r"|demonstrated)"
@@ -61,7 +62,7 @@ _PRESENT = re.compile(
     r"|positive\s+for\s+(?P<w>.+))\s*$"
 )
 # Words that say nothing about which finding: dropped before comparing with the question.
-_FILLER = frozenset({
+_FILLER: Final = frozenset({
     "a", "an", "the", "any", "some", "of", "for", "to", "evidence", "sign", "signs", "feature",
     "features", "finding", "findings", "definite", "definitive", "convincing", "clear", "obvious",
     "radiographic", "radiological", "sonographic", "mammographic", "histologic", "histological",
@@ -73,21 +74,26 @@ _FILLER = frozenset({
     "shown", "obviously", "clearly", "also", "and", "or", "nor", "be", "been", "it", "its",
 })
 # A question about normality or absence: a "no X" answer would then mean yes.
-_FLIPS = re.compile(r"\b(?:normal|benign|healthy|unremarkable|intact|clear|free\s+of|negative"
-                    r"|absent|absence|no|not|without|excluded|rul\w*\s+out|lack\w*|missing"
-                    r"|nothing|none)\b")
+_FLIPS: Final = re.compile(r"\b(?:normal|benign|healthy|unremarkable|intact|clear|free\s+of"
+                           r"|negative|absent|absence|no|not|without|excluded|rul\w*\s+out"
+                           r"|lack\w*|missing|nothing|none)\b")
 # Findings too general to be read without the question.
-_GENERAL = frozenset(fold(w) for w in (
+_GENERAL: Final = frozenset(fold(w) for w in (
     "normal", "abnormal", "abnormality", "abnormalities", "pathology", "pathologic",
     "pathological", "disease", "benign", "malignant", "malignancy", "cancer", "carcinoma",
     "tumour", "tumor", "neoplasm", "neoplasia", "lesion", "anything", "change", "problem",
     "issue", "concern", "concerning", "suspicious", "worrisome"))
-_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
-_CLAUSE = re.compile(r"[.;:,!?\n()]|\s[\u2014\u2013-]+\s|\b(?:but|however|whereas|although|though"
-                     r"|while)\b")
-_CUES = ("no", "not", "n't", "without", "absen", "negative", "free", "exclud", "ruled",
-         "there", "seen", "present", "show", "demonstrat", "reveal", "positive", "identified",
-         "noted", "visible", "evident")
+_WORD: Final = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
+# ``[.;:,!?\n()]|\s[\u2014\u2013-]+\s|\b(?:but|however|whereas|although|though|while)\b``,
+# opened by one character class, which the engine skips to in C (a pattern opened by an
+# alternation is tried at every position); each alternative then looks back at that character,
+# and ``(?<!\w\w)`` after a word's first letter is the word boundary before it.
+_CLAUSE: Final = re.compile(
+    r"[.;:,!?\n()\sbhwat](?:(?<=[.;:,!?\n()])|(?<=\s)[\u2014\u2013-]+\s"
+    r"|(?<!\w\w)(?:(?<=b)ut|(?<=h)owever|(?<=w)(?:hereas|hile)|(?<=a)lthough|(?<=t)hough)\b)")
+_CUES: Final = ("no", "not", "n't", "without", "absen", "negative", "free", "exclud", "ruled",
+                "there", "seen", "present", "show", "demonstrat", "reveal", "positive",
+                "identified", "noted", "visible", "evident")
 
 
 def may_state_finding(lowered: str) -> bool:

@@ -26,14 +26,15 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from typing import Final
 
 __all__ = ["TOKEN", "anchor", "ascii_view", "fold", "gap", "phrase_tokens"]
 
 #: A word: letters and digits, with inner apostrophes ("crohn's").
-TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)*'?")
-_IS_TO_IZ = re.compile(r"(?<=[a-z])is(?=e|ation|ing|ed)")
-_YS_TO_YZ = re.compile(r"(?<=[a-z])ys(?=e|ing|ed)")
-_RE_END = re.compile(r"(?<=[a-z][tbv])re$")
+TOKEN: Final = re.compile(r"[^\W_]+(?:'[^\W_]+)*'?")
+_IS_TO_IZ: Final = re.compile(r"(?<=[a-z])is(?=e|ation|ing|ed)")
+_YS_TO_YZ: Final = re.compile(r"(?<=[a-z])ys(?=e|ing|ed)")
+_RE_END: Final = re.compile(r"(?<=[a-z][tbv])re$")
 
 
 @lru_cache(maxsize=1 << 16)
@@ -111,7 +112,7 @@ def phrase_tokens(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return words, gaps
 
 
-_VIEW: dict[int, str] = {}
+_VIEW: Final[dict[int, str]] = {}
 
 
 def ascii_view(lowered: str) -> str:

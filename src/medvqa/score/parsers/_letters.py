@@ -38,7 +38,9 @@ read; the whole response being a letter (``B``) is read by the caller.
 from __future__ import annotations
 
 import re
+from typing import Final
 
+from medvqa.score.parsers._cues import line_starts, positions_of
 from medvqa.score.parsers._fold import fold
 
 __all__ = ["LETTER_KEYWORDS", "letter_mentions"]
@@ -58,25 +60,29 @@ _P_ALONE = r"(?:[,;:\u2192>]|=>|->)[ \t]*[(\[]?(?P<z>[A-Z])[)\]]?(?=[ \t]*[.!]?[
 # A list of letters that opens a line or follows a colon: "B or C", "Density: A/B".
 _P_LIST = (r"(?:^|(?<=:))[ \t]*(?P<s>[A-Z])(?=\s*(?:,|/|&|\bor\b|\band\b)\s*[(\[]?[A-Z][)\]]?"
            r"(?![\w-]))")
-_CONTINUED = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b)\s*(?:option\s+|choice\s+)?[(\[]?"
-                        r"(?P<c>[A-Z])[)\]]?(?![\w-])")
+_CONTINUED: Final = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b)\s*(?:option\s+|choice\s+)?[(\[]?"
+                               r"(?P<c>[A-Z])[)\]]?(?![\w-])")
 # Each letter position alone, run only when its literal cue is in the text.
-_PAREN, _KEY, _LINE, _LIST, _IS, _ALONE = (
-    re.compile(p, re.MULTILINE) for p in (_P_PAREN, _P_KEY, _P_LINE, _P_LIST, _P_IS, _P_ALONE))
-_KEYS = ("answer", "option", "choice", "letter", "therefore", "thus", "hence", "both", "it is",
-         "it's")
+_PAREN: Final = re.compile(_P_PAREN, re.MULTILINE)
+_KEY: Final = re.compile(_P_KEY, re.MULTILINE)
+_LINE: Final = re.compile(_P_LINE, re.MULTILINE)
+_LIST: Final = re.compile(_P_LIST, re.MULTILINE)
+_IS: Final = re.compile(_P_IS, re.MULTILINE)
+_ALONE: Final = re.compile(_P_ALONE, re.MULTILINE)
+_KEYS: Final = ("answer", "option", "choice", "letter", "therefore", "thus", "hence", "both",
+                "it is", "it's")
 # The keywords as words of a text (WORD tokens), plurals included: a text without any of them
 # is not searched for keyword positions.
-_KEY_WORDS = ("answer", "option", "choice", "letter", "therefore", "thus", "hence", "both")
-_KEY_SET = frozenset({*_KEY_WORDS, "answers", "options", "choices", "letters", "it's"})
+_KEY_WORDS: Final = ("answer", "option", "choice", "letter", "therefore", "thus", "hence", "both")
+_KEY_SET: Final = frozenset({*_KEY_WORDS, "answers", "options", "choices", "letters", "it's"})
 #: The words after which a letter of either case is an option letter ("the answer is b"); a
 #: text without one (as a word) names option letters only in capitals.
-LETTER_KEYWORDS = _KEY_SET | {"it"}
-_WORD_AFTER = re.compile(r"[ \t]+([a-z][a-z'-]*)")
-_GENUS = re.compile(r"\.[ \t]*[a-z]")
-_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)*'?")
+LETTER_KEYWORDS: Final = _KEY_SET | {"it"}
+_WORD_AFTER: Final = re.compile(r"[ \t]+([a-z][a-z'-]*)")
+_GENUS: Final = re.compile(r"\.[ \t]*[a-z]")
+_TOKEN: Final = re.compile(r"[^\W_]+(?:'[^\W_]+)*'?")
 # Words that may follow an answer letter without making it part of a name.
-_CONNECTIVES = frozenset({
+_CONNECTIVES: Final = frozenset({
     "and", "or", "because", "since", "as", "is", "was", "are", "with", "for", "but", "which",
     "given", "due", "seems", "appears", "would", "here", "then", "now", "too", "also", "only",
     "again", "instead", "indeed", "clearly", "definitely", "certainly", "in", "on", "at",
@@ -136,7 +142,8 @@ def _positions(text: str, lowered: str, present: set[str] | None) -> list[re.Mat
     """
     out: list[re.Match[str]] = []
     if "(" in text or "[" in text:
-        out += _PAREN.finditer(text)
+        # Matched at each bracket, not searched (a search tests every character of the text).
+        out += [m for i in positions_of(text, "([") if (m := _PAREN.match(text, i)) is not None]
     if present is None:
         keys: list[str] | tuple[str, ...] = _KEYS
     else:
@@ -150,15 +157,8 @@ def _positions(text: str, lowered: str, present: set[str] | None) -> list[re.Mat
             if (m := _KEY.match(text, i)) is not None:
                 out.append(m)
             i = lowered.find(key, i + len(key))
-    starts = [0]
-    if "\n" in text:
-        i = text.find("\n")
-        while i >= 0:
-            starts.append(i + 1)
-            i = text.find("\n", i + 1)
-        out += [m for p in starts if (m := _LINE.match(text, p)) is not None]
-    elif (m := _LINE.match(text)) is not None:
-        out.append(m)
+    starts = line_starts(text)
+    out += [m for p in starts if (m := _LINE.match(text, p)) is not None]
     if " is " in text and ("correct" in lowered or "right" in lowered or "best" in lowered
                            or "true" in lowered or "likely" in lowered or "answer" in lowered):
         out += _IS.finditer(text)

@@ -41,9 +41,10 @@ from __future__ import annotations
 
 import json
 import re
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from medvqa.score.parsers._answer_words import ANSWER_WORDS, complete_marker
+from medvqa.score.parsers._cues import line_starts, positions_of
 from medvqa.score.parsers._marks import read_marks
 
 __all__ = ["Reasoned", "Segment", "final_segments", "set_aside_reasoning", "without_reasoning"]
@@ -77,8 +78,8 @@ class Segment(NamedTuple):
     kind: str
 
 
-_TAG = re.compile(r"<(/?)(?:think|thinking|reasoning|thought)>|\u25c1(/?)think\u25b7",
-                  re.IGNORECASE)
+_TAG: Final = re.compile(r"<(/?)(?:think|thinking|reasoning|thought)>|\u25c1(/?)think\u25b7",
+                         re.IGNORECASE)
 
 
 def set_aside_reasoning(text: str) -> Reasoned:
@@ -93,7 +94,8 @@ def set_aside_reasoning(text: str) -> Reasoned:
     """
     if "<" not in text and "\u25c1" not in text:
         return Reasoned(text, False)
-    tags = list(_TAG.finditer(text))
+    # Matched where a tag may open, not searched (a search tests every character).
+    tags = [m for i in positions_of(text, "<\u25c1") if (m := _TAG.match(text, i)) is not None]
     if not tags:
         return Reasoned(text, False)
     kept: list[str] = []
@@ -131,54 +133,55 @@ def without_reasoning(text: str) -> str:
 # Answer markers are found from their key words with ``str.find`` (a pattern run over every
 # position of a long response costs more than the rest of the reading); each hit is checked in
 # place: a word boundary, the words before it ("the final", "my"), the connector after it.
-_KEYS = ("answer", "choice", "option", "selection", "diagnosis")
-_CONNECT = re.compile(
+_KEYS: Final = ("answer", "choice", "option", "selection", "diagnosis")
+_CONNECT: Final = re.compile(
     r"(?:\s+to\s+(?:this|the)\s+question)?\s*(?:\*\*|__)?\s*"
     r"(?:is\b\s*:?|(?:would|will|should|must)\s+be\b|(?:seems|appears)\s+to\s+be\b|:|=|\uff1a"
     r"|[-\u2014\u2013](?=\s))"
     r"|(?P<nl>(?:\s*(?:\*\*|__))?(?=[ \t]*\n))"
 )
-_PREFIX_WORDS = (("final ", "correct ", "best ", "right ", "most likely "), ("the ", "my "))
-_PICKS = ("choose", "pick", "select", "go with", "going with", "opt for", "favour", "favor",
-          "say")
-_I_WOULD = re.compile(r"\bi\s*(?:would|will|'ll|'d|'m|am)?\s*$")
+_PREFIX_WORDS: Final = (("final ", "correct ", "best ", "right ", "most likely "), ("the ", "my "))
+_PICKS: Final = ("choose", "pick", "select", "go with", "going with", "opt for", "favour", "favor",
+                 "say")
+_I_WOULD: Final = re.compile(r"\bi\s*(?:would|will|'ll|'d|'m|am)?\s*$")
 # Answer words that contain no other one, each with the words that contain it (longest first):
 # only roots found in a response are looked at further.
-_ROOTS = {r: [w for w in ANSWER_WORDS if r in w] for r in ANSWER_WORDS
-          if not any(u != r and u in r for u in ANSWER_WORDS)}
-_ASCII_ROOTS = tuple(r for r in _ROOTS if r.isascii())
-_OTHER_CONNECT = re.compile(r"\s*(?:\*\*|__)?\s*(?:[:=\uff1a]|es\b|est\b|ist\b|[\u00e9e]\b)")
-_DONE_CONNECT = re.compile(r"\s*[:\uff1a]?")
-_LEAD = re.compile(r"[\s*_:\uff1a\-\u2014\u2013>#]*")
+_ROOTS: Final = {r: [w for w in ANSWER_WORDS if r in w] for r in ANSWER_WORDS
+                 if not any(u != r and u in r for u in ANSWER_WORDS)}
+_ASCII_ROOTS: Final = tuple(r for r in _ROOTS if r.isascii())
+_OTHER_CONNECT: Final = re.compile(r"\s*(?:\*\*|__)?\s*(?:[:=\uff1a]|es\b|est\b|ist\b|[\u00e9e]\b)")
+_DONE_CONNECT: Final = re.compile(r"\s*[:\uff1a]?")
+_LEAD: Final = re.compile(r"[\s*_:\uff1a\-\u2014\u2013>#]*")
 # Where a segment's content ends: the end of a line, a sentence, or the start of a reason.
-_SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f](?=\s|$)")
-_REASON = re.compile(
+_SENTENCE_END: Final = re.compile(r"[.!?\u3002\uff01\uff1f](?=\s|$)")
+_REASON: Final = re.compile(
     r"\s(?:because|since|as\s+(?:evidenced|shown|seen|indicated|suggested|demonstrated)"
     r"|given\s+(?:the|that|its)|due\s+to|owing\s+to|based\s+on|which|whereas|while"
     r"|explanation|reasoning|rationale)\b"
 )
-_NOT_A_STOP = frozenset({"e.g", "i.e", "vs", "dr", "fig", "approx", "cf", "st", "mr", "ms",
-                         "mrs", "resp"})
-_STOP_LEN = max(len(w) for w in _NOT_A_STOP) + 2
-_BOXED = re.compile(r"\\boxed\s*\{")
-_ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.IGNORECASE | re.DOTALL)
-_LATEX_WRAP = re.compile(r"\\(?:text(?:bf|it|rm|normal)?|mathrm|mathbf|mbox|operatorname)\s*\{")
-_LATEX_REST = re.compile(r"\\[,;:! ]|\\[a-zA-Z]+|[${}]")
-_JSON_KEYS = ("answer", "final_answer", "finalanswer", "answer_letter", "answer_choice",
-              "choice", "final_choice", "selected_choice", "selected_option", "selection",
-              "prediction", "predicted_answer", "correct_answer", "option")
-_JSON_FIELD = re.compile(
+_NOT_A_STOP: Final = frozenset({"e.g", "i.e", "vs", "dr", "fig", "approx", "cf", "st", "mr", "ms",
+                                "mrs", "resp"})
+_STOP_LEN: Final = max(len(w) for w in _NOT_A_STOP) + 2
+_BOXED: Final = re.compile(r"\\boxed\s*\{")
+_ANSWER_TAG: Final = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.IGNORECASE | re.DOTALL)
+_LATEX_WRAP: Final = re.compile(r"\\(?:text(?:bf|it|rm|normal)?|mathrm|mathbf|mbox|operatorname)"
+                                r"\s*\{")
+_LATEX_REST: Final = re.compile(r"\\[,;:! ]|\\[a-zA-Z]+|[${}]")
+_JSON_KEYS: Final = ("answer", "final_answer", "finalanswer", "answer_letter", "answer_choice",
+                     "choice", "final_choice", "selected_choice", "selected_option", "selection",
+                     "prediction", "predicted_answer", "correct_answer", "option")
+_JSON_FIELD: Final = re.compile(
     r"[\"'](?P<key>" + "|".join(_JSON_KEYS) + r")[\"']\s*:\s*"
     r"(?:\"(?P<dq>(?:[^\"\\]|\\.)*)\"|'(?P<sq>[^']*)'|\[(?P<arr>[^\]]*)\]"
     r"|(?P<lit>true|false|-?\d+))",
     re.IGNORECASE,
 )
-_ITEM = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'([^']*)'|([A-Za-z0-9]+)")
-_MARK_CUES = ("|", "[x]", "[X]", "[ ]", "\u2610", "\u2611", "\u2612", "\u2713", "\u2714",
-              "\u2705", "\u274c", "\u2717", "\u2718", "\u2716")
-_MARK_WORDS = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s*.+?[:\u2014\u2013-]\s*\**"
-                         r"(?:present|absent|yes|no|positive|negative|not\s+seen|seen)\b",
-                         re.IGNORECASE | re.MULTILINE)
+_ITEM: Final = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'([^']*)'|([A-Za-z0-9]+)")
+_MARK_CUES: Final = ("|", "[x]", "[X]", "[ ]", "\u2610", "\u2611", "\u2612", "\u2713", "\u2714",
+                     "\u2705", "\u274c", "\u2717", "\u2718", "\u2716")
+_MARK_WORDS: Final = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s*.+?[:\u2014\u2013-]\s*\**"
+                                r"(?:present|absent|yes|no|positive|negative|not\s+seen|seen)\b",
+                                re.IGNORECASE | re.MULTILINE)
 
 
 def final_segments(text: str) -> list[Segment]:
@@ -201,7 +204,7 @@ def final_segments(text: str) -> list[Segment]:
     found += [s for s in _marker_segments(text, lowered, ascii_only)
               if not any(a <= s.start < b for a, b in objects)]
     if ("|" in text or "[" in text or not ascii_only and any(c in text for c in _MARK_CUES)
-            or ("\n" in text and _MARK_WORDS.search(text))):
+            or ("\n" in text and any(_MARK_WORDS.match(text, p) for p in line_starts(text)))):
         marked = read_marks(text)
         if marked is not None:
             found.append(Segment(marked.start, marked.end, "Answer: " + "; ".join(marked.labels),

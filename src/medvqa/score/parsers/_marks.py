@@ -28,7 +28,7 @@ True
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 __all__ = ["Marked", "read_marks"]
 
@@ -47,32 +47,33 @@ class Marked(NamedTuple):
     labels: list[str]
 
 
-_POS_SYMBOLS = "\u2713\u2714\u2705\u2611\u2612"
-_NEG_SYMBOLS = "\u2717\u2718\u274c\u2716\u2610"
-_POS_WORDS = frozenset({"x", "[x]", "yes", "y", "present", "positive", "seen", "true", "selected",
-                        "correct", "+", "detected", "identified", "chosen"})
-_NEG_WORDS = frozenset({"", "[ ]", "[]", "no", "n", "absent", "negative", "not seen", "false", "-",
-                        "\u2013", "\u2014", "not present", "incorrect", "not detected",
-                        "not identified", "none", "n/a"})
-_UNSURE_WORDS = frozenset({"?", "possible", "possibly", "maybe", "equivocal", "indeterminate",
-                           "uncertain", "\u00b1", "+/-", "unclear", "probable", "likely",
-                           "suspected", "borderline"})
-_NEG_HEADERS = re.compile(r"\b(?:absent|excluded|ruled\s+out|not\s+present|negative|no)\b",
-                          re.IGNORECASE)
-_MARKUP = re.compile(r"[*_`]+")
-_SEPARATOR = re.compile(r"^\s*:?-{2,}:?\s*$")
+_POS_SYMBOLS: Final = "\u2713\u2714\u2705\u2611\u2612"
+_NEG_SYMBOLS: Final = "\u2717\u2718\u274c\u2716\u2610"
+_POS_WORDS: Final = frozenset({"x", "[x]", "yes", "y", "present", "positive", "seen", "true",
+                               "selected", "correct", "+", "detected", "identified", "chosen"})
+_NEG_WORDS: Final = frozenset({"", "[ ]", "[]", "no", "n", "absent", "negative", "not seen",
+                               "false", "-", "\u2013", "\u2014", "not present", "incorrect",
+                               "not detected", "not identified", "none", "n/a"})
+_UNSURE_WORDS: Final = frozenset({"?", "possible", "possibly", "maybe", "equivocal",
+                                  "indeterminate", "uncertain", "\u00b1", "+/-", "unclear",
+                                  "probable", "likely", "suspected", "borderline"})
+_NEG_HEADERS: Final = re.compile(r"\b(?:absent|excluded|ruled\s+out|not\s+present|negative|no)\b",
+                                 re.IGNORECASE)
+_MARKUP: Final = re.compile(r"[*_`][*_`]*")  # (opened by a set, which the engine skips to in C)
+_SEPARATOR: Final = re.compile(r"^\s*:?-{2,}:?\s*$")
 _BULLET = r"^[ \t]*(?:[-*\u2022+][ \t]+|\d+[.)][ \t]+)?"
-_MARK_FIRST = re.compile(_BULLET + r"(?P<mark>\[[ xX\u2713\u2714]?\]|[\u2610\u2611\u2612\u2705"
-                         r"\u274c\u2713\u2714\u2717\u2718\u2716])[ \t]*(?P<label>\S[^\n]*?)[ \t]*$")
-_MARK_LAST = re.compile(_BULLET + r"(?P<label>\S[^\n]*?)[ \t]*[:\-\u2014\u2013]?[ \t]*"
-                        r"(?P<mark>[\u2705\u274c\u2713\u2714\u2717\u2718\u2716\u2610\u2611\u2612]"
-                        r")[ \t]*$")
-_MARK_WORD = re.compile(
+_MARK_FIRST: Final = re.compile(_BULLET + r"(?P<mark>\[[ xX\u2713\u2714]?\]"
+                                r"|[\u2610\u2611\u2612\u2705\u274c\u2713\u2714\u2717\u2718\u2716])"
+                                r"[ \t]*(?P<label>\S[^\n]*?)[ \t]*$")
+_MARK_LAST: Final = re.compile(_BULLET + r"(?P<label>\S[^\n]*?)[ \t]*[:\-\u2014\u2013]?[ \t]*"
+                               r"(?P<mark>[\u2705\u274c\u2713\u2714\u2717\u2718\u2716\u2610\u2611\u2612]"
+                               r")[ \t]*$")
+_MARK_WORD: Final = re.compile(
     r"^[ \t]*(?:[-*\u2022+][ \t]+|\d+[.)][ \t]+)(?P<label>[^:\n\u2014\u2013]+?)[ \t]*"
     r"[:\u2014\u2013][ \t]*\**[ \t]*(?P<mark>present|absent|yes|no|positive|negative|not\s+seen"
     r"|seen|not\s+present|possible|equivocal|indeterminate|uncertain)\b[ \t]*\**[.;]?[ \t]*$",
     re.IGNORECASE)
-_NOT_LABELS = frozenset({"answer", "final answer", "my answer", "choice", "conclusion"})
+_NOT_LABELS: Final = frozenset({"answer", "final answer", "my answer", "choice", "conclusion"})
 
 
 def _kind(cell: str) -> str:

@@ -21,7 +21,7 @@ says what is in it and why).
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Final
 
 import yaml
 
@@ -30,8 +30,8 @@ from medvqa.score.parsers._fold import TOKEN, fold, phrase_tokens
 
 __all__ = ["abbreviations_of", "forms"]
 
-_BRACKETED = re.compile(r"^(.+?)\s*[(\[](.+?)[)\]]\s*$")
-_BINOMIAL = re.compile(r"^([A-Z][a-z]{3,})\s+([a-z]{3,})$")
+_BRACKETED: Final = re.compile(r"^(.+?)\s*[(\[](.+?)[)\]]\s*$")
+_BINOMIAL: Final = re.compile(r"^([A-Z][a-z]{3,})\s+([a-z]{3,})$")
 
 
 def forms(text: str) -> list[str]:
@@ -91,8 +91,8 @@ def _load() -> dict[str, list[str]]:
     return out
 
 
-_ABBREVIATIONS = _load()
-_BY_NAME: dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]] = {}
+_ABBREVIATIONS: Final = _load()
+_BY_NAME: Final[dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]]] = {}
 for _abbr, _names in _ABBREVIATIONS.items():
     for _name in _names:
         _BY_NAME.setdefault(phrase_tokens(_name), []).append(_abbr)

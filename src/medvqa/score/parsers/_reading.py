@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from medvqa.score.parsers._answer_words import NO_WORDS, YES_WORDS
 from medvqa.score.parsers._base import ParsedAnswer, abstain
@@ -35,43 +35,45 @@ from medvqa.score.parsers._cues import (
     NEG_STOP_ASCII,
     NEG_WORDS,
     NOT_NEGATIONS,
-    WORD,
     hedges,
+    line_starts,
     may_start_negation,
     refuses,
+    word_set,
 )
 from medvqa.score.parsers._findings import finding_answers, may_state_finding
 from medvqa.score.parsers._fold import phrase_tokens
 from medvqa.score.parsers._letters import letter_mentions
 from medvqa.score.parsers._variants import PhraseIndex
 
-__all__ = ["LEAD", "OptionSet", "Reading", "decide", "letters_only", "option_set", "restated",
-           "scan"]
+__all__ = ["LEAD", "OptionSet", "Reading", "decide", "forget_option_sets", "letters_only",
+           "option_set", "options_of", "restated", "scan"]
 
-_MARKUP = re.compile(r"[*_`]+|^[ \t]*(?:#+|>+)[ \t]*", re.MULTILINE)
-_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"',
-                         "\u00a0": " "})
+_MARKUP: Final = re.compile(r"[*_`]+|^[ \t]*(?:#+|>+)[ \t]*", re.MULTILINE)
+_QUOTES: Final = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"',
+                                "\u00a0": " "})
 _LEAD = (r"(?:(?:the\s+)?(?:final\s+|correct\s+|best\s+|right\s+)?(?:answers?|options?|choices?)"
          r"\s*(?:is|are|would\s+be|:|=|-)?\s*:?\s*)")
 #: The reader's answer lead at the start of a text ("The correct answer is:", "Answer -").
-LEAD = re.compile(r"\s*" + _LEAD, re.IGNORECASE)
+LEAD: Final = re.compile(r"\s*" + _LEAD, re.IGNORECASE)
 _ONE = r"[(\[]?[A-Za-z][)\]]?"
 _SEP = r"(?:\s*(?:,|;|/|&|\+|\band\b|\bor\b|\n)\s*|\s+)"
 # The whole response is letters: "B", "(B).", "Answer: A, C", "The answers are A and C".
-_ONLY_LETTERS = re.compile(rf"^\s*{_LEAD}?(?:option\s+|choice\s+)?({_ONE}(?:{_SEP}{_ONE})*)"
-                           r"[\s.!:;,]*$", re.IGNORECASE)
-_ONLY_LETTERS_LEN = 48  # longer texts are never letters only ("The answers are A, C and D.")
-_LETTER = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
+_ONLY_LETTERS: Final = re.compile(rf"^\s*{_LEAD}?(?:option\s+|choice\s+)?({_ONE}(?:{_SEP}{_ONE})*)"
+                                  r"[\s.!:;,]*$", re.IGNORECASE)
+_ONLY_LETTERS_LEN: Final = 48  # longer texts are never letters only ("The answers are A, C and D.")
+_LETTER: Final = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
 _YN_WORDS = "|".join(re.escape(w) for w in sorted(YES_WORDS | NO_WORDS, key=len, reverse=True))
-_YN_HEAD = re.compile(rf"^\s*{_LEAD}?(?:(?P<w>{_YN_WORDS})(?=$|\s*[.,;:!()\-\u2014\u3002\uff0c"
-                      r"\uff01\uff1b\uff1a\u3001]|\s*\n)|(?P<f>yes|yeah|yep|s\u00ed|oui|ja|sim)(?=\s)"
-                      r"|(?P<n>no|nein|non|n\u00e3o)(?=\s+(?:there|it|it's|i|the|this|that|we|you|"
-                      r"this|these|they)\b))", re.IGNORECASE)
-_YN_BOTH = re.compile(r"\b(yes|no|true|false)[\s,/]*(?:or\b)?[\s,/]*(?!\1\b)"
-                      r"(?:yes|no|true|false)\b")
-_OR = re.compile(r"\bor\b|\beither\b", re.IGNORECASE)
-_RESTATED = re.compile(r"^[ \t]*(?:[-*\u2022][ \t]*)?[(\[]?([A-Z])[.):\]][ \t]+(\S[^\n]*?)[ \t]*$",
-                       re.MULTILINE)
+_YN_HEAD: Final = re.compile(rf"^\s*{_LEAD}?(?:(?P<w>{_YN_WORDS})(?=$|\s*[.,;:!()\-\u2014"
+                             r"\u3002\uff0c\uff01\uff1b\uff1a\u3001]|\s*\n)"
+                             r"|(?P<f>yes|yeah|yep|s\u00ed|oui|ja|sim)(?=\s)"
+                             r"|(?P<n>no|nein|non|n\u00e3o)(?=\s+(?:there|it|it's|i|the|this|that|we|you|"
+                             r"this|these|they)\b))", re.IGNORECASE)
+_YN_BOTH: Final = re.compile(r"\b(yes|no|true|false)[\s,/]*(?:or\b)?[\s,/]*(?!\1\b)"
+                             r"(?:yes|no|true|false)\b")
+_OR: Final = re.compile(r"\bor\b|\beither\b", re.IGNORECASE)
+_RESTATED: Final = re.compile(r"^[ \t]*(?:[-*\u2022][ \t]*)?[(\[]?([A-Z])[.):\]][ \t]+"
+                              r"(\S[^\n]*?)[ \t]*$", re.MULTILINE)
 
 
 class OptionSet:
@@ -105,6 +107,46 @@ def option_set(items: tuple[tuple[str, str], ...]) -> OptionSet:
     return OptionSet(items)
 
 
+# The option sets of the options dicts seen last, by the dict's identity: a run passes one
+# item's dict with each of its responses, and building and hashing a tuple of its items costs
+# more than the rest of reading a repeated short answer. Each entry holds the dict (so its id
+# cannot be reused while it is here) and its items as they were, which confirm that it has not
+# changed since.
+_BY_DICT: Final[dict[int, tuple[dict[str, str], tuple[tuple[str, str], ...], OptionSet]]] = {}
+_BY_DICT_SIZE: Final = 1024
+
+
+def options_of(options: dict[str, str]) -> OptionSet:
+    """``option_set(tuple(options.items()))``, found by the dict's identity where it can be."""
+    got = _BY_DICT.get(id(options))
+    if got is not None and got[0] is options and _holds(options, got[1]):
+        return got[2]
+    items = tuple(options.items())
+    ix = option_set(items)
+    if len(_BY_DICT) >= _BY_DICT_SIZE:
+        _BY_DICT.clear()
+    _BY_DICT[id(options)] = (options, items, ix)
+    return ix
+
+
+def _holds(options: dict[str, str], items: tuple[tuple[str, str], ...]) -> bool:
+    """Whether ``options`` holds exactly ``items`` in order: the same key and value objects."""
+    if len(options) != len(items):
+        return False
+    i = 0
+    for key, value in options.items():
+        if key is not items[i][0] or value is not items[i][1]:
+            return False
+        i += 1
+    return True
+
+
+def forget_option_sets() -> None:
+    """Forget every remembered option set (benchmarks start cold with it)."""
+    _BY_DICT.clear()
+    option_set.cache_clear()
+
+
 class Reading(NamedTuple):
     """What one text says about the options.
 
@@ -126,9 +168,9 @@ class Reading(NamedTuple):
     used_question: bool = False
 
 
-_SELF_REPLY = re.compile(r"\s*(yes|no)\b(?!\s+(?:doubt|question)\b)")
-_EMPTY: frozenset[str] = frozenset()
-_NOTHING = Reading(_EMPTY, _EMPTY, _EMPTY, None)
+_SELF_REPLY: Final = re.compile(r"\s*(yes|no)\b(?!\s+(?:doubt|question)\b)")
+_EMPTY: Final[frozenset[str]] = frozenset()
+_NOTHING: Final = Reading(_EMPTY, _EMPTY, _EMPTY, None)
 
 
 def _stop(verdict: str) -> Reading:
@@ -151,7 +193,32 @@ def letters_only(text: str) -> bool:
     (True, False)
     """
     text = prepare(text)
-    return len(text) <= _ONLY_LETTERS_LEN and _ONLY_LETTERS.match(text) is not None
+    return _only_letters(text) is not None
+
+
+# The words of two or more letters that _ONLY_LETTERS has a place for: its answer lead, "option",
+# "choice", "and", "or". The lead's key words and verbs may run into what follows them with no
+# space ("answerisb", "beb"), so a word that starts with one of _LEAD_STARTS may be its too.
+_LEAD_WORDS: Final = frozenset({b"the", b"final", b"correct", b"best", b"right", b"and", b"or"})
+_LEAD_STARTS: Final = (b"answer", b"option", b"choice", b"is", b"are", b"would", b"be")
+# Every byte but an ASCII lower-case letter becomes a space.
+_LETTER_BYTES: Final = bytes(b if 97 <= b <= 122 else 32 for b in range(256))
+
+
+def _only_letters(text: str) -> re.Match[str] | None:
+    """:data:`_ONLY_LETTERS`' match of a text of letters only, or None.
+
+    Speed: the pattern costs more than the rest of reading a short text, and most short texts
+    have a word it has no place for ("(case 3)", "Steatosis."), found first. Only on ASCII text:
+    IGNORECASE lets some other letters stand for ASCII ones (the long s for "s").
+    """
+    if len(text) > _ONLY_LETTERS_LEN:
+        return None
+    if text.isascii():
+        for w in text.lower().encode().translate(_LETTER_BYTES).split():
+            if len(w) > 1 and w not in _LEAD_WORDS and not w.startswith(_LEAD_STARTS):
+                return None
+    return _ONLY_LETTERS.match(text)
 
 
 def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *,
@@ -165,7 +232,7 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *,
         lowered = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
     spans = ix.phrases.find(text, lowered)
     masked = _blank(lowered, spans) if spans else lowered
-    words = set(WORD.findall(masked))
+    words = word_set(masked)
     if not text:
         return _stop("empty")
     if hedge and hedges(masked, words):
@@ -177,7 +244,7 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *,
     if cut is not None and cut.start() > 0:
         text, lowered, masked = text[:cut.start()], lowered[:cut.start()], masked[:cut.start()]
         spans = [s for s in spans if s[1] <= cut.start()]
-    only = _ONLY_LETTERS.match(text) if len(text) <= _ONLY_LETTERS_LEN else None
+    only = _only_letters(text)
     if only is not None:
         letters = {c.upper() for c in _LETTER.findall(only.group(1))}
         if len(letters) > 1 and _OR.search(only.group(1)):
@@ -299,7 +366,7 @@ def _negated_before(masked: str, begin: int, start: int) -> bool:
 
 # A word (a WORD token of the masked text) that starts as NEG_BEFORE's word starts do: the same
 # test as ``any(w.startswith(NEG_STARTS) for w in words)``, as one search.
-_NEG_START = re.compile(r"(?<![a-z'/])(?:" + "|".join(NEG_STARTS) + ")")
+_NEG_START: Final = re.compile(r"(?<![a-z'/])(?:" + "|".join(NEG_STARTS) + ")")
 def _clause_cued(lowered: str) -> bool:
     """Whether the (lower-case, ASCII) text holds a literal that a clause test needs.
 
@@ -318,11 +385,11 @@ def _clause_cued(lowered: str) -> bool:
             or "improbable" in lowered)
 
 
-_DETERMINER = re.compile(r"\s+(?:the|this|that|these|those|a|an|it|i|we|there)\b")
+_DETERMINER: Final = re.compile(r"\s+(?:the|this|that|these|those|a|an|it|i|we|there)\b")
 # Negations of a noun phrase ("no markings"), whose reach a conclusion verb ends; "not" and
 # "never" negate a verb or a whole clause and reach the end of it.
-_NOUN_NEGATIONS = frozenset({"no", "without", "absence", "absent", "lack", "lacks", "lacking",
-                             "free", "none", "nothing", "non"})
+_NOUN_NEGATIONS: Final = frozenset({"no", "without", "absence", "absent", "lack", "lacks",
+                                    "lacking", "free", "none", "nothing", "non"})
 
 
 def _blank(lowered: str, spans: list[tuple[int, int, frozenset[str]]]) -> str:
@@ -355,16 +422,19 @@ def restated(text: str, ix: OptionSet) -> tuple[int, int] | None:
     """The span of a restated option list (two or more lines ``X. its own text``), or None."""
     if "\n" not in text:
         return None
-    lines = [m for m in _RESTATED.finditer(text)
-             if m.group(1) in ix.keys and phrase_tokens(m.group(2))[0] == ix.words[m.group(1)]]
+    # (a match is one line: the pattern is matched at each line start, not searched)
+    lines = [m for p in line_starts(text) if (m := _RESTATED.match(text, p)) is not None
+             and m.group(1) in ix.keys and phrase_tokens(m.group(2))[0] == ix.words[m.group(1)]]
     if len(lines) < 2:
         return None
     return lines[0].start(), lines[-1].end()
 
 
-_PUNCT = re.compile(r"[.;,!?\n\u2192]|[=-]>")
-_LONE_DOT = re.compile(r"[A-Z]\.(?<![^\W\d_][A-Z]\.)")
-_DASH = re.compile(r"\s[\u2014\u2013-]+\s")
+# ``[.;,!?\n\u2192]|[=-]>`` opened by a character class, which the engine skips to in C (a
+# pattern opened by an alternation is tried at every position): "=" or "-" then needs ">".
+_PUNCT: Final = re.compile(r"[.;,!?\n\u2192=-](?:(?<=[=-])>|(?<![=-]))")
+_LONE_DOT: Final = re.compile(r"[A-Z]\.(?<![^\W\d_][A-Z]\.)")
+_DASH: Final = re.compile(r"\s[\u2014\u2013-]+\s")
 
 
 @lru_cache(maxsize=128)

@@ -31,22 +31,22 @@ from __future__ import annotations
 
 import math
 import re
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from medvqa.score.parsers._base import ParsedAnswer, abstain
 from medvqa.score.parsers._cues import REFUSAL
 from medvqa.score.parsers._locate import final_segments, set_aside_reasoning
 
-_KEY = r"\bregion\s*(?:ids?|numbers?|#|no\.?)?\s*[:=#]?\s*"
-_FIELD = re.compile(
+_KEY: Final = r"\bregion\s*(?:ids?|numbers?|#|no\.?)?\s*[:=#]?\s*"
+_FIELD: Final = re.compile(
     _KEY + r"(?P<ids>\d+(?:\s*(?:,|and|&|/)\s*\d+)*)(?![\dx\u00d7])"
     r"(?P<rest>(?:(?!" + _KEY + r"\d)[^\n])*)",  # the type runs up to the next region field
     re.IGNORECASE,
 )
-_TYPE = re.compile(r"^\s*[;,:\-\u2013)]?\s*(?:\(?\s*type\s*[:=]?\s*)?(?P<t>[^;\n]*)",
-                   re.IGNORECASE)
-_INT = re.compile(r"\d+")
-_NORM = re.compile(r"[^\w]+")
+_TYPE: Final = re.compile(r"^\s*[;,:\-\u2013)]?\s*(?:\(?\s*type\s*[:=]?\s*)?(?P<t>[^;\n]*)",
+                          re.IGNORECASE)
+_INT: Final = re.compile(r"\d+")
+_NORM: Final = re.compile(r"[^\w]+")
 
 
 def normalize_type(text: str) -> str:

@@ -124,6 +124,7 @@ ParsedAnswer(choice=None, invalid=True, reason='negated')
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from medvqa.score.parsers._base import INVALID, ParsedAnswer, abstain
 from medvqa.score.parsers._cues import (
@@ -142,6 +143,7 @@ from medvqa.score.parsers._cues import (
     REVISION,
     REVISION_ASCII,
     as_bytes,
+    line_starts,
     word_tokens,
 )
 from medvqa.score.parsers._letters import LETTER_KEYWORDS
@@ -152,8 +154,9 @@ from medvqa.score.parsers._reading import (
     OptionSet,
     Reading,
     decide,
+    forget_option_sets,
     letters_only,
-    option_set,
+    options_of,
     prepare,
     restated,
     scan,
@@ -161,29 +164,32 @@ from medvqa.score.parsers._reading import (
 
 __all__ = ["REFUSAL", "StrictParser", "clear_memo"]
 
-_MEMO: dict[tuple[str, ...] | tuple[object, ...], tuple[ParsedAnswer, bool]] = {}
-_MEMO_SIZE = 1 << 15
-_MEMO_LEN = 64
+_MEMO: Final[dict[tuple[str, ...] | tuple[object, ...], tuple[ParsedAnswer, bool]]] = {}
+_MEMO_SIZE: Final = 1 << 15
+_MEMO_LEN: Final = 64
 # Readings of final-answer segments, by (text, question type, option set[, question]).
-_SEGMENTS: dict[tuple[object, ...], Reading] = {}
-_SEGMENT_LEN = 96
-_BLANK = " \t\r\n*_#>.`"
-_TAIL_WORDS = as_bytes(REFUSAL_TRIGGERS | HEDGE_TRIGGERS)
-_BEFORE_WORDS = as_bytes(REFUSAL_TRIGGERS | NEG_WORDS)
-_REFUSAL_WORDS = as_bytes(REFUSAL_TRIGGERS)
-_LETTER_KEYWORD_BYTES = as_bytes(LETTER_KEYWORDS)
-_LETTER_LINE = re.compile(r"(?:^|\n)[ \t]*(?:[-*\u2022][ \t]*)?[A-Z](?:[.):]|\s*(?:,|/|&|or\b"
-                          r"|and\b))")
+_SEGMENTS: Final[dict[tuple[object, ...], Reading]] = {}
+_SEGMENT_LEN: Final = 96
+_BLANK: Final = " \t\r\n*_#>.`"
+_TAIL_WORDS: Final = as_bytes(REFUSAL_TRIGGERS | HEDGE_TRIGGERS)
+_BEFORE_WORDS: Final = as_bytes(REFUSAL_TRIGGERS | NEG_WORDS)
+_REFUSAL_WORDS: Final = as_bytes(REFUSAL_TRIGGERS)
+_LETTER_KEYWORD_BYTES: Final = as_bytes(LETTER_KEYWORDS)
+# A line that opens with a letter ("B.", "- C)", "A, C"): matched at each line start.
+_LETTER_LINE: Final = re.compile(r"[ \t]*(?:[-*\u2022][ \t]*)?[A-Z](?:[.):]|\s*(?:,|/|&|or\b"
+                                 r"|and\b))")
 # A capital letter that no letter precedes and no lower-case letter follows: every letter
 # position but a keyword's and a letters-only answer holds one ("(B)", "B is correct", ", C.").
-_LONE_CAPITAL = re.compile(r"(?<![A-Za-z])[A-Z](?![a-z])")
+# Opened by the capital, which the engine skips to in C; the lookbehind then looks at the
+# character before it (a pattern opened by a lookbehind is tried at every position).
+_LONE_CAPITAL: Final = re.compile(r"[A-Z](?<![A-Za-z][A-Z])(?![a-z])")
 
 
 def clear_memo() -> None:
     """Forget remembered results and option sets (benchmarks start cold with it)."""
     _MEMO.clear()
     _SEGMENTS.clear()
-    option_set.cache_clear()
+    forget_option_sets()
 
 
 class StrictParser:
@@ -200,8 +206,7 @@ class StrictParser:
         fast = response.strip()
         if fast in options:
             return ParsedAnswer([fast] if question_type == "multi" else fast, False)
-        items = tuple(options.items())
-        ix = option_set(items)
+        ix = options_of(options)
         if len(fast) > _MEMO_LEN:
             return _parse(fast, question_type, ix, question)[0]
         # The question can change a reading only on a yes/no item (a finding answers it only
@@ -286,11 +291,10 @@ def _tail_may_matter(tail: str, yesno: bool) -> bool:
     So when it has a refusal or hedge cue, a letter position or a change of mind.
     """
     lowered = tail.lower()
-    return not _TAIL_WORDS.isdisjoint(word_tokens(lowered)) or _bracket_may_matter(
-        tail, yesno) or any(
-        k in lowered for k in ("answer", "option", "choice", "letter")) or (
-        _LETTER_LINE.search(tail) is not None) or _search_cased(REVISION, REVISION_ASCII,
-                                                                      tail, lowered)
+    return (not _TAIL_WORDS.isdisjoint(word_tokens(lowered)) or _bracket_may_matter(tail, yesno)
+            or any(k in lowered for k in ("answer", "option", "choice", "letter"))
+            or any(_LETTER_LINE.match(tail, p) for p in line_starts(tail))
+            or _search_cased(REVISION, REVISION_ASCII, tail, lowered))
 
 
 def _bracket_may_matter(tail: str, yesno: bool) -> bool:

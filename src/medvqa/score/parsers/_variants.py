@@ -21,6 +21,7 @@ they could be a list of the item's option letters ("AD", not "BCC").
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from medvqa.score.parsers._fold import TOKEN as _TOKEN
 from medvqa.score.parsers._fold import anchor, ascii_view, fold, phrase_tokens
@@ -30,11 +31,11 @@ from medvqa.score.parsers._option_forms import forms as _forms
 
 __all__ = ["PhraseIndex", "fold", "phrase_tokens"]
 
-_ABBR_TOKEN = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]*[A-Z0-9](?:s|'s)?(?![\w-])")
+_ABBR_TOKEN: Final = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]*[A-Z0-9](?:s|'s)?(?![\w-])")
 
 
 Phrase = tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]
-_NONE: frozenset[str] = frozenset()
+_NONE: Final[frozenset[str]] = frozenset()
 
 
 class PhraseIndex:

@@ -1,0 +1,158 @@
+"""The rules' faster forms of a pattern find what the plain pattern finds (hypothesis).
+
+A pattern opened by an alternation, a lookbehind or a MULTILINE ``^`` is tried at every
+position of a text. The rules use instead a form opened by a character class (which the
+engine skips to in C), the pattern matched only where it may start (each line start, each
+bracket), or a byte translation. Each is compared here with the plain pattern it replaces,
+written out as it was.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from medvqa.score.parsers import _findings, _letters, _locate, _quick, _reading, _strict
+from medvqa.score.parsers._cues import WORD, line_starts, positions_of, word_set
+from medvqa.score.parsers._reading import option_set, options_of
+
+
+def _joined(pieces: list[str], glue: list[str]) -> str:
+    return "".join(p + g for p, g in zip(pieces, glue + [""] * len(pieces), strict=False))
+
+
+def _texts(pieces: list[str], max_size: int = 16) -> st.SearchStrategy[str]:
+    """Texts made of ``pieces`` glued by nothing, a space or a line break."""
+    return st.builds(_joined, st.lists(st.sampled_from(pieces), max_size=max_size),
+                     st.lists(st.sampled_from(["", " ", "", "\n", "  "]), max_size=max_size))
+
+
+def _spans(found) -> list[tuple[int, int]]:
+    return [m.span() for m in found]
+
+
+@settings(max_examples=400)
+@given(text=st.text(alphabet=st.sampled_from(list(".;,!?\n\u2192=->- ab")), max_size=30))
+def test_clause_punctuation_led_by_a_class_finds_the_same_ends(text: str) -> None:
+    plain = re.compile(r"[.;,!?\n\u2192]|[=-]>")
+    assert _spans(_reading._PUNCT.finditer(text)) == _spans(plain.finditer(text))
+
+
+@settings(max_examples=400)
+@given(text=st.text(alphabet=st.sampled_from(list("AaBzZ (.9-\u00e9\n")), max_size=20))
+def test_a_lone_capital_led_by_the_capital_is_the_same(text: str) -> None:
+    plain = re.compile(r"(?<![A-Za-z])[A-Z](?![a-z])")
+    assert _spans(_strict._LONE_CAPITAL.finditer(text)) == _spans(plain.finditer(text))
+
+
+_CLAUSE_PIECES = ["but", "however", "whereas", "although", "though", "while", "abut", "butter",
+                  "whilst", "_but", "x", "\u00e9", "2but", ".", ";", ":", ",", "!", "?", "(", ")",
+                  "\u2014", "\u2013", "-", "--", "\t", "so"]
+
+
+@settings(max_examples=500)
+@given(text=_texts(_CLAUSE_PIECES))
+def test_finding_clauses_led_by_a_class_end_where_the_plain_pattern_does(text: str) -> None:
+    plain = re.compile(r"[.;:,!?\n()]|\s[\u2014\u2013-]+\s|\b(?:but|however|whereas|although"
+                       r"|though|while)\b")
+    assert _spans(_findings._CLAUSE.finditer(text)) == _spans(plain.finditer(text))
+
+
+@settings(max_examples=500)
+@given(text=st.text(alphabet=st.sampled_from(list("ab'/ -.,Z\u00e9\u0130\n") + ["\ud800"]),
+                    max_size=30))
+def test_the_word_set_is_the_set_of_word_tokens(text: str) -> None:
+    lowered = text.lower()
+    assert word_set(lowered) == set(WORD.findall(lowered))
+
+
+_LETTER_PIECES = ["the", "final", "correct", "answer", "answers", "option", "options", "choice",
+                  "is", "are", "would", "be", "and", "or", "A", "b", "C", "(C)", "[d]", "E)",
+                  ",", ";", "/", "&", "+", ":", "=", "-", ".", "!", "case", "3", "island",
+                  "beta", "x", "\u00e9", "\u017f", "\u212a", "Answer"]
+
+
+@settings(max_examples=1500)
+@given(text=_texts(_LETTER_PIECES, max_size=8))
+def test_the_letters_only_prefilter_never_hides_a_match(text: str) -> None:
+    plain = _reading._ONLY_LETTERS.match(text) if len(text) <= 48 else None
+    got = _reading._only_letters(text)
+    assert (got and got.span()) == (plain and plain.span()), text
+
+
+@pytest.mark.parametrize("text", ["answerB", "The answer isC", "answers areA and B",
+                                  "the final answer would beD", "optionsB", "Answer: (b)"])
+def test_letters_run_together_with_the_lead_are_still_read(text: str) -> None:
+    plain = _reading._ONLY_LETTERS.match(text)
+    assert plain is not None
+    assert _reading._only_letters(text).span() == plain.span()
+
+
+_LINE_PIECES = ["- ", "* ", "\u2022", "1. ", "2)", "A. ", "(B) ", "C) ", "Steatosis", "Normal",
+                ": ", " \u2014 ", "present", "absent", "yes", "No", "not seen", "**", "\t",
+                "x", "B. Cirrhosis"]
+
+
+@settings(max_examples=500)
+@given(text=_texts(_LINE_PIECES))
+def test_line_patterns_matched_at_line_starts_find_what_a_search_finds(text: str) -> None:
+    at_starts = [m for p in line_starts(text) if (m := _reading._RESTATED.match(text, p))]
+    assert _spans(at_starts) == _spans(_reading._RESTATED.finditer(text))
+    assert any(_locate._MARK_WORDS.match(text, p) for p in line_starts(text)) == (
+        _locate._MARK_WORDS.search(text) is not None)
+
+
+@settings(max_examples=500)
+@given(text=_texts(["(B)", "[C]", "(case 3)", "[x]", "(", "[", ")", "]", "A", "b", "<think>",
+                    "</think>", "<THINKING>", "<", "\u25c1think\u25b7", "\u25c1/think\u25b7",
+                    "\u25c1", "think", ">", "reasoning"]))
+def test_patterns_matched_where_they_may_open_find_what_a_search_finds(text: str) -> None:
+    at_brackets = [m for i in positions_of(text, "([") if (m := _letters._PAREN.match(text, i))]
+    assert _spans(at_brackets) == _spans(_letters._PAREN.finditer(text))
+    tags = [m for i in positions_of(text, "<\u25c1") if (m := _locate._TAG.match(text, i))]
+    assert _spans(tags) == _spans(_locate._TAG.finditer(text))
+
+
+@settings(max_examples=300)
+@given(text=st.text(alphabet=st.sampled_from(list("ab\n([<\u25c1")), max_size=20),
+       marks=st.sampled_from(["\n", "([", "<\u25c1", "a"]))
+def test_positions_are_every_position_of_a_mark_in_order(text: str, marks: str) -> None:
+    assert positions_of(text, marks) == [i for i, c in enumerate(text) if c in marks]
+    assert line_starts(text) == [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+
+
+@settings(max_examples=400)
+@given(text=st.text(alphabet=st.sampled_from(list("aZ9 ().:<>{}[]|\\\"*_`#?'-\nBI")),
+                    max_size=16))
+def test_the_structure_or_capital_test_is_its_pattern(text: str) -> None:
+    plain = re.compile("[" + re.escape("".join(sorted(_quick._STRUCTURE))) + "A-Z]"
+                       r"(?:(?<=[^A-Z])|(?<![A-Za-z0-9][A-Z])(?![A-Za-z0-9]))")
+    assert _quick._structure_or_capital(text) == (plain.search(text) is not None)
+
+
+def test_an_option_set_found_by_its_dict_follows_every_change_of_the_dict() -> None:
+    options = {"A": "Steatosis", "B": "Cirrhosis"}
+    first = options_of(options)
+    assert first is option_set(tuple(options.items()))
+    assert options_of(options) is first
+    options["B"] = "Normal liver"  # changed in place: the new items' set
+    assert options_of(options) is option_set((("A", "Steatosis"), ("B", "Normal liver")))
+    options["A"] = options.pop("A")  # the same items in another order: another set
+    assert options_of(options) is option_set(tuple(options.items()))
+    assert options_of(options) is not first
+    twin = {"A": "Steatosis", "B": "Cirrhosis"}  # another dict, the same items: the same set
+    assert options_of(twin) is first
+
+
+@settings(max_examples=500)
+@given(text=_texts(["B.", "- C)", "A, C", "* D:", "\u2022 B", "B or C", "Band", "(case 3)", "x",
+                    "A", "\t", "\n", "andrew", "b."]))
+def test_a_letter_line_matched_at_line_starts_is_found_where_the_search_finds_it(text: str
+                                                                                 ) -> None:
+    plain = re.compile(r"(?:^|\n)[ \t]*(?:[-*\u2022][ \t]*)?[A-Z](?:[.):]|\s*(?:,|/|&|or\b"
+                       r"|and\b))")
+    assert any(_strict._LETTER_LINE.match(text, p) for p in line_starts(text)) == (
+        plain.search(text) is not None)
