@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from medvqa.score.parsers._base import ParsedAnswer, abstain
+from medvqa.score.parsers._base import ParsedAnswer, abstain, one_choice
 from medvqa.score.parsers._cues import (
     DEFERRAL_ASCII,
     DISCUSSED_WORDS,
@@ -136,11 +136,12 @@ def _structure_or_capital(text: str) -> bool:
     Alone: neither a letter nor a digit on either side ("B is", "(B)", "I'm"). One pass of
     ``bytes.translate`` into classes (:data:`_CLASSES`) and substring searches: a fifth of
     the cost of one search with a pattern, which tests a character set at every character.
-    (``find``, not ``in``: ``in`` on bytes first tries its operand as a number and raises.)
+    (The classes are decoded to str to be searched: ``in`` on bytes first tries its operand
+    as a number and raises, and ``bytes.find`` parses its arguments the slow way.)
     """
-    classes = text.encode().translate(_CLASSES)
-    return (classes.find(b"S") >= 0 or classes.find(b" A ") >= 0 or classes.startswith(b"A ")
-            or classes.endswith(b" A") or classes == b"A")
+    classes = text.encode().translate(_CLASSES).decode()
+    return ("S" in classes or " A " in classes or classes.startswith("A ")
+            or classes.endswith(" A") or classes == "A")
 
 
 def _negations_apart(text: str, lowered: str, mentions: list[tuple[int, int]],
@@ -224,7 +225,7 @@ def quick_read(text: str, ix: OptionSet) -> ParsedAnswer | None:
         # As the full reading: a response that names nothing and puts its answer off ("let me
         # take a closer look") has not committed; only the others want a reading.
         return abstain("not_committed" if DEFERRAL_ASCII.search(lowered) else "no_answer")
-    return ParsedAnswer(named.pop(), False) if len(named) == 1 else abstain("ambiguous")
+    return one_choice(named.pop()) if len(named) == 1 else abstain("ambiguous")
 
 
 def _marked(text: str, m: re.Match[str], ix: OptionSet) -> ParsedAnswer | None:
@@ -251,4 +252,4 @@ def _marked(text: str, m: re.Match[str], ix: OptionSet) -> ParsedAnswer | None:
     if cues == _NEGATED and not _negations_apart(text, text.lower(), named_at + [m.span(1)],
                                                  named_at):
         return None
-    return ParsedAnswer(letter, False)
+    return one_choice(letter)

@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Final, NamedTuple
 
 from medvqa.score.parsers._answer_words import NO_WORDS, YES_WORDS
-from medvqa.score.parsers._base import ParsedAnswer, abstain
+from medvqa.score.parsers._base import ParsedAnswer, abstain, one_choice
 from medvqa.score.parsers._cues import (
     CLAUSE_WORDS,
     CONCESSIVE,
@@ -414,7 +414,7 @@ def decide(reading: Reading, qtype: str) -> ParsedAnswer:
     if qtype == "multi":
         return abstain("ambiguous") if reading.alternatives else \
             ParsedAnswer(sorted(asserted), False)
-    return ParsedAnswer(next(iter(asserted)), False) if len(asserted) == 1 else \
+    return one_choice(next(iter(asserted))) if len(asserted) == 1 else \
         abstain("ambiguous")
 
 

@@ -126,7 +126,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from medvqa.score.parsers._base import INVALID, ParsedAnswer, abstain
+from medvqa.score.parsers._base import INVALID, ParsedAnswer, abstain, one_choice
 from medvqa.score.parsers._cues import (
     DEFERRAL,
     DEFERRAL_ASCII,
@@ -205,7 +205,7 @@ class StrictParser:
             return INVALID
         fast = response.strip()
         if fast in options:
-            return ParsedAnswer([fast] if question_type == "multi" else fast, False)
+            return ParsedAnswer([fast], False) if question_type == "multi" else one_choice(fast)
         ix = options_of(options)
         if len(fast) > _MEMO_LEN:
             return _parse(fast, question_type, ix, question)[0]
