@@ -255,9 +255,7 @@ def as_bytes(words: frozenset[str]) -> frozenset[bytes]:
     return frozenset(w.encode() for w in words)
 
 
-# Clause ends: the punctuation alone is a cheap character class; the conjunctions are looked
-# for only when one of them occurs as a substring.
-CLAUSE_PUNCT: Final = re.compile(r"[.;,!?\n]|\s[\u2014\u2013-]+\s")
+# The conjunctions that end a clause (CLAUSE_END): looked for only when one is a word of the text.
 CLAUSE_WORDS: Final = frozenset({"but", "however", "whereas", "although", "though", "while", "so"})
 
 

@@ -166,11 +166,7 @@ def _positions(text: str, lowered: str, present: set[str] | None) -> list[re.Mat
     if last[-1:].isupper() and (m := _ALONE.search(text, max(0, len(last) - 6))) is not None:
         out.append(m)
     if " or " in text or "/" in text or "," in text or "&" in text or " and " in text:
-        if ":" in text:
-            i = text.find(":")
-            while i >= 0:
-                starts.append(i + 1)
-                i = text.find(":", i + 1)
+        starts += [i + 1 for i in positions_of(text, ":")]
         out += [m for p in starts if (m := _LIST.match(text, p)) is not None]
     return out
 
