@@ -59,6 +59,9 @@ def test_finding_clauses_led_by_a_class_end_where_the_plain_pattern_does(text: s
     plain = re.compile(r"[.;:,!?\n()]|\s[\u2014\u2013-]+\s|\b(?:but|however|whereas|although"
                        r"|though|while)\b")
     assert _spans(_findings._CLAUSE.finditer(text)) == _spans(plain.finditer(text))
+    # The variant chosen for the text (without the dash or the conjunctions it lacks).
+    chosen = _findings._clause_pattern(text)
+    assert _spans(chosen.finditer(text)) == _spans(plain.finditer(text))
 
 
 @settings(max_examples=500)
@@ -156,3 +159,22 @@ def test_a_letter_line_matched_at_line_starts_is_found_where_the_search_finds_it
                        r"|and\b))")
     assert any(_strict._LETTER_LINE.match(text, p) for p in line_starts(text)) == (
         plain.search(text) is not None)
+
+
+_FINDING_PIECES = ["no", "not", "n't", "without", "absence of", "negative for", "free of", "there",
+                   "is", "are", "were", "has been", "present", "seen", "noted", "identified",
+                   "visible", "evident", "demonstrated", "shows", "reveals", "positive for",
+                   "absent", "excluded", "ruled out", "does", "did", "the image", "i see", "we",
+                   "effusion", "mass", "answer:", "non", "note", "shown", "freely", "nothing"]
+
+
+@settings(max_examples=600)
+@given(text=_texts(_FINDING_PIECES, max_size=8))
+def test_a_finding_pattern_not_tried_without_its_key_words_matches_as_when_tried(text: str
+                                                                                 ) -> None:
+    for pattern, needs in ((_findings._ABSENT_LEAD, _findings._ABSENT_LEAD_NEEDS),
+                           (_findings._ABSENT_TAIL, _findings._ABSENT_TAIL_NEEDS),
+                           (_findings._PRESENT, _findings._PRESENT_NEEDS)):
+        got = _findings._match_if(pattern, needs, text)
+        plain = pattern.match(text)
+        assert (got and got.groupdict()) == (plain and plain.groupdict()), (pattern, text)

@@ -233,21 +233,31 @@ def positions_of(text: str, marks: str) -> list[int]:
     >>> positions_of("(a) [b] (c)", "([")
     [0, 4, 8]
     """
-    out = []
+    out: list[int] = []
     for mark in marks:
         i = text.find(mark)
         while i >= 0:
             out.append(i)
             i = text.find(mark, i + 1)
-    return sorted(out) if len(marks) > 1 else out
+    if len(marks) > 1:
+        out.sort()
+    return out
 
 
 def line_starts(text: str) -> list[int]:
-    """Where each line of ``text`` starts: 0 and every position after a line break.
+    r"""Where each line of ``text`` starts: 0 and every position after a line break.
 
     Where a MULTILINE pattern anchored by ``^`` may match (see :func:`positions_of`).
+
+    >>> line_starts("a\nb\n")
+    [0, 2, 4]
     """
-    return [0, *(i + 1 for i in positions_of(text, "\n"))]
+    out = [0]
+    i = text.find("\n")
+    while i >= 0:
+        out.append(i + 1)
+        i = text.find("\n", i + 1)
+    return out
 
 
 def as_bytes(words: frozenset[str]) -> frozenset[bytes]:

@@ -84,13 +84,45 @@ _GENERAL: Final = frozenset(fold(w) for w in (
     "tumour", "tumor", "neoplasm", "neoplasia", "lesion", "anything", "change", "problem",
     "issue", "concern", "concerning", "suspicious", "worrisome"))
 _WORD: Final = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
-# ``[.;:,!?\n()]|\s[\u2014\u2013-]+\s|\b(?:but|however|whereas|although|though|while)\b``,
-# opened by one character class, which the engine skips to in C (a pattern opened by an
-# alternation is tried at every position); each alternative then looks back at that character,
-# and ``(?<!\w\w)`` after a word's first letter is the word boundary before it.
-_CLAUSE: Final = re.compile(
-    r"[.;:,!?\n()\sbhwat](?:(?<=[.;:,!?\n()])|(?<=\s)[\u2014\u2013-]+\s"
-    r"|(?<!\w\w)(?:(?<=b)ut|(?<=h)owever|(?<=w)(?:hereas|hile)|(?<=a)lthough|(?<=t)hough)\b)")
+# Where a clause ends: ``[.;:,!?\n()]|\s[\u2014\u2013-]+\s|\b(?:but|however|whereas|although
+# |though|while)\b``, opened by one character class, which the engine skips to in C (a pattern
+# opened by an alternation is tried at every position); each alternative then looks back at that
+# character, and ``(?<!\w\w)`` after a word's first letter is the word boundary before it.
+_CLAUSE_PUNCT = r".;:,!?\n()"
+_CLAUSE_DASH = r"(?<=\s)[\u2014\u2013-]+\s"
+_CLAUSE_WORDS = (r"(?<!\w\w)(?:(?<=b)ut|(?<=h)owever|(?<=w)(?:hereas|hile)|(?<=a)lthough"
+                 r"|(?<=t)hough)\b")
+
+
+def _clause_variant(dash: bool, words: bool) -> re.Pattern[str]:
+    """The clause-end pattern without the alternatives a text cannot hold.
+
+    A dash or a conjunction that does not occur cannot match, so leaving its alternative out
+    finds the same ends; and the opening class then stops only at punctuation, not at every
+    space and every ``b h w a t``.
+    """
+    if not (dash or words):
+        return re.compile(f"[{_CLAUSE_PUNCT}]")
+    opens = _CLAUSE_PUNCT + (r"\s" if dash else "") + ("bhwat" if words else "")
+    alternatives = [f"(?<=[{_CLAUSE_PUNCT}])"] + [_CLAUSE_DASH] * dash + [_CLAUSE_WORDS] * words
+    return re.compile(f"[{opens}](?:{'|'.join(alternatives)})")
+
+
+_CLAUSE: Final = _clause_variant(True, True)
+_CLAUSE_NO_WORDS: Final = _clause_variant(True, False)
+_CLAUSE_NO_DASH: Final = _clause_variant(False, True)
+_CLAUSE_PUNCT_ONLY: Final = _clause_variant(False, False)
+
+
+def _clause_pattern(lowered: str) -> re.Pattern[str]:
+    """:data:`_CLAUSE`, or the variant without what ``lowered`` does not hold."""
+    dash = "-" in lowered or "\u2014" in lowered or "\u2013" in lowered
+    if ("but" in lowered or "however" in lowered or "whereas" in lowered or "while" in lowered
+            or "though" in lowered):
+        return _CLAUSE if dash else _CLAUSE_NO_DASH
+    return _CLAUSE_NO_WORDS if dash else _CLAUSE_PUNCT_ONLY
+
+
 _CUES: Final = ("no", "not", "n't", "without", "absen", "negative", "free", "exclud", "ruled",
                 "there", "seen", "present", "show", "demonstrat", "reveal", "positive",
                 "identified", "noted", "visible", "evident")
@@ -152,21 +184,42 @@ def finding_answers(lowered: str, question: str) -> set[str]:
     """
     out: set[str] = set()
     start = 0
-    for m in [*_CLAUSE.finditer(lowered), None]:
+    for m in [*_clause_pattern(lowered).finditer(lowered), None]:
         end = m.start() if m is not None else len(lowered)
         clause = lowered[start:end]
         start = m.end() if m is not None else end
         if len(clause) < 4:
             continue
-        got = _ABSENT_LEAD.match(clause) or _ABSENT_TAIL.match(clause)
+        got = _absent_lead(clause) or _match_if(_ABSENT_TAIL, _ABSENT_TAIL_NEEDS, clause)
         if got is not None:
             if _asked(got.group("x"), question):
                 out.add("no")
             continue
         if question:
-            pos = _PRESENT.match(clause)
+            pos = _match_if(_PRESENT, _PRESENT_NEEDS, clause)
             if pos is not None:
                 x = next(g for g in pos.groups() if g is not None)
-                if not _ABSENT_LEAD.match(x) and _asked(x, question):
+                if not _absent_lead(x) and _asked(x, question):
                     out.add("yes")
     return out
+
+
+# What each finding pattern cannot match without: one of these substrings (its key words).
+_ABSENT_LEAD_NEEDS: Final = ("no", "without", "absence", "negative", "free")  # "no" in not
+_ABSENT_TAIL_NEEDS: Final = ("not", "absent", "excluded", "ruled")
+_PRESENT_NEEDS: Final = ("there", "present", "seen", "noted", "identified", "visible",
+                         "evident", "demonstrat", "show", "reveal", "positive")
+
+
+def _match_if(pattern: re.Pattern[str], needs: tuple[str, ...], clause: str
+              ) -> re.Match[str] | None:
+    """``pattern.match(clause)``, not tried where ``clause`` holds none of ``needs``.
+
+    Speed: these patterns cost a hundred substring tests each (their ``.+`` is tried against
+    every tail of the clause), and most clauses hold none of their key words.
+    """
+    return pattern.match(clause) if any(w in clause for w in needs) else None
+
+
+def _absent_lead(clause: str) -> re.Match[str] | None:
+    return _match_if(_ABSENT_LEAD, _ABSENT_LEAD_NEEDS, clause)

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Final, NamedTuple
+from typing import Final
 
 from medvqa.score.parsers._answer_words import ANSWER_WORDS, complete_marker
 from medvqa.score.parsers._cues import line_starts, positions_of
@@ -50,20 +50,26 @@ from medvqa.score.parsers._marks import read_marks
 __all__ = ["Reasoned", "Segment", "final_segments", "set_aside_reasoning", "without_reasoning"]
 
 
-class Reasoned(NamedTuple):
-    """A response with its reasoning blocks set aside.
+class Reasoned:
+    """A response with its reasoning blocks set aside (a plain class: see ``_reading.Reading``).
 
     Attributes:
         text: what is left to read.
         trace: True when a reasoning block (or a stray tag) was found and removed.
     """
 
-    text: str
-    trace: bool
+    __slots__ = ("text", "trace")
+
+    def __init__(self, text: str, trace: bool):
+        self.text = text
+        self.trace = trace
+
+    def __repr__(self) -> str:
+        return f"Reasoned(text={self.text!r}, trace={self.trace})"
 
 
-class Segment(NamedTuple):
-    """One located final-answer segment.
+class Segment:
+    """One located final-answer segment (a plain class: see ``_reading.Reading``).
 
     Attributes:
         start: where its marker begins in the trace-free text.
@@ -72,10 +78,13 @@ class Segment(NamedTuple):
         kind: ``marker``, ``boxed``, ``tag``, ``json`` or ``marks``.
     """
 
-    start: int
-    end: int
-    text: str
-    kind: str
+    __slots__ = ("end", "kind", "start", "text")
+
+    def __init__(self, start: int, end: int, text: str, kind: str):
+        self.start = start
+        self.end = end
+        self.text = text
+        self.kind = kind
 
 
 _TAG: Final = re.compile(r"<(/?)(?:think|thinking|reasoning|thought)>|\u25c1(/?)think\u25b7",
@@ -184,6 +193,15 @@ _MARK_WORDS: Final = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s*.+?[:\u2014\u2013
                                 re.IGNORECASE | re.MULTILINE)
 
 
+def _position(segment: Segment) -> tuple[int, int]:
+    """Where ``segment`` starts and ends: the order of segments.
+
+    A module function, not a lambda: a compiled function holding a lambda builds a closure
+    environment on every call.
+    """
+    return segment.start, segment.end
+
+
 def final_segments(text: str) -> list[Segment]:
     """Every final-answer segment of a trace-free response, in order of position.
 
@@ -210,7 +228,7 @@ def final_segments(text: str) -> list[Segment]:
             found.append(Segment(marked.start, marked.end, "Answer: " + "; ".join(marked.labels),
                                  "marks"))
     if len(found) > 1:
-        found.sort(key=lambda s: (s.start, s.end))
+        found.sort(key=_position)
     return found
 
 

@@ -28,13 +28,15 @@ True
 from __future__ import annotations
 
 import re
-from typing import Final, NamedTuple
+from typing import Final
 
 __all__ = ["Marked", "read_marks"]
 
 
-class Marked(NamedTuple):
+class Marked:
     """The positive rows of a response's last marked block.
+
+    A plain class, not a NamedTuple (see ``_reading.Reading``).
 
     Attributes:
         start: where the block begins in the text.
@@ -42,9 +44,12 @@ class Marked(NamedTuple):
         labels: the positive rows' labels, in order.
     """
 
-    start: int
-    end: int
-    labels: list[str]
+    __slots__ = ("end", "labels", "start")
+
+    def __init__(self, start: int, end: int, labels: list[str]):
+        self.start = start
+        self.end = end
+        self.labels = labels
 
 
 _POS_SYMBOLS: Final = "\u2713\u2714\u2705\u2611\u2612"
@@ -90,10 +95,15 @@ def _kind(cell: str) -> str:
     return "unsure" if text in _UNSURE_WORDS else ""
 
 
+def _block_start(block: Block) -> int:
+    """Where ``block`` starts (a sort key; see ``_locate._position``)."""
+    return block[0]
+
+
 def read_marks(text: str) -> Marked | None:
     """The last marked table or check-list of ``text`` (None when there is none, or unclear)."""
     blocks = _table_blocks(text) + _list_blocks(text)
-    for block in sorted(blocks, key=lambda b: b[0], reverse=True):
+    for block in sorted(blocks, key=_block_start, reverse=True):
         start, end, rows = block
         if len(rows) < 2 or any(kind == "" for _, kind in rows):
             continue

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from functools import lru_cache
-from typing import Final, NamedTuple
+from typing import Final
 
 from medvqa.score.parsers._answer_words import NO_WORDS, YES_WORDS
 from medvqa.score.parsers._base import ParsedAnswer, abstain, one_choice
@@ -50,8 +50,9 @@ __all__ = ["LEAD", "OptionSet", "Reading", "decide", "forget_option_sets", "lett
            "option_set", "options_of", "restated", "scan"]
 
 _MARKUP: Final = re.compile(r"[*_`]+|^[ \t]*(?:#+|>+)[ \t]*", re.MULTILINE)
-_QUOTES: Final = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"',
-                                "\u00a0": " "})
+# Curly quotes made straight, a no-break space made a space: one character for one.
+_QUOTES: Final = (("\u2019", "'"), ("\u2018", "'"), ("\u201c", '"'), ("\u201d", '"'),
+                  ("\u00a0", " "))
 _LEAD = (r"(?:(?:the\s+)?(?:final\s+|correct\s+|best\s+|right\s+)?(?:answers?|options?|choices?)"
          r"\s*(?:is|are|would\s+be|:|=|-)?\s*:?\s*)")
 #: The reader's answer lead at the start of a text ("The correct answer is:", "Answer -").
@@ -147,8 +148,11 @@ def forget_option_sets() -> None:
     option_set.cache_clear()
 
 
-class Reading(NamedTuple):
-    """What one text says about the options.
+class Reading:
+    """What one text says about the options (never changed once made).
+
+    A plain class, not a NamedTuple: compiled, it is built without calling into the
+    interpreter (a NamedTuple's ``__new__`` is Python code).
 
     Attributes:
         asserted: letters the text chooses.
@@ -160,12 +164,29 @@ class Reading(NamedTuple):
         used_question: the reading depended on the question (a finding rule).
     """
 
-    asserted: frozenset[str]
-    negated: frozenset[str]
-    lettered: frozenset[str]
-    verdict: str | None
-    alternatives: bool = False
-    used_question: bool = False
+    __slots__ = ("alternatives", "asserted", "lettered", "negated", "used_question", "verdict")
+
+    def __init__(self, asserted: frozenset[str], negated: frozenset[str],
+                 lettered: frozenset[str], verdict: str | None, alternatives: bool = False,
+                 used_question: bool = False):
+        self.asserted = asserted
+        self.negated = negated
+        self.lettered = lettered
+        self.verdict = verdict
+        self.alternatives = alternatives
+        self.used_question = used_question
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Reading) and (
+            self.asserted == other.asserted and self.negated == other.negated
+            and self.lettered == other.lettered and self.verdict == other.verdict
+            and self.alternatives == other.alternatives
+            and self.used_question == other.used_question)
+
+    def __repr__(self) -> str:
+        return (f"Reading(asserted={sorted(self.asserted)}, negated={sorted(self.negated)}, "
+                f"lettered={sorted(self.lettered)}, verdict={self.verdict!r}, "
+                f"alternatives={self.alternatives}, used_question={self.used_question})")
 
 
 _SELF_REPLY: Final = re.compile(r"\s*(yes|no)\b(?!\s+(?:doubt|question)\b)")
@@ -180,7 +201,11 @@ def _stop(verdict: str) -> Reading:
 def prepare(text: str) -> str:
     """Quotes made straight and Markdown dropped (rule 2)."""
     if not text.isascii():
-        text = text.translate(_QUOTES)
+        # str.replace, not str.translate: translate looks every character of a non-ASCII
+        # text up in its table (ten times the cost of these five searches).
+        for curly, straight in _QUOTES:
+            if curly in text:
+                text = text.replace(curly, straight)
     if "*" in text or "_" in text or "`" in text or "#" in text or ">" in text:
         text = _MARKUP.sub("", text)
     return text.strip()
@@ -221,6 +246,14 @@ def _only_letters(text: str) -> re.Match[str] | None:
     return _ONLY_LETTERS.match(text)
 
 
+def _spaces(m: re.Match[str]) -> str:
+    """As many spaces as ``m`` matched: a replacement that keeps positions.
+
+    A module function, not a lambda (see ``_locate._position``).
+    """
+    return " " * len(m.group())
+
+
 def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *,
          hedge: bool = True) -> Reading:
     """Read one text with rules 2–12 of the strict parser (``hedge``: check rule 5 too)."""
@@ -254,7 +287,7 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *,
             return Reading(got, _EMPTY, got, None)
         return _stop("out_of_range" if not letters <= ix.keys else "ambiguous")
     if "doubt" in masked or "only" in masked or "question" in masked or "wonder" in masked:
-        masked = NOT_NEGATIONS.sub(lambda m: " " * len(m.group()), masked)
+        masked = NOT_NEGATIONS.sub(_spaces, masked)
     return _mentions(text, lowered, masked, words, spans, ix, qtype, question)
 
 

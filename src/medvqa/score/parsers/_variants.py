@@ -267,6 +267,11 @@ def _fast_entry(anc: str, phrase: tuple[tuple[str, ...], tuple[str, ...], frozen
     return offset, literal, len(words), who
 
 
+def _leftmost_then_longest(match: tuple[int, int, int, frozenset[str]]) -> tuple[int, int]:
+    """The order of matches: by start, then the most words first (see ``_locate._position``)."""
+    return match[0], -match[2]
+
+
 def _leftmost_longest(found: list[tuple[int, int, int, frozenset[str]]]
                       ) -> list[tuple[int, int, frozenset[str]]]:
     """Non-overlapping matches, left to right, the longest at each start (the token scan's)."""
@@ -274,7 +279,7 @@ def _leftmost_longest(found: list[tuple[int, int, int, frozenset[str]]]
         return [(found[0][0], found[0][1], found[0][3])]
     out: list[tuple[int, int, frozenset[str]]] = []
     last = -1
-    for start, end, _, who in sorted(found, key=lambda f: (f[0], -f[2])):
+    for start, end, _, who in sorted(found, key=_leftmost_then_longest):
         if start >= last:
             out.append((start, end, who))
             last = end
