@@ -178,3 +178,33 @@ def test_a_finding_pattern_not_tried_without_its_key_words_matches_as_when_tried
         got = _findings._match_if(pattern, needs, text)
         plain = pattern.match(text)
         assert (got and got.groupdict()) == (plain and plain.groupdict()), (pattern, text)
+
+
+_LINE_OPENINGS = ["", " ", "\t", "\u00a0", "\u2003", "- ", "* ", "\u2022 ", "1. ", "\u0663) ",
+                  "(", "[", "x: ", "\n"]
+_LINE_LETTERS = ["A", "B", "Z", "a", "", "Brain", "Bor", "Aand", "- x: present", "2) y \u2014 no"]
+_LINE_PIECES = [".", ")", ":", "]", " ", "\t", "\u00a0", ",", "/", "&", "or", "and", " or B",
+                ", C", "/D", " is correct", " - x", " \u2014 x", ": present", " absent", "yes",
+                " seen", "x", "- item", "1) item", "B or C"]
+# A line: an opening (space, bullet, number, bracket), a letter or word, then pieces.
+_LINE_TEXT = st.lists(st.builds(lambda o, c, ps: o + c + "".join(ps),
+                                st.sampled_from(_LINE_OPENINGS), st.sampled_from(_LINE_LETTERS),
+                                st.lists(st.sampled_from(_LINE_PIECES), max_size=4)),
+                      max_size=4).map("\n".join)
+
+
+@settings(max_examples=1500)
+@given(text=_LINE_TEXT)
+def test_a_line_pattern_is_skipped_only_where_it_cannot_match(text: str) -> None:
+    """Each line pattern's one-character test passes every position where the pattern matches
+    (at line starts, and after colons for the letter list)."""
+    starts = line_starts(text) + [i + 1 for i in positions_of(text, ":")]
+    for pattern, may_open in ((_locate._MARK_WORDS, _locate._may_open_mark_line),
+                              (_letters._LINE, _letters._may_open_line),
+                              (_letters._LIST, _letters._may_open_list),
+                              (_reading._RESTATED, _reading._may_open_restated),
+                              (_strict._LETTER_LINE, _strict._may_open_letter_line)):
+        for p in starts:
+            if pattern.match(text, p) is not None:
+                assert may_open(text, p), (pattern.pattern, text, p)
+

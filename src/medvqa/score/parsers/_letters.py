@@ -158,7 +158,8 @@ def _positions(text: str, lowered: str, present: set[str] | None) -> list[re.Mat
                 out.append(m)
             i = lowered.find(key, i + len(key))
     starts = line_starts(text)
-    out += [m for p in starts if (m := _LINE.match(text, p)) is not None]
+    out += [m for p in starts if _may_open_line(text, p)
+            and (m := _LINE.match(text, p)) is not None]
     if " is " in text and ("correct" in lowered or "right" in lowered or "best" in lowered
                            or "true" in lowered or "likely" in lowered or "answer" in lowered):
         out += _IS.finditer(text)
@@ -167,8 +168,37 @@ def _positions(text: str, lowered: str, present: set[str] | None) -> list[re.Mat
         out.append(m)
     if " or " in text or "/" in text or "," in text or "&" in text or " and " in text:
         starts += [i + 1 for i in positions_of(text, ":")]
-        out += [m for p in starts if (m := _LIST.match(text, p)) is not None]
+        out += [m for p in starts if _may_open_list(text, p)
+                and (m := _LIST.match(text, p)) is not None]
     return out
+
+
+def _may_open_line(text: str, p: int) -> bool:
+    """Whether :data:`_LINE` may match at line start ``p`` (a character's test, not a call).
+
+    It opens with a space or tab, a bullet, a number, or the capital itself followed by
+    ``. ) :``, a space or a tab.
+    """
+    if p >= len(text):
+        return False
+    c = text[p]
+    if "A" <= c <= "Z":
+        return p + 1 < len(text) and text[p + 1] in ".): \t"
+    return c in " \t-*\u2022" or c.isdecimal()
+
+
+def _may_open_list(text: str, p: int) -> bool:
+    """Whether :data:`_LIST` may match at ``p`` (a character's test, not a call).
+
+    It opens with a space or tab, or the capital followed by white space or ``, / &`` (a bare
+    "or"/"and" needs a word boundary, so a space, after the capital).
+    """
+    if p >= len(text):
+        return False
+    c = text[p]
+    if "A" <= c <= "Z":
+        return p + 1 < len(text) and (text[p + 1] in ",/&" or text[p + 1].isspace())
+    return c in " \t"
 
 
 def _in_name(text: str, end: int, own: tuple[str, ...]) -> bool:

@@ -193,6 +193,18 @@ _MARK_WORDS: Final = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s*.+?[:\u2014\u2013
                                 re.IGNORECASE | re.MULTILINE)
 
 
+def _may_open_mark_line(text: str, p: int) -> bool:
+    """Whether :data:`_MARK_WORDS` may match at line start ``p``.
+
+    It opens with white space, a bullet or a number. Matching costs a call into the pattern
+    engine per line; this test costs a character.
+    """
+    if p >= len(text):
+        return False
+    c = text[p]
+    return c in "-*\u2022" or c.isspace() or c.isdecimal()
+
+
 def _position(segment: Segment) -> tuple[int, int]:
     """Where ``segment`` starts and ends: the order of segments.
 
@@ -222,7 +234,8 @@ def final_segments(text: str) -> list[Segment]:
     found += [s for s in _marker_segments(text, lowered, ascii_only)
               if not any(a <= s.start < b for a, b in objects)]
     if ("|" in text or "[" in text or not ascii_only and any(c in text for c in _MARK_CUES)
-            or ("\n" in text and any(_MARK_WORDS.match(text, p) for p in line_starts(text)))):
+            or ("\n" in text and any(_MARK_WORDS.match(text, p) for p in line_starts(text)
+                                    if _may_open_mark_line(text, p)))):
         marked = read_marks(text)
         if marked is not None:
             found.append(Segment(marked.start, marked.end, "Answer: " + "; ".join(marked.labels),

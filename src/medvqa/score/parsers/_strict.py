@@ -293,8 +293,23 @@ def _tail_may_matter(tail: str, yesno: bool) -> bool:
     lowered = tail.lower()
     return (not _TAIL_WORDS.isdisjoint(word_tokens(lowered)) or _bracket_may_matter(tail, yesno)
             or any(k in lowered for k in ("answer", "option", "choice", "letter"))
-            or any(_LETTER_LINE.match(tail, p) for p in line_starts(tail))
+            or any(_LETTER_LINE.match(tail, p) for p in line_starts(tail)
+                   if _may_open_letter_line(tail, p))
             or _search_cased(REVISION, REVISION_ASCII, tail, lowered))
+
+
+def _may_open_letter_line(text: str, p: int) -> bool:
+    """Whether :data:`_LETTER_LINE` may match at line start ``p`` (a character's test).
+
+    It opens with a space or tab, a bullet, or the capital followed by ``. ) : , / &``, white
+    space or the "o"/"a" of "or"/"and" ("Bor" is a letter line for it).
+    """
+    if p >= len(text):
+        return False
+    c = text[p]
+    if "A" <= c <= "Z":
+        return p + 1 < len(text) and (text[p + 1] in ".):,/&oa" or text[p + 1].isspace())
+    return c in " \t-*\u2022"
 
 
 def _bracket_may_matter(tail: str, yesno: bool) -> bool:
