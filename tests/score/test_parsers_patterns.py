@@ -199,12 +199,12 @@ def test_a_line_pattern_is_skipped_only_where_it_cannot_match(text: str) -> None
     """Each line pattern's one-character test passes every position where the pattern matches
     (at line starts, and after colons for the letter list)."""
     starts = line_starts(text) + [i + 1 for i in positions_of(text, ":")]
-    for pattern, may_open in ((_locate._MARK_WORDS, _locate._may_open_mark_line),
-                              (_letters._LINE, _letters._may_open_line),
-                              (_letters._LIST, _letters._may_open_list),
-                              (_reading._RESTATED, _reading._may_open_restated),
-                              (_strict._LETTER_LINE, _strict._may_open_letter_line)):
+    for pattern, opens in ((_locate._MARK_WORDS, _locate._MARK_LINE_OPENS),
+                           (_letters._LINE, _letters._LINE_OPENS),
+                           (_letters._LIST, _letters._LIST_OPENS),
+                           (_reading._RESTATED, _reading._RESTATED_OPENS),
+                           (_strict._LETTER_LINE, _strict._LETTER_LINE_OPENS)):
         for p in starts:
             if pattern.match(text, p) is not None:
-                assert may_open(text, p), (pattern.pattern, text, p)
+                assert opens.allows(text, p), (pattern.pattern, text, p)
 

@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from medvqa.score.parsers._cues import line_starts, positions_of
+from medvqa.score.parsers._cues import Opening, line_starts, positions_of
 from medvqa.score.parsers._fold import fold
 
 __all__ = ["LETTER_KEYWORDS", "letter_mentions"]
@@ -67,6 +67,10 @@ _PAREN: Final = re.compile(_P_PAREN, re.MULTILINE)
 _KEY: Final = re.compile(_P_KEY, re.MULTILINE)
 _LINE: Final = re.compile(_P_LINE, re.MULTILINE)
 _LIST: Final = re.compile(_P_LIST, re.MULTILINE)
+# What _LINE and _LIST may open with (each is matched at line starts, _LIST after colons too); a
+# bare "or"/"and" after a letter needs a word boundary, so a space, between them.
+_LINE_OPENS: Final = Opening(" \t-*\u2022", ".): \t", digit=True)
+_LIST_OPENS: Final = Opening(" \t", ",/&", space_after_capital=True)
 _IS: Final = re.compile(_P_IS, re.MULTILINE)
 _ALONE: Final = re.compile(_P_ALONE, re.MULTILINE)
 _KEYS: Final = ("answer", "option", "choice", "letter", "therefore", "thus", "hence", "both",
@@ -158,7 +162,7 @@ def _positions(text: str, lowered: str, present: set[str] | None) -> list[re.Mat
                 out.append(m)
             i = lowered.find(key, i + len(key))
     starts = line_starts(text)
-    out += [m for p in starts if _may_open_line(text, p)
+    out += [m for p in starts if _LINE_OPENS.allows(text, p)
             and (m := _LINE.match(text, p)) is not None]
     if " is " in text and ("correct" in lowered or "right" in lowered or "best" in lowered
                            or "true" in lowered or "likely" in lowered or "answer" in lowered):
@@ -168,37 +172,9 @@ def _positions(text: str, lowered: str, present: set[str] | None) -> list[re.Mat
         out.append(m)
     if " or " in text or "/" in text or "," in text or "&" in text or " and " in text:
         starts += [i + 1 for i in positions_of(text, ":")]
-        out += [m for p in starts if _may_open_list(text, p)
+        out += [m for p in starts if _LIST_OPENS.allows(text, p)
                 and (m := _LIST.match(text, p)) is not None]
     return out
-
-
-def _may_open_line(text: str, p: int) -> bool:
-    """Whether :data:`_LINE` may match at line start ``p`` (a character's test, not a call).
-
-    It opens with a space or tab, a bullet, a number, or the capital itself followed by
-    ``. ) :``, a space or a tab.
-    """
-    if p >= len(text):
-        return False
-    c = text[p]
-    if "A" <= c <= "Z":
-        return p + 1 < len(text) and text[p + 1] in ".): \t"
-    return c in " \t-*\u2022" or c.isdecimal()
-
-
-def _may_open_list(text: str, p: int) -> bool:
-    """Whether :data:`_LIST` may match at ``p`` (a character's test, not a call).
-
-    It opens with a space or tab, or the capital followed by white space or ``, / &`` (a bare
-    "or"/"and" needs a word boundary, so a space, after the capital).
-    """
-    if p >= len(text):
-        return False
-    c = text[p]
-    if "A" <= c <= "Z":
-        return p + 1 < len(text) and (text[p + 1] in ",/&" or text[p + 1].isspace())
-    return c in " \t"
 
 
 def _in_name(text: str, end: int, own: tuple[str, ...]) -> bool:

@@ -44,7 +44,7 @@ import re
 from typing import Final
 
 from medvqa.score.parsers._answer_words import ANSWER_WORDS, complete_marker
-from medvqa.score.parsers._cues import line_starts, positions_of
+from medvqa.score.parsers._cues import Opening, line_starts, positions_of
 from medvqa.score.parsers._marks import read_marks
 
 __all__ = ["Reasoned", "Segment", "final_segments", "set_aside_reasoning", "without_reasoning"]
@@ -191,18 +191,7 @@ _MARK_CUES: Final = ("|", "[x]", "[X]", "[ ]", "\u2610", "\u2611", "\u2612", "\u
 _MARK_WORDS: Final = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s*.+?[:\u2014\u2013-]\s*\**"
                                 r"(?:present|absent|yes|no|positive|negative|not\s+seen|seen)\b",
                                 re.IGNORECASE | re.MULTILINE)
-
-
-def _may_open_mark_line(text: str, p: int) -> bool:
-    """Whether :data:`_MARK_WORDS` may match at line start ``p``.
-
-    It opens with white space, a bullet or a number. Matching costs a call into the pattern
-    engine per line; this test costs a character.
-    """
-    if p >= len(text):
-        return False
-    c = text[p]
-    return c in "-*\u2022" or c.isspace() or c.isdecimal()
+_MARK_LINE_OPENS: Final = Opening("-*\u2022", space=True, digit=True)
 
 
 def _position(segment: Segment) -> tuple[int, int]:
@@ -235,7 +224,7 @@ def final_segments(text: str) -> list[Segment]:
               if not any(a <= s.start < b for a, b in objects)]
     if ("|" in text or "[" in text or not ascii_only and any(c in text for c in _MARK_CUES)
             or ("\n" in text and any(_MARK_WORDS.match(text, p) for p in line_starts(text)
-                                    if _may_open_mark_line(text, p)))):
+                                    if _MARK_LINE_OPENS.allows(text, p)))):
         marked = read_marks(text)
         if marked is not None:
             found.append(Segment(marked.start, marked.end, "Answer: " + "; ".join(marked.labels),

@@ -35,6 +35,7 @@ from medvqa.score.parsers._cues import (
     NEG_STOP_ASCII,
     NEG_WORDS,
     NOT_NEGATIONS,
+    Opening,
     hedges,
     line_starts,
     may_start_negation,
@@ -75,6 +76,7 @@ _YN_BOTH: Final = re.compile(r"\b(yes|no|true|false)[\s,/]*(?:or\b)?[\s,/]*(?!\1
 _OR: Final = re.compile(r"\bor\b|\beither\b", re.IGNORECASE)
 _RESTATED: Final = re.compile(r"^[ \t]*(?:[-*\u2022][ \t]*)?[(\[]?([A-Z])[.):\]][ \t]+"
                               r"(\S[^\n]*?)[ \t]*$", re.MULTILINE)
+_RESTATED_OPENS: Final = Opening(" \t-*\u2022([", ".):]")
 
 
 class OptionSet:
@@ -451,25 +453,12 @@ def decide(reading: Reading, qtype: str) -> ParsedAnswer:
         abstain("ambiguous")
 
 
-def _may_open_restated(text: str, p: int) -> bool:
-    """Whether :data:`_RESTATED` may match at line start ``p`` (a character's test, not a call).
-
-    It opens with a space or tab, a bullet, a bracket, or the capital followed by ``. ) : ]``.
-    """
-    if p >= len(text):
-        return False
-    c = text[p]
-    if "A" <= c <= "Z":
-        return p + 1 < len(text) and text[p + 1] in ".):]"
-    return c in " \t-*\u2022(["
-
-
 def restated(text: str, ix: OptionSet) -> tuple[int, int] | None:
     """The span of a restated option list (two or more lines ``X. its own text``), or None."""
     if "\n" not in text:
         return None
     # (a match is one line: the pattern is matched at each line start, not searched)
-    lines = [m for p in line_starts(text) if _may_open_restated(text, p)
+    lines = [m for p in line_starts(text) if _RESTATED_OPENS.allows(text, p)
              and (m := _RESTATED.match(text, p)) is not None
              and m.group(1) in ix.keys and phrase_tokens(m.group(2))[0] == ix.words[m.group(1)]]
     if len(lines) < 2:

@@ -142,6 +142,7 @@ from medvqa.score.parsers._cues import (
     REFUSAL_TRIGGERS,
     REVISION,
     REVISION_ASCII,
+    Opening,
     as_bytes,
     line_starts,
     word_tokens,
@@ -178,6 +179,8 @@ _LETTER_KEYWORD_BYTES: Final = as_bytes(LETTER_KEYWORDS)
 # A line that opens with a letter ("B.", "- C)", "A, C"): matched at each line start.
 _LETTER_LINE: Final = re.compile(r"[ \t]*(?:[-*\u2022][ \t]*)?[A-Z](?:[.):]|\s*(?:,|/|&|or\b"
                                  r"|and\b))")
+# "Bor" is a letter line for it: the "o" of "or" may follow the capital.
+_LETTER_LINE_OPENS: Final = Opening(" \t-*\u2022", ".):,/&oa", space_after_capital=True)
 # A capital letter that no letter precedes and no lower-case letter follows: every letter
 # position but a keyword's and a letters-only answer holds one ("(B)", "B is correct", ", C.").
 # Opened by the capital, which the engine skips to in C; the lookbehind then looks at the
@@ -294,22 +297,8 @@ def _tail_may_matter(tail: str, yesno: bool) -> bool:
     return (not _TAIL_WORDS.isdisjoint(word_tokens(lowered)) or _bracket_may_matter(tail, yesno)
             or any(k in lowered for k in ("answer", "option", "choice", "letter"))
             or any(_LETTER_LINE.match(tail, p) for p in line_starts(tail)
-                   if _may_open_letter_line(tail, p))
+                   if _LETTER_LINE_OPENS.allows(tail, p))
             or _search_cased(REVISION, REVISION_ASCII, tail, lowered))
-
-
-def _may_open_letter_line(text: str, p: int) -> bool:
-    """Whether :data:`_LETTER_LINE` may match at line start ``p`` (a character's test).
-
-    It opens with a space or tab, a bullet, or the capital followed by ``. ) : , / &``, white
-    space or the "o"/"a" of "or"/"and" ("Bor" is a letter line for it).
-    """
-    if p >= len(text):
-        return False
-    c = text[p]
-    if "A" <= c <= "Z":
-        return p + 1 < len(text) and (text[p + 1] in ".):,/&oa" or text[p + 1].isspace())
-    return c in " \t-*\u2022"
 
 
 def _bracket_may_matter(tail: str, yesno: bool) -> bool:
