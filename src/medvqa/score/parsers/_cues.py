@@ -298,6 +298,26 @@ class Opening:
         return c in self.chars or self.space and c.isspace() or self.digit and c.isdecimal()
 
 
+def matches_at(pattern: re.Pattern[str], text: str, positions: list[int],
+               opens: Opening | None = None) -> list[re.Match[str]]:
+    """``pattern``'s matches at ``positions`` (where ``opens`` allows one, when given), in order.
+
+    How the rules run a pattern that can start only at a known character (a bracket, a tag
+    mark, a line start): matched there, never searched through the whole text.
+    """
+    return [m for p in positions
+            if (opens is None or opens.allows(text, p)) and (m := pattern.match(text, p))]
+
+
+def holds_dash(text: str) -> bool:
+    """Whether ``text`` holds a hyphen or an en or em dash.
+
+    Without one, no spaced dash can end a clause: the dash alternative of the clause-end
+    patterns cannot match.
+    """
+    return "-" in text or "\u2014" in text or "\u2013" in text
+
+
 def as_bytes(words: frozenset[str]) -> frozenset[bytes]:
     """``words`` encoded, to test against :func:`word_tokens`."""
     return frozenset(w.encode() for w in words)

@@ -37,6 +37,7 @@ import re
 from functools import lru_cache
 from typing import Final
 
+from medvqa.score.parsers._cues import holds_dash
 from medvqa.score.parsers._fold import fold
 
 __all__ = ["finding_answers", "may_state_finding", "same_stem"]
@@ -116,7 +117,7 @@ _CLAUSE_PUNCT_ONLY: Final = _clause_variant(False, False)
 
 def _clause_pattern(lowered: str) -> re.Pattern[str]:
     """:data:`_CLAUSE`, or the variant without what ``lowered`` does not hold."""
-    dash = "-" in lowered or "\u2014" in lowered or "\u2013" in lowered
+    dash = holds_dash(lowered)
     if ("but" in lowered or "however" in lowered or "whereas" in lowered or "while" in lowered
             or "though" in lowered):
         return _CLAUSE if dash else _CLAUSE_NO_DASH

@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from medvqa.score.parsers._cues import Opening, line_starts, positions_of
+from medvqa.score.parsers._cues import Opening, line_starts, matches_at, positions_of
 from medvqa.score.parsers._fold import fold
 
 __all__ = ["LETTER_KEYWORDS", "letter_mentions"]
@@ -147,7 +147,7 @@ def _positions(text: str, lowered: str, present: set[str] | None) -> list[re.Mat
     out: list[re.Match[str]] = []
     if "(" in text or "[" in text:
         # Matched at each bracket, not searched (a search tests every character of the text).
-        out += [m for i in positions_of(text, "([") if (m := _PAREN.match(text, i)) is not None]
+        out += matches_at(_PAREN, text, positions_of(text, "(["))
     if present is None:
         keys: list[str] | tuple[str, ...] = _KEYS
     else:
@@ -162,8 +162,7 @@ def _positions(text: str, lowered: str, present: set[str] | None) -> list[re.Mat
                 out.append(m)
             i = lowered.find(key, i + len(key))
     starts = line_starts(text)
-    out += [m for p in starts if _LINE_OPENS.allows(text, p)
-            and (m := _LINE.match(text, p)) is not None]
+    out += matches_at(_LINE, text, starts, _LINE_OPENS)
     if " is " in text and ("correct" in lowered or "right" in lowered or "best" in lowered
                            or "true" in lowered or "likely" in lowered or "answer" in lowered):
         out += _IS.finditer(text)
@@ -172,8 +171,7 @@ def _positions(text: str, lowered: str, present: set[str] | None) -> list[re.Mat
         out.append(m)
     if " or " in text or "/" in text or "," in text or "&" in text or " and " in text:
         starts += [i + 1 for i in positions_of(text, ":")]
-        out += [m for p in starts if _LIST_OPENS.allows(text, p)
-                and (m := _LIST.match(text, p)) is not None]
+        out += matches_at(_LIST, text, starts, _LIST_OPENS)
     return out
 
 

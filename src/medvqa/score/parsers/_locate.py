@@ -44,7 +44,7 @@ import re
 from typing import Final
 
 from medvqa.score.parsers._answer_words import ANSWER_WORDS, complete_marker
-from medvqa.score.parsers._cues import Opening, line_starts, positions_of
+from medvqa.score.parsers._cues import Opening, line_starts, matches_at, positions_of
 from medvqa.score.parsers._marks import read_marks
 
 __all__ = ["Reasoned", "Segment", "final_segments", "set_aside_reasoning", "without_reasoning"]
@@ -104,7 +104,7 @@ def set_aside_reasoning(text: str) -> Reasoned:
     if "<" not in text and "\u25c1" not in text:
         return Reasoned(text, False)
     # Matched where a tag may open, not searched (a search tests every character).
-    tags = [m for i in positions_of(text, "<\u25c1") if (m := _TAG.match(text, i)) is not None]
+    tags = matches_at(_TAG, text, positions_of(text, "<\u25c1"))
     if not tags:
         return Reasoned(text, False)
     kept: list[str] = []
@@ -223,8 +223,8 @@ def final_segments(text: str) -> list[Segment]:
     found += [s for s in _marker_segments(text, lowered, ascii_only)
               if not any(a <= s.start < b for a, b in objects)]
     if ("|" in text or "[" in text or not ascii_only and any(c in text for c in _MARK_CUES)
-            or ("\n" in text and any(_MARK_WORDS.match(text, p) for p in line_starts(text)
-                                    if _MARK_LINE_OPENS.allows(text, p)))):
+            or ("\n" in text
+                and bool(matches_at(_MARK_WORDS, text, line_starts(text), _MARK_LINE_OPENS)))):
         marked = read_marks(text)
         if marked is not None:
             found.append(Segment(marked.start, marked.end, "Answer: " + "; ".join(marked.labels),

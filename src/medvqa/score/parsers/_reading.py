@@ -37,7 +37,9 @@ from medvqa.score.parsers._cues import (
     NOT_NEGATIONS,
     Opening,
     hedges,
+    holds_dash,
     line_starts,
+    matches_at,
     may_start_negation,
     refuses,
     word_set,
@@ -458,9 +460,8 @@ def restated(text: str, ix: OptionSet) -> tuple[int, int] | None:
     if "\n" not in text:
         return None
     # (a match is one line: the pattern is matched at each line start, not searched)
-    lines = [m for p in line_starts(text) if _RESTATED_OPENS.allows(text, p)
-             and (m := _RESTATED.match(text, p)) is not None
-             and m.group(1) in ix.keys and phrase_tokens(m.group(2))[0] == ix.words[m.group(1)]]
+    lines = [m for m in matches_at(_RESTATED, text, line_starts(text), _RESTATED_OPENS)
+             if m.group(1) in ix.keys and phrase_tokens(m.group(2))[0] == ix.words[m.group(1)]]
     if len(lines) < 2:
         return None
     return lines[0].start(), lines[-1].end()
@@ -487,7 +488,7 @@ def _clause_ends(text: str, lowered: str, words: set[str], ix: OptionSet) -> lis
     if "." in lowered and _LONE_DOT.search(text) is not None:
         ends = [e for e in ends if not _letter_dot(text, e, ix)]
     extra = []
-    if "-" in lowered or "\u2014" in lowered or "\u2013" in lowered:
+    if holds_dash(lowered):
         extra += [m.end() for m in _DASH.finditer(lowered)]
     present = words & CLAUSE_WORDS
     if present:

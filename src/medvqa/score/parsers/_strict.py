@@ -145,6 +145,7 @@ from medvqa.score.parsers._cues import (
     Opening,
     as_bytes,
     line_starts,
+    matches_at,
     word_tokens,
 )
 from medvqa.score.parsers._letters import LETTER_KEYWORDS
@@ -296,8 +297,7 @@ def _tail_may_matter(tail: str, yesno: bool) -> bool:
     lowered = tail.lower()
     return (not _TAIL_WORDS.isdisjoint(word_tokens(lowered)) or _bracket_may_matter(tail, yesno)
             or any(k in lowered for k in ("answer", "option", "choice", "letter"))
-            or any(_LETTER_LINE.match(tail, p) for p in line_starts(tail)
-                   if _LETTER_LINE_OPENS.allows(tail, p))
+            or bool(matches_at(_LETTER_LINE, tail, line_starts(tail), _LETTER_LINE_OPENS))
             or _search_cased(REVISION, REVISION_ASCII, tail, lowered))
 
 
