@@ -46,3 +46,44 @@ def test_non_ascii_text_keeps_the_folding_original() -> None:
     text = "ab\u017fence of a mass"
     assert _cues.NEG_BEFORE.search(text) is not None
     assert _cues.NEG_BEFORE_ASCII.search(text) is None
+
+
+@pytest.mark.parametrize("name", ["REVISION", "DEFERRAL"])
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(st.tuples(st.sampled_from(_WORDS + ["re-evaluate", "letting", "hmmm",
+                                                          "iwait", "2wait", "_wait"]),
+                                st.sampled_from(_GLUE)), max_size=12),
+       pos=st.integers(0, 6))
+def test_a_word_start_search_finds_the_twins_first_match(name: str, parts, pos: int) -> None:
+    text = "".join(w + g for w, g in parts).lower()
+    twin, fast = getattr(_cues, f"{name}_ASCII"), getattr(_cues, f"{name}_WORDS")
+    got, want = fast.search(text, pos), twin.search(text, pos)
+    assert (got and got.span()) == (want and want.span())
+
+
+@pytest.mark.parametrize("check,table,triggers", [
+    (_cues.refuses, _cues.REFUSAL_BY_WORD, _cues.REFUSAL_TRIGGERS),
+    (_cues.hedges, _cues.HEDGE_BY_WORD, _cues.HEDGE_TRIGGERS)])
+@settings(max_examples=400, deadline=None)
+@given(parts=st.lists(st.tuples(st.sampled_from(_WORDS + ["i", "am", "sorry", "to", "say",
+                                                          "rule", "determine", "be", "either",
+                                                          "or", "possibly", "scan", "i'm"]),
+                                st.sampled_from(_GLUE)), max_size=14))
+def test_refusal_and_hedge_cues_read_by_word_start_are_their_sub_patterns(check, table, triggers,
+                                                                         parts) -> None:
+    # On lower-case ASCII text: the sub-patterns of the trigger words present, as before.
+    text = "".join(w + g for w, g in parts).lower()
+    words = _cues.word_set(text)
+    want = any(table[w].search(text) for w in words & triggers if w in table)
+    assert check(text, words) == want
+
+
+def test_a_word_start_pattern_must_open_every_alternative_with_a_word() -> None:
+    with pytest.raises(ValueError, match="not opened by"):
+        _cues.WordStart(r"\bnot\b|n't\b")
+    with pytest.raises(ValueError, match="word character"):
+        _cues.WordStart(r"\b(?:'s|not)")
+    # An optional opening group is not spread (its alternatives would not be the pattern's),
+    # so the alternative does not open with a word character.
+    with pytest.raises(ValueError, match="word character"):
+        _cues.spread_word_start(r"\b(?:a\s+)?note")

@@ -16,7 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from medvqa.score.parsers import _findings, _letters, _locate, _quick, _reading, _strict
-from medvqa.score.parsers._cues import WORD, line_starts, positions_of, word_set
+from medvqa.score.parsers._cues import (
+    WORD,
+    line_starts,
+    positions_of,
+    whole_word_ends,
+    word_set,
+)
 from medvqa.score.parsers._reading import option_set, options_of
 
 
@@ -36,9 +42,22 @@ def _spans(found) -> list[tuple[int, int]]:
 
 @settings(max_examples=400)
 @given(text=st.text(alphabet=st.sampled_from(list(".;,!?\n\u2192=->- ab")), max_size=30))
-def test_clause_punctuation_led_by_a_class_finds_the_same_ends(text: str) -> None:
+def test_clause_punctuation_found_by_find_ends_where_the_pattern_does(text: str) -> None:
     plain = re.compile(r"[.;,!?\n\u2192]|[=-]>")
-    assert _spans(_reading._PUNCT.finditer(text)) == _spans(plain.finditer(text))
+    assert _reading._punct_ends(text) == [m.end() for m in plain.finditer(text)]
+
+
+# Words beside letters, digits and "_" of several scripts, which \b reads as word characters.
+_WORD_PIECES = ["but", "so", "also", "so_", "_so", "2so", "so2", "\u00e9so", "so\u00e9", "s\u00f8",
+                "\u0661so", "though", "although", ".", "'", "-", "sososo"]
+
+
+@settings(max_examples=500)
+@given(text=_texts(_WORD_PIECES),
+       word=st.sampled_from(["so", "but", "though", "although"]))
+def test_whole_word_ends_are_the_ends_of_the_bounded_pattern(text: str, word: str) -> None:
+    plain = re.compile(rf"\b{word}\b")
+    assert whole_word_ends(text, word) == [m.end() for m in plain.finditer(text)]
 
 
 @settings(max_examples=400)

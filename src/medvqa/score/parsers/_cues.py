@@ -318,6 +318,35 @@ def holds_dash(text: str) -> bool:
     return "-" in text or "\u2014" in text or "\u2013" in text
 
 
+def whole_word_ends(text: str, word: str) -> list[int]:
+    r"""Where each whole-word occurrence of ``word`` ends in ``text``: ``\b{word}\b``'s ends.
+
+    Found with ``str.find``: a pattern opened by ``\b`` is tried at every position of the text
+    (the engine has no first character to skip to), which costs a long response more than the
+    rest of reading one of its clauses. ``\b`` is the pattern's: a letter or digit of any
+    script, or ``_``, is a word character. Whole-word occurrences of one word cannot overlap,
+    so these are the ends of the pattern's ``finditer``.
+
+    >>> whole_word_ends("so, also so_ so", "so")
+    [2, 15]
+    """
+    ends: list[int] = []
+    n = len(word)
+    i = text.find(word)
+    while i >= 0:
+        j = i + n
+        if (i == 0 or not _word_char(text[i - 1])) and (j == len(text)
+                                                        or not _word_char(text[j])):
+            ends.append(j)
+        i = text.find(word, i + 1)
+    return ends
+
+
+def _word_char(c: str) -> bool:
+    r"""Whether ``c`` is a word character of the pattern engine (``\w`` of a str pattern)."""
+    return c.isalnum() or c == "_"
+
+
 def as_bytes(words: frozenset[str]) -> frozenset[bytes]:
     """``words`` encoded, to test against :func:`word_tokens`."""
     return frozenset(w.encode() for w in words)
@@ -379,8 +408,113 @@ def by_trigger(pattern: re.Pattern[str], triggers: frozenset[str]) -> dict[str, 
 
 REFUSAL_BY_WORD: Final = by_trigger(REFUSAL, REFUSAL_TRIGGERS)
 HEDGE_BY_WORD: Final = by_trigger(HEDGE, HEDGE_TRIGGERS)
-_REFUSAL_BY_WORD_ASCII: Final = {w: ascii_twin(p) for w, p in REFUSAL_BY_WORD.items()}
-_HEDGE_BY_WORD_ASCII: Final = {w: ascii_twin(p) for w, p in HEDGE_BY_WORD.items()}
+
+
+class WordStart:
+    r"""A pattern whose every alternative opens with ``\b`` and a word character, searched fast.
+
+    Why: the engine finds no first character to skip to in a pattern opened by ``\b``, so it
+    tries the whole pattern at every position of the text, which costs a long response as much
+    as reading a clause. Here each alternative loses its ``\b`` and an opening group is spread
+    over its alternatives (``\b(?:can|may)\s+be`` → ``can\s+be|may\s+be``: the same matches,
+    tried in the same order), so the engine skips in C to the literal or first letters they
+    open with; a match is then kept only where ``\b`` held before it. That is where no word
+    character precedes it, as the match opens with a word character. Where it did not hold, no
+    alternative could match there, and the search goes on from the next position: the first
+    match found is the original pattern's first match.
+
+    >>> WordStart(r"\b(?:not|no)\s+sure\b").search("piano sure; not sure").span()
+    (12, 20)
+    """
+
+    __slots__ = ("fast",)
+
+    def __init__(self, source: str, flags: int = 0):
+        self.fast = re.compile("|".join(spread_word_start(source)), flags)
+
+    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        """The original pattern's ``search(text, pos)``."""
+        m = self.fast.search(text, pos)
+        while m is not None:
+            start = m.start()
+            if start == 0 or not _word_char(text[start - 1]):
+                return m
+            m = self.fast.search(text, start + 1)
+        return None
+
+
+def spread_word_start(source: str) -> list[str]:
+    r"""The alternatives of ``source`` without their opening ``\b``, opening groups spread.
+
+    Raises ValueError where an alternative does not open with ``\b`` or, once spread, with a
+    letter or digit: :class:`WordStart` holds only for those.
+
+    >>> spread_word_start(r"\b(?:can|may)(?:\s+not)?\b|\bn/a\b")
+    ['can(?:\\s+not)?\\b', 'may(?:\\s+not)?\\b', 'n/a\\b']
+    """
+    out: list[str] = []
+    for alternative in _alternatives(source):
+        if not alternative.startswith("\\b"):
+            raise ValueError(f"not opened by \\b: {alternative!r}")
+        for spread in _spread(alternative[2:]):
+            if not spread[:1].isalnum() or not spread.isascii():
+                raise ValueError(f"not opened by a word character: {spread!r}")
+            out.append(spread)
+    return out
+
+
+def _spread(body: str) -> list[str]:
+    """``body`` with an opening group (not repeated, not optional) spread over its alternatives."""
+    if not body.startswith("(?:"):
+        return [body]
+    close = _group_end(body)
+    rest = body[close + 1:]
+    if rest[:1] in ("?", "*", "+", "{"):
+        return [body]
+    return [s for inner in _alternatives(body[3:close]) for s in _spread(inner + rest)]
+
+
+def _group_end(source: str) -> int:
+    """Where the group that opens ``source`` closes (escapes and classes skipped)."""
+    depth, i = 0, 0
+    while i < len(source):
+        c = source[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            i = source.index("]", i + 2 if source[i + 1] == "]" else i + 1)
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    raise ValueError(f"unbalanced group: {source!r}")
+
+
+def word_start_by_trigger(pattern: re.Pattern[str], triggers: frozenset[str]
+                          ) -> dict[str, WordStart]:
+    """:func:`by_trigger` for lower-case ASCII text: its case-sensitive twins as :class:`WordStart`.
+
+    The spread alternatives are sorted to triggers as :func:`by_trigger` sorts the originals:
+    a spread alternative's match is one of its original's, and holds one of the trigger words
+    written in the spread alternative itself.
+    """
+    parts = spread_word_start(pattern.pattern)
+    flags = pattern.flags & ~re.IGNORECASE
+    out = {}
+    for t in triggers:
+        forms = {t, t[:-1]} if t.endswith("s") else {t}
+        mine = [p for p in parts if any(f in p for f in forms)]
+        if mine:
+            out[t] = WordStart("|".join("\\b" + p for p in mine), flags)
+    return out
+
+
+_REFUSAL_BY_WORD_ASCII: Final = word_start_by_trigger(REFUSAL, REFUSAL_TRIGGERS)
+_HEDGE_BY_WORD_ASCII: Final = word_start_by_trigger(HEDGE, HEDGE_TRIGGERS)
 
 # Twins of the patterns searched most often, for lower-case ASCII text (see ascii_twin).
 NEG_BEFORE_ASCII: Final = ascii_twin(NEG_BEFORE)
@@ -390,6 +524,10 @@ NEG_STOP_ASCII: Final = ascii_twin(NEG_STOP)
 NOT_NEGATIONS_ASCII: Final = ascii_twin(NOT_NEGATIONS)
 REVISION_ASCII: Final = ascii_twin(REVISION)
 DEFERRAL_ASCII: Final = ascii_twin(DEFERRAL)
+# The same twins searched as WordStart (lower-case ASCII text only): these two are searched
+# over whole responses.
+REVISION_WORDS: Final = WordStart(REVISION_ASCII.pattern, REVISION_ASCII.flags)
+DEFERRAL_WORDS: Final = WordStart(DEFERRAL_ASCII.pattern, DEFERRAL_ASCII.flags)
 
 
 def refuses(masked: str, words: set[str]) -> bool:
@@ -397,7 +535,10 @@ def refuses(masked: str, words: set[str]) -> bool:
 
     ``masked`` is lower case (its ASCII twins are searched when it is ASCII).
     """
-    table = _REFUSAL_BY_WORD_ASCII if masked.isascii() else REFUSAL_BY_WORD
+    if masked.isascii():
+        fast = _REFUSAL_BY_WORD_ASCII
+        return any(fast[w].search(masked) for w in words & REFUSAL_TRIGGERS if w in fast)
+    table = REFUSAL_BY_WORD
     return any(table[w].search(masked) for w in words & REFUSAL_TRIGGERS if w in table)
 
 
@@ -406,5 +547,8 @@ def hedges(masked: str, words: set[str]) -> bool:
 
     ``masked`` is lower case (its ASCII twins are searched when it is ASCII).
     """
-    table = _HEDGE_BY_WORD_ASCII if masked.isascii() else HEDGE_BY_WORD
+    if masked.isascii():
+        fast = _HEDGE_BY_WORD_ASCII
+        return any(fast[w].search(masked) for w in words & HEDGE_TRIGGERS if w in fast)
+    table = HEDGE_BY_WORD
     return any(table[w].search(masked) for w in words & HEDGE_TRIGGERS if w in table)

@@ -30,7 +30,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
-__all__ = ["Marked", "read_marks"]
+from medvqa.score.parsers._cues import Opening
+
+__all__ = ["Marked", "forget_kinds", "read_marks"]
 
 
 class Marked:
@@ -79,11 +81,48 @@ _MARK_WORD: Final = re.compile(
     r"|seen|not\s+present|possible|equivocal|indeterminate|uncertain)\b[ \t]*\**[.;]?[ \t]*$",
     re.IGNORECASE)
 _NOT_LABELS: Final = frozenset({"answer", "final answer", "my answer", "choice", "conclusion"})
+# The marks of _MARK_FIRST and _MARK_LAST that are one symbol: a line without one of them and
+# without "[" matches neither.
+_MARK_SYMBOLS: Final = "\u2610\u2611\u2612\u2705\u274c\u2713\u2714\u2717\u2718\u2716"
+# What _MARK_WORD's line may open with: white space, a bullet or a number.
+_WORD_LINE_OPENS: Final = Opening("-*\u2022+", space=True, digit=True)
+# The kind of each cell read so far (cells repeat: ✓, ✗, Yes, No, Present …); it stops growing
+# when full.
+_KINDS: Final[dict[str, str]] = {}
+_KINDS_SIZE: Final = 4096
+
+
+def _unmarked(cell: str) -> str:
+    """``cell`` without Markdown emphasis (the pattern runs only where there is some)."""
+    return _MARKUP.sub("", cell) if "*" in cell or "_" in cell or "`" in cell else cell
+
+
+def _holds_symbol(line: str) -> bool:
+    """Whether ``line`` holds one of :data:`_MARK_SYMBOLS`."""
+    for symbol in _MARK_SYMBOLS:
+        if symbol in line:
+            return True
+    return False
 
 
 def _kind(cell: str) -> str:
-    """``pos``, ``neg``, ``unsure`` or ``""`` (not a mark) for one mark cell."""
-    text = _MARKUP.sub("", cell).strip().lower().rstrip(".")
+    """``pos``, ``neg``, ``unsure`` or ``""`` (not a mark) for one mark cell (remembered)."""
+    kind = _KINDS.get(cell)
+    if kind is None:
+        kind = _kind_of(cell)
+        if len(_KINDS) < _KINDS_SIZE:
+            _KINDS[cell] = kind
+    return kind
+
+
+def forget_kinds() -> None:
+    """Forget the remembered cell kinds (benchmarks start cold with it)."""
+    _KINDS.clear()
+
+
+def _kind_of(cell: str) -> str:
+    """:func:`_kind`, worked out."""
+    text = _unmarked(cell).strip().lower().rstrip(".")
     pos = any(c in text for c in _POS_SYMBOLS)
     neg = any(c in text for c in _NEG_SYMBOLS)
     if pos != neg:
@@ -146,9 +185,9 @@ def _table_blocks(text: str) -> list[Block]:
 def _read_table(run: list[tuple[int, int, str]]) -> Block | None:
     rows = [[c.strip() for c in line.strip().strip("|").split("|")] for _, _, line in run]
     header: list[str] | None = None
-    if len(rows) > 1 and all(_SEPARATOR.match(c) for c in rows[1] if c):
+    if len(rows) > 1 and all(_separates(c) for c in rows[1] if c):
         header, rows = rows[0], rows[2:]
-    rows = [r for r in rows if not all(_SEPARATOR.match(c) or not c for c in r)]
+    rows = [r for r in rows if not all(_separates(c) or not c for c in r)]
     if len(rows) < 2 or len({len(r) for r in rows}) != 1 or len(rows[0]) < 2:
         return None
     columns = [c for c in range(len(rows[0])) if all(_kind(r[c]) for r in rows)]
@@ -157,9 +196,14 @@ def _read_table(run: list[tuple[int, int, str]]) -> Block | None:
     col = columns[0]
     if header is not None and col < len(header) and _NEG_HEADERS.search(header[col]):
         return None
-    marked = [(": ".join(_MARKUP.sub("", c).strip() for i, c in enumerate(r)
+    marked = [(": ".join(_unmarked(c).strip() for i, c in enumerate(r)
                          if i != col and c.strip()), _kind(r[col])) for r in rows]
     return run[0][0], run[-1][1], marked
+
+
+def _separates(cell: str) -> bool:
+    """Whether ``cell`` is a table's header separator (``---``, ``:--:``)."""
+    return "--" in cell and _SEPARATOR.match(cell) is not None
 
 
 def _list_blocks(text: str) -> list[Block]:
@@ -167,14 +211,16 @@ def _list_blocks(text: str) -> list[Block]:
     blocks: list[Block] = []
     run: list[tuple[int, int, str, str]] = []
     for start, end, line in [*_lines(text), (len(text), len(text), "")]:
-        # A mark of _MARK_FIRST is "[…]" or a symbol, one of _MARK_LAST a symbol (never
-        # ASCII): on an ASCII line without "[" only _MARK_WORD can match (and it fails at
-        # once where no bullet opens the line).
+        # A mark of _MARK_FIRST is "[…]" or a symbol, one of _MARK_LAST a symbol: a line
+        # without either matches only _MARK_WORD, and that only where a bullet may open it
+        # (each call into the pattern engine costs about 1,000 instructions, however soon it
+        # fails).
         m = None
-        if "[" in line or not line.isascii():
+        if "[" in line or not line.isascii() and _holds_symbol(line):
             m = _MARK_FIRST.match(line) or _MARK_LAST.match(line)
-        m = m or _MARK_WORD.match(line)
-        label = _MARKUP.sub("", m.group("label")).strip(" :-") if m else ""
+        if m is None and _WORD_LINE_OPENS.allows(line, 0):
+            m = _MARK_WORD.match(line)
+        label = _unmarked(m.group("label")).strip(" :-") if m else ""
         if m is not None and label.lower() not in _NOT_LABELS:
             run.append((start, end, label, _kind(m.group("mark"))))
             continue

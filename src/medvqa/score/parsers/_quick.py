@@ -33,7 +33,7 @@ from typing import Final
 
 from medvqa.score.parsers._base import ParsedAnswer, abstain, one_choice
 from medvqa.score.parsers._cues import (
-    DEFERRAL_ASCII,
+    DEFERRAL_WORDS,
     DISCUSSED_WORDS,
     HEDGE_TRIGGERS,
     NEG_STARTS,
@@ -224,7 +224,7 @@ def quick_read(text: str, ix: OptionSet) -> ParsedAnswer | None:
     if not named:
         # As the full reading: a response that names nothing and puts its answer off ("let me
         # take a closer look") has not committed; only the others want a reading.
-        return abstain("not_committed" if DEFERRAL_ASCII.search(lowered) else "no_answer")
+        return abstain("not_committed" if DEFERRAL_WORDS.search(lowered) else "no_answer")
     return one_choice(named.pop()) if len(named) == 1 else abstain("ambiguous")
 
 

@@ -42,6 +42,7 @@ from medvqa.score.parsers._cues import (
     matches_at,
     may_start_negation,
     refuses,
+    whole_word_ends,
     word_set,
 )
 from medvqa.score.parsers._findings import finding_answers, may_state_finding
@@ -467,16 +468,37 @@ def restated(text: str, ix: OptionSet) -> tuple[int, int] | None:
     return lines[0].start(), lines[-1].end()
 
 
-# ``[.;,!?\n\u2192]|[=-]>`` opened by a character class, which the engine skips to in C (a
-# pattern opened by an alternation is tried at every position): "=" or "-" then needs ">".
-_PUNCT: Final = re.compile(r"[.;,!?\n\u2192=-](?:(?<=[=-])>|(?<![=-]))")
+# Where CLAUSE_END's punctuation ends a clause: one of these characters, or an arrow ``->``
+# ``=>``. Found with ``str.find`` (see :func:`_punct_ends`).
+_PUNCT_CHARS: Final = ".;,!?\n\u2192"
+_ARROWS: Final = ("->", "=>")
 _LONE_DOT: Final = re.compile(r"[A-Z]\.(?<![^\W\d_][A-Z]\.)")
 _DASH: Final = re.compile(r"\s[\u2014\u2013-]+\s")
 
 
-@lru_cache(maxsize=128)
-def _conjunctions(present: frozenset[str]) -> re.Pattern[str]:
-    return re.compile(r"\b(?:" + "|".join(sorted(present)) + r")\b")
+def _punct_ends(lowered: str) -> list[int]:
+    r"""Where each clause-ending punctuation mark or arrow of ``lowered`` ends, sorted.
+
+    The ends of ``[.;,!?\n\u2192]|[=-]>``'s matches, found with ``str.find``: a pattern's
+    search tests a character class at every character and builds a match object for each of
+    the dozens of marks of a long response (a fifth of a long response's reading); ``find``
+    skips to each mark in C. No two matches can overlap (a mark is one character; an arrow's
+    ``>`` is no mark), so the positions are those of the pattern's ``finditer``.
+    """
+    ends: list[int] = []
+    for mark in _PUNCT_CHARS:
+        i = lowered.find(mark)
+        while i >= 0:
+            ends.append(i + 1)
+            i = lowered.find(mark, i + 1)
+    if ">" in lowered:
+        for arrow in _ARROWS:
+            i = lowered.find(arrow)
+            while i >= 0:
+                ends.append(i + 2)
+                i = lowered.find(arrow, i + 2)
+    ends.sort()
+    return ends
 
 
 def _clause_ends(text: str, lowered: str, words: set[str], ix: OptionSet) -> list[int]:
@@ -484,15 +506,14 @@ def _clause_ends(text: str, lowered: str, words: set[str], ix: OptionSet) -> lis
 
     "A. Left": the period after a lone option letter ends no clause.
     """
-    ends = [m.end() for m in _PUNCT.finditer(lowered)]
+    ends = _punct_ends(lowered)
     if "." in lowered and _LONE_DOT.search(text) is not None:
         ends = [e for e in ends if not _letter_dot(text, e, ix)]
     extra = []
     if holds_dash(lowered):
         extra += [m.end() for m in _DASH.finditer(lowered)]
-    present = words & CLAUSE_WORDS
-    if present:
-        extra += [m.end() for m in _conjunctions(frozenset(present)).finditer(lowered)]
+    for word in words & CLAUSE_WORDS:
+        extra += whole_word_ends(lowered, word)
     return sorted(ends + extra) if extra else ends
 
 

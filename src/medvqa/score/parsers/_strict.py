@@ -129,7 +129,7 @@ from typing import Final
 from medvqa.score.parsers._base import INVALID, ParsedAnswer, abstain, one_choice
 from medvqa.score.parsers._cues import (
     DEFERRAL,
-    DEFERRAL_ASCII,
+    DEFERRAL_WORDS,
     HEDGE_BUT,
     HEDGE_TRIGGERS,
     NEG_BEFORE,
@@ -141,8 +141,9 @@ from medvqa.score.parsers._cues import (
     REFUSAL,
     REFUSAL_TRIGGERS,
     REVISION,
-    REVISION_ASCII,
+    REVISION_WORDS,
     Opening,
+    WordStart,
     as_bytes,
     line_starts,
     matches_at,
@@ -150,6 +151,7 @@ from medvqa.score.parsers._cues import (
 )
 from medvqa.score.parsers._letters import LETTER_KEYWORDS
 from medvqa.score.parsers._locate import Segment, final_segments, set_aside_reasoning
+from medvqa.score.parsers._marks import forget_kinds
 from medvqa.score.parsers._quick import quick_read
 from medvqa.score.parsers._reading import (
     LEAD,
@@ -194,6 +196,7 @@ def clear_memo() -> None:
     _MEMO.clear()
     _SEGMENTS.clear()
     forget_option_sets()
+    forget_kinds()
 
 
 class StrictParser:
@@ -251,7 +254,7 @@ def _parse(text: str, qtype: str, ix: OptionSet, question: str) -> tuple[ParsedA
         if rest.asserted:
             reading = rest
     parsed = decide(reading, qtype)
-    if parsed.reason == "no_answer" and _search_cased(DEFERRAL, DEFERRAL_ASCII, body):
+    if parsed.reason == "no_answer" and _search_cased(DEFERRAL, DEFERRAL_WORDS, body):
         parsed = abstain("not_committed")  # "Let me reconsider the options once more."
     return parsed, reading.used_question
 
@@ -298,7 +301,7 @@ def _tail_may_matter(tail: str, yesno: bool) -> bool:
     return (not _TAIL_WORDS.isdisjoint(word_tokens(lowered)) or _bracket_may_matter(tail, yesno)
             or any(k in lowered for k in ("answer", "option", "choice", "letter"))
             or bool(matches_at(_LETTER_LINE, tail, line_starts(tail), _LETTER_LINE_OPENS))
-            or _search_cased(REVISION, REVISION_ASCII, tail, lowered))
+            or _search_cased(REVISION, REVISION_WORDS, tail, lowered))
 
 
 def _bracket_may_matter(tail: str, yesno: bool) -> bool:
@@ -348,12 +351,12 @@ def _before_may_matter(before: str, chosen: frozenset[str], ix: OptionSet) -> bo
     return any(letter in text or ix.phrases.may_name(text, lowered, letter) for letter in chosen)
 
 
-def _search_cased(pattern: re.Pattern[str], twin: re.Pattern[str], text: str,
+def _search_cased(pattern: re.Pattern[str], twin: WordStart, text: str,
                   lowered: str | None = None) -> bool:
     """Whether ``pattern`` (IGNORECASE) matches ``text``.
 
-    On ASCII text its case-sensitive twin is searched on the lower case instead: the same
-    answer, faster (see _cues.ascii_twin).
+    On ASCII text its case-sensitive twin is searched on the lower case instead, as a
+    :class:`~._cues.WordStart`: the same answer, faster (see _cues.ascii_twin).
     """
     if text.isascii():
         return twin.search(text.lower() if lowered is None else lowered) is not None
@@ -403,7 +406,7 @@ def _from_segments(body: str, segments: list[Segment], qtype: str, ix: OptionSet
         others = (after.lettered - after.negated) - chosen
         if others:
             return abstain("ambiguous"), reading.used_question
-        if (after.asserted - chosen) and _search_cased(REVISION, REVISION_ASCII, tail):
+        if (after.asserted - chosen) and _search_cased(REVISION, REVISION_WORDS, tail):
             return abstain("not_committed"), reading.used_question
     before = body[:seg.start]
     if before.strip(_BLANK) and _before_may_matter(before, chosen, ix):
