@@ -227,3 +227,45 @@ def test_a_line_pattern_is_skipped_only_where_it_cannot_match(text: str) -> None
             if pattern.match(text, p) is not None:
                 assert opens.allows(text, p), (pattern.pattern, text, p)
 
+
+
+def _list_blocks_plain(text: str) -> list:
+    """``_marks._list_blocks`` as it was: every line tried with each pattern."""
+    from medvqa.score.parsers import _marks
+
+    blocks, run = [], []
+    for start, end, line in [*_marks._lines(text), (len(text), len(text), "")]:
+        m = None
+        if "[" in line or not line.isascii():
+            m = _marks._MARK_FIRST.match(line) or _marks._MARK_LAST.match(line)
+        m = m or _marks._MARK_WORD.match(line)
+        label = _marks._MARKUP.sub("", m.group("label")).strip(" :-") if m else ""
+        if m is not None and label.lower() not in _marks._NOT_LABELS:
+            run.append((start, end, label, _marks._kind_of(m.group("mark"))))
+            continue
+        if len(run) >= 2:
+            blocks.append((run[0][0], run[-1][1], [(lab, k) for _, _, lab, k in run]))
+        run = []
+    return blocks
+
+
+_MARK_PIECES = ["- ", "* ", "\u2022 ", "+ ", "1. ", "2) ", "  ", "\t", "[x] ", "[ ] ", "[] ",
+                "\u2713", "\u2717", "\u2611", "\u2610", "\u274c", "\u2705", "Mass", "**Cyst**",
+                "_x_", "Calcification", ": ", " - ", " \u2014 ", "present", "absent", "yes", "no",
+                "possible", "not seen", "\u00e9", "\u6c14\u80f8", "Answer", "."]
+
+
+# A line shaped as a check-list row (an opening, a label, a separator, a mark), or pieces.
+_MARK_LINE = st.one_of(
+    st.tuples(*(st.sampled_from(_MARK_PIECES[i:j]) for i, j in ((0, 8), (8, 20), (20, 23),
+                                                                  (12, 30)))).map("".join),
+    st.lists(st.sampled_from(_MARK_PIECES), max_size=6).map("".join))
+
+
+@settings(max_examples=500)
+@given(lines=st.lists(_MARK_LINE, max_size=6))
+def test_check_list_lines_tried_only_where_a_mark_may_be_read_as_before(lines) -> None:
+    from medvqa.score.parsers import _marks
+
+    text = "\n".join(lines)
+    assert _marks._list_blocks(text) == _list_blocks_plain(text)
