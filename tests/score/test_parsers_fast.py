@@ -231,8 +231,11 @@ def test_in_a_text_cued_by_apart_negations_only_neg_before_finds_just_those(word
 
     lowered = " ".join(words).lower()
     if _quick._cues_of(lowered, lowered) == _quick._NEGATED:
-        assert [m.span() for m in _quick._APART.finditer(lowered)] == [
+        assert _quick._apart_negations(lowered) == [
             m.span() for m in NEG_BEFORE.finditer(lowered)]
+    words_of = "|".join(_quick._APART_WORDS)
+    assert _quick._apart_negations(lowered) == [
+        m.span() for m in re.finditer(rf"\b(?:{words_of})\b", lowered)]
 
 
 # What may follow a located answer: asides in brackets, letters in and out of brackets,

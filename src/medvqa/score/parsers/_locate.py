@@ -321,9 +321,10 @@ def _content_end(text: str, lowered: str, begin: int, limit: int) -> int:
     if end < 0:
         end = limit
     for m in _SENTENCE_END.finditer(text, begin, end):
-        if m.group() in ".!?" and _is_abbreviation(text, m.start()):
+        stop = m.start()
+        if text[stop] in ".!?" and _is_abbreviation(text, stop):
             continue
-        end = m.start()
+        end = stop
         break
     reason = _REASON.search(lowered, begin, end)
     return reason.start() if reason is not None else end

@@ -41,6 +41,7 @@ from medvqa.score.parsers._cues import (
     REFUSAL_TRIGGERS,
     as_bytes,
     may_start_negation,
+    whole_word_ends,
     word_tokens,
 )
 from medvqa.score.parsers._reading import OptionSet
@@ -75,14 +76,9 @@ _OTHER_CUE_BYTES: Final = as_bytes(_CUE_WORDS - _APART_NEGATIONS)
 # Where NEG_BEFORE matches in a text whose only cue words are _APART_NEGATIONS and which has
 # no ' or /: each of its alternatives is a whole word there (a word boundary on each side, so
 # a WORD token), and every other word it could start with is a cue word or a NEG_STARTS start.
-# So it matches exactly these words, and this short pattern finds them for a fraction of the
-# cost (a property test compares the two).
-# It opens with a character class (the engine skips other characters in C), then asks for a
-# word boundary before that first letter.
-_APART: Final = re.compile(
-    "[" + "".join(sorted({w[0] for w in _APART_NEGATIONS})) + r"](?<!\w\w)(?:"
-    + "|".join(f"(?<={w[0]}){re.escape(w[1:])}"
-                      for w in sorted(_APART_NEGATIONS, key=len, reverse=True)) + r")\b")
+# So it matches exactly these words, found whole with str.find (:func:`_apart_negations`; a
+# property test compares the two).
+_APART_WORDS: Final = tuple(sorted(_APART_NEGATIONS))
 _BOUNDARY: Final = re.compile(r"[.;,!?\n]")
 _VERB_AFTER: Final = re.compile(r"[\s.)\]:*]+(?:is|are|was|were|can|could|should|would|has|have"
                                 r"|must|seems|appears)")
@@ -126,7 +122,7 @@ def _cues_of(text: str, lowered: str) -> int:
     if _CUE_BYTES.isdisjoint(words):
         return _PLAIN
     if not _OTHER_CUE_BYTES.isdisjoint(words) or "'" in lowered or "/" in lowered:
-        return _CUED  # (' and / join words into one token: see _APART)
+        return _CUED  # (' and / join words into one token: see _APART_WORDS)
     return _NEGATED
 
 
@@ -159,7 +155,7 @@ def _negations_apart(text: str, lowered: str, mentions: list[tuple[int, int]],
     ("B. The glands show no atypia": "no" is in B's clause, but "the" stops NEG_AFTER). Overlap
     (a negation word inside an option text) fails the test.
     """
-    negations = [m.span() for m in _APART.finditer(lowered)]
+    negations = _apart_negations(lowered)
     for start, end in mentions:
         if ("." in lowered[end:end + 3] or ":" in lowered[end:end + 3]) and (
                 _VERB_AFTER.match(lowered, end) is not None):
@@ -171,12 +167,24 @@ def _negations_apart(text: str, lowered: str, mentions: list[tuple[int, int]],
                 gap = (end, n_start)
             else:
                 return False
-            b = _BOUNDARY.search(lowered, *gap)
+            b = _BOUNDARY.search(lowered, gap[0], gap[1])
             while b is not None and _after_lone_letter(text, b.start()):
                 b = _BOUNDARY.search(lowered, b.end(), gap[1])
             if b is None and (n_end <= start or _after_reaches(lowered, end, n_start, blanked)):
                 return False
     return True
+
+
+def _apart_negations(lowered: str) -> list[tuple[int, int]]:
+    r"""The spans of the whole words of :data:`_APART_NEGATIONS` in ``lowered``, in order.
+
+    ``\b(?:no|never|…)\b``'s matches, found with ``str.find`` (a pattern is tried at every
+    character that may open a word of it: most letters of a sentence).
+    """
+    spans = [(end - len(word), end) for word in _APART_WORDS
+             for end in whole_word_ends(lowered, word)]
+    spans.sort()
+    return spans
 
 
 def _after_reaches(lowered: str, end: int, n_start: int, blanked: list[tuple[int, int]]) -> bool:
@@ -233,7 +241,8 @@ def _marked(text: str, m: re.Match[str], ix: OptionSet) -> ParsedAnswer | None:
     letter = m.group(1)
     if letter not in ix.keys:
         return None
-    rest = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+    start, end = m.span()  # (each method call on a match costs a few hundred instructions)
+    rest = text[:start] + " " * (end - start) + text[end:]
     lowered = rest.lower()
     asides = list(_ASIDE.finditer(rest)) if "(" in rest else []
     bare = rest.replace(":", " ")
