@@ -87,12 +87,31 @@ def _command(bench: Path, run: Path, url: str, concurrency: int) -> list[str]:
     ]  # fmt: skip
 
 
+class SlowingServer(CountingServer):
+    """Answers at ``latency_s`` until ``fast`` requests have arrived, then at ``slow_s``.
+
+    So a run killed after its 40th answer is still mid-run however late the kill lands: at
+    0.05 s an answer the whole run takes about a second, which a loaded host can spend before
+    the test's poll sees the 40th answer.
+    """
+
+    def __init__(self, fast: int, slow_s: float, latency_s: float):
+        super().__init__(latency_s=latency_s)
+        self.fast = fast
+        self.slow_s = slow_s
+
+    async def _respond(self, request, encode):  # type: ignore[no-untyped-def]
+        if len(self.arrivals) >= self.fast:
+            self.latency_s = self.slow_s
+        return await super()._respond(request, encode)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
 def test_killed_run_resumes_without_asking_twice(tmp_path: Path, bench_factory, sig) -> None:
     bench = bench_factory(tmp_path / "bench", n=150)
     run = tmp_path / "run"
     concurrency = 8
-    with CountingServer(latency_s=0.05) as server:
+    with SlowingServer(fast=60, slow_s=2.0, latency_s=0.05) as server:
         cmd = _command(bench, run, server.url, concurrency)
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 60
@@ -100,6 +119,7 @@ def test_killed_run_resumes_without_asking_twice(tmp_path: Path, bench_factory, 
             time.sleep(0.02)
         proc.send_signal(sig)
         code = proc.wait(30)
+        server.fast, server.latency_s = 10**9, 0.05  # the resumed run at full speed
         if sig == signal.SIGINT:
             assert code == 130
         done_before = _journaled(run)
