@@ -249,16 +249,21 @@ def _list_blocks_plain(text: str) -> list:
     return blocks
 
 
-_MARK_PIECES = ["- ", "* ", "\u2022 ", "+ ", "1. ", "2) ", "  ", "\t", "[x] ", "[ ] ", "[] ",
-                "\u2713", "\u2717", "\u2611", "\u2610", "\u274c", "\u2705", "Mass", "**Cyst**",
-                "_x_", "Calcification", ": ", " - ", " \u2014 ", "present", "absent", "yes", "no",
-                "possible", "not seen", "\u00e9", "\u6c14\u80f8", "Answer", "."]
-
-
-# A line shaped as a check-list row (an opening, a label, a separator, a mark), or pieces.
+_MARK_OPENINGS = ["- ", "* ", "\u2022 ", "+ ", "1. ", "2) ", "  ", "\t", ""]
+_MARK_FIRSTS = ["[x] ", "[ ] ", "[] ", "\u2713", "\u2717", "\u2611", "\u2610", "\u274c", "\u2705"]
+_MARK_LABELS = ["Mass", "**Cyst**", "_x_", "Calcification", "Answer", "\u6c14\u80f8", "\u00e9"]
+_MARK_SEPARATORS = [": ", " - ", " \u2014 ", " \u2013 ", " ", ""]
+_MARK_MARKS = ["present", "absent", "yes", "no", "possible", "not seen", "\u2713", "\u2717",
+               "\u2611", "\u2610", "\u274c", "\u2705", "\u2713 ", "\u2717\t", "."]
+_MARK_PIECES = (_MARK_OPENINGS + _MARK_FIRSTS + _MARK_LABELS + _MARK_SEPARATORS + _MARK_MARKS)
+# A line shaped as a check-list row (an opening, a mark or not, a label, a separator, a
+# mark), or pieces.
 _MARK_LINE = st.one_of(
-    st.tuples(*(st.sampled_from(_MARK_PIECES[i:j]) for i, j in ((0, 8), (8, 20), (20, 23),
-                                                                  (12, 30)))).map("".join),
+    st.tuples(st.sampled_from(_MARK_OPENINGS), st.sampled_from(_MARK_FIRSTS + [""]),
+              st.sampled_from(_MARK_LABELS), st.sampled_from(_MARK_SEPARATORS),
+              st.sampled_from(_MARK_MARKS + [""])).map("".join),
+    st.tuples(st.sampled_from(_MARK_OPENINGS), st.sampled_from(_MARK_LABELS),
+              st.sampled_from(_MARK_SEPARATORS), st.sampled_from(_MARK_MARKS[:6])).map("".join),
     st.lists(st.sampled_from(_MARK_PIECES), max_size=6).map("".join))
 
 
@@ -269,3 +274,27 @@ def test_check_list_lines_tried_only_where_a_mark_may_be_read_as_before(lines) -
 
     text = "\n".join(lines)
     assert _marks._list_blocks(text) == _list_blocks_plain(text)
+    # A line written twice is a block exactly where the line is read as a check-list row.
+    for line in lines:
+        twice = f"{line}\n{line}"
+        assert _marks._list_blocks(twice) == _list_blocks_plain(twice)
+
+
+def _negated_marker_plain(body: str, start: int) -> bool:
+    """``_strict._negated_marker`` as it was: the clause start from one search per mark."""
+    from medvqa.score.parsers._cues import NEG_BEFORE, NOT_NEGATIONS
+
+    begin = max(body.rfind(c, 0, start) for c in ".;,!?\n:") + 1
+    if begin >= start:
+        return False
+    return NEG_BEFORE.search(NOT_NEGATIONS.sub(" ", body[begin:start])) is not None
+
+
+@settings(max_examples=500)
+@given(text=_texts(["not", "no", "I", "would", "say", "doubt", "no doubt", ".", ";", ",", "!",
+                    "?", ":", "\n", "the answer is", "A", "x"]),
+       cut=st.floats(0, 1))
+def test_a_negated_marker_is_found_from_the_last_clause_mark_as_before(text: str,
+                                                                     cut: float) -> None:
+    start = int(len(text) * cut)
+    assert _strict._negated_marker(text, start) == _negated_marker_plain(text, start)

@@ -211,14 +211,17 @@ def _list_blocks(text: str) -> list[Block]:
     blocks: list[Block] = []
     run: list[tuple[int, int, str, str]] = []
     for start, end, line in [*_lines(text), (len(text), len(text), "")]:
-        # A mark of _MARK_FIRST is "[…]" or a symbol, one of _MARK_LAST a symbol: a line
-        # without either matches only _MARK_WORD, and that only where a bullet may open it
-        # (each call into the pattern engine costs about 1,000 instructions, however soon it
-        # fails).
+        # Each pattern is tried only where the line can hold its mark (a call into the pattern
+        # engine costs about 1,000 instructions, however soon it fails): _MARK_FIRST's is
+        # "[…]" or a symbol, _MARK_LAST's a symbol ending the line, and _MARK_WORD's follows a
+        # bullet or a number opening the line and a colon or a dash after the label.
         m = None
         if "[" in line or not line.isascii() and _holds_symbol(line):
-            m = _MARK_FIRST.match(line) or _MARK_LAST.match(line)
-        if m is None and _WORD_LINE_OPENS.allows(line, 0):
+            m = _MARK_FIRST.match(line)
+            if m is None and line.rstrip(" \t")[-1:] in _MARK_SYMBOLS:
+                m = _MARK_LAST.match(line)
+        if m is None and _WORD_LINE_OPENS.allows(line, 0) and (
+                ":" in line or "\u2014" in line or "\u2013" in line):
             m = _MARK_WORD.match(line)
         label = _unmarked(m.group("label")).strip(" :-") if m else ""
         if m is not None and label.lower() not in _NOT_LABELS:

@@ -175,6 +175,7 @@ _MEMO_LEN: Final = 64
 _SEGMENTS: Final[dict[tuple[object, ...], Reading]] = {}
 _SEGMENT_LEN: Final = 96
 _BLANK: Final = " \t\r\n*_#>.`"
+_CLAUSE_MARKS: Final = ".;,!?\n:"
 _TAIL_WORDS: Final = as_bytes(REFUSAL_TRIGGERS | HEDGE_TRIGGERS)
 _BEFORE_WORDS: Final = as_bytes(REFUSAL_TRIGGERS | NEG_WORDS)
 _REFUSAL_WORDS: Final = as_bytes(REFUSAL_TRIGGERS)
@@ -326,7 +327,12 @@ def _bracket_may_matter(tail: str, yesno: bool) -> bool:
 def _before_cued(before: str) -> bool:
     """Whether the text before the answer holds a refusal cue or a negation."""
     lowered = before.lower()
-    return not _BEFORE_WORDS.isdisjoint(word_tokens(lowered)) or "n't" in lowered or any(
+    return _cued_by(lowered, word_tokens(lowered))
+
+
+def _cued_by(lowered: str, tokens: list[bytes]) -> bool:
+    """:func:`_before_cued` of a lower-cased text and its word tokens."""
+    return not _BEFORE_WORDS.isdisjoint(tokens) or "n't" in lowered or any(
         w in lowered for w in NEG_STARTS)
 
 
@@ -339,13 +345,19 @@ def _before_may_matter(before: str, chosen: frozenset[str], ix: OptionSet) -> bo
     capitals, or a keyword that takes a letter of either case. Read as the reader reads it
     (Markdown dropped). On a yes/no item, and in a text that is not ASCII, a cue is enough.
     """
-    if not _before_cued(before):
+    lowered = before.lower()
+    tokens = word_tokens(lowered)
+    if not _cued_by(lowered, tokens):
         return False
     if ix.yesno or not before.isascii():
         return True
-    text = prepare(before)
-    lowered = text.lower()
-    tokens = word_tokens(lowered)
+    # Read as the reader reads it. An ASCII text without Markdown is prepared by a strip,
+    # which changes neither its words nor what it holds: its tokens serve as they are.
+    text = before
+    if "*" in before or "_" in before or "`" in before or "#" in before or ">" in before:
+        text = prepare(before)
+        lowered = text.lower()
+        tokens = word_tokens(lowered)
     if not _REFUSAL_WORDS.isdisjoint(tokens) or not _LETTER_KEYWORD_BYTES.isdisjoint(tokens):
         return True
     return any(letter in text or ix.phrases.may_name(text, lowered, letter) for letter in chosen)
@@ -365,11 +377,14 @@ def _search_cased(pattern: re.Pattern[str], twin: WordStart, text: str,
 
 def _negated_marker(body: str, start: int) -> bool:
     """A negation earlier in the marker's own clause ("I would not say the answer is A")."""
-    # One call per character, not a generator over them: each Python step here costs more
-    # than the search it makes.
-    begin = max(body.rfind(".", 0, start), body.rfind(";", 0, start), body.rfind(",", 0, start),
-                body.rfind("!", 0, start), body.rfind("?", 0, start),
-                body.rfind("\n", 0, start), body.rfind(":", 0, start)) + 1
+    # The last clause mark before the marker: each mark is looked for only after the last one
+    # found (the first search stops at the nearest period; a search from the text's start
+    # for each mark would read a long response seven times).
+    begin = 0
+    for mark in _CLAUSE_MARKS:
+        i = body.rfind(mark, begin, start)
+        if i >= 0:
+            begin = i + 1
     if begin >= start:
         return False
     fragment = body[begin:start]
