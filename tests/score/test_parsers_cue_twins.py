@@ -87,3 +87,11 @@ def test_a_word_start_pattern_must_open_every_alternative_with_a_word() -> None:
     # so the alternative does not open with a word character.
     with pytest.raises(ValueError, match="word character"):
         _cues.spread_word_start(r"\b(?:a\s+)?note")
+
+
+def test_a_cue_found_through_another_trigger_of_its_alternative_is_still_found() -> None:
+    # "perhaps" is no word of this text ("able'perhaps" is), but "sure" selects the whole
+    # alternative maybe|perhaps|…|unsure, as it did before the alternatives were spread.
+    text = "sure able'perhaps "
+    assert _cues.HEDGE.search(text) is not None
+    assert _cues.hedges(text, _cues.word_set(text))

@@ -369,23 +369,35 @@ def ascii_twin(pattern: re.Pattern[str]) -> re.Pattern[str]:
 
 def _alternatives(pattern: str) -> list[str]:
     """The top-level ``|`` alternatives of a regular expression's source."""
-    out, depth, start, i = [], 0, 0, 0
-    while i < len(pattern):
-        c = pattern[i]
+    out, start = [], 0
+    for i, c, depth in _syntax(pattern):
+        if c == "|" and depth == 0:
+            out.append(pattern[start:i])
+            start = i + 1
+    out.append(pattern[start:])
+    return out
+
+
+def _syntax(source: str) -> list[tuple[int, str, int]]:
+    """Each character of a pattern's source outside escapes and classes.
+
+    As (position, character, group depth after it).
+    """
+    out, depth, i = [], 0, 0
+    while i < len(source):
+        c = source[i]
         if c == "\\":
             i += 2
             continue
         if c == "[":
-            i = pattern.index("]", i + 2 if pattern[i + 1] == "]" else i + 1)
-        elif c == "(":
+            i = source.index("]", i + 2 if source[i + 1] == "]" else i + 1) + 1
+            continue
+        if c == "(":
             depth += 1
         elif c == ")":
             depth -= 1
-        elif c == "|" and depth == 0:
-            out.append(pattern[start:i])
-            start = i + 1
+        out.append((i, c, depth))
         i += 1
-    out.append(pattern[start:])
     return out
 
 
@@ -476,21 +488,9 @@ def _spread(body: str) -> list[str]:
 
 def _group_end(source: str) -> int:
     """Where the group that opens ``source`` closes (escapes and classes skipped)."""
-    depth, i = 0, 0
-    while i < len(source):
-        c = source[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "[":
-            i = source.index("]", i + 2 if source[i + 1] == "]" else i + 1)
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
+    for i, c, depth in _syntax(source):
+        if c == ")" and depth == 0:
+            return i
     raise ValueError(f"unbalanced group: {source!r}")
 
 
@@ -498,18 +498,20 @@ def word_start_by_trigger(pattern: re.Pattern[str], triggers: frozenset[str]
                           ) -> dict[str, WordStart]:
     """:func:`by_trigger` for lower-case ASCII text: its case-sensitive twins as :class:`WordStart`.
 
-    The spread alternatives are sorted to triggers as :func:`by_trigger` sorts the originals:
-    a spread alternative's match is one of its original's, and holds one of the trigger words
-    written in the spread alternative itself.
+    The original alternatives are sorted to triggers as :func:`by_trigger` sorts them, and only
+    then spread: each trigger's search is the same pattern as before. (Sorting the spread
+    alternatives instead would drop some: "unsure" puts all of ``maybe|perhaps|…|unsure``
+    under "sure", and "sure able'perhaps" is a hedge by ``perhaps`` although its words hold
+    "able'perhaps", not "perhaps".)
     """
-    parts = spread_word_start(pattern.pattern)
+    parts = _alternatives(pattern.pattern)
     flags = pattern.flags & ~re.IGNORECASE
     out = {}
     for t in triggers:
         forms = {t, t[:-1]} if t.endswith("s") else {t}
         mine = [p for p in parts if any(f in p for f in forms)]
         if mine:
-            out[t] = WordStart("|".join("\\b" + p for p in mine), flags)
+            out[t] = WordStart("|".join(mine), flags)
     return out
 
 
