@@ -113,7 +113,14 @@ def test_killed_run_resumes_without_asking_twice(tmp_path: Path, bench_factory, 
     concurrency = 8
     with SlowingServer(fast=60, slow_s=2.0, latency_s=0.05) as server:
         cmd = _command(bench, run, server.url, concurrency)
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        # A child inherits an ignored SIGINT (and then rightly keeps ignoring it, as a job started
+        # in the background does): some library in a test worker may have left it ignored. The
+        # run stands for one started from a terminal, so it starts with SIGINT's default.
+        inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        finally:
+            signal.signal(signal.SIGINT, inherited)
         deadline = time.monotonic() + 60
         while len(_journaled(run)) < 40 and time.monotonic() < deadline:
             time.sleep(0.02)
@@ -121,7 +128,8 @@ def test_killed_run_resumes_without_asking_twice(tmp_path: Path, bench_factory, 
         code = proc.wait(30)
         server.fast, server.latency_s = 10**9, 0.05  # the resumed run at full speed
         if sig == signal.SIGINT:  # (its output says where the interrupt went, if it fails)
-            assert code == 130, proc.stderr.read().decode()[-4000:] if proc.stderr else ""
+            assert code == 130, (f"SIGINT in the test worker: {inherited!r}\n"
+                                 + (proc.stderr.read().decode()[-4000:] if proc.stderr else ""))
         done_before = _journaled(run)
         asked_before = _ids(server.counts)
         assert 40 <= len(done_before) < 150, "kill should land mid-run"
