@@ -83,7 +83,7 @@ _MARK_WORD: Final = re.compile(
 _NOT_LABELS: Final = frozenset({"answer", "final answer", "my answer", "choice", "conclusion"})
 # The marks of _MARK_FIRST and _MARK_LAST that are one symbol: a line without one of them and
 # without "[" matches neither.
-_MARK_SYMBOLS: Final = "\u2610\u2611\u2612\u2705\u274c\u2713\u2714\u2717\u2718\u2716"
+_MARK_SYMBOLS: Final = _POS_SYMBOLS + _NEG_SYMBOLS
 # What _MARK_WORD's line may open with: white space, a bullet or a number.
 _WORD_LINE_OPENS: Final = Opening("-*\u2022+", space=True, digit=True)
 # The kind of each cell read so far (cells repeat: ✓, ✗, Yes, No, Present …); it stops growing

@@ -41,6 +41,7 @@ from medvqa.score.parsers._cues import (
     line_starts,
     matches_at,
     may_start_negation,
+    positions_of,
     refuses,
     whole_word_ends,
     word_set,
@@ -211,9 +212,14 @@ def prepare(text: str) -> str:
         for curly, straight in _QUOTES:
             if curly in text:
                 text = text.replace(curly, straight)
-    if "*" in text or "_" in text or "`" in text or "#" in text or ">" in text:
+    if holds_markup(text):
         text = _MARKUP.sub("", text)
     return text.strip()
+
+
+def holds_markup(text: str) -> bool:
+    """Whether ``text`` holds a Markdown character that :func:`prepare` drops."""
+    return "*" in text or "_" in text or "`" in text or "#" in text or ">" in text
 
 
 def letters_only(text: str) -> bool:
@@ -485,12 +491,7 @@ def _punct_ends(lowered: str) -> list[int]:
     skips to each mark in C. No two matches can overlap (a mark is one character; an arrow's
     ``>`` is no mark), so the positions are those of the pattern's ``finditer``.
     """
-    ends: list[int] = []
-    for mark in _PUNCT_CHARS:
-        i = lowered.find(mark)
-        while i >= 0:
-            ends.append(i + 1)
-            i = lowered.find(mark, i + 1)
+    ends = [i + 1 for i in positions_of(lowered, _PUNCT_CHARS)]
     if ">" in lowered:
         for arrow in _ARROWS:
             i = lowered.find(arrow)

@@ -159,6 +159,7 @@ from medvqa.score.parsers._reading import (
     Reading,
     decide,
     forget_option_sets,
+    holds_markup,
     letters_only,
     options_of,
     prepare,
@@ -354,7 +355,7 @@ def _before_may_matter(before: str, chosen: frozenset[str], ix: OptionSet) -> bo
     # Read as the reader reads it. An ASCII text without Markdown is prepared by a strip,
     # which changes neither its words nor what it holds: its tokens serve as they are.
     text = before
-    if "*" in before or "_" in before or "`" in before or "#" in before or ">" in before:
+    if holds_markup(before):
         text = prepare(before)
         lowered = text.lower()
         tokens = word_tokens(lowered)
