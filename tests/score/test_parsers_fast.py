@@ -126,7 +126,8 @@ def test_substring_tests_agree_with_their_definitions(text):
         assert _quick._structure_or_capital(text) == (
             not _quick._STRUCTURE.isdisjoint(text) or lone)
     lowered = text.lower()
-    assert [w.decode() for w in word_tokens(lowered)] == WORD.findall(lowered)
+    tokens = WORD.findall(lowered)  # first the WORD tokens, then parts of joined ones
+    assert [w.decode() for w in word_tokens(lowered)][:len(tokens)] == tokens
     words = set(WORD.findall(text))
     starts = any(w.startswith(NEG_STARTS) for w in words)
     assert not starts or may_start_negation(text)

@@ -17,12 +17,19 @@ from hypothesis import strategies as st
 
 from medvqa.score.parsers import _findings, _letters, _locate, _quick, _reading, _strict
 from medvqa.score.parsers._cues import (
+    CLAUSE_WORDS,
+    DISCUSSED_WORDS,
+    HEDGE_TRIGGERS,
+    NEG_WORDS,
+    REFUSAL_TRIGGERS,
     WORD,
     line_starts,
     positions_of,
     whole_word_ends,
     word_set,
+    word_tokens,
 )
+from medvqa.score.parsers._letters import LETTER_KEYWORDS
 from medvqa.score.parsers._reading import option_set, options_of
 
 
@@ -83,12 +90,44 @@ def test_finding_clauses_led_by_a_class_end_where_the_plain_pattern_does(text: s
     assert _spans(chosen.finditer(text)) == _spans(plain.finditer(text))
 
 
+# Every list of cue words a rule looks up in a text's words.
+_CUE_LISTS = {"refusal": REFUSAL_TRIGGERS, "hedge": HEDGE_TRIGGERS, "negation": NEG_WORDS,
+              "discussed": DISCUSSED_WORDS, "clause": CLAUSE_WORDS,
+              "letter keyword": LETTER_KEYWORDS, "quick": _quick._CUE_WORDS,
+              "letter key": _letters._KEY_SET}
+_ALL_CUES = sorted(set().union(*_CUE_LISTS.values()))
+
+
 @settings(max_examples=500)
 @given(text=st.text(alphabet=st.sampled_from(list("ab'/ -.,Z\u00e9\u0130\n") + ["\ud800"]),
                     max_size=30))
-def test_the_word_set_is_the_set_of_word_tokens(text: str) -> None:
+def test_the_word_set_holds_the_word_tokens_and_only_their_parts(text: str) -> None:
     lowered = text.lower()
-    assert word_set(lowered) == set(WORD.findall(lowered))
+    words = word_set(lowered)
+    tokens = set(WORD.findall(lowered))
+    assert words == {t.decode() for t in word_tokens(lowered)}
+    assert tokens <= words
+    assert all(any(w in t for t in tokens) for w in words)
+
+
+@settings(max_examples=800)
+@given(text=_texts(["'", "/", "\"", "not", "no", "never", "can't", "n/a", "i", "tell", "it's",
+                    "maybe", "though", "answer", "rule", "out", "x", "\u00e9", "2", "_", "'s"]))
+def test_every_cue_word_standing_whole_in_a_text_is_one_of_its_words(text: str) -> None:
+    # A join (' or /) beside a cue word hides it from no rule: "'not effusion'", "and/not",
+    # "i/can't tell" hold "not", "not" and "can't" as words, as a pattern's \b reads them.
+    lowered = text.lower()
+    words = word_set(lowered)
+    for cue in _ALL_CUES:
+        if re.search(rf"\b{re.escape(cue)}\b", lowered) is not None:
+            assert cue in words, cue
+
+
+@pytest.mark.parametrize("name", sorted(_CUE_LISTS))
+def test_no_cue_word_opens_or_closes_with_a_join_or_holds_two(name: str) -> None:
+    # What word_tokens relies on to find every cue word inside a joined token.
+    for cue in _CUE_LISTS[name]:
+        assert cue[:1] not in "'/" and cue[-1:] not in "'/" and sum(c in "'/" for c in cue) <= 1
 
 
 _LETTER_PIECES = ["the", "final", "correct", "answer", "answers", "option", "options", "choice",
@@ -298,3 +337,18 @@ def test_a_negated_marker_is_found_from_the_last_clause_mark_as_before(text: str
                                                                      cut: float) -> None:
     start = int(len(text) * cut)
     assert _strict._negated_marker(text, start) == _negated_marker_plain(text, start)
+
+
+_RESTATED_LAZY = re.compile(r"^[ \t]*(?:[-*\u2022][ \t]*)?[(\[]?([A-Z])[.):\]][ \t]+"
+                            r"(\S[^\n]*?)[ \t]*$", re.MULTILINE)
+
+
+@settings(max_examples=600)
+@given(text=_texts(["A.", "B)", "(C)", "- D:", "x", "Glioblastoma", "brain metastases", " ",
+                    "\t", "\r", "\v", "\u00a0", "\u2003", "-", "e.", "\n"]))
+def test_a_restated_line_reads_as_with_the_lazy_pattern(text: str) -> None:
+    def found(pattern: re.Pattern[str]) -> list[tuple[tuple[int, int], tuple[str | None, ...]]]:
+        return [(m.span(), m.groups()) for m in (pattern.match(text, p) for p in line_starts(text))
+                if m is not None]
+
+    assert found(_reading._RESTATED) == found(_RESTATED_LAZY)

@@ -158,6 +158,7 @@ TABLE: list[Row] = [
     ("refusal", "single", "LR", "I'm sorry, I cannot determine that.", None),
     ("refusal", "single", "LR", "I don\u2019t know.", None),
     ("refusal", "single", "LR", "As an AI, I cannot view images. B", None),
+    ("refusal", "single", "PE", "I/we can't tell from this image: pneumothorax?", None),
     ("refusal", "single", "LR", "Unable to determine from the image provided.", None),
     ("refusal", "single", "LR", "Insufficient information to choose.", None),
     ("refusal", "single", "LR", "Without the image, I would guess B.", None),
@@ -203,6 +204,11 @@ TABLE: list[Row] = [
     ("negation", "multi", "MM", "No mass; asymmetry.", ["D"]),
     ("negation", "multi", "MM", "Calcification is absent.", None),
     ("negation", "multi", "SK", "Not skin thickening.", None),
+    # a negation beside a quote or a slash is a word as any other ("'no …'", "not/never")
+    ("negation", "single", "PE", "'Not pleural effusion'.", None),
+    ("negation", "single", "PE", "There is 'no pleural effusion' here; pneumothorax.", "B"),
+    ("negation", "single", "PE", "Not/never a pneumothorax.", None),
+    ("negation", "single", "LUNG", "Squamous cell carcinoma ('not adenocarcinoma').", "B"),
     # --- hedge (rule 5) ---
     ("hedge", "single", "PE", "The answer is (B) or (C)", None),
     ("hedge", "single", "PE", "The answer is B... or maybe C.", None),
@@ -219,6 +225,8 @@ TABLE: list[Row] = [
     ("hedge", "multi", "MM", "Mass, maybe calcification.", None),
     ("hedge", "multi", "MM", "A or B", None),
     ("hedge", "multi", "MM", "Mass or calcification", None),
+    ("hedge", "single", "PE", "'Maybe' a pneumothorax.", None),
+    ("hedge", "single", "PE", "It could/might be a pneumothorax.", None),
     # --- two options (rule 9) ---
     ("two options", "single", "LR", "Left or Right", None),
     ("two options", "single", "LR", "Left or right, hard to say", None),

@@ -181,7 +181,7 @@ NEG_WORDS: Final = frozenset({
     "less", "wrong", "incorrect", "false", "isn't", "aren't", "wasn't", "weren't", "doesn't",
     "don't", "didn't", "cannot", "can't", "nothing",
 })
-NEG_STARTS: Final = ("exclud", "rul", "lack", "eliminat", "den", "doubt")
+NEG_STARTS: Final[tuple[str, ...]] = ("exclud", "rul", "lack", "eliminat", "den", "doubt")
 
 
 def may_start_negation(lowered: str) -> bool:
@@ -197,29 +197,56 @@ def may_start_negation(lowered: str) -> bool:
 WORD: Final = re.compile(r"[a-z'/]+")
 # Every byte but [a-z'/] becomes a space (a non-ASCII character's UTF-8 bytes are all >= 0x80).
 _NON_WORD_BYTES: Final = bytes(b if 97 <= b <= 122 or b in b"'/" else 32 for b in range(256))
+_JOINS: Final = re.compile(rb"(['/])")
 
 
 def word_tokens(lowered: str) -> list[bytes]:
-    """The :data:`WORD` tokens of ``lowered``, UTF-8 encoded, for set tests against cue words.
+    r"""The words of ``lowered`` a cue word may be, UTF-8 encoded, for set tests against cues.
 
-    The same tokens as ``WORD.findall`` (every character outside ``[a-z'/]`` separates), made
-    without a pattern or a str per word: a third of the cost, and the cue checks of a plain
-    response are mostly this. Compare with :func:`as_bytes` sets.
+    The :data:`WORD` tokens (every character outside ``[a-z'/]`` separates), made without a
+    pattern or a str per word (a third of the cost; the cue checks of a plain response are
+    mostly this), and, of a token joined by ``'`` or ``/``, its parts (:func:`_parts`): a
+    cue word there is still a word to a pattern's ``\b`` ("'not pleural effusion'",
+    "and/not", "i/can't"). Compare with :func:`as_bytes` sets.
 
-    >>> word_tokens("it's e. coli, and/or café")
-    [b"it's", b'e', b'coli', b'and/or', b'caf']
+    >>> word_tokens("it's e. coli, 'no' and/or café")
+    [b"it's", b'e', b'coli', b"'no'", b'and/or', b'caf', b'it', b's', b'no', b'and', b'or']
     """
-    return lowered.encode("utf-8", "surrogatepass").translate(_NON_WORD_BYTES).split()
+    tokens = lowered.encode("utf-8", "surrogatepass").translate(_NON_WORD_BYTES).split()
+    if "'" in lowered or "/" in lowered:
+        tokens += [part for t in tokens if b"'" in t or b"/" in t for part in _parts(t)]
+    return tokens
+
+
+def _parts(token: bytes) -> list[bytes]:
+    """The parts of a token joined by ``'`` or ``/`` that a cue word may be.
+
+    Each part between joins, and each two neighbouring parts with their join (the token
+    itself stands for them where it has one join): no cue word opens or closes with a join or
+    holds two (a test checks the cue lists), so these are all the ways one can stand in the
+    token as a whole word.
+
+    >>> _parts(b"i/can't")
+    [b'i', b'can', b't', b'i/can', b"can't"]
+    """
+    pieces = _JOINS.split(token)
+    words = pieces[0::2]
+    out = [w for w in words if w]
+    if len(words) > 2:  # (with one join, the two parts and it are the token itself)
+        out += [words[i] + pieces[2 * i + 1] + words[i + 1] for i in range(len(words) - 1)
+                if words[i] and words[i + 1]]
+    return out
 
 
 def word_set(lowered: str) -> set[str]:
-    """The :data:`WORD` tokens of ``lowered`` as a set of str: ``set(WORD.findall(lowered))``.
-
-    Made as :func:`word_tokens` makes them (half the cost of the pattern).
+    """:func:`word_tokens` as a set of str.
 
     >>> sorted(word_set("it's e. coli, and/or café"))
-    ['and/or', 'caf', 'coli', 'e', "it's"]
+    ['and', 'and/or', 'caf', 'coli', 'e', 'it', "it's", 'or', 's']
     """
+    if "'" in lowered or "/" in lowered:
+        return {t.decode("ascii") for t in word_tokens(lowered)}
+    # (no token is joined: the tokens decoded at once, half the cost of a pattern)
     return set(lowered.encode("utf-8", "surrogatepass").translate(_NON_WORD_BYTES)
                .decode("ascii").split())
 

@@ -124,9 +124,10 @@ def _clause_pattern(lowered: str) -> re.Pattern[str]:
     return _CLAUSE_NO_WORDS if dash else _CLAUSE_PUNCT_ONLY
 
 
-_CUES: Final = ("no", "not", "n't", "without", "absen", "negative", "free", "exclud", "ruled",
-                "there", "seen", "present", "show", "demonstrat", "reveal", "positive",
-                "identified", "noted", "visible", "evident")
+_CUES: Final[tuple[str, ...]] = (
+    "no", "not", "n't", "without", "absen", "negative", "free", "exclud", "ruled", "there", "seen",
+    "present", "show", "demonstrat", "reveal", "positive", "identified", "noted", "visible",
+    "evident")
 
 
 def may_state_finding(lowered: str) -> bool:
@@ -206,10 +207,12 @@ def finding_answers(lowered: str, question: str) -> set[str]:
 
 
 # What each finding pattern cannot match without: one of these substrings (its key words).
-_ABSENT_LEAD_NEEDS: Final = ("no", "without", "absence", "negative", "free")  # "no" in not
-_ABSENT_TAIL_NEEDS: Final = ("not", "absent", "excluded", "ruled")
-_PRESENT_NEEDS: Final = ("there", "present", "seen", "noted", "identified", "visible",
-                         "evident", "demonstrat", "show", "reveal", "positive")
+_ABSENT_LEAD_NEEDS: Final[tuple[str, ...]] = (
+    "no", "without", "absence", "negative", "free")  # "no" in not
+_ABSENT_TAIL_NEEDS: Final[tuple[str, ...]] = ("not", "absent", "excluded", "ruled")
+_PRESENT_NEEDS: Final[tuple[str, ...]] = (
+    "there", "present", "seen", "noted", "identified", "visible", "evident", "demonstrat", "show",
+    "reveal", "positive")
 
 
 def _match_if(pattern: re.Pattern[str], needs: tuple[str, ...], clause: str

@@ -73,11 +73,12 @@ _LINE_OPENS: Final = Opening(" \t-*\u2022", ".): \t", digit=True)
 _LIST_OPENS: Final = Opening(" \t", ",/&", space_after_capital=True)
 _IS: Final = re.compile(_P_IS, re.MULTILINE)
 _ALONE: Final = re.compile(_P_ALONE, re.MULTILINE)
-_KEYS: Final = ("answer", "option", "choice", "letter", "therefore", "thus", "hence", "both",
-                "it is", "it's")
+_KEYS: Final[tuple[str, ...]] = (
+    "answer", "option", "choice", "letter", "therefore", "thus", "hence", "both", "it is", "it's")
 # The keywords as words of a text (WORD tokens), plurals included: a text without any of them
 # is not searched for keyword positions.
-_KEY_WORDS: Final = ("answer", "option", "choice", "letter", "therefore", "thus", "hence", "both")
+_KEY_WORDS: Final[tuple[str, ...]] = (
+    "answer", "option", "choice", "letter", "therefore", "thus", "hence", "both")
 _KEY_SET: Final = frozenset({*_KEY_WORDS, "answers", "options", "choices", "letters", "it's"})
 #: The words after which a letter of either case is an option letter ("the answer is b"); a
 #: text without one (as a word) names option letters only in capitals.

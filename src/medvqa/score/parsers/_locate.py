@@ -142,16 +142,17 @@ def without_reasoning(text: str) -> str:
 # Answer markers are found from their key words with ``str.find`` (a pattern run over every
 # position of a long response costs more than the rest of the reading); each hit is checked in
 # place: a word boundary, the words before it ("the final", "my"), the connector after it.
-_KEYS: Final = ("answer", "choice", "option", "selection", "diagnosis")
+_KEYS: Final[tuple[str, ...]] = ("answer", "choice", "option", "selection", "diagnosis")
 _CONNECT: Final = re.compile(
     r"(?:\s+to\s+(?:this|the)\s+question)?\s*(?:\*\*|__)?\s*"
     r"(?:is\b\s*:?|(?:would|will|should|must)\s+be\b|(?:seems|appears)\s+to\s+be\b|:|=|\uff1a"
     r"|[-\u2014\u2013](?=\s))"
     r"|(?P<nl>(?:\s*(?:\*\*|__))?(?=[ \t]*\n))"
 )
-_PREFIX_WORDS: Final = (("final ", "correct ", "best ", "right ", "most likely "), ("the ", "my "))
-_PICKS: Final = ("choose", "pick", "select", "go with", "going with", "opt for", "favour", "favor",
-                 "say")
+_PREFIX_WORDS: Final[tuple[tuple[str, ...], ...]] = (
+    ("final ", "correct ", "best ", "right ", "most likely "), ("the ", "my "))
+_PICKS: Final[tuple[str, ...]] = (
+    "choose", "pick", "select", "go with", "going with", "opt for", "favour", "favor", "say")
 _I_WOULD: Final = re.compile(r"\bi\s*(?:would|will|'ll|'d|'m|am)?\s*$")
 # Answer words that contain no other one, each with the words that contain it (longest first):
 # only roots found in a response are looked at further.
@@ -176,9 +177,10 @@ _ANSWER_TAG: Final = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.IGNORECASE |
 _LATEX_WRAP: Final = re.compile(r"\\(?:text(?:bf|it|rm|normal)?|mathrm|mathbf|mbox|operatorname)"
                                 r"\s*\{")
 _LATEX_REST: Final = re.compile(r"\\[,;:! ]|\\[a-zA-Z]+|[${}]")
-_JSON_KEYS: Final = ("answer", "final_answer", "finalanswer", "answer_letter", "answer_choice",
-                     "choice", "final_choice", "selected_choice", "selected_option", "selection",
-                     "prediction", "predicted_answer", "correct_answer", "option")
+_JSON_KEYS: Final[tuple[str, ...]] = (
+    "answer", "final_answer", "finalanswer", "answer_letter", "answer_choice", "choice",
+    "final_choice", "selected_choice", "selected_option", "selection", "prediction",
+    "predicted_answer", "correct_answer", "option")
 _JSON_FIELD: Final = re.compile(
     r"[\"'](?P<key>" + "|".join(_JSON_KEYS) + r")[\"']\s*:\s*"
     r"(?:\"(?P<dq>(?:[^\"\\]|\\.)*)\"|'(?P<sq>[^']*)'|\[(?P<arr>[^\]]*)\]"
@@ -186,8 +188,9 @@ _JSON_FIELD: Final = re.compile(
     re.IGNORECASE,
 )
 _ITEM: Final = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'([^']*)'|([A-Za-z0-9]+)")
-_MARK_CUES: Final = ("|", "[x]", "[X]", "[ ]", "\u2610", "\u2611", "\u2612", "\u2713", "\u2714",
-                     "\u2705", "\u274c", "\u2717", "\u2718", "\u2716")
+_MARK_CUES: Final[tuple[str, ...]] = (
+    "|", "[x]", "[X]", "[ ]", "\u2610", "\u2611", "\u2612", "\u2713", "\u2714", "\u2705", "\u274c",
+    "\u2717", "\u2718", "\u2716")
 _MARK_WORDS: Final = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s*.+?[:\u2014\u2013-]\s*\**"
                                 r"(?:present|absent|yes|no|positive|negative|not\s+seen|seen)\b",
                                 re.IGNORECASE | re.MULTILINE)

@@ -65,8 +65,9 @@ _APART_NEGATIONS = frozenset({"no", "never", "neither", "nor", "without", "none"
                               "absence"}) & NEG_WORDS
 # What NEG_AFTER and NEG_AFTER_VERB read after a mention without a word boundary after it
 # ("wrongly", "unless likely"): a text holding one goes to the full reading.
-_AFTER_STEMS: Final = ("excluded", "unlikely", "incorrect", "wrong", "absent", "less likely",
-                       "eliminated", "improbable")
+_AFTER_STEMS: Final[tuple[str, ...]] = (
+    "excluded", "unlikely", "incorrect", "wrong", "absent", "less likely", "eliminated",
+    "improbable")
 # The words NEG_AFTER allows between a mention and its negation ("… is clearly not …").
 _AFTER_WORDS: Final = frozenset({"is", "are", "was", "were", "seems", "appears", "can", "could",
                                  "should", "would", "has", "have", "must", "be", "been", "also",
@@ -98,10 +99,12 @@ _HEAD_LETTER: Final = re.compile(r"([A-Z]): (?=[a-z])")
 _TAIL_LETTER: Final = re.compile(r" option ([A-Z])\.?$")
 # A parenthesis of lower-case words and numbers: no letter position, no option named in it.
 _ASIDE: Final = re.compile(r"\([a-z0-9 ,.;-]*\)")
-_EXPLAINS: Final = ("expla", "reason", "rational")
+_EXPLAINS: Final[tuple[str, ...]] = ("expla", "reason", "rational")
 
 
-_PLAIN, _NEGATED, _CUED = 0, 1, 2
+_PLAIN: Final = 0
+_NEGATED: Final = 1
+_CUED: Final = 2
 
 
 def _cues_of(text: str, lowered: str) -> int:

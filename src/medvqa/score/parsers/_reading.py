@@ -56,8 +56,8 @@ __all__ = ["LEAD", "OptionSet", "Reading", "decide", "forget_option_sets", "lett
 
 _MARKUP: Final = re.compile(r"[*_`]+|^[ \t]*(?:#+|>+)[ \t]*", re.MULTILINE)
 # Curly quotes made straight, a no-break space made a space: one character for one.
-_QUOTES: Final = (("\u2019", "'"), ("\u2018", "'"), ("\u201c", '"'), ("\u201d", '"'),
-                  ("\u00a0", " "))
+_QUOTES: Final[tuple[tuple[str, str], ...]] = (
+    ("\u2019", "'"), ("\u2018", "'"), ("\u201c", '"'), ("\u201d", '"'), ("\u00a0", " "))
 _LEAD = (r"(?:(?:the\s+)?(?:final\s+|correct\s+|best\s+|right\s+)?(?:answers?|options?|choices?)"
          r"\s*(?:is|are|would\s+be|:|=|-)?\s*:?\s*)")
 #: The reader's answer lead at the start of a text ("The correct answer is:", "Answer -").
@@ -78,8 +78,10 @@ _YN_HEAD: Final = re.compile(rf"^\s*{_LEAD}?(?:(?P<w>{_YN_WORDS})(?=$|\s*[.,;:!(
 _YN_BOTH: Final = re.compile(r"\b(yes|no|true|false)[\s,/]*(?:or\b)?[\s,/]*(?!\1\b)"
                              r"(?:yes|no|true|false)\b")
 _OR: Final = re.compile(r"\bor\b|\beither\b", re.IGNORECASE)
+# The text runs to the last character of its line that is not a space or a tab: the lazy
+# ``(\S[^\n]*?)[ \t]*$`` ends there too, but tries the line's end after every character.
 _RESTATED: Final = re.compile(r"^[ \t]*(?:[-*\u2022][ \t]*)?[(\[]?([A-Z])[.):\]][ \t]+"
-                              r"(\S[^\n]*?)[ \t]*$", re.MULTILINE)
+                              r"(\S(?:[^\n]*[^ \t\n])?)[ \t]*$", re.MULTILINE)
 _RESTATED_OPENS: Final = Opening(" \t-*\u2022([", ".):]")
 
 
@@ -236,7 +238,8 @@ def letters_only(text: str) -> bool:
 # "choice", "and", "or". The lead's key words and verbs may run into what follows them with no
 # space ("answerisb", "beb"), so a word that starts with one of _LEAD_STARTS may be its too.
 _LEAD_WORDS: Final = frozenset({b"the", b"final", b"correct", b"best", b"right", b"and", b"or"})
-_LEAD_STARTS: Final = (b"answer", b"option", b"choice", b"is", b"are", b"would", b"be")
+_LEAD_STARTS: Final[tuple[bytes, ...]] = (
+    b"answer", b"option", b"choice", b"is", b"are", b"would", b"be")
 # Every byte but an ASCII lower-case letter becomes a space.
 _LETTER_BYTES: Final = bytes(b if 97 <= b <= 122 else 32 for b in range(256))
 
@@ -477,7 +480,7 @@ def restated(text: str, ix: OptionSet) -> tuple[int, int] | None:
 # Where CLAUSE_END's punctuation ends a clause: one of these characters, or an arrow ``->``
 # ``=>``. Found with ``str.find`` (see :func:`_punct_ends`).
 _PUNCT_CHARS: Final = ".;,!?\n\u2192"
-_ARROWS: Final = ("->", "=>")
+_ARROWS: Final[tuple[str, ...]] = ("->", "=>")
 _LONE_DOT: Final = re.compile(r"[A-Z]\.(?<![^\W\d_][A-Z]\.)")
 _DASH: Final = re.compile(r"\s[\u2014\u2013-]+\s")
 

@@ -181,6 +181,8 @@ _TAIL_WORDS: Final = as_bytes(REFUSAL_TRIGGERS | HEDGE_TRIGGERS)
 _BEFORE_WORDS: Final = as_bytes(REFUSAL_TRIGGERS | NEG_WORDS)
 _REFUSAL_WORDS: Final = as_bytes(REFUSAL_TRIGGERS)
 _LETTER_KEYWORD_BYTES: Final = as_bytes(LETTER_KEYWORDS)
+# Keywords that take a letter: a tail holding one may name another option ("answer C too").
+_TAIL_KEYS: Final[tuple[str, ...]] = ("answer", "option", "choice", "letter")
 # A line that opens with a letter ("B.", "- C)", "A, C"): matched at each line start.
 _LETTER_LINE: Final = re.compile(r"[ \t]*(?:[-*\u2022][ \t]*)?[A-Z](?:[.):]|\s*(?:,|/|&|or\b"
                                  r"|and\b))")
@@ -301,7 +303,7 @@ def _tail_may_matter(tail: str, yesno: bool) -> bool:
     """
     lowered = tail.lower()
     return (not _TAIL_WORDS.isdisjoint(word_tokens(lowered)) or _bracket_may_matter(tail, yesno)
-            or any(k in lowered for k in ("answer", "option", "choice", "letter"))
+            or any(k in lowered for k in _TAIL_KEYS)
             or bool(matches_at(_LETTER_LINE, tail, line_starts(tail), _LETTER_LINE_OPENS))
             or _search_cased(REVISION, REVISION_WORDS, tail, lowered))
 
