@@ -209,6 +209,19 @@ TABLE: list[Row] = [
     ("negation", "single", "PE", "There is 'no pleural effusion' here; pneumothorax.", "B"),
     ("negation", "single", "PE", "Not/never a pneumothorax.", None),
     ("negation", "single", "LUNG", "Squamous cell carcinoma ('not adenocarcinoma').", "B"),
+    ("negation", "single", "PE", "Pleural effusion is 'excluded'.", None),
+    ("negation", "single", "PE", 'Pneumothorax has been "ruled out".', None),
+    # a status after the option as a label (rule 16)
+    ("negation", "single", "PE", "Pleural effusion: excluded.", None),
+    ("negation", "single", "PE", "Pleural effusion (ruled out).", None),
+    ("negation", "single", "PE", "Pleural effusion \u2014 unlikely.", None),
+    ("negation", "single", "PE", "Differential:\n- Pleural effusion - excluded\n- Normal - excluded"
+                                 "\n- Pneumothorax - confirmed", "B"),
+    ("negation", "single", "PE", "A: excluded. B: ruled out. Answer: C.", "C"),
+    ("negation", "single", "PE", "Pneumothorax (not pleural effusion).", "B"),
+    ("negation", "single", "PE", "Pleural effusion: not pneumothorax.", "A"),
+    ("negation", "single", "PE", "Pneumothorax - the lung markings are absent beyond the line.",
+     "B"),
     # --- hedge (rule 5) ---
     ("hedge", "single", "PE", "The answer is (B) or (C)", None),
     ("hedge", "single", "PE", "The answer is B... or maybe C.", None),

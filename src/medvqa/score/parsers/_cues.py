@@ -76,19 +76,35 @@ NEG_BEFORE: Final = re.compile(
 )
 
 # Right after an option in the same clause: "… is ruled out", "… can be excluded", "… is wrong".
+# A quote may open the negation ("… is 'excluded'", "… has been "ruled out"").
 NEG_AFTER: Final = re.compile(
-    r"^[\s)\]*]*(?:(?:is|are|was|were|seems|appears|can|could|should|would|has|have|must)"
-    r"(?:\s+(?:be|been|also|now|clearly|definitely|safely))*\s+)?(?:not\b|n't\b|never\b"
+    r"^[\s)\]*'\"]*(?:(?:is|are|was|were|seems|appears|can|could|should|would|has|have|must)"
+    r"(?:\s+(?:be|been|also|now|clearly|definitely|safely))*[\s'\"]+)?(?:not\b|n't\b|never\b"
     r"|ruled\s+out|excluded|unlikely|incorrect|wrong|absent|less\s+likely|false\b|negative\b"
     r"|eliminated|out\s+of\s+the\s+question|improbable)"
-    r"|^[\s)\]*]*(?:is|was|are)n't\b",
+    r"|^[\s)\]*'\"]*(?:is|was|are)n't\b",
     re.IGNORECASE,
 )
 
+# A status that negates the option it labels: "X: excluded", "X (ruled out)", "X — unlikely",
+# "B - absent", on the label's line. Only words that take no option after them: "not" and
+# "no" after a label may open another option's negation ("X: not Y"). A spaced dash ends a
+# clause, so this is matched from the option's end (in the unmasked text: a blanked option
+# name between a label and a status is no status of the label), not within its clause.
+STATUS_AFTER: Final = re.compile(
+    r"[ \t)\]*'\"]*(?::|\(|[ \t][\u2014\u2013-]+[ \t]|[\u2014\u2013])[ \t'\"(*]*"
+    r"(?:ruled\s+out|excluded|unlikely|incorrect|wrong|absent|negative|eliminated|improbable"
+    r"|less\s+likely)\b",
+    re.IGNORECASE,
+)
+# The words of STATUS_AFTER's statuses: a text without one is not matched against it.
+STATUS_WORDS: Final = frozenset({"ruled", "excluded", "unlikely", "incorrect", "wrong", "absent",
+                                 "negative", "eliminated", "improbable", "less"})
+
 # After a letter and its own punctuation ("A. is ruled out"): a verb must come first.
 NEG_AFTER_VERB: Final = re.compile(
-    r"[\s.)\]:*]+(?:is|are|was|were|can|could|should|would|has|have|must|seems|appears)"
-    r"(?:\s+(?:be|been|also|now|clearly|definitely|safely))*\s*(?:not\b|n't\b|never\b"
+    r"[\s.)\]:*'\"]+(?:is|are|was|were|can|could|should|would|has|have|must|seems|appears)"
+    r"(?:\s+(?:be|been|also|now|clearly|definitely|safely))*[\s'\"]*(?:not\b|n't\b|never\b"
     r"|ruled\s+out|excluded|unlikely|incorrect|wrong|absent|less\s+likely|false\b|eliminated)",
     re.IGNORECASE,
 )
@@ -549,6 +565,7 @@ _HEDGE_BY_WORD_ASCII: Final = word_start_by_trigger(HEDGE, HEDGE_TRIGGERS)
 NEG_BEFORE_ASCII: Final = ascii_twin(NEG_BEFORE)
 NEG_AFTER_ASCII: Final = ascii_twin(NEG_AFTER)
 NEG_AFTER_VERB_ASCII: Final = ascii_twin(NEG_AFTER_VERB)
+STATUS_AFTER_ASCII: Final = ascii_twin(STATUS_AFTER)
 NEG_STOP_ASCII: Final = ascii_twin(NEG_STOP)
 NOT_NEGATIONS_ASCII: Final = ascii_twin(NOT_NEGATIONS)
 REVISION_ASCII: Final = ascii_twin(REVISION)

@@ -72,7 +72,7 @@ _AFTER_STEMS: Final[tuple[str, ...]] = (
 _AFTER_WORDS: Final = frozenset({"is", "are", "was", "were", "seems", "appears", "can", "could",
                                  "should", "would", "has", "have", "must", "be", "been", "also",
                                  "now", "clearly", "definitely", "safely"})
-_GAP_TOKEN: Final = re.compile(r"[a-z]+|[^\s)\]*]")
+_GAP_TOKEN: Final = re.compile(r"[a-z]+|[^\s)\]*'\"]")
 _OTHER_CUE_BYTES: Final = as_bytes(_CUE_WORDS - _APART_NEGATIONS)
 # Where NEG_BEFORE matches in a text whose only cue words are _APART_NEGATIONS and which has
 # no ' or /: each of its alternatives is a whole word there (a word boundary on each side, so

@@ -35,6 +35,9 @@ from medvqa.score.parsers._cues import (
     NEG_STOP_ASCII,
     NEG_WORDS,
     NOT_NEGATIONS,
+    STATUS_AFTER,
+    STATUS_AFTER_ASCII,
+    STATUS_WORDS,
     Opening,
     hedges,
     holds_dash,
@@ -332,6 +335,8 @@ def _mentions(text: str, lowered: str, masked: str, words: set[str],
     ascii_text = lowered.isascii()
     neg_after = NEG_AFTER_ASCII if ascii_text else NEG_AFTER
     neg_after_verb = NEG_AFTER_VERB_ASCII if ascii_text else NEG_AFTER_VERB
+    status_after = STATUS_AFTER_ASCII if ascii_text else STATUS_AFTER
+    may_label = not STATUS_WORDS.isdisjoint(words)  # "X: excluded" (STATUS_AFTER)
     asserted: set[str] = set()
     negated: set[str] = set()
     lettered: set[str] = set()
@@ -360,7 +365,8 @@ def _mentions(text: str, lowered: str, masked: str, words: set[str],
             neg_after.match(masked[end:stop]) is not None) or (
             ("." in masked[end:end + 3] or ":" in masked[end:end + 3])
             # unmasked: another option's blanked name must not read as a missing subject
-            and neg_after_verb.match(lowered[end:_next_end(ends, masked, end)]) is not None)
+            and neg_after_verb.match(lowered[end:_next_end(ends, masked, end)]) is not None) or (
+            may_label and status_after.match(lowered, end) is not None)
         (negated if neg else asserted).update(letters)
         return not neg
 
@@ -411,9 +417,10 @@ def _negated_before(masked: str, begin: int, start: int) -> bool:
     return stop is None or not masked[last:stop.start()].strip(" -,")
 
 
-# A word (a WORD token of the masked text) that starts as NEG_BEFORE's word starts do: the same
-# test as ``any(w.startswith(NEG_STARTS) for w in words)``, as one search.
-_NEG_START: Final = re.compile(r"(?<![a-z'/])(?:" + "|".join(NEG_STARTS) + ")")
+# A word of the masked text (a WORD token, or a part of one joined by ' or /: word_tokens) that
+# starts as NEG_BEFORE's word starts do: the same test as ``any(w.startswith(NEG_STARTS) for w
+# in words)``, as one search.
+_NEG_START: Final = re.compile(r"(?<![a-z])(?:" + "|".join(NEG_STARTS) + ")")
 def _clause_cued(lowered: str) -> bool:
     """Whether the (lower-case, ASCII) text holds a literal that a clause test needs.
 
