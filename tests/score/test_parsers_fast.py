@@ -177,7 +177,10 @@ _REST_CUES = ["(B)", "(adenocarcinoma)", "(see", "notes)", "not", "no", "n't", "
               # negations a quick reading accepts apart from every mention, and their reach
               "no", "no atypia", "never", "without", "none", "nothing", "neither", "nor",
               "absence of", "absent", "wrongly", "unless likely", "is", "clearly", "been",
-              ") no", "seems", "pleural effusion no", "is never", "non-glaucoma"]
+              ") no", "seems", "pleural effusion no", "is never", "non-glaucoma",
+              # statuses after a label and adverbs before a negation (rule 16)
+              "- none", ", none", "- no", "-> no", "highly", "very", "truly", "much", "does",
+              "none seen", ", no.", "; none"]
 _REST = _REST_PLAIN * 8 + _REST_CUES
 _rest = st.lists(st.sampled_from(_REST), min_size=3, max_size=20).map(" ".join)
 
@@ -289,3 +292,17 @@ def test_a_before_passed_over_cannot_undo_the_answer(pieces, chosen):
         prior = scan(before, ix, "single", hedge=False)
         assert prior.verdict != "refusal", (before, prior)
         assert not (chosen & prior.negated), (before, prior)
+
+
+@pytest.mark.parametrize("text", [
+    "The lung fields were reviewed with care and pneumothorax - none seen anywhere.",
+    "The lung fields were reviewed with care and the pneumothorax - no.",
+    "After a careful look at both lung fields the pneumothorax -> no."])
+def test_a_status_after_a_label_is_never_read_past_quickly(text):
+    # "X - none": the status reaches X across the label's mark (rule 16), so the quick reading
+    # of a sentence whose only negation is "none" or "no" must not call it apart from X.
+    options = {"A": "Pleural effusion", "B": "Pneumothorax", "C": "Normal"}
+    quick = _quick.quick_read(text, option_set(tuple(options.items())))
+    full = make_parser("strict").parse(text, options, "single")
+    assert full.invalid and full.reason == "negated"
+    assert quick is None or quick == full

@@ -75,39 +75,57 @@ NEG_BEFORE: Final = re.compile(
     re.IGNORECASE,
 )
 
-# Right after an option in the same clause: "… is ruled out", "… can be excluded", "… is wrong".
-# A quote may open the negation ("… is 'excluded'", "… has been "ruled out"").
+# Right after an option in the same clause: "… is ruled out", "… can be excluded", "… is wrong",
+# "… is highly unlikely", "… does not fit", "… can't be it". A quote may open the negation
+# ("… is 'excluded'", "… has been "ruled out"").
+_NEG_VERBS = (r"(?:is|are|was|were|seems|appears|can|could|should|would|has|have|had|must|does"
+              r"|do|did|will|may|might|need)")
+_NEG_ADVERBS = r"(?:\s+(?:be|been|also|now|very|much|so|quite|most|[a-z]+ly))*"
 NEG_AFTER: Final = re.compile(
-    r"^[\s)\]*'\"]*(?:(?:is|are|was|were|seems|appears|can|could|should|would|has|have|must)"
-    r"(?:\s+(?:be|been|also|now|clearly|definitely|safely))*[\s'\"]+)?(?:not\b|n't\b|never\b"
+    r"^[\s)\]*'\"]*(?:" + _NEG_VERBS + _NEG_ADVERBS + r"[\s'\"]+)?(?:not\b|n't\b|never\b"
     r"|ruled\s+out|excluded|unlikely|incorrect|wrong|absent|less\s+likely|false\b|negative\b"
     r"|eliminated|out\s+of\s+the\s+question|improbable)"
-    r"|^[\s)\]*'\"]*(?:is|was|are)n't\b",
+    r"|^[\s)\]*'\"]*(?:(?:is|was|are|were|does|do|did|has|have|had|could|would|should|must"
+    r"|might|need|ca|wo)n't|cannot)\b"
+    # (not the hedge "X cannot be excluded", which rule 8 reads)
+    r"(?!\s+(?:be\s+|been\s+)?(?:excluded|ruled\s+out|eliminated|dismissed))",
+    re.IGNORECASE,
+)
+
+# After a letter and its own punctuation ("A. is ruled out"): a verb must come first.
+NEG_AFTER_VERB: Final = re.compile(
+    r"[\s.)\]:*'\"]+" + _NEG_VERBS + _NEG_ADVERBS + r"[\s'\"]*(?:not\b|n't\b|never\b"
+    r"|ruled\s+out|excluded|unlikely|incorrect|wrong|absent|less\s+likely|false\b|eliminated)",
     re.IGNORECASE,
 )
 
 # A status that negates the option it labels: "X: excluded", "X (ruled out)", "X — unlikely",
-# "B - absent", on the label's line. Only words that take no option after them: "not" and
-# "no" after a label may open another option's negation ("X: not Y"). A spaced dash ends a
-# clause, so this is matched from the option's end (in the unmasked text: a blanked option
-# name between a label and a status is no status of the label), not within its clause.
+# "B - absent", "X -> no", "X [none seen]", "X: not present", "X ✗", and after a comma or a
+# semicolon where an adjective or participle status ends the clause ("X, unlikely."; not "X,
+# no", which may be a tag or "no doubt" cut short), on the label's line. Only
+# statuses that take no option after them: "no" only at a clause's end, "not" only before a
+# participle ("X: not Y" may open another option's negation; it reads as X). A spaced dash
+# ends a clause, so this is matched from the option's end (in the unmasked text: a blanked
+# option name between a label and a status is no status of the label), not within its clause.
+_STRONG_STATUSES = (r"(?:ruled\s+out|excluded|unlikely|incorrect|wrong|absent|negative"
+                    r"|eliminated|improbable|less\s+likely|false|rejected)\b")
+_STATUSES = (r"(?:" + _STRONG_STATUSES + r"|none(?:\s+seen)?"
+             r"|not\s+(?:seen|present|identified|detected|visible|evident|demonstrated|noted"
+             r"|appreciated|supported|favou?red|likely|correct|the\s+answer)"
+             r"|no(?=[ \t]*(?:$|[.;,!?\n)\]])))\b")
+_STATUS_END = r"(?=[ \t]*(?:$|[.;,!?\n)\]]|(?:given|because|since|due|as|based)\b))"
+STATUS_MARKS: Final = "\u2717\u2718\u274c\u2716"
 STATUS_AFTER: Final = re.compile(
-    r"[ \t)\]*'\"]*(?::|\(|[ \t][\u2014\u2013-]+[ \t]|[\u2014\u2013])[ \t'\"(*]*"
-    r"(?:ruled\s+out|excluded|unlikely|incorrect|wrong|absent|negative|eliminated|improbable"
-    r"|less\s+likely)\b",
+    r"[ \t)\]*'\"]*(?:(?::|\(|\[|->|=>|\u2192|[ \t][\u2014\u2013-]+[ \t]|[\u2014\u2013])"
+    r"[ \t'\"(*\[]*" + _STATUSES
+    + r"|[,;][ \t]*" + _STRONG_STATUSES + _STATUS_END
+    + r"|[ \t]*[:(\[]?[ \t]*[" + STATUS_MARKS + "])",
     re.IGNORECASE,
 )
-# The words of STATUS_AFTER's statuses: a text without one is not matched against it.
+# The words of STATUS_AFTER's statuses: a text without one (or a mark) is not matched against it.
 STATUS_WORDS: Final = frozenset({"ruled", "excluded", "unlikely", "incorrect", "wrong", "absent",
-                                 "negative", "eliminated", "improbable", "less"})
-
-# After a letter and its own punctuation ("A. is ruled out"): a verb must come first.
-NEG_AFTER_VERB: Final = re.compile(
-    r"[\s.)\]:*'\"]+(?:is|are|was|were|can|could|should|would|has|have|must|seems|appears)"
-    r"(?:\s+(?:be|been|also|now|clearly|definitely|safely))*[\s'\"]*(?:not\b|n't\b|never\b"
-    r"|ruled\s+out|excluded|unlikely|incorrect|wrong|absent|less\s+likely|false\b|eliminated)",
-    re.IGNORECASE,
-)
+                                 "negative", "eliminated", "improbable", "less", "false",
+                                 "rejected", "none", "not", "no"})
 
 # Where a clause ends: negation and choice read within one clause. A spaced dash ends one too
 # ("neither X nor Y — Z").

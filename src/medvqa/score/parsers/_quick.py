@@ -39,6 +39,7 @@ from medvqa.score.parsers._cues import (
     NEG_STARTS,
     NEG_WORDS,
     REFUSAL_TRIGGERS,
+    STATUS_AFTER_ASCII,
     as_bytes,
     may_start_negation,
     whole_word_ends,
@@ -68,10 +69,12 @@ _APART_NEGATIONS = frozenset({"no", "never", "neither", "nor", "without", "none"
 _AFTER_STEMS: Final[tuple[str, ...]] = (
     "excluded", "unlikely", "incorrect", "wrong", "absent", "less likely", "eliminated",
     "improbable")
-# The words NEG_AFTER allows between a mention and its negation ("… is clearly not …").
+# The words NEG_AFTER allows between a mention and its negation ("… is clearly not …"), with
+# any adverb in -ly (:func:`_after_reaches`).
 _AFTER_WORDS: Final = frozenset({"is", "are", "was", "were", "seems", "appears", "can", "could",
-                                 "should", "would", "has", "have", "must", "be", "been", "also",
-                                 "now", "clearly", "definitely", "safely"})
+                                 "should", "would", "has", "have", "had", "must", "does", "do",
+                                 "did", "will", "may", "might", "need", "be", "been", "also",
+                                 "now", "very", "much", "so", "quite", "most"})
 _GAP_TOKEN: Final = re.compile(r"[a-z]+|[^\s)\]*'\"]")
 _OTHER_CUE_BYTES: Final = as_bytes(_CUE_WORDS - _APART_NEGATIONS)
 # Where NEG_BEFORE matches in a text whose only cue words are _APART_NEGATIONS and which has
@@ -160,6 +163,8 @@ def _negations_apart(text: str, lowered: str, mentions: list[tuple[int, int]],
     """
     negations = _apart_negations(lowered)
     for start, end in mentions:
+        if STATUS_AFTER_ASCII.match(lowered, end) is not None:
+            return False  # "X - none", "X, no." (a status after a label reaches across it)
         if ("." in lowered[end:end + 3] or ":" in lowered[end:end + 3]) and (
                 _VERB_AFTER.match(lowered, end) is not None):
             return False
@@ -197,7 +202,9 @@ def _after_reaches(lowered: str, end: int, n_start: int, blanked: list[tuple[int
     the blanked option texts (which the reader turns into spaces).
     """
     for t in _GAP_TOKEN.finditer(lowered, end, n_start):
-        if t.group() not in _AFTER_WORDS and not any(a <= t.start() < b for a, b in blanked):
+        word = t.group()
+        if word not in _AFTER_WORDS and not (word.endswith("ly") and word.isalpha()) and not any(
+                a <= t.start() < b for a, b in blanked):
             return False
     return True
 

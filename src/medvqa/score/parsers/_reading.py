@@ -37,6 +37,7 @@ from medvqa.score.parsers._cues import (
     NOT_NEGATIONS,
     STATUS_AFTER,
     STATUS_AFTER_ASCII,
+    STATUS_MARKS,
     STATUS_WORDS,
     Opening,
     hedges,
@@ -336,13 +337,18 @@ def _mentions(text: str, lowered: str, masked: str, words: set[str],
     neg_after = NEG_AFTER_ASCII if ascii_text else NEG_AFTER
     neg_after_verb = NEG_AFTER_VERB_ASCII if ascii_text else NEG_AFTER_VERB
     status_after = STATUS_AFTER_ASCII if ascii_text else STATUS_AFTER
-    may_label = not STATUS_WORDS.isdisjoint(words)  # "X: excluded" (STATUS_AFTER)
+    may_label = not STATUS_WORDS.isdisjoint(words) or not ascii_text and any(
+        m in lowered for m in STATUS_MARKS)  # "X: excluded", "X ✗" (STATUS_AFTER)
     asserted: set[str] = set()
     negated: set[str] = set()
     lettered: set[str] = set()
 
-    def mention(letters: frozenset[str], start: int, end: int) -> bool:
-        """Record one mention; True when it is asserted."""
+    def mention(letters: frozenset[str], start: int, end: int, label: bool = True) -> bool:
+        """Record one mention; True when it is asserted.
+
+        ``label``: a status after it may negate it ("X: absent"); not after a yes/no word,
+        which a status confirms ("Non, absent.").
+        """
         if plain:
             asserted.update(letters)
             return True
@@ -366,7 +372,7 @@ def _mentions(text: str, lowered: str, masked: str, words: set[str],
             ("." in masked[end:end + 3] or ":" in masked[end:end + 3])
             # unmasked: another option's blanked name must not read as a missing subject
             and neg_after_verb.match(lowered[end:_next_end(ends, masked, end)]) is not None) or (
-            may_label and status_after.match(lowered, end) is not None)
+            label and may_label and status_after.match(lowered, end) is not None)
         (negated if neg else asserted).update(letters)
         return not neg
 
@@ -387,7 +393,8 @@ def _mentions(text: str, lowered: str, masked: str, words: set[str],
             group = yn.lastgroup or "w"
             word = yn.group(group).lower()
             said = ix.yes if word in YES_WORDS else ix.no
-            if said is not None and mention(frozenset((said,)), yn.start(group), yn.end(group)):
+            if said is not None and mention(frozenset((said,)), yn.start(group), yn.end(group),
+                                            False):
                 lettered.add(said)
         if may_state_finding(masked):
             found = finding_answers(masked, question)
@@ -425,10 +432,11 @@ def _clause_cued(lowered: str) -> bool:
     """Whether the (lower-case, ASCII) text holds a literal that a clause test needs.
 
     The literals: "?" (a question), CONCESSIVE's words ("although" holds "though"), and the
-    negation words of NEG_AFTER and NEG_AFTER_VERB. Where none occurs (and neither a negation
-    nor a discussion is cued), none of those tests can match, so a mention is asserted without
-    looking at its clause. The masked text is the lower-cased one with spans blanked, so the
-    lower-cased one holds every literal of either. Substring tests: faster than one pattern.
+    negation words of NEG_AFTER, NEG_AFTER_VERB and STATUS_AFTER (whose marks are not ASCII).
+    Where none occurs (and neither a negation nor a discussion is cued), none of those tests
+    can match, so a mention is asserted without looking at its clause. The masked text is the
+    lower-cased one with spans blanked, so the lower-cased one holds every literal of either.
+    Substring tests: faster than one pattern.
     """
     return ("?" in lowered or "though" in lowered or "despite" in lowered
             or "albeit" in lowered or "not" in lowered or "n't" in lowered
@@ -436,7 +444,7 @@ def _clause_cued(lowered: str) -> bool:
             or "unlikely" in lowered or "incorrect" in lowered or "wrong" in lowered
             or "absent" in lowered or "less" in lowered or "false" in lowered
             or "negative" in lowered or "eliminated" in lowered or "out" in lowered
-            or "improbable" in lowered)
+            or "improbable" in lowered or "rejected" in lowered)
 
 
 _DETERMINER: Final = re.compile(r"\s+(?:the|this|that|these|those|a|an|it|i|we|there)\b")

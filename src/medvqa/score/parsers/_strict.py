@@ -83,17 +83,18 @@ Rules, applied in this order (each has its rows in the decision table of
 16. **Negation scope**: a mention is *negated* when its clause (text between ``. ; , ! ?``, new
     lines, a spaced dash, an arrow ``→``, *but*, *however* …) has a negation before it ("not",
     "no", "neither", "nor", "without", "non-", "ruled out", "rather than", "unlikely", "wrong"
-    …) or right after it ("… is ruled out", "… can be excluded", "… is unlikely", "… is
-    incorrect"), a quote allowed before it ("… is 'excluded'"), or as a status after the option
-    as a label ("X: excluded", "X (ruled out)", "X — unlikely", "B - absent": a colon, an
-    opening bracket or a dash, then one of *ruled out, excluded, unlikely, incorrect, wrong,
-    absent, negative, eliminated, improbable, less likely*; not "not" or "no", which may open
-    the negation of another option: "X: not Y"). So "not X but Y" → Y, "neither X nor Y — Z"
-    → Z, and (with rule 3) "X is excluded; the answer is Y" → Y. A negation of a noun phrase
-    ("no", "without", "absence of", "lack of") stops at a verb that states a conclusion after
-    another word ("no markings beyond the line means pneumothorax") or at a colon after two
-    words ("without inflammation or fibrosis: steatosis"); "not" and "never" reach the end of
-    the clause. A negated option is
+    …) or right after it ("… is ruled out", "… can be excluded", "… is highly unlikely", "…
+    does not fit", "… can't be it"; a quote allowed before it: "… is 'excluded'"), or as a
+    status after the option as a label, on its line ("X: excluded", "X (ruled out)", "X [none
+    seen]", "X — unlikely", "B - absent", "X -> no", "X: not present", "X ✗"; after a comma or
+    a semicolon only an adjective or participle that ends the clause: "X, unlikely."). "No"
+    is a status only where it ends the clause and "not" only before a participle, since either
+    may open another option's negation ("X: not Y", "X: no Y seen" read as X). So "not X but
+    Y" → Y, "neither X nor Y — Z" → Z, and (with rule 3) "X is excluded; the answer is Y" → Y.
+    A negation of a noun phrase ("no", "without", "absence of", "lack of") stops at a verb that
+    states a conclusion after another word ("no markings beyond the line means pneumothorax")
+    or at a colon after two words ("without inflammation or fibrosis: steatosis"); "not" and
+    "never" reach the end of the clause. A negated option is
     never chosen; one both asserted and negated is ``ambiguous``.
 17. **Discussed options** (verbose answers that mention other options only to dismiss them): a
     mention in a hypothetical or generic clause — "X would show …", "if this were X", "X
