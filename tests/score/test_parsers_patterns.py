@@ -352,3 +352,17 @@ def test_a_restated_line_reads_as_with_the_lazy_pattern(text: str) -> None:
                 if m is not None]
 
     assert found(_reading._RESTATED) == found(_RESTATED_LAZY)
+
+
+@settings(max_examples=600)
+@given(text=_texts(["pneumothorax", ":", "(", "[", " - ", " \u2014 ", "->", ",", ";", "'", "no",
+                    "none", "not", "present", "seen", "ruled out", "excluded", "less likely",
+                    "false", "rejected", "\u2717", "\u274c", "unlikely", ".", "given"]))
+def test_a_status_after_a_label_is_tried_only_where_its_gate_opens(text: str) -> None:
+    # _mentions matches STATUS_AFTER only when a status word (or a mark) is in the text.
+    from medvqa.score.parsers._cues import STATUS_AFTER, STATUS_MARKS, STATUS_WORDS
+
+    lowered = text.lower()
+    if any(STATUS_AFTER.match(lowered, i) for i in range(len(lowered) + 1)):
+        assert not STATUS_WORDS.isdisjoint(word_set(lowered)) or any(
+            m in lowered for m in STATUS_MARKS)

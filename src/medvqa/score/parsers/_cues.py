@@ -78,9 +78,16 @@ NEG_BEFORE: Final = re.compile(
 # Right after an option in the same clause: "… is ruled out", "… can be excluded", "… is wrong",
 # "… is highly unlikely", "… does not fit", "… can't be it". A quote may open the negation
 # ("… is 'excluded'", "… has been "ruled out"").
-_NEG_VERBS = (r"(?:is|are|was|were|seems|appears|can|could|should|would|has|have|had|must|does"
-              r"|do|did|will|may|might|need)")
-_NEG_ADVERBS = r"(?:\s+(?:be|been|also|now|very|much|so|quite|most|[a-z]+ly))*"
+# The verbs and the words after them that may stand between an option and its negation (any
+# adverb in -ly too): one list for these patterns and for the quick reading's reach
+# (``_quick._after_reaches``).
+NEG_VERB_WORDS: Final[tuple[str, ...]] = (
+    "is", "are", "was", "were", "seems", "appears", "can", "could", "should", "would", "has",
+    "have", "had", "must", "does", "do", "did", "will", "may", "might", "need")
+NEG_ADVERB_WORDS: Final[tuple[str, ...]] = (
+    "be", "been", "also", "now", "very", "much", "so", "quite", "most")
+_NEG_VERBS = "(?:" + "|".join(NEG_VERB_WORDS) + ")"
+_NEG_ADVERBS = r"(?:\s+(?:" + "|".join(NEG_ADVERB_WORDS) + r"|[a-z]+ly))*"
 NEG_AFTER: Final = re.compile(
     r"^[\s)\]*'\"]*(?:" + _NEG_VERBS + _NEG_ADVERBS + r"[\s'\"]+)?(?:not\b|n't\b|never\b"
     r"|ruled\s+out|excluded|unlikely|incorrect|wrong|absent|less\s+likely|false\b|negative\b"
@@ -234,6 +241,11 @@ _NON_WORD_BYTES: Final = bytes(b if 97 <= b <= 122 or b in b"'/" else 32 for b i
 _JOINS: Final = re.compile(rb"(['/])")
 
 
+def _word_bytes(lowered: str) -> bytes:
+    """``lowered`` UTF-8 encoded, every byte outside ``[a-z'/]`` a space: its WORD tokens split."""
+    return lowered.encode("utf-8", "surrogatepass").translate(_NON_WORD_BYTES)
+
+
 def word_tokens(lowered: str) -> list[bytes]:
     r"""The words of ``lowered`` a cue word may be, UTF-8 encoded, for set tests against cues.
 
@@ -246,7 +258,7 @@ def word_tokens(lowered: str) -> list[bytes]:
     >>> word_tokens("it's e. coli, 'no' and/or café")
     [b"it's", b'e', b'coli', b"'no'", b'and/or', b'caf', b'it', b's', b'no', b'and', b'or']
     """
-    tokens = lowered.encode("utf-8", "surrogatepass").translate(_NON_WORD_BYTES).split()
+    tokens = _word_bytes(lowered).split()
     if "'" in lowered or "/" in lowered:
         tokens += [part for t in tokens if b"'" in t or b"/" in t for part in _parts(t)]
     return tokens
@@ -281,8 +293,7 @@ def word_set(lowered: str) -> set[str]:
     if "'" in lowered or "/" in lowered:
         return {t.decode("ascii") for t in word_tokens(lowered)}
     # (no token is joined: the tokens decoded at once, half the cost of a pattern)
-    return set(lowered.encode("utf-8", "surrogatepass").translate(_NON_WORD_BYTES)
-               .decode("ascii").split())
+    return set(_word_bytes(lowered).decode("ascii").split())
 
 
 def positions_of(text: str, marks: str) -> list[int]:

@@ -36,7 +36,9 @@ from medvqa.score.parsers._cues import (
     DEFERRAL_WORDS,
     DISCUSSED_WORDS,
     HEDGE_TRIGGERS,
+    NEG_ADVERB_WORDS,
     NEG_STARTS,
+    NEG_VERB_WORDS,
     NEG_WORDS,
     REFUSAL_TRIGGERS,
     STATUS_AFTER_ASCII,
@@ -71,10 +73,7 @@ _AFTER_STEMS: Final[tuple[str, ...]] = (
     "improbable")
 # The words NEG_AFTER allows between a mention and its negation ("… is clearly not …"), with
 # any adverb in -ly (:func:`_after_reaches`).
-_AFTER_WORDS: Final = frozenset({"is", "are", "was", "were", "seems", "appears", "can", "could",
-                                 "should", "would", "has", "have", "had", "must", "does", "do",
-                                 "did", "will", "may", "might", "need", "be", "been", "also",
-                                 "now", "very", "much", "so", "quite", "most"})
+_AFTER_WORDS: Final = frozenset(NEG_VERB_WORDS + NEG_ADVERB_WORDS)
 _GAP_TOKEN: Final = re.compile(r"[a-z]+|[^\s)\]*'\"]")
 _OTHER_CUE_BYTES: Final = as_bytes(_CUE_WORDS - _APART_NEGATIONS)
 # Where NEG_BEFORE matches in a text whose only cue words are _APART_NEGATIONS and which has
