@@ -1,10 +1,12 @@
-"""The ``extraction`` bench section: its figures on the shipped set and its realistic mix."""
+"""The ``extraction`` bench section: its figures on the shipped set and its two mixes."""
 
 from __future__ import annotations
 
 from medvqa.bench._extraction import (
+    _common_forms,
     _parse_all,
     labelled_rows,
+    modern_mix,
     realistic_mix,
     rule_figures,
     speed_figures,
@@ -21,14 +23,29 @@ def test_rule_figures_report_recall_false_credit_and_invalid_rate():
     assert 0 < figures["rules: invalid rate, all responses"].value < 1
 
 
-def test_the_realistic_mix_repeats_short_forms_and_includes_modern_ones():
-    mix = realistic_mix(3000, labelled_rows())
-    texts = [t for t, *_ in mix]
+def test_the_realistic_mix_is_the_scoring_benchs():
+    from medvqa.bench._scoring import _OPTIONS, realistic_responses
+
+    mix = realistic_mix(3000, seed=3)
+    assert [t for t, *_ in mix] == realistic_responses(3000, seed=3)
+    assert all(o == _OPTIONS and q == "single" and not qq for _, o, q, qq in mix)
+
+
+def test_the_modern_mix_keeps_the_short_forms_and_replaces_a_third_of_the_distinct_ones():
+    realistic = realistic_mix(3000)
+    modern = modern_mix(3000, labelled_rows())
+    texts = [t for t, *_ in modern]
     assert len(set(texts)) < len(texts) * 0.5  # the common short forms repeat
     assert any("<think>" in t or "boxed" in t or '"answer"' in t for t in texts)
+    changed = [i for i, (a, b) in enumerate(zip(realistic, modern, strict=True)) if a != b]
+    distinct = sum(t not in _common_forms() for t, *_ in realistic)  # the explaining ones
+    assert 0.2 * distinct < len(changed) < 0.5 * distinct
+    assert all(modern[i][0].endswith(f"(case {i})") for i in changed)
 
 
-def test_speed_figures_are_measured_with_their_target():
+def test_speed_figures_put_the_target_on_the_realistic_mix():
     figures = speed_figures(labelled_rows(), quick=True)
-    assert [f.unit for f in figures] == ["responses/s", "responses/s"]
-    assert figures[0].target == ">= 100,000" and all(f.value > 0 for f in figures)
+    assert [f.unit for f in figures] == ["responses/s"] * 3
+    assert "realistic mix" in figures[0].name and figures[0].target == ">= 100,000"
+    assert "modern mix" in figures[1].name and not figures[1].target
+    assert all(f.value > 0 for f in figures)

@@ -95,14 +95,14 @@ def test_the_installed_rules_say_which_build_runs() -> None:
 
 
 def _responses() -> list[tuple[str, dict[str, str], str, str]]:
-    """The labelled set, each response made distinct, and the bench's realistic mix."""
-    from medvqa.bench._extraction import labelled_rows, realistic_mix
+    """The labelled set, each response made distinct, and the bench's modern mix."""
+    from medvqa.bench._extraction import labelled_rows, modern_mix
 
     rows = labelled_rows()
     items = [(r["response"], r["options"], r["question_type"], r.get("question") or "")
              for r in rows]
     return items + [(f"{t}\n(case {i})", o, q, qq) for i, (t, o, q, qq) in enumerate(items)] + [
-        (t, dict(o), q, qq) for t, o, q, qq in realistic_mix(3000, rows, seed=7)]
+        (t, dict(o), q, qq) for t, o, q, qq in modern_mix(3000, rows, seed=7)]
 
 
 _DECIDE = """

@@ -357,12 +357,23 @@ def test_a_restated_line_reads_as_with_the_lazy_pattern(text: str) -> None:
 @settings(max_examples=600)
 @given(text=_texts(["pneumothorax", ":", "(", "[", " - ", " \u2014 ", "->", ",", ";", "'", "no",
                     "none", "not", "present", "seen", "ruled out", "excluded", "less likely",
-                    "false", "rejected", "\u2717", "\u274c", "unlikely", ".", "given"]))
+                    "false", "rejected", "\u2717", "\u274c", "unlikely", ".", "given", "0", "-",
+                    "\u2212", "|", "5", "neg", "no evidence", "which is"]))
 def test_a_status_after_a_label_is_tried_only_where_its_gate_opens(text: str) -> None:
-    # _mentions matches STATUS_AFTER only when a status word (or a mark) is in the text.
-    from medvqa.score.parsers._cues import STATUS_AFTER, STATUS_MARKS, STATUS_WORDS
+    # _mentions matches STATUS_AFTER only where its gate opens: a status word, a mark, a sign.
+    from medvqa.score.parsers._cues import STATUS_AFTER, status_may_follow
 
     lowered = text.lower()
     if any(STATUS_AFTER.match(lowered, i) for i in range(len(lowered) + 1)):
-        assert not STATUS_WORDS.isdisjoint(word_set(lowered)) or any(
-            m in lowered for m in STATUS_MARKS)
+        assert status_may_follow(lowered, word_set(lowered))
+
+
+@settings(max_examples=500)
+@given(text=_texts(["no", "not", "without", "never", "nor", "neither", " ", ",", ", ", "or", "and",
+                    "mass", "calcification", "is", "seen", "x-ray", "0", "knot", "snow", ".",
+                    "answer"]))
+def test_negated_lists_found_by_word_start_are_the_patterns_matches(text: str) -> None:
+    from medvqa.score.parsers._cues import NEG_LIST, negated_lists
+
+    lowered = text.lower()
+    assert negated_lists(lowered) == [m.span() for m in NEG_LIST.finditer(lowered)]

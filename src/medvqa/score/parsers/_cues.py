@@ -32,11 +32,16 @@ REFUSAL: Final = re.compile(
 # Hedges: the model does not commit (the strict parser never picks among its guesses). "X cannot
 # be excluded", "cannot rule out X" and "X is not excluded" keep X open: a hedge, not a choice.
 HEDGE: Final = re.compile(
-    r"\b(?:maybe|perhaps|possibly|unsure|uncertain|unclear|undecided|inconclusive)\b"
+    r"\b(?:maybe|perhaps|possibly|unsure|uncertain|unclear|undecided|inconclusive|indeterminate"
+    r"|unconfirmed|nondiagnostic|non-diagnostic|tentative|tentatively|pending|borderline)\b"
     r"|\beither\b[^.;\n]*\bor\b|\beither\s+way\b"
-    r"|\b(?:might|may|could)\s+(?:also\s+)?be\b|\bnot\s+(?:entirely\s+|completely\s+|100%\s+)?"
+    r"|\b(?:might|may|could)\s+(?:also\s+|well\s+)?(?:be|represent|reflect|indicate|suggest"
+    r"|signify)\b"
+    r"|\bnot\s+(?:entirely\s+|completely\s+|100%\s+)?"
     r"(?:sure|certain)\b|\b(?:hard|difficult|impossible)\s+to\s+(?:say|tell|determine|assess|know)"
     r"|\bcan(?:not|'t|\s+not)\s+be\s+(?:sure|certain)\b|\bi\s+(?:guess|doubt)\b|\bdoubtful\b"
+    r"|\b(?:my|best|a|to|educated|wild)\s+guess\b|\bguessing\b"
+    r"|\bnot\s+(?:yet\s+|been\s+)?confirmed\b"
     r"|\b(?:cannot|can't|can\s+not|could\s+not|couldn't)\s+(?:be\s+)?(?:(?:entirely|completely"
     r"|fully|definitely|reliably|confidently|safely)\s+)?(?:exclud\w*|rul\w*\s+out)"
     r"|\b(?:not|isn't|aren't|wasn't|weren't)\s+(?:been\s+|be\s+)?(?:(?:entirely|completely|fully"
@@ -45,7 +50,23 @@ HEDGE: Final = re.compile(
     r"|\bdifferential\s+(?:diagnosis\s+)?(?:includes?|of|is)\b|\bborderline\s+between\b"
     r"|\b(?:worried|concerned)\s+about\b|\bconcern(?:ing)?\s+for\b"
     r"|\b(?:can|may|could)\s+(?:look|appear)\s+(?:similar|identical|alike)\b"
-    r"|\bindistinguishable\b",
+    r"|\bindistinguishable\b"
+    # radiology's words for a finding not confirmed: "questionable X", "query X", "r/o X"
+    r"|\b(?:questionable|query|queried)\b|\br/o\b"
+    # pathology's and BI-RADS' non-diagnostic categories: "suspicious for X", "glaucoma suspect"
+    # (not "I suspect X", a reader's soft positive, nor "suspicious calcifications", a finding)
+    r"|\bsuspicious\s+(?:for|of)\b|\bsuspect\b(?<!\bi\ssuspect)(?<!\bwe\ssuspect)(?!\s+(?:that|it))"
+    # a differential, not a choice: "consider X" opening a clause, "X should be considered",
+    # "X is a consideration", "X is in the differential", "DDx: …"
+    r"|\bconsider(?<![a-z][ \t]consider)\b|\b(?:should|must|could|might|may|to)\s+(?:also\s+)?"
+    r"be\s+considered\b|\bworth\s+considering\b|\b(?:a|one|another)\s+consideration\b"
+    r"|\b(?:in|on)\s+the\s+differential\b|\bddx\b"
+    # the reader's own confidence, or a view it says it needs
+    r"|\b(?:low|limited|little)\s+(?:confidence|certainty)\b"
+    r"|\bnot\s+(?:very\s+|entirely\s+|fully\s+)?confident\b"
+    r"|\b(?:i|we)\s*(?:would|will|'d|'ll)\s+need\b"
+    r"|\bneed(?:s|ed)?\s+(?:more|additional|further|another|an?)\b[^.;\n]*?\bto\s+(?:decide"
+    r"|tell|distinguish|differentiate|confirm|exclude|choose|be\s+sure)\b",
     re.IGNORECASE,
 )
 # The hedges that keep one named thing open ("X cannot be excluded"): reported as hedges even
@@ -68,9 +89,12 @@ HEDGE_BUT: Final = re.compile(
 # Before an option in the same clause: the option is negated, rejected or doubted.
 NEG_BEFORE: Final = re.compile(
     r"\b(?:not|no|never|neither|nor|without|non|none|exclud\w*|rul\w*\s+out|rather\s+than"
-    r"|instead\s+of|unlike|absence|absent|free\s+of|negative\s+for|unlikely|other\s+than|except"
+    r"|instead\s+of|unlike|absence|absent|free\s+of|negative\s+(?:[a-z]+\s+)?for|unlikely"
+    r"|other\s+than|except|mimic\w*"
     r"|against|less\s+likely|wrong|incorrect|false|isn't|aren't|wasn't|weren't|doesn't|don't"
-    r"|didn't|cannot|can't|nothing|lack\w*|eliminat\w*|den(?:y|ies|ied)|doubt\w*)\b"
+    r"|didn't|cannot|can't|nothing|lack\w*|eliminat\w*|den(?:y|ies|ied)|doubt\w*|hardly|scarcely"
+    r"|inconsistent\s+with|incompatible\s+with|fail(?:s|ed|ing)?\s+to|anything\s+but"
+    r"|(?:more|most)\s+(?:likely|probable)\s+than|likelier\s+than|least\s+likely)\b"
     r"|\bnon-|n't\b",
     re.IGNORECASE,
 )
@@ -85,13 +109,20 @@ NEG_VERB_WORDS: Final[tuple[str, ...]] = (
     "is", "are", "was", "were", "seems", "appears", "can", "could", "should", "would", "has",
     "have", "had", "must", "does", "do", "did", "will", "may", "might", "need")
 NEG_ADVERB_WORDS: Final[tuple[str, ...]] = (
-    "be", "been", "also", "now", "very", "much", "so", "quite", "most")
+    "be", "been", "also", "now", "very", "much", "so", "quite", "most", "considered", "and")
 _NEG_VERBS = "(?:" + "|".join(NEG_VERB_WORDS) + ")"
 _NEG_ADVERBS = r"(?:\s+(?:" + "|".join(NEG_ADVERB_WORDS) + r"|[a-z]+ly))*"
+# "X and Y are excluded": in the masked text Y is blanked, so "and" (or "or", "nor") followed
+# by white space only and a verb can open the negation of X (not "X and not Y").
+_COORDINATED = r"(?:(?:and|or|nor|&)\s+)?"
 NEG_AFTER: Final = re.compile(
-    r"^[\s)\]*'\"]*(?:" + _NEG_VERBS + _NEG_ADVERBS + r"[\s'\"]+)?(?:not\b|n't\b|never\b"
+    r"^[\s)\]*'\"]*(?:" + _COORDINATED + _NEG_VERBS + _NEG_ADVERBS
+    + r"[\s'\"]+)?(?:not\b|n't\b|never\b"
+    r"|(?:the|an?)\s+(?:wrong|incorrect)\b|(?:the\s+)?least\s+likely|(?:a|the)\s+(?:distractor"
+    r"|red\s+herring|decoy)\b"
     r"|ruled\s+out|excluded|unlikely|incorrect|wrong|absent|less\s+likely|false\b|negative\b"
-    r"|eliminated|out\s+of\s+the\s+question|improbable)"
+    r"|eliminated|out\s+of\s+the\s+question|improbable|inconsistent|incompatible|excludable"
+    r"|rejected|dismissed|discounted|discarded|no\s+longer|resolved|disappeared)"
     r"|^[\s)\]*'\"]*(?:(?:is|was|are|were|does|do|did|has|have|had|could|would|should|must"
     r"|might|need|ca|wo)n't|cannot)\b"
     # (not the hedge "X cannot be excluded", which rule 8 reads)
@@ -102,7 +133,8 @@ NEG_AFTER: Final = re.compile(
 # After a letter and its own punctuation ("A. is ruled out"): a verb must come first.
 NEG_AFTER_VERB: Final = re.compile(
     r"[\s.)\]:*'\"]+" + _NEG_VERBS + _NEG_ADVERBS + r"[\s'\"]*(?:not\b|n't\b|never\b"
-    r"|ruled\s+out|excluded|unlikely|incorrect|wrong|absent|less\s+likely|false\b|eliminated)",
+    r"|ruled\s+out|excluded|unlikely|incorrect|wrong|absent|less\s+likely|false\b|eliminated"
+    r"|inconsistent|incompatible|excludable|rejected|dismissed|discounted|discarded)",
     re.IGNORECASE,
 )
 
@@ -116,23 +148,60 @@ NEG_AFTER_VERB: Final = re.compile(
 # option name between a label and a status is no status of the label), not within its clause.
 _STRONG_STATUSES = (r"(?:ruled\s+out|excluded|unlikely|incorrect|wrong|absent|negative"
                     r"|eliminated|improbable|less\s+likely|false|rejected)\b")
-_STATUSES = (r"(?:" + _STRONG_STATUSES + r"|none(?:\s+seen)?"
+_STATUSES = (r"(?:" + _STRONG_STATUSES + r"|none(?:\s+seen)?|neg\b"
              r"|not\s+(?:seen|present|identified|detected|visible|evident|demonstrated|noted"
              r"|appreciated|supported|favou?red|likely|correct|the\s+answer)"
-             r"|no(?=[ \t]*(?:$|[.;,!?\n)\]])))\b")
+             r"|no(?:\s+(?:evidence|signs?))?(?=[ \t]*(?:$|[.;,!?\n)\]])))\b")
 _STATUS_END = r"(?=[ \t]*(?:$|[.;,!?\n)\]]|(?:given|because|since|due|as|based)\b))"
 STATUS_MARKS: Final = "\u2717\u2718\u274c\u2716"
+# A mark right before an option (on its line, a letter label between them allowed) that strikes
+# it out or leaves its box empty: "\u274c Pneumothorax", "[ ] B.", "\u2610 C. Drusen". Matched
+# on the lower-cased text, ending where the option starts.
+_NEG_MARKS: Final = STATUS_MARKS + "\u2610"
+MARK_BEFORE: Final = re.compile(r"(?:[" + _NEG_MARKS + r"]|\[ \])[ \t]*(?:[a-z][.):][ \t]*)?$")
+
+
+def holds_neg_mark(text: str) -> bool:
+    """Whether ``text`` holds a mark of :data:`MARK_BEFORE`: its gate (a substring test)."""
+    return "[ ]" in text or not text.isascii() and any(m in text for m in _NEG_MARKS)
+# A table's or a check-list's sign for "absent" in a cell after the label: "X: -", "X (-)", "X |
+# 0 |", "X: \u2212" (after a colon, a bracket or a bar only: after a dash it may be a range).
+_SIGN_STATUS = r"[:(\[|][ \t]*(?:-|\u2212|0)(?=[ \t]*(?:$|[;!?\n)\]|]|[.,](?!\d)))"
 STATUS_AFTER: Final = re.compile(
-    r"[ \t)\]*'\"]*(?:(?::|\(|\[|->|=>|\u2192|[ \t][\u2014\u2013-]+[ \t]|[\u2014\u2013])"
-    r"[ \t'\"(*\[]*" + _STATUSES
-    + r"|[,;][ \t]*" + _STRONG_STATUSES + _STATUS_END
+    r"[ \t)\]*'\"]*(?:" + _SIGN_STATUS + r"|(?::|\(|\[|->|=>|=|\||\u2192|[ \t][\u2014\u2013-]+[ \t]"
+    r"|[\u2014\u2013])[ \t'\"(*\[]*" + _STATUSES
+    + r"|[,;][ \t]*(?:(?:which|that)\s+(?:is|was|are|were|has\s+been|have\s+been)\s+)?"
+    + _STRONG_STATUSES + _STATUS_END
     + r"|[ \t]*[:(\[]?[ \t]*[" + STATUS_MARKS + "])",
     re.IGNORECASE,
 )
 # The words of STATUS_AFTER's statuses: a text without one (or a mark) is not matched against it.
 STATUS_WORDS: Final = frozenset({"ruled", "excluded", "unlikely", "incorrect", "wrong", "absent",
                                  "negative", "eliminated", "improbable", "less", "false",
-                                 "rejected", "none", "not", "no"})
+                                 "rejected", "none", "not", "no", "neg"})
+_SIGN: Final = re.compile(_SIGN_STATUS)
+
+
+def status_may_follow(lowered: str, words: set[str]) -> bool:
+    """STATUS_AFTER's gate: a status word of ``words``, a mark, or a sign after a separator.
+
+    Without one, STATUS_AFTER cannot match anywhere in ``lowered`` (a property test checks it).
+    """
+    return (not STATUS_WORDS.isdisjoint(words)
+            or not lowered.isascii() and any(m in lowered for m in STATUS_MARKS)
+            or ("-" in lowered or "0" in lowered or "\u2212" in lowered)
+            and (":" in lowered or "(" in lowered or "[" in lowered or "|" in lowered)
+            and _SIGN.search(lowered) is not None)
+
+# A negation before a list of short noun phrases reaches every item ("no mass, calcification,
+# or distortion is seen"): the commas inside such a list end no clause. An item is at most 40
+# characters without a verb or a clause word (else the comma may end a clause after all).
+_LIST_ITEM = (r"(?:(?!\b(?:is|are|was|were|be|been|has|have|had|shows?|showing|seen|noted"
+              r"|identified|likely|but|which|that|so|answer|it)\b)[a-z0-9'\- ]){1,40}")
+NEG_LIST: Final = re.compile(r"\b(?:no|without|neither|nor|not|never)\b" + _LIST_ITEM
+                             + r"(?:," + _LIST_ITEM + r"){1,8},?\s*\b(?:or|nor|and)\b")
+# Its words: a text without one as a word holds no such list.
+LIST_NEGATIONS: Final = frozenset({"no", "without", "neither", "nor", "not", "never"})
 
 # Where a clause ends: negation and choice read within one clause. A spaced dash ends one too
 # ("neither X nor Y — Z").
@@ -140,9 +209,10 @@ CLAUSE_END: Final = re.compile(r"[.;,!?\n]|\s[\u2014\u2013-]+\s|\b(?:but|however
                                r"|though|while|so)\b", re.IGNORECASE)
 
 # A verb that states a conclusion ends a negation's reach when at least one other word stands
-# between them: "no markings beyond the line means pneumothorax" (but "does not show X").
+# between them: "no markings beyond the line means pneumothorax" (but "does not show X"). Not
+# an infinitive, which the negated noun phrase governs: "no evidence to suggest X".
 NEG_STOP: Final = re.compile(
-    r"\b(?:means?|meaning|indicat(?:es?|ing)|suggest(?:s|ing)?|confirm(?:s|ing)?|impl(?:ies|ying)"
+    r"\b(?<!\bto\s)(?:means?|meaning|indicat(?:es?|ing)|suggest(?:s|ing)?|confirm(?:s|ing)?|impl(?:ies|ying)"
     r"|favou?r(?:s|ing)?|points?\s+to(?:wards?)?|pointing\s+to|support(?:s|ing)?|represent(?:s|ing)?"
     r"|shows?|showing|demonstrat(?:es?|ing)|reveal(?:s|ing)?|mak(?:es|ing)|leav(?:es|ing)"
     r"|establish(?:es|ing)?|prov(?:es|ing)|is\s+(?:diagnostic|typical|characteristic)\s+of)\b",
@@ -152,18 +222,21 @@ NEG_STOP: Final = re.compile(
 # Phrases with a negation word that negate nothing after them: "no doubt", "not only".
 NOT_NEGATIONS: Final = re.compile(
     r"\b(?:no|without(?:\s+a(?:ny)?)?|beyond(?:\s+a(?:ny)?)?)\s+(?:reasonable\s+)?doubt\b"
-    r"|\bnot\s+only\b|\bno\s+question\b|\bno\s+wonder\b",
+    r"|\bnot\s+only\b|\bno\s+question\b|\bno\s+wonder\b"
+    r"|\b(?:by|process\s+of|through)\s+(?:\w+\s+)?elimination\b",
     re.IGNORECASE,
 )
 
 # A mention in a hypothetical or generic clause is *discussed*, neither chosen nor negated:
 # "a pneumothorax would show a pleural line", "if this were an effusion", "X typically …".
 DISCUSSED_BEFORE: Final = re.compile(
-    r"\b(?:if|whether|typically|usually|classically|expected|(?<!\bi\s)(?<!\bwe\s)would)\b",
+    r"\b(?:if|whether|typically|usually|classically|expected|vs|versus"
+    r"|(?<!\bi\s)(?<!\bwe\s)would)\b",
     re.IGNORECASE,
 )
 DISCUSSED_AFTER: Final = re.compile(
-    r"^[\s)\]*]*(?:would(?!\s+be\s+(?:the|my|most|best|correct|right|likely|favou?red|"
+    r"^[\s)\]*]*(?:vs\b|versus|would(?!\s+be\s+(?:the|my(?!\s+last)|most|best|correct|right"
+    r"|likely|favou?red|"
     r"consistent))|typically|usually|classically|tends?\s+to|is\s+expected|are\s+expected"
     r"|is\s+characteri[sz]ed|are\s+characteri[sz]ed)\b",
     re.IGNORECASE,
@@ -172,7 +245,7 @@ DISCUSSED_AFTER: Final = re.compile(
 CONCESSIVE: Final = re.compile(r"\b(?:although|though|despite|albeit)\s*$")
 DISCUSSED_WORDS: Final = frozenset({"if", "whether", "typically", "usually", "classically",
                                     "expected", "would", "tends", "tend", "characterized",
-                                    "characterised"})
+                                    "characterised", "vs", "versus"})
 
 # A later revision: after a final answer, these make any other option named a change of mind.
 REVISION: Final = re.compile(
@@ -213,16 +286,22 @@ HEDGE_TRIGGERS: Final = frozenset({
     "impossible", "guess", "doubt", "doubtful", "cannot", "can't", "can", "couldn't", "not",
     "isn't", "aren't", "wasn't", "weren't", "unable", "possible", "possibility", "equivocal",
     "differential", "borderline", "worried", "concerned", "concern", "concerning",
-    "indistinguishable",
+    "indistinguishable", "indeterminate", "unconfirmed", "nondiagnostic", "diagnostic",
+    "guessing", "confirmed", "represent", "reflect", "indicate", "suggest",
+    "signify", "tentative", "tentatively", "pending", "suspicious", "suspect",
+    "questionable", "query", "queried", "r/o", "consider", "considered", "considering",
+    "consideration", "ddx", "confidence", "certainty", "confident", "need", "needs", "needed",
 })
 # Words (and word starts) without one of which NEG_BEFORE cannot match anywhere.
 NEG_WORDS: Final = frozenset({
     "not", "no", "never", "neither", "nor", "without", "non", "none", "rather", "instead",
     "unlike", "absence", "absent", "free", "negative", "unlikely", "other", "except", "against",
     "less", "wrong", "incorrect", "false", "isn't", "aren't", "wasn't", "weren't", "doesn't",
-    "don't", "didn't", "cannot", "can't", "nothing",
+    "don't", "didn't", "cannot", "can't", "nothing", "hardly", "scarcely", "inconsistent",
+    "incompatible", "fail", "fails", "failed", "failing", "anything", "than", "least",
 })
-NEG_STARTS: Final[tuple[str, ...]] = ("exclud", "rul", "lack", "eliminat", "den", "doubt")
+NEG_STARTS: Final[tuple[str, ...]] = ("exclud", "rul", "lack", "eliminat", "den", "doubt",
+                                        "mimic")
 
 
 def may_start_negation(lowered: str) -> bool:
@@ -232,7 +311,8 @@ def may_start_negation(lowered: str) -> bool:
     loop over the words); True only says that a word may start so.
     """
     return ("exclud" in lowered or "rul" in lowered or "lack" in lowered
-            or "eliminat" in lowered or "den" in lowered or "doubt" in lowered)
+            or "eliminat" in lowered or "den" in lowered or "doubt" in lowered
+            or "mimic" in lowered)
 
 
 WORD: Final = re.compile(r"[a-z'/]+")
@@ -607,6 +687,24 @@ DEFERRAL_ASCII: Final = ascii_twin(DEFERRAL)
 # over whole responses.
 REVISION_WORDS: Final = WordStart(REVISION_ASCII.pattern, REVISION_ASCII.flags)
 DEFERRAL_WORDS: Final = WordStart(DEFERRAL_ASCII.pattern, DEFERRAL_ASCII.flags)
+
+_NEG_LIST_FAST: Final = WordStart(NEG_LIST.pattern)
+
+
+def negated_lists(lowered: str) -> list[tuple[int, int]]:
+    """The spans of :data:`NEG_LIST`'s matches in ``lowered`` (lower case), in order.
+
+    Searched as a :class:`WordStart`: a pattern opened by a word boundary is tried at every
+    position of the text.
+    """
+    spans: list[tuple[int, int]] = []
+    if "or" not in lowered and "and" not in lowered:  # (its last item: "or" "nor" "and")
+        return spans
+    m = _NEG_LIST_FAST.search(lowered)
+    while m is not None:
+        spans.append(m.span())
+        m = _NEG_LIST_FAST.search(lowered, m.end())
+    return spans
 
 
 def refuses(masked: str, words: set[str]) -> bool:

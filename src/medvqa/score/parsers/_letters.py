@@ -11,7 +11,8 @@ A letter names an option only in a *letter position* (strict rule 6):
 - after "therefore", "thus", "hence", "both", "it is" ("Therefore, B", "It's C because …");
 - said to be the answer ("B is correct", "C is the most likely"), or opening a line before
   "is", "was", "seems" or a spaced dash ("B - Pneumothorax");
-- a clause of its own at the end, after a comma, colon or arrow ("So, B.", "Verdict: C").
+- a clause of its own at the end, after a comma, colon, period, dash or arrow ("So, B.",
+  "Verdict: C", "Not A. B.", "Wait, no — A.").
 
 It is part of a name, not a letter, when (rule 11) it is glued to what follows as one name:
 
@@ -55,8 +56,10 @@ _P_LINE = (r"^[ \t]*(?:[-*\u2022][ \t]*|\d+[.)][ \t]*)?(?P<l>[A-Z])(?:[.):](?=\s
 # A letter that is said to be the answer ("B is correct", "I think C is the right one").
 _P_IS = (r"(?P<i>[A-Z])(?<![\w.'-][A-Z])(?=[ \t]+is[ \t]+(?:the[ \t]+)?(?:correct|right|best"
          r"|true|most[ \t]+likely|answer)\b)")
-# A letter that is a clause of its own at the end: "Therefore, B." "Conclusion: C"
-_P_ALONE = r"(?:[,;:\u2192>]|=>|->)[ \t]*[(\[]?(?P<z>[A-Z])[)\]]?(?=[ \t]*[.!]?[ \t]*$)"
+# A letter that is a clause of its own at the end: "Therefore, B." "Conclusion: C" "Not A. B."
+# "Wait, no — A."
+_P_ALONE = (r"(?:[,;:.\u2192>\u2014\u2013]|=>|->|[ \t]-)[ \t]*[(\[]?(?P<z>[A-Z])[)\]]?"
+            r"(?=[ \t]*[.!]?[ \t]*$)")
 # A list of letters that opens a line or follows a colon: "B or C", "Density: A/B".
 _P_LIST = (r"(?:^|(?<=:))[ \t]*(?P<s>[A-Z])(?=\s*(?:,|/|&|\bor\b|\band\b)\s*[(\[]?[A-Z][)\]]?"
            r"(?![\w-]))")

@@ -22,7 +22,8 @@ is nothing but a trace has not committed to an answer.
 - an ``<answer>…</answer>`` block (the format of "think, then answer" prompts);
 - a JSON answer field (``answer``, ``final_answer``, ``choice``, ``selected_option``,
   ``prediction``, ``option`` when there is only one …; a bare object or one inside a code
-  fence); the object's other fields (a ``reasoning`` string) are set aside with it;
+  fence); the object's other fields (a ``reasoning`` string) are set aside with it, but a
+  ``confidence`` (or ``certainty``) of "low" makes its answer a hedge;
 - a marked table or check-list (:mod:`._marks`): the rows marked present / ✓ / yes / [x].
 
 Each segment is handed to the reader as ``Answer: <content>``; the reader tries them from the
@@ -187,6 +188,9 @@ _JSON_FIELD: Final = re.compile(
     r"|(?P<lit>true|false|-?\d+))",
     re.IGNORECASE,
 )
+# The object's own word on its answer: a low confidence makes the answer a hedge (rule 8).
+_LOW_CONFIDENCE: Final = re.compile(r"[\"'](?:confidence|certainty)[\"']\s*:\s*[\"']?(?:very\s+)?"
+                                    r"(?:low|uncertain|unsure|none)\b", re.IGNORECASE)
 _ITEM: Final = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'([^']*)'|([A-Za-z0-9]+)")
 _MARK_CUES: Final[tuple[str, ...]] = (
     "|", "[x]", "[X]", "[ ]", "\u2610", "\u2611", "\u2612", "\u2713", "\u2714", "\u2705", "\u274c",
@@ -396,6 +400,9 @@ def _json_segments(text: str, lowered: str, objects: list[tuple[int, int]]) -> l
             start = text.rfind("{", 0, m.start())
             close = text.find("}", m.end())
             span = (start if start >= 0 else m.start(), len(text) if close < 0 else close + 1)
+            if "onf" in lowered or "ertain" in lowered:
+                if _LOW_CONFIDENCE.search(text, span[0], span[1]) is not None:
+                    content += " (low confidence)"
             out.append(Segment(span[0], span[1], "Answer: " + content, "json"))
             objects.append(span)
     return out

@@ -42,8 +42,10 @@ from medvqa.score.parsers._cues import (
     NEG_WORDS,
     REFUSAL_TRIGGERS,
     STATUS_AFTER_ASCII,
+    STATUS_WORDS,
     as_bytes,
     may_start_negation,
+    negated_lists,
     whole_word_ends,
     word_tokens,
 )
@@ -53,7 +55,7 @@ __all__ = ["quick_read"]
 
 _STRUCTURE: Final = frozenset('<>{}[]()|\\\n:"*_`#?')
 _CUE_WORDS = frozenset(
-    REFUSAL_TRIGGERS | HEDGE_TRIGGERS | NEG_WORDS | DISCUSSED_WORDS
+    REFUSAL_TRIGGERS | HEDGE_TRIGGERS | NEG_WORDS | DISCUSSED_WORDS | STATUS_WORDS
     | {"although", "though", "despite", "albeit", "excluded", "eliminated", "improbable",
        "ruled", "out", "answer", "answers", "option", "options", "choice", "choices", "letter",
        "therefore", "thus", "hence", "both", "selection", "diagnosis", "choose", "pick",
@@ -70,7 +72,9 @@ _APART_NEGATIONS = frozenset({"no", "never", "neither", "nor", "without", "none"
 # ("wrongly", "unless likely"): a text holding one goes to the full reading.
 _AFTER_STEMS: Final[tuple[str, ...]] = (
     "excluded", "unlikely", "incorrect", "wrong", "absent", "less likely", "eliminated",
-    "improbable")
+    "improbable", "inconsistent", "incompatible", "excludable", "rejected", "dismissed",
+    "discounted", "discarded", "no longer", "resolved", "disappeared", "least likely",
+    "distractor", "red herring", "decoy")
 # The words NEG_AFTER allows between a mention and its negation ("… is clearly not …"), with
 # any adverb in -ly (:func:`_after_reaches`).
 _AFTER_WORDS: Final = frozenset(NEG_VERB_WORDS + NEG_ADVERB_WORDS)
@@ -160,6 +164,8 @@ def _negations_apart(text: str, lowered: str, mentions: list[tuple[int, int]],
     ("B. The glands show no atypia": "no" is in B's clause, but "the" stops NEG_AFTER). Overlap
     (a negation word inside an option text) fails the test.
     """
+    if "," in lowered and negated_lists(lowered):
+        return False  # "no mass, calcification, or distortion": the commas end no clause
     negations = _apart_negations(lowered)
     for start, end in mentions:
         if STATUS_AFTER_ASCII.match(lowered, end) is not None:

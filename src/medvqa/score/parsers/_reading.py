@@ -24,6 +24,8 @@ from medvqa.score.parsers._cues import (
     EXCLUSION_HEDGE,
     EXPLANATION,
     HEDGE_BUT,
+    LIST_NEGATIONS,
+    MARK_BEFORE,
     NEG_AFTER,
     NEG_AFTER_ASCII,
     NEG_AFTER_VERB,
@@ -37,16 +39,17 @@ from medvqa.score.parsers._cues import (
     NOT_NEGATIONS,
     STATUS_AFTER,
     STATUS_AFTER_ASCII,
-    STATUS_MARKS,
-    STATUS_WORDS,
     Opening,
     hedges,
     holds_dash,
+    holds_neg_mark,
     line_starts,
     matches_at,
     may_start_negation,
+    negated_lists,
     positions_of,
     refuses,
+    status_may_follow,
     whole_word_ends,
     word_set,
 )
@@ -79,9 +82,12 @@ _YN_HEAD: Final = re.compile(rf"^\s*{_LEAD}?(?:(?P<w>{_YN_WORDS})(?=$|\s*[.,;:!(
                              r"|(?P<f>yes|yeah|yep|s\u00ed|oui|ja|sim)(?=\s)"
                              r"|(?P<n>no|nein|non|n\u00e3o)(?=\s+(?:there|it|it's|i|the|this|that|we|you|"
                              r"this|these|they)\b))", re.IGNORECASE)
-_YN_BOTH: Final = re.compile(r"\b(yes|no|true|false)[\s,/]*(?:or\b)?[\s,/]*(?!\1\b)"
+_YN_BOTH: Final = re.compile(r"\b(yes|no|true|false)[\s,/]*(?:(?:or|and)\b)?[\s,/]*(?!\1\b)"
                              r"(?:yes|no|true|false)\b")
 _OR: Final = re.compile(r"\bor\b|\beither\b", re.IGNORECASE)
+# Radiology's query: a question mark opening a word ("?pneumothorax") asks, it does not state.
+_QUERY: Final = re.compile(r"(?:^|[\s(\[,;:/])\?[a-z]")
+_ANYTHING_BUT: Final = re.compile(r"\banything\s+but$")
 # The text runs to the last character of its line that is not a space or a tab: the lazy
 # ``(\S[^\n]*?)[ \t]*$`` ends there too, but tries the line's end after every character.
 _RESTATED: Final = re.compile(r"^[ \t]*(?:[-*\u2022][ \t]*)?[(\[]?([A-Z])[.):\]][ \t]+"
@@ -288,6 +294,8 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *,
         return _stop("empty")
     if hedge and hedges(masked, words):
         return _stop("hedge")
+    if hedge and "?" in lowered and _QUERY.search(lowered) is not None:
+        return _stop("hedge")  # "?pneumothorax": a finding queried, not stated
     if refuses(masked, words):
         return _stop("hedge" if EXCLUSION_HEDGE.search(masked) else "refusal")
     cut = (EXPLANATION.search(text) if ":" in text and (
@@ -304,7 +312,8 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *,
             got = frozenset(letters)
             return Reading(got, _EMPTY, got, None)
         return _stop("out_of_range" if not letters <= ix.keys else "ambiguous")
-    if "doubt" in masked or "only" in masked or "question" in masked or "wonder" in masked:
+    if ("doubt" in masked or "only" in masked or "question" in masked or "wonder" in masked
+            or "elimination" in masked):
         masked = NOT_NEGATIONS.sub(_spaces, masked)
     return _mentions(text, lowered, masked, words, spans, ix, qtype, question)
 
@@ -319,10 +328,13 @@ def _mentions(text: str, lowered: str, masked: str, words: set[str],
     # NEG_BEFORE's word starts (exclud…, rul… out, lack…, den…, doubt…) begin a word.
     may_negate = (not NEG_WORDS.isdisjoint(words) or "n't" in masked
                   or may_start_negation(masked) and _NEG_START.search(masked) is not None)
+    may_mark = holds_neg_mark(lowered)  # "[ ] B.", "\u274c Pneumothorax" (MARK_BEFORE)
     may_discuss = not DISCUSSED_WORDS.isdisjoint(words)
     # Speed: without any cue of a question, concession, discussion or negation, every mention
     # is asserted whatever its clause, so the clause ends are not computed (_clause_cued).
-    plain = not (may_negate or may_discuss) and lowered.isascii() and not _clause_cued(lowered)
+    may_label = status_may_follow(lowered, words)  # "X: excluded", "X ✗" (STATUS_AFTER)
+    plain = not (may_negate or may_discuss or may_mark or may_label) and lowered.isascii() and (
+        not _clause_cued(lowered))
     if plain and not ix.yesno:
         # Every mention is asserted (see below): the letters and the named options, at once.
         by_letter = frozenset([letter for letter, _, _ in letter_spans])
@@ -337,8 +349,6 @@ def _mentions(text: str, lowered: str, masked: str, words: set[str],
     neg_after = NEG_AFTER_ASCII if ascii_text else NEG_AFTER
     neg_after_verb = NEG_AFTER_VERB_ASCII if ascii_text else NEG_AFTER_VERB
     status_after = STATUS_AFTER_ASCII if ascii_text else STATUS_AFTER
-    may_label = not STATUS_WORDS.isdisjoint(words) or not ascii_text and any(
-        m in lowered for m in STATUS_MARKS)  # "X: excluded", "X ✗" (STATUS_AFTER)
     asserted: set[str] = set()
     negated: set[str] = set()
     lettered: set[str] = set()
@@ -372,7 +382,8 @@ def _mentions(text: str, lowered: str, masked: str, words: set[str],
             ("." in masked[end:end + 3] or ":" in masked[end:end + 3])
             # unmasked: another option's blanked name must not read as a missing subject
             and neg_after_verb.match(lowered[end:_next_end(ends, masked, end)]) is not None) or (
-            label and may_label and status_after.match(lowered, end) is not None)
+            label and may_label and status_after.match(lowered, end) is not None) or (
+            may_mark and MARK_BEFORE.search(lowered, max(0, begin, start - 8), start) is not None)
         (negated if neg else asserted).update(letters)
         return not neg
 
@@ -443,8 +454,13 @@ def _clause_cued(lowered: str) -> bool:
             or "never" in lowered or "ruled" in lowered or "excluded" in lowered
             or "unlikely" in lowered or "incorrect" in lowered or "wrong" in lowered
             or "absent" in lowered or "less" in lowered or "false" in lowered
-            or "negative" in lowered or "eliminated" in lowered or "out" in lowered
-            or "improbable" in lowered or "rejected" in lowered)
+            or "eliminated" in lowered or "out" in lowered
+            or "improbable" in lowered or "rejected" in lowered or "neg" in lowered
+            or "inconsistent" in lowered or "incompatible" in lowered or "excludable" in lowered
+            or "dismissed" in lowered or "discounted" in lowered or "discarded" in lowered
+            or "longer" in lowered or "resolved" in lowered or "disappeared" in lowered
+            or "least" in lowered or "distractor" in lowered or "herring" in lowered
+            or "decoy" in lowered)
 
 
 _DETERMINER: Final = re.compile(r"\s+(?:the|this|that|these|those|a|an|it|i|we|there)\b")
@@ -528,11 +544,22 @@ def _clause_ends(text: str, lowered: str, words: set[str], ix: OptionSet) -> lis
     ends = _punct_ends(lowered)
     if "." in lowered and _LONE_DOT.search(text) is not None:
         ends = [e for e in ends if not _letter_dot(text, e, ix)]
+    if "vs." in lowered:  # an abbreviation's period: "X vs. Y" is one clause
+        ends = [e for e in ends if not lowered.endswith("vs.", 0, e)]
+    if "," in lowered and not LIST_NEGATIONS.isdisjoint(words):
+        lists = negated_lists(lowered)  # "no mass, calcification, or distortion"
+        if lists:
+            ends = [e for e in ends if not (lowered[e - 1] == "," and any(
+                a < e <= b for a, b in lists))]
     extra = []
     if holds_dash(lowered):
         extra += [m.end() for m in _DASH.finditer(lowered)]
     for word in words & CLAUSE_WORDS:
-        extra += whole_word_ends(lowered, word)
+        if word == "but" and "anything" in words:  # "anything but X" negates X (rule 16)
+            extra += [e for e in whole_word_ends(lowered, word)
+                      if _ANYTHING_BUT.search(lowered, max(0, e - 24), e) is None]
+        else:
+            extra += whole_word_ends(lowered, word)
     return sorted(ends + extra) if extra else ends
 
 

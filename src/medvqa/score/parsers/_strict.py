@@ -11,15 +11,17 @@ Rules, applied in this order (each has its rows in the decision table of
    trace has not committed (``not_committed``).
 3. **The final answer is located** (:mod:`._locate`): the segments after "Final answer",
    "Answer:", "The answer is", "My answer", "I choose" (and the answer words of other
-   languages), inside ``\boxed{…}`` and in a JSON answer field (bare or fenced) — structured
-   outputs. They are read from the last one back (a later explicit answer overrides an earlier
-   one); a segment that names nothing or only negates is passed over, one that hedges or names
-   two options decides (invalid). Once a segment is read, the rest still counts: a refusal
-   anywhere, or a hedge after it, makes the response invalid; after it, another option chosen in
-   a letter position, or a change of mind ("wait", "actually", "on reflection" …) that names
-   another option, makes it ``ambiguous`` (or ``not_committed``); before it, the chosen option
-   negated and never asserted makes it ``ambiguous`` ("B is excluded … the answer is B"). No
-   segment: the whole (trace-free) response is read with rules 5–19, as before.
+   languages), inside ``\boxed{…}`` and in a JSON answer field (bare or fenced; a ``confidence``
+   of "low" in the same object makes it a hedge) — structured outputs. They are read from the
+   last one back (a later explicit answer overrides an earlier one); a segment that names
+   nothing or only negates is passed over, one that hedges or names two options decides
+   (invalid). Once a segment is read, the rest still counts: a refusal anywhere, or a hedge
+   after it, makes the response invalid; after it, another option chosen in a letter position
+   (also a lone letter on a line or in a clause of its own: "Final answer: B⏎⏎A"), or a change
+   of mind ("wait", "actually", "on reflection" …) that names another option, makes it
+   ``ambiguous`` (or ``not_committed``); before it, the chosen option negated and never asserted
+   makes it ``ambiguous`` ("B is excluded … the answer is B"). No segment: the whole
+   (trace-free) response is read with rules 5–19, as before.
 4. **Marked tables and check-lists** (:mod:`._marks`) are a segment too: the rows marked present
    / ✓ / Yes / ``[x]``, read only when every row of the block is marked and none is uncertain.
 5. Markdown is dropped (``*``, ``_``, backticks, heading ``#``, quote ``>``); curly quotes become
@@ -35,13 +37,23 @@ Rules, applied in this order (each has its rows in the decision table of
    "might be", "not sure", "hard to say", "I doubt", "equivocal", "the differential includes",
    "borderline between", "worried about", "concerning for", "can look similar" …
    and the hedges that keep one finding open: "X cannot be excluded", "cannot rule out X", "X is
-   not excluded / not ruled out" — a hedge about X, never a choice of X (:data:`~._cues.HEDGE`).
+   not excluded / not ruled out" — a hedge about X, never a choice of X (:data:`~._cues.HEDGE`);
+   radiology's words for a finding not confirmed: "questionable X", "query X", "?X", "r/o X",
+   "indeterminate", "borderline", "not confirmed", "pending (staining)", "tentatively";
+   pathology's and BI-RADS' non-diagnostic categories: "suspicious for X", "X suspect" (not
+   "I suspect X", nor "suspicious calcifications"); a differential, not a choice: "consider
+   X" opening a clause, "X should be considered", "X is a consideration", "X is in the
+   differential", "DDx"; "X may (well) be / represent / reflect / suggest …"; a guess ("my
+   best guess", "if I had to guess"); the reader's own low confidence ("low confidence", "not
+   confident") or a view it says it needs ("I would need a lateral view", "need more views to
+   decide").
 9. An option is *mentioned* by its letter only in letter positions (:mod:`._letters`): the
    whole answer is a letter or a list of letters (``B``, ``(B)``, ``B.``, ``[B]``, ``A, C``,
    ``A; C``, ``A/C``, ``A and C``, optionally after ``Answer:``); ``(B)`` or ``[B]`` anywhere;
    after ``answer``, ``option``, ``choice`` or ``letter``; at the start of a line as ``B:``,
    ``B.``, ``B)``, ``B - …``; after "therefore", "thus", "hence", "both", "it is"; said to be
-   the answer ("B is correct"); a clause of its own at the end ("So, B."); and the letters
+   the answer ("B is correct"); a clause of its own at the end, after a comma, colon, period,
+   dash or arrow ("So, B.", "… in the image. B.", "Wait, no — A."); and the letters
    listed after one of these, or opening a line or following a colon, joined by ``,`` ``/``
    ``&`` "or" "and" ("Options B or C", "Density: B or C"). A
    letter that is not an option in the answer position ("The answer is E" with options A–D) is
@@ -70,11 +82,13 @@ Rules, applied in this order (each has its rows in the decision table of
 14. **Yes/no words** (yes/no items: options whose texts are yes and no words of
     ``resources/answers/yes_no_words.yaml``, in English, Spanish, Portuguese, French, German,
     Italian, Chinese, Japanese): a yes or no word — also the clinical synonyms positive /
-    negative, present / absent, affirmative, correct / incorrect, "not seen" — counts only as
+    negative, present / absent, affirmative, correct / incorrect, "not seen", and the
+    informal or emphatic ones ("yep", "nope", "absolutely", "definitely not", "not at all")
+    — counts only as
     the first word of the answer (after ``Answer:`` or a marker) followed by the end or
     punctuation ("Negative.", "Sí, …", "是的，…", "**No**"); "yes" (never an adjective) may also
     be followed by a word ("Yes there is a mass"), "no" by a pronoun ("No there isn't"); "yes
-    or no" is ``ambiguous``.
+    or no" and "yes and no" are ``ambiguous``.
 15. **Findings that answer a yes/no question** (:mod:`._findings`): "No evidence of X", "There is
     no X", "X is absent" read as No when X is the finding asked about (every word of X in the
     question, and the question not about normality); without a question, only a specific
@@ -82,23 +96,34 @@ Rules, applied in this order (each has its rows in the decision table of
     "No doubt, …" and "not only" are not negations.
 16. **Negation scope**: a mention is *negated* when its clause (text between ``. ; , ! ?``, new
     lines, a spaced dash, an arrow ``→``, *but*, *however* …) has a negation before it ("not",
-    "no", "neither", "nor", "without", "non-", "ruled out", "rather than", "unlikely", "wrong"
-    …) or right after it ("… is ruled out", "… can be excluded", "… is highly unlikely", "…
-    does not fit", "… can't be it"; a quote allowed before it: "… is 'excluded'"), or as a
-    status after the option as a label, on its line ("X: excluded", "X (ruled out)", "X [none
-    seen]", "X — unlikely", "B - absent", "X -> no", "X: not present", "X ✗"; after a comma or
-    a semicolon only an adjective or participle that ends the clause: "X, unlikely."). "No"
-    is a status only where it ends the clause and "not" only before a participle, since either
-    may open another option's negation ("X: not Y", "X: no Y seen" read as X). So "not X but
-    Y" → Y, "neither X nor Y — Z" → Z, and (with rule 3) "X is excluded; the answer is Y" → Y.
-    A negation of a noun phrase ("no", "without", "absence of", "lack of") stops at a verb that
-    states a conclusion after another word ("no markings beyond the line means pneumothorax")
-    or at a colon after two words ("without inflammation or fibrosis: steatosis"); "not" and
-    "never" reach the end of the clause. A negated option is
-    never chosen; one both asserted and negated is ``ambiguous``.
+    "no", "neither", "nor", "without", "non-", "ruled out", "rather than", "more likely than",
+    "unlikely", "wrong", "hardly", "inconsistent with", "fails to", "mimicking", "anything but",
+    "negative (study) for" …) or right after it ("… is ruled out", "… can be excluded", "… is
+    highly unlikely", "… does not fit", "… can't be it", "… is inconsistent", "… was considered
+    and rejected", "… is the wrong answer", "… is the least likely", "… is a distractor / red
+    herring", "… has resolved", "… is no longer seen"; after a subject of two options, "X and Y
+    are excluded", for both; a quote allowed before it: "… is 'excluded'"), or as a status after
+    the option as a label, on its line ("X: excluded", "X (ruled out)", "X [none seen]", "X —
+    unlikely", "B - absent", "X -> no", "X: not present", "X: no evidence", "X - neg", "X | No",
+    "X = no", "X ✗", a table's sign for absent after a colon, bracket or bar, "X: -", "X (-)",
+    "X: 0"; after a comma or a semicolon only an adjective or participle that ends the clause:
+    "X, unlikely.", "X, which is absent."), or as a mark right before it on its line: a cross or
+    an empty box ("❌ X", "[ ] B.", "☐ X"). "No" is a status only where it ends the clause (or
+    says "no evidence / signs") and "not" only before a participle, since either may open
+    another option's negation ("X: not Y", "X: no Y seen" read as X). A negation before a list
+    of short noun phrases reaches every item ("no mass, calcification, or distortion is seen":
+    the list's commas end no clause), and the period of "vs." ends none either; "by elimination"
+    negates nothing. So "not X but Y" → Y, "neither X nor Y — Z" → Z, and (with rule 3) "X is
+    excluded; the answer is Y" → Y. A negation of a noun phrase ("no", "without", "absence of",
+    "lack of") stops at a verb that states a conclusion after another word ("no markings beyond
+    the line means pneumothorax") or at a colon after two words ("without inflammation or
+    fibrosis: steatosis"), though not at an infinitive ("no evidence to suggest X" negates X);
+    "not" and "never" reach the end of the clause. A negated option is never chosen; one both
+    asserted and negated is ``ambiguous``.
 17. **Discussed options** (verbose answers that mention other options only to dismiss them): a
     mention in a hypothetical or generic clause — "X would show …", "if this were X", "X
-    typically …" —, in a concession ("Although X is common here, …") or in a question
+    typically …", "X would be my last choice" —, weighed against another in its clause ("X
+    versus Y", "X vs. Y"), in a concession ("Although X is common here, …") or in a question
     ("Pleural effusion?") is neither chosen nor negated; a question the text answers at once is
     read with its answer ("Pleural effusion? No." negates, "Pneumothorax? Yes." chooses).
 18. Single choice, yes/no, grade: exactly one option asserted → it; none → ``negated`` (all
@@ -151,6 +176,7 @@ from medvqa.score.parsers._cues import (
     Opening,
     WordStart,
     as_bytes,
+    holds_neg_mark,
     line_starts,
     matches_at,
     word_tokens,
@@ -189,6 +215,8 @@ _REFUSAL_WORDS: Final = as_bytes(REFUSAL_TRIGGERS)
 _LETTER_KEYWORD_BYTES: Final = as_bytes(LETTER_KEYWORDS)
 # Keywords that take a letter: a tail holding one may name another option ("answer C too").
 _TAIL_KEYS: Final[tuple[str, ...]] = ("answer", "option", "choice", "letter")
+# A longer tail without Markdown is never letters only (prepare only strips it).
+_LETTERS_ONLY_LEN: Final = 64
 # A line that opens with a letter ("B.", "- C)", "A, C"): matched at each line start.
 _LETTER_LINE: Final = re.compile(r"[ \t]*(?:[-*\u2022][ \t]*)?[A-Z](?:[.):]|\s*(?:,|/|&|or\b"
                                  r"|and\b))")
@@ -305,10 +333,15 @@ def _reads_as_whole(body: str, segments: list[Segment]) -> bool:
 def _tail_may_matter(tail: str, yesno: bool) -> bool:
     """Whether what follows the answer can undo it (the full reading runs only then).
 
-    So when it has a refusal or hedge cue, a letter position or a change of mind.
+    So when it has a refusal or hedge cue, a letter position or a change of mind. A letter
+    position holds a capital standing alone ("Answer: D⏎⏎C", "… D.; C.") unless it follows a
+    keyword that takes a letter ("therefore b") or the tail is letters only ("⏎b").
     """
     lowered = tail.lower()
-    return (not _TAIL_WORDS.isdisjoint(word_tokens(lowered)) or _bracket_may_matter(tail, yesno)
+    tokens = word_tokens(lowered)
+    return (not _TAIL_WORDS.isdisjoint(tokens) or not _LETTER_KEYWORD_BYTES.isdisjoint(tokens)
+            or _bracket_may_matter(tail, yesno) or _LONE_CAPITAL.search(tail) is not None
+            or (len(tail) <= _LETTERS_ONLY_LEN or holds_markup(tail)) and letters_only(tail)
             or any(k in lowered for k in _TAIL_KEYS)
             or bool(matches_at(_LETTER_LINE, tail, line_starts(tail), _LETTER_LINE_OPENS))
             or _search_cased(REVISION, REVISION_WORDS, tail, lowered))
@@ -342,7 +375,7 @@ def _before_cued(before: str) -> bool:
 def _cued_by(lowered: str, tokens: list[bytes]) -> bool:
     """:func:`_before_cued` of a lower-cased text and its word tokens."""
     return not _BEFORE_WORDS.isdisjoint(tokens) or "n't" in lowered or any(
-        w in lowered for w in NEG_STARTS)
+        w in lowered for w in NEG_STARTS) or holds_neg_mark(lowered)
 
 
 def _before_may_matter(before: str, chosen: frozenset[str], ix: OptionSet) -> bool:
