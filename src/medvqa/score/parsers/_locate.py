@@ -400,9 +400,9 @@ def _json_segments(text: str, lowered: str, objects: list[tuple[int, int]]) -> l
             start = text.rfind("{", 0, m.start())
             close = text.find("}", m.end())
             span = (start if start >= 0 else m.start(), len(text) if close < 0 else close + 1)
-            if "onf" in lowered or "ertain" in lowered:
-                if _LOW_CONFIDENCE.search(text, span[0], span[1]) is not None:
-                    content += " (low confidence)"
+            if ("confidence" in lowered or "certainty" in lowered) and _LOW_CONFIDENCE.search(
+                    text, span[0], span[1]) is not None:
+                content += " (low confidence)"  # read as the hedge it is (rule 8)
             out.append(Segment(span[0], span[1], "Answer: " + content, "json"))
             objects.append(span)
     return out
