@@ -242,6 +242,7 @@ _LINE_OPENINGS = ["", " ", "\t", "\u00a0", "\u2003", "- ", "* ", "\u2022 ", "1. 
                   "(", "[", "x: ", "\n"]
 _LINE_LETTERS = ["A", "B", "Z", "a", "", "Brain", "Bor", "Aand", "- x: present", "2) y \u2014 no"]
 _LINE_PIECES = [".", ")", ":", "]", " ", "\t", "\u00a0", ",", "/", "&", "or", "and", " or B",
+                " not A", ", not (C)", " rather than D", " instead of B",
                 ", C", "/D", " is correct", " - x", " \u2014 x", ": present", " absent", "yes",
                 " seen", "x", "- item", "1) item", "B or C"]
 # A line: an opening (space, bullet, number, bracket), a letter or word, then pieces.
@@ -259,6 +260,7 @@ def test_a_line_pattern_is_skipped_only_where_it_cannot_match(text: str) -> None
     starts = line_starts(text) + [i + 1 for i in positions_of(text, ":")]
     for pattern, opens in ((_locate._MARK_WORDS, _locate._MARK_LINE_OPENS),
                            (_letters._LINE, _letters._LINE_OPENS),
+                           (_letters._CONTRAST, _letters._CONTRAST_OPENS),
                            (_letters._LIST, _letters._LIST_OPENS),
                            (_reading._RESTATED, _reading._RESTATED_OPENS),
                            (_strict._LETTER_LINE, _strict._LETTER_LINE_OPENS)):

@@ -294,6 +294,9 @@ TABLE: list[Row] = [
     ("discussed", "single", "MM", "B would be my last choice.", None),
     ("structured", "single", "MM", '{"answer": "B", "confidence": "low"}', None),
     ("structured", "single", "MM", '{"answer": "B", "confidence": "high"}', "B"),
+    ("letter positions", "single", "MM", "B, not A.", "B"),
+    ("letter positions", "single", "MM", "B rather than A.", "B"),
+    ("letter positions", "single", "MM", "I, not you, think B is correct.", "B"),
     ("letter positions", "single", "MM", "B. Wait, no \u2014 A.", None),
     ("letter positions", "single", "MM", "The specks are clustered and fine. B.", "B"),
     # a status after a yes/no word confirms it

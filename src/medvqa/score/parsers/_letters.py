@@ -10,7 +10,8 @@ A letter names an option only in a *letter position* (strict rule 6):
   positions above, opens a line or follows a colon ("Options B or C", "Density: B or C");
 - after "therefore", "thus", "hence", "both", "it is" ("Therefore, B", "It's C because …");
 - said to be the answer ("B is correct", "C is the most likely"), or opening a line before
-  "is", "was", "seems" or a spaced dash ("B - Pneumothorax");
+  "is", "was", "seems" or a spaced dash ("B - Pneumothorax"), or set against another letter
+  there ("B, not A", "B rather than A");
 - a clause of its own at the end, after a comma, colon, period, dash or arrow ("So, B.",
   "Verdict: C", "Not A. B.", "Wait, no — A.").
 
@@ -53,6 +54,9 @@ _P_KEY = (r"(?i:\b(?:answers?|options?|choices?|letter|therefore|thus|hence|both
           r"(?<![A-Za-z])(?P<kb>[(\[])?(?P<k>[A-Za-z])[)\]]?(?![\w-])")
 _P_LINE = (r"^[ \t]*(?:[-*\u2022][ \t]*|\d+[.)][ \t]*)?(?P<l>[A-Z])(?:[.):](?=\s|$)"
            r"|(?=[ \t]+[-\u2013\u2014][ \t])|(?=[ \t]+(?:is|was|seems|appears|would\s+be)\b))")
+# A letter opening a line that is set against another letter: "B, not A", "B rather than A".
+_P_CONTRAST = (r"^[ \t]*(?:[-*\u2022][ \t]*)?(?P<v>[A-Z])(?=,?[ \t]+(?:not|rather[ \t]+than"
+               r"|instead[ \t]+of)[ \t]+[(\[]?[A-Z](?![\w-]))")
 # A letter that is said to be the answer ("B is correct", "I think C is the right one").
 _P_IS = (r"(?P<i>[A-Z])(?<![\w.'-][A-Z])(?=[ \t]+is[ \t]+(?:the[ \t]+)?(?:correct|right|best"
          r"|true|most[ \t]+likely|answer)\b)")
@@ -73,6 +77,8 @@ _LIST: Final = re.compile(_P_LIST, re.MULTILINE)
 # What _LINE and _LIST may open with (each is matched at line starts, _LIST after colons too); a
 # bare "or"/"and" after a letter needs a word boundary, so a space, between them.
 _LINE_OPENS: Final = Opening(" \t-*\u2022", ".): \t", digit=True)
+_CONTRAST: Final = re.compile(_P_CONTRAST, re.MULTILINE)
+_CONTRAST_OPENS: Final = Opening(" \t-*\u2022", ", \t")
 _LIST_OPENS: Final = Opening(" \t", ",/&", space_after_capital=True)
 _IS: Final = re.compile(_P_IS, re.MULTILINE)
 _ALONE: Final = re.compile(_P_ALONE, re.MULTILINE)
@@ -122,7 +128,7 @@ def letter_mentions(text: str, lowered: str, words: dict[str, tuple[str, ...]],
         if group == "k" and letter.islower() and not _ends_clause(text, m.end()):
             continue
         bracketed = group == "p" or (group == "k" and m.group("kb") is not None)
-        if not bracketed and group not in "siz" and _in_name(text, end,
+        if not bracketed and group not in "sizv" and _in_name(text, end,
                                                             words.get(letter.upper(), ())):
             continue
         out.append((letter.upper(), m.start(group), end))
@@ -167,6 +173,8 @@ def _positions(text: str, lowered: str, present: set[str] | None) -> list[re.Mat
             i = lowered.find(key, i + len(key))
     starts = line_starts(text)
     out += matches_at(_LINE, text, starts, _LINE_OPENS)
+    if " not " in text or " rather " in text or " instead " in text:
+        out += matches_at(_CONTRAST, text, starts, _CONTRAST_OPENS)
     if " is " in text and ("correct" in lowered or "right" in lowered or "best" in lowered
                            or "true" in lowered or "likely" in lowered or "answer" in lowered):
         out += _IS.finditer(text)

@@ -51,7 +51,8 @@ Rules, applied in this order (each has its rows in the decision table of
    whole answer is a letter or a list of letters (``B``, ``(B)``, ``B.``, ``[B]``, ``A, C``,
    ``A; C``, ``A/C``, ``A and C``, optionally after ``Answer:``); ``(B)`` or ``[B]`` anywhere;
    after ``answer``, ``option``, ``choice`` or ``letter``; at the start of a line as ``B:``,
-   ``B.``, ``B)``, ``B - …``; after "therefore", "thus", "hence", "both", "it is"; said to be
+   ``B.``, ``B)``, ``B - …``, or set against another letter there ("B, not A", "B rather than
+   A"); after "therefore", "thus", "hence", "both", "it is"; said to be
    the answer ("B is correct"); a clause of its own at the end, after a comma, colon, period,
    dash or arrow ("So, B.", "… in the image. B.", "Wait, no — A."); and the letters
    listed after one of these, or opening a line or following a colon, joined by ``,`` ``/``
