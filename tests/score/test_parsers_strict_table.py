@@ -586,6 +586,15 @@ TABLE: list[Row] = [
     ("findings", "yesno", "YN", "No evidence of malignancy.", None),
     ("findings", "yesno", "YN", "There is a pneumothorax.", None),
     ("findings", "yesno", "YN", "Yes, there is no pneumothorax.", None, PTX_Q),
+    ("findings", "yesno", "YN", "Calcifications are present but appear benign.", None,
+     "Are there suspicious calcifications?"),
+    ("findings", "yesno", "YN", "Suspicious calcifications are present.", "A",
+     "Are there suspicious calcifications?"),
+    ("findings", "yesno", "YN", "There is a pneumothorax.", "A",
+     "Is there a pneumothorax in the right lung?"),
+    ("findings", "yesno", "YN", "Yes, no abnormality.", "A", "Is the mammogram normal?"),
+    ("findings", "yesno", "YN", "Yes, no.", None),
+    ("findings", "yesno", "YN", "Final answer: Yes no wait.", None),
     # --- negation scope (rule 16) ---
     ("negation scope", "single", "CXR", "Not a pleural effusion but a pneumothorax.", "B"),
     ("negation scope", "single", "CXR", "Neither pleural effusion nor pneumothorax \u2014 "

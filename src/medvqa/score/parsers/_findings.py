@@ -5,7 +5,8 @@ a no. A clause reads as an answer when it states that a finding X is absent — 
 evidence/signs of X", "There is no X", "Without X", "Negative for X", "Free of X", "Absence of
 X", "I see no X", "… does not show X", "X is absent / not seen / not identified / ruled out /
 excluded" — or, only when the question is known, that X is present ("There is a X", "X is
-seen / present", "… shows X", "Positive for X").
+seen / present", "… shows X", "Positive for X"; stated with the words by which the question
+asks about its nature: "suspicious", "malignant", "abnormal" …).
 
 When does "There is no X" answer the question? Only when X is the finding asked about:
 
@@ -74,6 +75,12 @@ _FILLER: Final = frozenset({
     "suggestive", "apparent", "appreciable", "detectable", "current", "provided", "given",
     "shown", "obviously", "clearly", "also", "and", "or", "nor", "be", "been", "it", "its",
 })
+# Words that ask about the nature of a finding ("Are there suspicious calcifications?"): a
+# present finding answers yes only when it is stated with them ("calcifications are present
+# but appear benign" does not).
+_QUALIFIERS: Final = frozenset(fold(w) for w in (
+    "suspicious", "malignant", "worrisome", "concerning", "abnormal", "pathologic",
+    "pathological", "aggressive"))
 # A question about normality or absence: a "no X" answer would then mean yes.
 _FLIPS: Final = re.compile(r"\b(?:normal|benign|healthy|unremarkable|intact|clear|free\s+of"
                            r"|negative|absent|absence|no|not|without|excluded|rul\w*\s+out"
@@ -177,6 +184,12 @@ def _asked(x: str, question: str) -> bool:
     return not flips and all(w in asked or any(same_stem(w, q) for q in asked) for w in words)
 
 
+def _qualified(x: str, question: str) -> bool:
+    """X carries every word of the question that asks about the finding's nature."""
+    missing = _question_words(question)[0] & _QUALIFIERS
+    return not missing or missing <= {fold(w) for w in _WORD.findall(x)}
+
+
 def finding_answers(lowered: str, question: str) -> set[str]:
     """``{"yes"}``, ``{"no"}``, both (contradictory) or none, from the findings stated.
 
@@ -201,7 +214,7 @@ def finding_answers(lowered: str, question: str) -> set[str]:
             pos = _match_if(_PRESENT, _PRESENT_NEEDS, clause)
             if pos is not None:
                 x = next(g for g in pos.groups() if g is not None)
-                if not _absent_lead(x) and _asked(x, question):
+                if not _absent_lead(x) and _asked(x, question) and _qualified(x, question):
                     out.add("yes")
     return out
 

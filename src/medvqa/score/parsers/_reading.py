@@ -82,8 +82,12 @@ _YN_HEAD: Final = re.compile(rf"^\s*{_LEAD}?(?:(?P<w>{_YN_WORDS})(?=$|\s*[.,;:!(
                              r"|(?P<f>yes|yeah|yep|s\u00ed|oui|ja|sim)(?=\s)"
                              r"|(?P<n>no|nein|non|n\u00e3o)(?=\s+(?:there|it|it's|i|the|this|that|we|you|"
                              r"this|these|they)\b))", re.IGNORECASE)
-_YN_BOTH: Final = re.compile(r"\b(yes|no|true|false)[\s,/]*(?:(?:or|and)\b)?[\s,/]*(?!\1\b)"
-                             r"(?:yes|no|true|false)\b")
+# "Yes or no", "yes/no", "Yes, no.": both words at once. Not "Yes, no abnormality": a "no" that
+# opens a noun phrase is no answer word (but "Yes no wait", "yes, no, actually" take it back).
+_YN_BOTH: Final = re.compile(r"\b(yes|no|true|false)(?:[\s,/]*(?:or|and)\b[\s,/]*(?!\1\b)"
+                             r"(?:yes|no|true|false)|[\s,/]*(?!\1\b)(?:yes|true|false|no(?![ \t]+"
+                             r"(?!(?:wait|actually|hmm|sorry|correction|scratch|i|on|let)\b)[a-z])))"
+                             r"\b")
 _OR: Final = re.compile(r"\bor\b|\beither\b", re.IGNORECASE)
 # Radiology's query: a question mark opening a word ("?pneumothorax") asks, it does not state.
 _QUERY: Final = re.compile(r"(?:^|[\s(\[,;:/])\?[a-z]")

@@ -89,11 +89,15 @@ Rules, applied in this order (each has its rows in the decision table of
     the first word of the answer (after ``Answer:`` or a marker) followed by the end or
     punctuation ("Negative.", "Sí, …", "是的，…", "**No**"); "yes" (never an adjective) may also
     be followed by a word ("Yes there is a mass"), "no" by a pronoun ("No there isn't"); "yes
-    or no" and "yes and no" are ``ambiguous``.
+    or no" and "yes and no" are ``ambiguous`` (not "Yes, no abnormality": that "no" opens a
+    noun phrase).
 15. **Findings that answer a yes/no question** (:mod:`._findings`): "No evidence of X", "There is
     no X", "X is absent" read as No when X is the finding asked about (every word of X in the
     question, and the question not about normality); without a question, only a specific
-    absent finding is read. With the question known, "There is X" / "X is seen" reads as Yes.
+    absent finding is read. With the question known, "There is X" / "X is seen" reads as Yes
+    when X carries the question's words about the finding's nature ("suspicious", "malignant",
+    "abnormal" …: "calcifications are present but benign" does not answer "Are there
+    suspicious calcifications?").
     "No doubt, …" and "not only" are not negations.
 16. **Negation scope**: a mention is *negated* when its clause (text between ``. ; , ! ?``, new
     lines, a spaced dash, an arrow ``→``, *but*, *however* …) has a negation before it ("not",
