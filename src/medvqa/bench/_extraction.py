@@ -31,6 +31,7 @@ import json
 import logging
 import tempfile
 import time
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -98,7 +99,7 @@ def modern_mix(n: int, rows: list[dict[str, Any]],
               and r["family"] not in ("plain-letter", "plain-text")]
     out = []
     for i, item in enumerate(realistic_mix(n, seed)):
-        distinct = item[0] not in _COMMON_CACHE.setdefault("common", _common_forms())
+        distinct = item[0] not in _common_forms()
         if distinct and rng.random() < 1 / 3:
             r = modern[int(rng.integers(0, len(modern)))]
             out.append((f"{r['response']}\n(case {i})", r["options"], r["question_type"],
@@ -108,13 +109,12 @@ def modern_mix(n: int, rows: list[dict[str, Any]],
     return out
 
 
-_COMMON_CACHE: dict[str, set[str]] = {}
-
-
-def _common_forms() -> set[str]:
+@cache
+def _common_forms() -> frozenset[str]:
+    """The realistic mix's common short forms (computed once: the mixes test every item)."""
     from medvqa.bench._scoring import _COMMON, _OPTIONS
 
-    return {f.format(L=k, T=v) for f in _COMMON for k, v in _OPTIONS.items()}
+    return frozenset({f.format(L=k, T=v) for f in _COMMON for k, v in _OPTIONS.items()})
 
 
 def _rate(items: list[tuple[str, dict[str, str], str, str]]) -> float:

@@ -47,7 +47,7 @@ HEDGE: Final = re.compile(
     r"|\b(?:not|isn't|aren't|wasn't|weren't)\s+(?:been\s+|be\s+)?(?:(?:entirely|completely|fully"
     r"|definitely|reliably|confidently|safely)\s+)?(?:excluded|ruled\s+out)"
     r"|\bunable\s+to\s+(?:exclude|rule\s+out)\b|\bpossible\b|\bpossibility\b|\bequivocal\b"
-    r"|\bdifferential\s+(?:diagnosis\s+)?(?:includes?|of|is)\b|\bborderline\s+between\b"
+    r"|\bdifferential\s+(?:diagnosis\s+)?(?:includes?|of|is)\b"
     r"|\b(?:worried|concerned)\s+about\b|\bconcern(?:ing)?\s+for\b"
     r"|\b(?:can|may|could)\s+(?:look|appear)\s+(?:similar|identical|alike)\b"
     r"|\bindistinguishable\b"
@@ -115,14 +115,21 @@ _NEG_ADVERBS = r"(?:\s+(?:" + "|".join(NEG_ADVERB_WORDS) + r"|[a-z]+ly))*"
 # "X and Y are excluded": in the masked text Y is blanked, so "and" (or "or", "nor") followed
 # by white space only and a verb can open the negation of X (not "X and not Y").
 _COORDINATED = r"(?:(?:and|or|nor|&)\s+)?"
+# Adjectives and participles that reject the option before them ("X is inconsistent", "X was
+# considered and rejected"): one list for NEG_AFTER, NEG_AFTER_VERB and the literal tests that
+# gate them (``_reading._clause_cued``, ``_quick._AFTER_STEMS``).
+REJECTING_WORDS: Final[tuple[str, ...]] = (
+    "inconsistent", "incompatible", "excludable", "rejected", "dismissed", "discounted",
+    "discarded")
+_REJECTING = "|".join(REJECTING_WORDS)
 NEG_AFTER: Final = re.compile(
     r"^[\s)\]*'\"]*(?:" + _COORDINATED + _NEG_VERBS + _NEG_ADVERBS
     + r"[\s'\"]+)?(?:not\b|n't\b|never\b"
     r"|(?:the|an?)\s+(?:wrong|incorrect)\b|(?:the\s+)?least\s+likely|(?:a|the)\s+(?:distractor"
     r"|red\s+herring|decoy)\b"
     r"|ruled\s+out|excluded|unlikely|incorrect|wrong|absent|less\s+likely|false\b|negative\b"
-    r"|eliminated|out\s+of\s+the\s+question|improbable|inconsistent|incompatible|excludable"
-    r"|rejected|dismissed|discounted|discarded|no\s+longer|resolved|disappeared)"
+    r"|eliminated|out\s+of\s+the\s+question|improbable|" + _REJECTING
+    + r"|no\s+longer|resolved|disappeared)"
     r"|^[\s)\]*'\"]*(?:(?:is|was|are|were|does|do|did|has|have|had|could|would|should|must"
     r"|might|need|ca|wo)n't|cannot)\b"
     # (not the hedge "X cannot be excluded", which rule 8 reads)
@@ -133,8 +140,8 @@ NEG_AFTER: Final = re.compile(
 # After a letter and its own punctuation ("A. is ruled out"): a verb must come first.
 NEG_AFTER_VERB: Final = re.compile(
     r"[\s.)\]:*'\"]+" + _NEG_VERBS + _NEG_ADVERBS + r"[\s'\"]*(?:not\b|n't\b|never\b"
-    r"|ruled\s+out|excluded|unlikely|incorrect|wrong|absent|less\s+likely|false\b|eliminated"
-    r"|inconsistent|incompatible|excludable|rejected|dismissed|discounted|discarded)",
+    r"|ruled\s+out|excluded|unlikely|incorrect|wrong|absent|less\s+likely|false\b|eliminated|"
+    + _REJECTING + ")",
     re.IGNORECASE,
 )
 
@@ -164,6 +171,8 @@ MARK_BEFORE: Final = re.compile(r"(?:[" + _NEG_MARKS + r"]|\[ \])[ \t]*(?:[a-z][
 def holds_neg_mark(text: str) -> bool:
     """Whether ``text`` holds a mark of :data:`MARK_BEFORE`: its gate (a substring test)."""
     return "[ ]" in text or not text.isascii() and any(m in text for m in _NEG_MARKS)
+
+
 # A table's or a check-list's sign for "absent" in a cell after the label: "X: -", "X (-)", "X |
 # 0 |", "X: \u2212" (after a colon, a bracket or a bar only: after a dash it may be a range).
 _SIGN_STATUS = r"[:(\[|][ \t]*(?:-|\u2212|0)(?=[ \t]*(?:$|[;!?\n)\]|]|[.,](?!\d)))"
@@ -192,6 +201,7 @@ def status_may_follow(lowered: str, words: set[str]) -> bool:
             or ("-" in lowered or "0" in lowered or "\u2212" in lowered)
             and (":" in lowered or "(" in lowered or "[" in lowered or "|" in lowered)
             and _SIGN.search(lowered) is not None)
+
 
 # A negation before a list of short noun phrases reaches every item ("no mass, calcification,
 # or distortion is seen"): the commas inside such a list end no clause. An item is at most 40

@@ -41,6 +41,7 @@ from medvqa.score.parsers._cues import (
     NEG_VERB_WORDS,
     NEG_WORDS,
     REFUSAL_TRIGGERS,
+    REJECTING_WORDS,
     STATUS_AFTER_ASCII,
     STATUS_WORDS,
     as_bytes,
@@ -72,8 +73,7 @@ _APART_NEGATIONS = frozenset({"no", "never", "neither", "nor", "without", "none"
 # ("wrongly", "unless likely"): a text holding one goes to the full reading.
 _AFTER_STEMS: Final[tuple[str, ...]] = (
     "excluded", "unlikely", "incorrect", "wrong", "absent", "less likely", "eliminated",
-    "improbable", "inconsistent", "incompatible", "excludable", "rejected", "dismissed",
-    "discounted", "discarded", "no longer", "resolved", "disappeared", "least likely",
+    "improbable", *REJECTING_WORDS, "no longer", "resolved", "disappeared", "least likely",
     "distractor", "red herring", "decoy")
 # The words NEG_AFTER allows between a mention and its negation ("… is clearly not …"), with
 # any adverb in -ly (:func:`_after_reaches`).

@@ -37,6 +37,7 @@ from medvqa.score.parsers._cues import (
     NEG_STOP_ASCII,
     NEG_WORDS,
     NOT_NEGATIONS,
+    REJECTING_WORDS,
     STATUS_AFTER,
     STATUS_AFTER_ASCII,
     Opening,
@@ -459,9 +460,8 @@ def _clause_cued(lowered: str) -> bool:
             or "unlikely" in lowered or "incorrect" in lowered or "wrong" in lowered
             or "absent" in lowered or "less" in lowered or "false" in lowered
             or "eliminated" in lowered or "out" in lowered
-            or "improbable" in lowered or "rejected" in lowered or "neg" in lowered
-            or "inconsistent" in lowered or "incompatible" in lowered or "excludable" in lowered
-            or "dismissed" in lowered or "discounted" in lowered or "discarded" in lowered
+            or "improbable" in lowered or "neg" in lowered
+            or any(w in lowered for w in REJECTING_WORDS)
             or "longer" in lowered or "resolved" in lowered or "disappeared" in lowered
             or "least" in lowered or "distractor" in lowered or "herring" in lowered
             or "decoy" in lowered)
