@@ -15,7 +15,7 @@ install: $(STAMP)
 # source for many minutes and is never used.
 # The editable install also compiles the answer-reading rules with mypyc (setup.py; about a
 # minute; pure Python where no C compiler is at hand). After editing a rule, `make compile`
-# rebuilds them: until then the rules run from source (medvqa/score/parsers/_native.py).
+# rebuilds them: until then the rules run from source (medvqa/reading/_native.py).
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
@@ -39,5 +39,5 @@ bench: install
 	$(BIN)/medvqa bench
 
 clean:
-	rm -rf demo-out .pytest_cache build src/medvqa_rules__mypyc.*.so src/medvqa/score/parsers/*.so \
-		src/medvqa/score/parsers/_native_build.json
+	rm -rf demo-out .pytest_cache build src/medvqa_rules__mypyc.*.so src/medvqa/reading/*.so \
+		src/medvqa/reading/_native_build.json

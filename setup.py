@@ -1,7 +1,7 @@
 """Build: the answer-reading rules compiled to C by mypyc wherever a C compiler is at hand.
 
 Everything else is declared in pyproject.toml. The strict parser's modules
-(``medvqa.score.parsers._native.COMPILED_MODULES``) are compiled into C extension modules that
+(``medvqa.reading._native.COMPILED_MODULES``) are compiled into C extension modules that
 read answers about twice as fast (issue 26: at least 100,000 responses/s on the realistic mix);
 the decisions are the same (tests/score/test_compiled_rules.py). With no compiler, a failed
 compile, or ``MEDVQA_PURE_PYTHON=1``, medvqa installs as pure Python and runs the same rules
@@ -19,7 +19,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
-PARSERS = HERE / "src" / "medvqa" / "score" / "parsers"
+PARSERS = HERE / "src" / "medvqa" / "reading"
 
 
 def _native():  # the module list and digests, without importing medvqa (not installed yet)
@@ -66,7 +66,7 @@ class OptionalBuildExt(build_ext):
             return
         if self.extensions:
             # Written last, so only a complete build is ever trusted (see _native.py).
-            target = Path(self.get_ext_fullpath("medvqa.score.parsers._strict")).parent
+            target = Path(self.get_ext_fullpath("medvqa.reading._strict")).parent
             digests = NATIVE.source_digests(PARSERS)
             (target / NATIVE.MANIFEST).write_text(
                 json.dumps({"sources": digests}, indent=1, sort_keys=True) + "\n",

@@ -20,6 +20,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "medvqa"
 LAYERS: list[set[str]] = [
     {"__init__", "errors", "_suggest", "rng", "_resources", "_lazy"},
     {"_registry", "_optional", "store"},
+    {"stats"},
     {"schema"},
     {"sources"},
     {"benchmark"},
@@ -27,6 +28,7 @@ LAYERS: list[set[str]] = [
     {"interop"},
     {"recipes"},
     {"models"},
+    {"reading"},
     {"conditions"},
     {"run"},
     {"score"},
@@ -34,7 +36,7 @@ LAYERS: list[set[str]] = [
     {"report"},
     {"train", "review"},
     {"testing"},
-    {"bench", "demo"},
+    {"measurements", "demo"},
     {"cli"},
 ]
 RANK = {room: i for i, rooms in enumerate(LAYERS) for room in rooms}

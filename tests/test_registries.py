@@ -13,16 +13,16 @@ import pytest
 from _lung_bench import make_bench
 from _medvqa_cli import cli
 
-from medvqa.bench import SECTIONS
 from medvqa.conditions import CONDITIONS, expand_conditions
 from medvqa.errors import BadInputError
 from medvqa.interop import EXPORTERS, IMPORT_FORMATS, IMPORTERS, READERS
+from medvqa.measurements import SECTIONS
 from medvqa.models import BACKENDS, ModelConfig
+from medvqa.reading import STYLES, make_parser
 from medvqa.recipes import RECIPE_TYPES
 from medvqa.run import RunConfig, run_benchmark
 from medvqa.schema import Item, Prediction, read_jsonl
 from medvqa.score import ScoreConfig, score_run
-from medvqa.score.parsers import STYLES, make_parser
 from medvqa.sources import SOURCE_READERS
 from medvqa.testing import ChatServer, write_tiny_vlm
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from medvqa.bench._build import make_images
+from medvqa.measurements._build import make_images
 from medvqa.recipes import BuildConfig, build_benchmark
 
 SMALL, LARGE = 300, 1500

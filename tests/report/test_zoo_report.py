@@ -7,7 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from medvqa.bench._scale import ZOO_CONDITIONS, write_random_run, write_scale_bench, write_zoo
+from medvqa.measurements._scale import (
+    ZOO_CONDITIONS,
+    write_random_run,
+    write_scale_bench,
+    write_zoo,
+)
 from medvqa.report._render import write_report
 from medvqa.report._report import TRANSPOSE_AFTER, BenchmarkSection
 from medvqa.score import ScoreConfig, score_run

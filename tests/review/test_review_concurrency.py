@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from medvqa.bench._review import make_load_bench, run_load
+from medvqa.measurements._review import make_load_bench, run_load
 from medvqa.review import ReviewStore, load_bench
 from medvqa.testing import PostgresServer, postgres_bin
 

@@ -108,7 +108,7 @@ def test_controls_are_deterministic(scored: Path, tmp_path: Path) -> None:
 
 
 def test_holm_is_applied_within_each_family(scored: Path) -> None:
-    from medvqa.score._tests import holm
+    from medvqa.stats import holm
 
     metrics = json.loads((scored / "metrics.json").read_text())
     controls = metrics["controls"]

@@ -15,7 +15,7 @@ import pytest
 from medvqa.schema import MetricsFile
 from medvqa.score._controls import control_table
 from medvqa.score._family import adjust_family
-from medvqa.score._resample import Resampler
+from medvqa.stats import Resampler
 
 N = 40
 

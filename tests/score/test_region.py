@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from medvqa.reading import make_parser, read_regions, region_scores
 from medvqa.schema import Item, Prediction
 from medvqa.score._block import metrics_block
 from medvqa.score._rows import score_row
-from medvqa.score.parsers import make_parser, read_regions, region_scores
 
 GOLD = {"1": "optic disc", "2": "optic cup", "5": "macula"}
 # (response, precision, recall, F1, HR) — computed by hand from LMOD's definitions:

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scoring_cli import medvqa
 
-from medvqa.bench._scale import write_random_run, write_scale_bench
 from medvqa.errors import BadInputError
+from medvqa.measurements._scale import write_random_run, write_scale_bench
 from medvqa.schema import Benchmark, CreatedWith, Item, Prediction, write_json, write_jsonl
 from medvqa.score import ScoreConfig, score_run
 from medvqa.score._stream import SHOWN_PROBLEMS, scored_line

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from sacrebleu.metrics import BLEU
 
+from medvqa.reading import bleu_stats, corpus_bleu, make_parser, open_scores
 from medvqa.schema import Item, MetricsFile, Prediction
 from medvqa.score._block import metrics_block
 from medvqa.score._metric_table import METRICS, Metric
 from medvqa.score._rows import score_row
-from medvqa.score.parsers import bleu_stats, corpus_bleu, make_parser, open_scores
 
 PAIRS = [("Yes", "yes"), ("Left pleural effusion.", "left pleural effusion"),
          ("a small nodule in the right upper lobe", "small nodule right upper lobe"),

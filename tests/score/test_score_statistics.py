@@ -12,19 +12,16 @@ from hypothesis import strategies as st
 
 from medvqa.score import (
     chance_of_guess,
-    cluster_index,
     macro_f1,
     mcnemar_exact,
     paired_difference,
-    ratio_ci,
     subgroup_analysis,
     weighted_accuracy,
 )
 from medvqa.score._block_input import BaseSums, BlockInput
-from medvqa.score._bootstrap import resampled_sums
 from medvqa.score._metrics import macro_f1_from_sums, weighted_accuracy_from_sums
-from medvqa.score._resample import Resampler
 from medvqa.score._rows import ScoredRow
+from medvqa.stats import Resampler, cluster_index, ratio_ci, resampled_sums
 
 # --- bootstrap ---------------------------------------------------------------------------
 

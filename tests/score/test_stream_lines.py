@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 from pydantic import ValidationError
 
-from medvqa.bench._scale import write_random_run, write_scale_bench
 from medvqa.errors import BadInputError
+from medvqa.measurements._scale import write_random_run, write_scale_bench
 from medvqa.schema import InputError, Prediction
 from medvqa.score import ScoreConfig, score_run
 from medvqa.score._per_condition import _case_index
 from medvqa.score._stream import problem_line
-from medvqa.score._tests import dense_labels, repeats
+from medvqa.stats import dense_labels, repeats
 
 
 def _run(tmp_path: Path, edit: dict[int, bytes]) -> tuple[Path, Path]:

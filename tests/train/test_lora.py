@@ -10,9 +10,9 @@ import pytest
 from medvqa.cli import _app as cli
 from medvqa.cli import main
 from medvqa.models import ModelConfig
+from medvqa.reading import make_parser
 from medvqa.run import RunConfig, run_benchmark
 from medvqa.schema import Item, Prediction, RunInfo, read_json, read_jsonl
-from medvqa.score.parsers import make_parser
 from medvqa.testing import write_text_bench, write_tiny_vlm
 from medvqa.train import LoraTrainConfig, train_lora
 

@@ -1,5 +1,5 @@
 """Device driver for issue 25: the same measurement as `medvqa bench --only gpu`
-(medvqa.bench._local.hf_vs_generate), one (model, batch) at a time, each result written to
+(medvqa.measurements._local.hf_vs_generate), one (model, batch) at a time, each result written to
 $OUT/figures.json as soon as it exists. The SmolLM2 tokenizer comes from a saved folder
 (.gpu/tokenizer) because the 98 MB GGUF it is normally read from does not travel."""
 
@@ -49,7 +49,7 @@ def saved_tokenizer(extra):
 rv.smollm2_tokenizer = saved_tokenizer
 rq.smollm2_tokenizer = saved_tokenizer
 
-from medvqa.bench._local import GPU_MODELS, hf_vs_generate  # noqa: E402
+from medvqa.measurements._local import GPU_MODELS, hf_vs_generate  # noqa: E402
 from medvqa.models import _hf_vlm  # noqa: E402
 
 _close = _hf_vlm.LocalVLM.aclose

@@ -11,8 +11,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from medvqa.bench import SECTIONS, BenchFigure
 from medvqa.cli._help import names_help
+from medvqa.measurements import SECTIONS, BenchFigure
 
 
 def bench_command(

@@ -8,7 +8,7 @@ import typer
 
 from medvqa.cli._console import print_skipped
 from medvqa.cli._help import names_help
-from medvqa.score.parsers import PARSER_SEED, STYLES
+from medvqa.reading import PARSER_SEED, STYLES
 
 
 def parse_command(
@@ -29,7 +29,7 @@ def parse_command(
     from rich.console import Console
 
     from medvqa.errors import BadInputError
-    from medvqa.score.parsers import parse_records
+    from medvqa.reading import parse_records
     from medvqa.store import atomic_write_text
 
     err = Console(stderr=True)

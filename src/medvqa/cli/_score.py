@@ -14,9 +14,9 @@ from rich.console import Console
 
 from medvqa.cli._console import print_skipped
 from medvqa.cli._help import default_of, names_help
+from medvqa.reading import STYLES
 from medvqa.schema import CLEAN
 from medvqa.score import ScoreConfig
-from medvqa.score.parsers import STYLES
 
 
 def _d(name: str) -> Any:
@@ -90,8 +90,9 @@ def score_command(
     from rich.console import Console
 
     from medvqa.errors import UsageError
+    from medvqa.reading import ExtractConfig
     from medvqa.report import print_metrics
-    from medvqa.score import ExtractConfig, JudgeConfig, missing_lines, score_run
+    from medvqa.score import JudgeConfig, missing_lines, score_run
     from medvqa.store import disk_full_is_bad_input
 
     judge_config = None if judge is None else JudgeConfig.for_model(

@@ -4,7 +4,7 @@ Text-only models are asked every choice item without its image, and the items th
 ``min_correct`` models answer correctly are dropped.
 
 Requests go through ``medvqa.run.complete`` (same backends, cache and retries as runs) and are
-scored with the strict parser (``medvqa.score.parsers.make_parser("strict")``). The kept items
+scored with the strict parser (``medvqa.reading.make_parser("strict")``). The kept items
 are written to a new BENCH/ (images copied, items_sha256 recomputed); the dropped ones go to
 ``dropped.jsonl`` with each model's answer and the reason.
 """
@@ -124,7 +124,7 @@ def _answers(config: GuessableConfig, items: list[Item]) -> dict[str, list[str |
 
 def filter_guessable(config: GuessableConfig) -> GuessableResult:
     """Run the filter (see module docstring); returns the counts."""
-    from medvqa.score.parsers import is_correct, make_parser
+    from medvqa.reading import is_correct, make_parser
 
     if Path(config.out).resolve() == Path(config.bench).resolve():
         raise BadInputError(f"{config.out}: write the filtered benchmark to a new folder")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,11 +75,18 @@ class PredictionJournal:
         # thread commits results: a second connection (WAL readers never block the writer),
         # used by one thread at a time.
         self._reader = sqlite3.connect(str(self.path), timeout=30.0, check_same_thread=False)
+        # Closing a connection while the worker thread reads through it crashes the process
+        # (SQLite frees what the read is using): the two never overlap.
+        self._reader_lock = threading.Lock()
+        self._closed = False
 
     def is_done(self, item_id: str, condition: str, *, include_errors: bool = True) -> bool:
         """Whether ``(item_id, condition)`` has a row (with a response, unless include_errors)."""
         sql = "SELECT error IS NULL FROM predictions WHERE item_id = ? AND condition = ?"
-        row = self._reader.execute(sql, (item_id, condition)).fetchone()
+        with self._reader_lock:
+            if self._closed:  # the run has stopped: the caller's answer is never used
+                raise RuntimeError("the prediction journal is closed")
+            row = self._reader.execute(sql, (item_id, condition)).fetchone()
         return row is not None and (include_errors or bool(row[0]))
 
     def add_many(self, rows: Sequence[JournalRow]) -> None:
@@ -163,8 +171,10 @@ class PredictionJournal:
         return n
 
     def close(self) -> None:
-        """Close the connections."""
-        self._reader.close()
+        """Close the connections (after any read the worker thread is making)."""
+        with self._reader_lock:
+            self._closed = True
+            self._reader.close()
         self._conn.close()
 
     def __enter__(self) -> PredictionJournal:

@@ -17,12 +17,11 @@ import numpy as np
 
 from medvqa.schema import MetricsBlock
 from medvqa.score._block_input import BlockInput, resolve
-from medvqa.score._bootstrap import cluster_index
 from medvqa.score._metric_table import METRICS
 from medvqa.score._metrics import MAX_INTERVAL_CLASSES, chance_of_guess, class_metrics_note
-from medvqa.score._resample import Resampler
 from medvqa.score._rows import ScoredRow, class_hash
 from medvqa.score._table import Extra
+from medvqa.stats import Resampler, cluster_index
 
 
 @dataclass

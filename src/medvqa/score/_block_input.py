@@ -5,7 +5,7 @@ A block is the rows of one condition, or of one breakdown group of it. Metric fu
 :meth:`BlockInput.base` for statistics of the block's standard sums (correct, invalid, n and,
 where class metrics apply, per-class totals, true and false positives),
 :meth:`BlockInput.ratio` and :meth:`BlockInput.interval` for their own columns. The intervals
-are registered with the run's :class:`~medvqa.score._resample.Resampler` and filled when it
+are registered with the run's :class:`~medvqa.stats._resample.Resampler` and filled when it
 runs, so a function returns a :class:`PendingValue`; :func:`resolve` turns it into a
 :class:`~medvqa.schema.MetricValue` afterwards.
 """
@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from medvqa.schema import MetricValue
-from medvqa.score._resample import Columns, IntervalRef, Part, Resampler
 from medvqa.score._table import Extra
+from medvqa.stats import Columns, IntervalRef, Part, Resampler
 
 
 def clean(x: float | None) -> float | None:

@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from medvqa.errors import UsageError
+from medvqa.reading._registry import PARSER_SEED, STYLES
 from medvqa.score._by import check_by
 from medvqa.score._checks import check_resamples
-from medvqa.score.parsers._registry import PARSER_SEED, STYLES
 
 if TYPE_CHECKING:
-    from medvqa.score._extract import ExtractConfig
+    from medvqa.reading import ExtractConfig
     from medvqa.score._judge import JudgeConfig
 
 #: Age band edges in years for the subgroup tests (under 18, 18–39, 40–59, 60 and over).

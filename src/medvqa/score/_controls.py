@@ -5,9 +5,9 @@ For every condition other than the baseline (``clean``) and those scoring combin
 scored under both are paired by id and compared (:func:`paired_delta`): Δ of accuracy with a
 paired percentile bootstrap interval (items resampled together, or whole cases when a
 ``case_id`` repeats, as the oncology paper's blind ablation does, seed 003 §4.3; drawn with
-every other interval of the run, :mod:`medvqa.score._resample`) and a paired
+every other interval of the run, :mod:`medvqa.stats._resample`) and a paired
 test clustered the same way (McNemar exact, or the exact cluster sign-flip test when cases
-repeat; :mod:`medvqa.score._tests`). The same is done per category.
+repeat; :mod:`medvqa.stats._tests`). The same is done per category.
 
 Which of these are claims, and how they are adjusted, is the ``family`` of each test
 (:mod:`medvqa.score._family`): the overall Δ of a control that is not a point of a severity
@@ -15,7 +15,7 @@ curve (blind, noise, text-only, swap, ood: what its ``removes`` declares, never 
 the primary family ``controls``; its per-category Δs are in ``categories``. A point of a
 severity curve (``Condition.curve``: a corruption at one severity) is shown with its Δ and
 unadjusted p but is no claim (family ""): each curve gets one one-sided trend test of accuracy
-over severity instead (:mod:`medvqa.score._trend`), in the family ``curves``. The verdicts
+over severity instead (:mod:`medvqa.stats._trend`), in the family ``curves``. The verdicts
 (``needs_image``, ``declines``) follow the Holm-adjusted decision of the family. Corruptions
 also give a degradation curve per corruption: accuracy at severity 0 (clean) to 5, PathMMU's
 Fig. 7 (seed 004).
@@ -33,9 +33,7 @@ from pydantic import BaseModel, Field
 
 from medvqa.conditions import baseline_of, describe
 from medvqa.rng import rng_for
-from medvqa.score._resample import Columns, IntervalRef, Resampler
-from medvqa.score._tests import paired_test, significant
-from medvqa.score._trend import trend_test
+from medvqa.stats import Columns, IntervalRef, Resampler, paired_test, significant, trend_test
 
 #: Family of the overall Δ of a control that is not a point of a curve (the primary claims).
 PRIMARY = "controls"

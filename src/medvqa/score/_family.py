@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from medvqa.score._tests import holm, significant
+from medvqa.stats import holm, significant
 
 #: Level of every verdict, on Holm-adjusted p-values within the test's family.
 ALPHA = 0.05

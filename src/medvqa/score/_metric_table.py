@@ -9,7 +9,7 @@ block and read back as a plain dict).
 
 A function returns its point estimate with the interval it asks the block for
 (``value(point, b.base(...))``, ``b.ratio(num, den)``, ``b.interval(...)``): the intervals of
-every block are drawn together, once, after all functions ran (:mod:`medvqa.score._resample`).
+every block are drawn together, once, after all functions ran (:mod:`medvqa.stats._resample`).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from medvqa.reading import corpus_bleu
 from medvqa.score._block_input import BlockInput, PendingValue, clean, value
 from medvqa.score._metrics import (
     accuracy,
@@ -29,8 +30,7 @@ from medvqa.score._metrics import (
     weighted_accuracy,
     weighted_accuracy_from_sums,
 )
-from medvqa.score._resample import Columns, Part
-from medvqa.score.parsers import corpus_bleu
+from medvqa.stats import Columns, Part
 
 
 @dataclass(frozen=True)

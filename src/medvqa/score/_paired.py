@@ -2,7 +2,7 @@
 
 The difference in accuracy (A − B) gets a paired bootstrap interval — items (or cases, when a
 case_id repeats) are resampled once and both runs are scored on the same resample — and a paired
-test that agrees with it about clustering (:func:`medvqa.score._tests.paired_test`): McNemar's
+test that agrees with it about clustering (:func:`medvqa.stats._tests.paired_test`): McNemar's
 exact test when every case has one item, the exact cluster sign-flip test when cases repeat.
 Items are matched by item id; only items scored (not errored) in both are compared.
 
@@ -27,11 +27,9 @@ from medvqa.schema import (
     Prediction,
     read_jsonl,
 )
-from medvqa.score._bootstrap import cluster_index
 from medvqa.score._checks import check_resamples
 from medvqa.score._config import ScoreConfig
-from medvqa.score._resample import Columns, Resampler
-from medvqa.score._tests import paired_test
+from medvqa.stats import Columns, Resampler, cluster_index, paired_test
 
 
 def mcnemar_exact(a_only: int, b_only: int) -> float:
@@ -74,7 +72,7 @@ def paired_difference(
     n = len(a)
     clusters = cluster_index(case_ids, n)
     units = clusters if clusters is not None else np.arange(n)
-    # The draws of metrics.json's intervals (medvqa.score._resample), on these items' units.
+    # The draws of metrics.json's intervals (medvqa.stats._resample), on these items' units.
     resampler = Resampler(int(units.max(initial=-1)) + 1, resamples, seed)
     d = a - b
     ref = resampler.interval("Δ", units, lambda: Columns.dense(d, np.ones(n)),

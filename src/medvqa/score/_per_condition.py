@@ -2,7 +2,7 @@
 
 Built from the scored rows' columns (:class:`~medvqa.score._table.Rows`) and the items'
 (:class:`~medvqa.score._items.ItemTable`); every interval is registered with the run's one
-:class:`~medvqa.score._resample.Resampler` and drawn after all conditions are planned.
+:class:`~medvqa.stats._resample.Resampler` and drawn after all conditions are planned.
 A breakdown with more than :data:`MAX_GROUPS` values (``--by meta.patient_id``) is left out,
 with one line saying so: a breakdown compares groups, and one block per patient would cost a
 resampled interval for each of them.
@@ -27,10 +27,9 @@ from medvqa.score._block import (
 )
 from medvqa.score._items import Groups, ItemTable
 from medvqa.score._metrics import MAX_INTERVAL_CLASSES
-from medvqa.score._resample import MAX_UNITS, Resampler
 from medvqa.score._subgroups import subgroup_tests
 from medvqa.score._table import Extra, Rows
-from medvqa.score._tests import dense_labels
+from medvqa.stats import MAX_UNITS, Resampler, dense_labels
 
 #: A breakdown with more distinct values than this is left out (and said so).
 MAX_GROUPS = 200

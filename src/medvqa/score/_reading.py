@@ -24,11 +24,17 @@ from pathlib import Path
 from typing import IO, Any
 
 from medvqa.conditions import condition_order, get_condition
+from medvqa.reading import (
+    AnswerParser,
+    ExtractCandidate,
+    Extraction,
+    ExtractResult,
+    eligible,
+    make_parser,
+)
 from medvqa.schema import Item, Prediction, RecordError, read_numbered
-from medvqa.score._extract import ExtractCandidate, Extraction, ExtractResult, eligible
 from medvqa.score._items import ItemTable
 from medvqa.score._rows import ScoredRow, score_row
-from medvqa.score.parsers import AnswerParser, make_parser
 
 __all__ = ["DISAGREEMENTS_FILE", "EXTRACTIONS_FILE", "ConditionReading", "Reading",
            "StyleCount", "choice_style", "collect_candidates"]

@@ -8,10 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from medvqa.schema import Item, Prediction
-from medvqa.score._extract import Extraction, rescue
-from medvqa.score.parsers import (
+from medvqa.reading import (
     AnswerParser,
+    Extraction,
     bleu_stats,
     gold_regions,
     is_correct,
@@ -20,7 +19,9 @@ from medvqa.score.parsers import (
     open_answer,
     open_scores,
     region_scores,
+    rescue,
 )
+from medvqa.schema import Item, Prediction
 
 
 @dataclass(slots=True)

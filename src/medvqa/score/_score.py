@@ -4,7 +4,7 @@ Three passes, none holding the run in memory: items.jsonl is read once into arra
 (:mod:`medvqa.score._items`); predictions.jsonl is read once, each line scored and written back
 as it goes (:mod:`medvqa.score._stream`); then every figure of every condition, breakdown and
 control is planned, and the bootstrap draws its resamples once for all of them
-(:mod:`medvqa.score._resample`). A prediction that cannot be scored (bad line, unknown item) is
+(:mod:`medvqa.stats._resample`). A prediction that cannot be scored (bad line, unknown item) is
 reported by item id and skipped; the rest is scored.
 """
 
@@ -21,6 +21,7 @@ import numpy as np
 
 from medvqa.conditions import condition_order
 from medvqa.errors import BadInputError
+from medvqa.reading import ExtractResult, extract_answers, prepare_extractor
 from medvqa.schema import (
     BENCHMARK_FILE,
     CACHE_FILE,
@@ -38,7 +39,6 @@ from medvqa.schema import (
 from medvqa.score._config import ScoreConfig
 from medvqa.score._controls import PendingControls, control_table
 from medvqa.score._coverage import coverage, simple_conditions
-from medvqa.score._extract import ExtractResult, extract_answers, prepare_extractor
 from medvqa.score._family import adjust_family
 from medvqa.score._items import ItemTable, read_items
 from medvqa.score._judge import JudgeResult, run_judge, write_verdicts
@@ -58,9 +58,9 @@ from medvqa.score._reading import (
     Reading,
     collect_candidates,
 )
-from medvqa.score._resample import Resampler
 from medvqa.score._stream import Problems, StreamConfig, Tally, score_lines
 from medvqa.score._table import Rows
+from medvqa.stats import Resampler
 from medvqa.store import atomic_writer
 
 log = logging.getLogger(__name__)

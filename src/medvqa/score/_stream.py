@@ -31,6 +31,7 @@ from pydantic import ValidationError
 from pydantic_core import to_json
 
 from medvqa.conditions import get_condition
+from medvqa.reading import make_parser
 from medvqa.schema import (
     ABSENT_WHEN_NULL,
     InputError,
@@ -46,7 +47,6 @@ from medvqa.score._judge import Candidate
 from medvqa.score._reading import Reading, choice_style
 from medvqa.score._rows import ScoredRow, score_row
 from medvqa.score._table import RowTable
-from medvqa.score.parsers import make_parser
 from medvqa.store import atomic_writer
 
 #: Problem lines kept to show; the rest are counted.

@@ -1,7 +1,7 @@
 """Subgroup analysis (LMOD, seed 002): accuracy by age band, sex and source, with tests.
 
 Each grouping gets a test of "accuracy does not depend on the group" that agrees with the
-intervals about clustering (:func:`medvqa.score._tests.group_test`): χ², Fisher's exact test
+intervals about clustering (:func:`medvqa.stats._tests.group_test`): χ², Fisher's exact test
 (2×2) or an exact permutation test (beyond 2×2) when expected counts are small, and when cases
 repeat a cluster permutation test (group constant within cases: sex, age) or a case-clustered
 Wald test. p-values keep 4 significant digits; ``medvqa score`` Holm-adjusts them together with
@@ -17,10 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from medvqa.score._bootstrap import cluster_index
 from medvqa.score._config import DEFAULT_AGE_BANDS
 from medvqa.score._rows import ScoredRow
-from medvqa.score._tests import group_test, repeats, significant
+from medvqa.stats import cluster_index, group_test, repeats, significant
 
 
 def age_band(age: Any, edges: tuple[float, ...] = DEFAULT_AGE_BANDS) -> str:

@@ -67,7 +67,7 @@ def jaccard(a: str, b: str) -> float:
     enlarged" share one word of three, not three of five.
 
     >>> jaccard("are there increased vascular markings", "are the vascular markings increased")
-    0.75
+    1.0
     >>> round(jaccard("is the heart enlarged", "is the liver enlarged"), 3)
     0.333
     """

@@ -1,0 +1,217 @@
+"""Where a capital letter is an option letter, and where it is part of a name.
+
+A letter names an option only in a *letter position* (strict rule 6):
+
+- in brackets anywhere: ``(B)``, ``[B]``;
+- right after an answer word: ``answer``, ``option``, ``choice``, ``letter`` (``The correct
+  answer is: B``, ``option b``, ``Answer - C``);
+- at the start of a line before ``.``, ``:`` or ``)`` (``B: Normal``, ``- A. Mass``);
+- in a list of letters (joined by ``,``, ``/``, ``&``, "or", "and") that follows one of the
+  positions above, opens a line or follows a colon ("Options B or C", "Density: B or C");
+- after "therefore", "thus", "hence", "both", "it is" ("Therefore, B", "It's C because …");
+- said to be the answer ("B is correct", "C is the most likely"), or opening a line before
+  "is", "was", "seems" or a spaced dash ("B - Pneumothorax"), or set against another letter
+  there ("B, not A", "B rather than A");
+- a clause of its own at the end, after a comma, colon, period, dash or arrow ("So, B.",
+  "Verdict: C", "Not A. B.", "Wait, no — A.").
+
+It is part of a name, not a letter, when (rule 11) it is glued to what follows as one name:
+
+- followed by a period and a lower-case word, as a genus is abbreviated (``E. coli``,
+  ``S. aureus``);
+- followed directly by a lower-case word that is not a connective ("T cell", "A mass" — an
+  article, "I think" — a pronoun), where connectives are words that can follow an answer
+  letter ("B because …", "C is …", "D, since …");
+- followed by a hyphen or a digit (``T2-weighted``, ``B-lines``, ``C3``);
+
+unless the words after it are that option's own text (``B. squamous cell carcinoma`` where B
+is squamous cell carcinoma). A letter preceded by a naming word ("hepatitis E", "protein C",
+"group B", "vitamin D", "type A", "class A") is in none of the positions above, so it is never
+read; the whole response being a letter (``B``) is read by the caller.
+
+>>> words = {"B": ("squamous", "cell", "carcinoma"), "E": ("candida",)}
+>>> [(l, s) for l, s, _ in letter_mentions("The answer is E. coli", "the answer is e. coli", words)]
+[]
+>>> text = "Answer: (B) squamous cell carcinoma"
+>>> [(l, s) for l, s, _ in letter_mentions(text, text.lower(), words)]
+[('B', 9), ('B', 9)]
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from medvqa.reading._cues import Opening, line_starts, matches_at, positions_of
+from medvqa.reading._fold import fold
+
+__all__ = ["LETTER_KEYWORDS", "letter_mentions"]
+
+_P_PAREN = r"[(\[](?P<p>[A-Z])[)\]]"
+_P_KEY = (r"(?i:\b(?:answers?|options?|choices?|letter|therefore|thus|hence|both|it\s+is|it's)"
+          r"\s*(?:is|are|would\s+be|:|=|-|#|,)?\s*:?\s*(?:(?:definitely|clearly|certainly|surely)"
+          r"\s+)?(?:not\s+)?(?:option\s+|choice\s+)?)"
+          r"(?<![A-Za-z])(?P<kb>[(\[])?(?P<k>[A-Za-z])[)\]]?(?![\w-])")
+_P_LINE = (r"^[ \t]*(?:[-*\u2022][ \t]*|\d+[.)][ \t]*)?(?P<l>[A-Z])(?:[.):](?=\s|$)"
+           r"|(?=[ \t]+[-\u2013\u2014][ \t])|(?=[ \t]+(?:is|was|seems|appears|would\s+be)\b))")
+# A letter opening a line that is set against another letter: "B, not A", "B rather than A".
+_P_CONTRAST = (r"^[ \t]*(?:[-*\u2022][ \t]*)?(?P<v>[A-Z])(?=,?[ \t]+(?:not|rather[ \t]+than"
+               r"|instead[ \t]+of)[ \t]+[(\[]?[A-Z](?![\w-]))")
+# A letter that is said to be the answer ("B is correct", "I think C is the right one").
+_P_IS = (r"(?P<i>[A-Z])(?<![\w.'-][A-Z])(?=[ \t]+is[ \t]+(?:the[ \t]+)?(?:correct|right|best"
+         r"|true|most[ \t]+likely|answer)\b)")
+# A letter that is a clause of its own at the end: "Therefore, B." "Conclusion: C" "Not A. B."
+# "Wait, no — A."
+_P_ALONE = (r"(?:[,;:.\u2192>\u2014\u2013]|=>|->|[ \t]-)[ \t]*[(\[]?(?P<z>[A-Z])[)\]]?"
+            r"(?=[ \t]*[.!]?[ \t]*$)")
+# A list of letters that opens a line or follows a colon: "B or C", "Density: A/B".
+_P_LIST = (r"(?:^|(?<=:))[ \t]*(?P<s>[A-Z])(?=\s*(?:,|/|&|\bor\b|\band\b)\s*[(\[]?[A-Z][)\]]?"
+           r"(?![\w-]))")
+_CONTINUED: Final = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b)\s*(?:option\s+|choice\s+)?[(\[]?"
+                               r"(?P<c>[A-Z])[)\]]?(?![\w-])")
+# Each letter position alone, run only when its literal cue is in the text.
+_PAREN: Final = re.compile(_P_PAREN, re.MULTILINE)
+_KEY: Final = re.compile(_P_KEY, re.MULTILINE)
+_LINE: Final = re.compile(_P_LINE, re.MULTILINE)
+_LIST: Final = re.compile(_P_LIST, re.MULTILINE)
+# What _LINE and _LIST may open with (each is matched at line starts, _LIST after colons too); a
+# bare "or"/"and" after a letter needs a word boundary, so a space, between them.
+_LINE_OPENS: Final = Opening(" \t-*\u2022", ".): \t", digit=True)
+_CONTRAST: Final = re.compile(_P_CONTRAST, re.MULTILINE)
+_CONTRAST_OPENS: Final = Opening(" \t-*\u2022", ", \t")
+_LIST_OPENS: Final = Opening(" \t", ",/&", space_after_capital=True)
+_IS: Final = re.compile(_P_IS, re.MULTILINE)
+_ALONE: Final = re.compile(_P_ALONE, re.MULTILINE)
+_KEYS: Final[tuple[str, ...]] = (
+    "answer", "option", "choice", "letter", "therefore", "thus", "hence", "both", "it is", "it's")
+# The keywords as words of a text (WORD tokens), plurals included: a text without any of them
+# is not searched for keyword positions.
+_KEY_WORDS: Final[tuple[str, ...]] = (
+    "answer", "option", "choice", "letter", "therefore", "thus", "hence", "both")
+_KEY_SET: Final = frozenset({*_KEY_WORDS, "answers", "options", "choices", "letters", "it's"})
+#: The words after which a letter of either case is an option letter ("the answer is b"); a
+#: text without one (as a word) names option letters only in capitals.
+LETTER_KEYWORDS: Final = _KEY_SET | {"it"}
+_WORD_AFTER: Final = re.compile(r"[ \t]+([a-z][a-z'-]*)")
+_GENUS: Final = re.compile(r"\.[ \t]*[a-z]")
+_TOKEN: Final = re.compile(r"[^\W_]+(?:'[^\W_]+)*'?")
+# Words that may follow an answer letter without making it part of a name.
+_CONNECTIVES: Final = frozenset({
+    "and", "or", "because", "since", "as", "is", "was", "are", "with", "for", "but", "which",
+    "given", "due", "seems", "appears", "would", "here", "then", "now", "too", "also", "only",
+    "again", "instead", "indeed", "clearly", "definitely", "certainly", "in", "on", "at",
+    "from", "per", "based", "to", "the", "this", "that", "it", "not", "looks", "fits", "best",
+    "seem", "appear", "being", "has", "had", "will", "should", "could", "might", "may",
+})
+
+
+def letter_mentions(text: str, lowered: str, words: dict[str, tuple[str, ...]],
+                    present: set[str] | None = None) -> list[tuple[str, int, int]]:
+    """Option letters in letter positions: (upper-case letter, start, end), names skipped.
+
+    Args:
+        text: the prepared text (Markdown dropped), original case.
+        lowered: ``text`` lower-cased (same length).
+        words: letter → its option text's folded words (to recognise ``B. <its text>``).
+        present: the words of the text, when known (keywords absent from it are not looked
+            for).
+    """
+    out = []
+    for m in _positions(text, lowered, present):
+        group = m.lastgroup or ""
+        if group == "kb":
+            group = "k"
+        if group not in m.re.groupindex:
+            continue
+        letter = m.group(group)
+        end = m.end(group)
+        if group == "k" and letter.islower() and not _ends_clause(text, m.end()):
+            continue
+        bracketed = group == "p" or (group == "k" and m.group("kb") is not None)
+        if not bracketed and group not in "sizv" and _in_name(text, end,
+                                                            words.get(letter.upper(), ())):
+            continue
+        out.append((letter.upper(), m.start(group), end))
+        if group in ("k", "s"):
+            out += _continued(text, m.end(), words)
+    return out
+
+
+def _continued(text: str, pos: int, words: dict[str, tuple[str, ...]]
+               ) -> list[tuple[str, int, int]]:
+    """Letters listed after a letter in a letter position: "Options B or C", "A, C and D"."""
+    out = []
+    while (m := _CONTINUED.match(text, pos)) is not None:
+        if _in_name(text, m.end("c"), words.get(m.group("c"), ())):
+            break
+        out.append((m.group("c"), m.start("c"), m.end("c")))
+        pos = m.end()
+    return out
+
+
+def _positions(text: str, lowered: str, present: set[str] | None) -> list[re.Match[str]]:
+    """Matches of the three letter positions, each only where cued.
+
+    A bracket cues ``(B)``, a keyword cues ``answer is B``, a line start cues ``B: …``.
+    """
+    out: list[re.Match[str]] = []
+    if "(" in text or "[" in text:
+        # Matched at each bracket, not searched (a search tests every character of the text).
+        out += matches_at(_PAREN, text, positions_of(text, "(["))
+    if present is None:
+        keys: list[str] | tuple[str, ...] = _KEYS
+    else:
+        keys = [k for k in _KEY_WORDS if k in present or k + "s" in present] if not \
+            _KEY_SET.isdisjoint(present) else []
+        if "it" in present or "it's" in present:
+            keys = [*keys, "it is", "it's"]
+    for key in keys:  # each pattern is tried only where its cue is, not at every position
+        i = lowered.find(key)
+        while i >= 0:
+            if (m := _KEY.match(text, i)) is not None:
+                out.append(m)
+            i = lowered.find(key, i + len(key))
+    starts = line_starts(text)
+    out += matches_at(_LINE, text, starts, _LINE_OPENS)
+    if " not " in text or " rather " in text or " instead " in text:
+        out += matches_at(_CONTRAST, text, starts, _CONTRAST_OPENS)
+    if " is " in text and ("correct" in lowered or "right" in lowered or "best" in lowered
+                           or "true" in lowered or "likely" in lowered or "answer" in lowered):
+        out += _IS.finditer(text)
+    last = text.rstrip(" .!\t")
+    if last[-1:].isupper() and (m := _ALONE.search(text, max(0, len(last) - 6))) is not None:
+        out.append(m)
+    if " or " in text or "/" in text or "," in text or "&" in text or " and " in text:
+        starts += [i + 1 for i in positions_of(text, ":")]
+        out += matches_at(_LIST, text, starts, _LIST_OPENS)
+    return out
+
+
+def _in_name(text: str, end: int, own: tuple[str, ...]) -> bool:
+    """The letter ending at ``end`` is glued to a name (see the module docstring)."""
+    after = text[end:end + 2]
+    if not after:
+        return False
+    if after[0] in "-" or after[0].isdigit():
+        return True
+    genus = _GENUS.match(text, end)
+    word = _WORD_AFTER.match(text, end)
+    if genus is None and (word is None or word.group(1) in _CONNECTIVES):
+        return False
+    return not (own and _own_text_follows(text, end, own))
+
+
+def _own_text_follows(text: str, pos: int, own: tuple[str, ...]) -> bool:
+    """The option's own words come next (``B. squamous cell carcinoma``)."""
+    toks = []
+    for m in _TOKEN.finditer(text, pos):
+        toks.append(fold(m.group()))
+        if len(toks) == len(own):
+            break
+    return tuple(toks) == own
+
+
+def _ends_clause(text: str, pos: int) -> bool:
+    """True when only punctuation or white space up to a clause end follows ``pos``."""
+    rest = text[pos:pos + 3]
+    return not rest.strip() or rest.lstrip()[0] in ".,;:!?)\n"

@@ -1,0 +1,424 @@
+r"""Locate the answer before reading it: reasoning set aside, then the final-answer segment.
+
+Every parser that reads free text calls these two steps first, so ``medvqa score``, ``parse``,
+``agreement`` and imported runs all read the same part of a response (the raw response stays
+in predictions.jsonl; only the parser sees what is located here).
+
+**Step 1 — reasoning is set aside** (:func:`set_aside_reasoning`). Blocks between ``<think>``,
+``<thinking>``, ``<reasoning>``, ``<thought>`` or ``◁think▷`` and their closing tags are
+removed; a closing tag without an opening one removes everything before it (servers that drop
+the opening tag); an opening tag that is never closed removes everything after it (the thinking
+was cut off). What a model writes while thinking is never read as its answer. A response that
+is nothing but a trace has not committed to an answer.
+
+**Step 2 — the final-answer segment** (:func:`final_segments`), found in the trace-free text:
+
+- an answer marker: "Final answer", "Answer:", "The answer is" (also "correct/best answer
+  is", "would be"), "My answer/choice", "I choose/pick/select/go with/favour/would say", and
+  the same in the
+  languages of :mod:`._answer_words`; the segment is what follows the marker up to the end of
+  its line, its sentence, or an explanation ("because", "since", "which", "as shown" …);
+- ``\boxed{…}``, ``\boxed{\text{…}}`` (LaTeX wrappers and ``$`` dropped);
+- an ``<answer>…</answer>`` block (the format of "think, then answer" prompts);
+- a JSON answer field (``answer``, ``final_answer``, ``choice``, ``selected_option``,
+  ``prediction``, ``option`` when there is only one …; a bare object or one inside a code
+  fence); the object's other fields (a ``reasoning`` string) are set aside with it, but a
+  ``confidence`` (or ``certainty``) of "low" makes its answer a hedge;
+- a marked table or check-list (:mod:`._marks`): the rows marked present / ✓ / yes / [x].
+
+Each segment is handed to the reader as ``Answer: <content>``; the reader tries them from the
+last one back (a later explicit answer overrides an earlier one). Where no segment is found
+the whole trace-free response is read.
+
+>>> set_aside_reasoning("<think>A looks right… or not</think>\nB")
+Reasoned(text='\nB', trace=True)
+>>> [s.text for s in final_segments("Final answer: A. Wait, no. Final answer: B.")]
+['Answer: A. Wait, no', 'Answer: B.']
+>>> [s.text for s in final_segments(r"So $\boxed{\text{Pneumothorax}}$")]
+['Answer: Pneumothorax']
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Final
+
+from medvqa.reading._answer_words import ANSWER_WORDS, complete_marker
+from medvqa.reading._cues import Opening, line_starts, matches_at, positions_of
+from medvqa.reading._marks import read_marks
+
+__all__ = ["Reasoned", "Segment", "final_segments", "set_aside_reasoning", "without_reasoning"]
+
+
+class Reasoned:
+    """A response with its reasoning blocks set aside (a plain class: see ``_reading.Reading``).
+
+    Attributes:
+        text: what is left to read.
+        trace: True when a reasoning block (or a stray tag) was found and removed.
+    """
+
+    __slots__ = ("text", "trace")
+
+    def __init__(self, text: str, trace: bool):
+        self.text = text
+        self.trace = trace
+
+    def __repr__(self) -> str:
+        return f"Reasoned(text={self.text!r}, trace={self.trace})"
+
+
+class Segment:
+    """One located final-answer segment (a plain class: see ``_reading.Reading``).
+
+    Attributes:
+        start: where its marker begins in the trace-free text.
+        end: where its content ends.
+        text: ``Answer: <content>``, what the reader reads.
+        kind: ``marker``, ``boxed``, ``tag``, ``json`` or ``marks``.
+    """
+
+    __slots__ = ("end", "kind", "start", "text")
+
+    def __init__(self, start: int, end: int, text: str, kind: str):
+        self.start = start
+        self.end = end
+        self.text = text
+        self.kind = kind
+
+
+_TAG: Final = re.compile(r"<(/?)(?:think|thinking|reasoning|thought)>|\u25c1(/?)think\u25b7",
+                         re.IGNORECASE)
+
+
+def set_aside_reasoning(text: str) -> Reasoned:
+    """Remove reasoning blocks (see the module docstring); cheap when there is no tag.
+
+    >>> set_aside_reasoning("the options are close</think> C")
+    Reasoned(text=' C', trace=True)
+    >>> set_aside_reasoning("B <think>let me double-check")
+    Reasoned(text='B ', trace=True)
+    >>> set_aside_reasoning("\u25c1think\u25b7A?\u25c1/think\u25b7Answer: C")
+    Reasoned(text='Answer: C', trace=True)
+    """
+    if "<" not in text and "\u25c1" not in text:
+        return Reasoned(text, False)
+    # Matched where a tag may open, not searched (a search tests every character).
+    tags = matches_at(_TAG, text, positions_of(text, "<\u25c1"))
+    if not tags:
+        return Reasoned(text, False)
+    kept: list[str] = []
+    depth, pos = 0, 0
+    for tag in tags:
+        closing = bool(tag.group(1) or tag.group(2))
+        if not closing:
+            if depth == 0:
+                kept.append(text[pos:tag.start()])
+            depth += 1
+        elif depth == 0:
+            kept = []  # a closing tag without an opening one: all before it was thinking
+            pos = tag.end()
+        else:
+            depth -= 1
+            if depth == 0:
+                pos = tag.end()
+    if depth == 0:
+        kept.append(text[pos:])
+    return Reasoned("".join(kept), True)
+
+
+def without_reasoning(text: str) -> str:
+    """``text`` with its reasoning blocks removed (and trimmed); unchanged without a tag.
+
+    What the published-scorer styles read: they apply only step 1.
+
+    >>> without_reasoning("<think>C?</think> B"), without_reasoning(" B ")
+    ('B', ' B ')
+    """
+    reasoned = set_aside_reasoning(text)
+    return reasoned.text.strip() if reasoned.trace else text
+
+
+# Answer markers are found from their key words with ``str.find`` (a pattern run over every
+# position of a long response costs more than the rest of the reading); each hit is checked in
+# place: a word boundary, the words before it ("the final", "my"), the connector after it.
+_KEYS: Final[tuple[str, ...]] = ("answer", "choice", "option", "selection", "diagnosis")
+_CONNECT: Final = re.compile(
+    r"(?:\s+to\s+(?:this|the)\s+question)?\s*(?:\*\*|__)?\s*"
+    r"(?:is\b\s*:?|(?:would|will|should|must)\s+be\b|(?:seems|appears)\s+to\s+be\b|:|=|\uff1a"
+    r"|[-\u2014\u2013](?=\s))"
+    r"|(?P<nl>(?:\s*(?:\*\*|__))?(?=[ \t]*\n))"
+)
+_PREFIX_WORDS: Final[tuple[tuple[str, ...], ...]] = (
+    ("final ", "correct ", "best ", "right ", "most likely "), ("the ", "my "))
+_PICKS: Final[tuple[str, ...]] = (
+    "choose", "pick", "select", "go with", "going with", "opt for", "favour", "favor", "say")
+_I_WOULD: Final = re.compile(r"\bi\s*(?:would|will|'ll|'d|'m|am)?\s*$")
+# Answer words that contain no other one, each with the words that contain it (longest first):
+# only roots found in a response are looked at further.
+_ROOTS: Final = {r: [w for w in ANSWER_WORDS if r in w] for r in ANSWER_WORDS
+                 if not any(u != r and u in r for u in ANSWER_WORDS)}
+_ASCII_ROOTS: Final = tuple(r for r in _ROOTS if r.isascii())
+_OTHER_CONNECT: Final = re.compile(r"\s*(?:\*\*|__)?\s*(?:[:=\uff1a]|es\b|est\b|ist\b|[\u00e9e]\b)")
+_DONE_CONNECT: Final = re.compile(r"\s*[:\uff1a]?")
+_LEAD: Final = re.compile(r"[\s*_:\uff1a\-\u2014\u2013>#]*")
+# Where a segment's content ends: the end of a line, a sentence, or the start of a reason.
+_SENTENCE_END: Final = re.compile(r"[.!?\u3002\uff01\uff1f](?=\s|$)")
+_REASON: Final = re.compile(
+    r"\s(?:because|since|as\s+(?:evidenced|shown|seen|indicated|suggested|demonstrated)"
+    r"|given\s+(?:the|that|its)|due\s+to|owing\s+to|based\s+on|which|whereas|while"
+    r"|explanation|reasoning|rationale)\b"
+)
+_NOT_A_STOP: Final = frozenset({"e.g", "i.e", "vs", "dr", "fig", "approx", "cf", "st", "mr", "ms",
+                                "mrs", "resp"})
+_STOP_LEN: Final = max(len(w) for w in _NOT_A_STOP) + 2
+_BOXED: Final = re.compile(r"\\boxed\s*\{")
+_ANSWER_TAG: Final = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.IGNORECASE | re.DOTALL)
+_LATEX_WRAP: Final = re.compile(r"\\(?:text(?:bf|it|rm|normal)?|mathrm|mathbf|mbox|operatorname)"
+                                r"\s*\{")
+_LATEX_REST: Final = re.compile(r"\\[,;:! ]|\\[a-zA-Z]+|[${}]")
+_JSON_KEYS: Final[tuple[str, ...]] = (
+    "answer", "final_answer", "finalanswer", "answer_letter", "answer_choice", "choice",
+    "final_choice", "selected_choice", "selected_option", "selection", "prediction",
+    "predicted_answer", "correct_answer", "option")
+_JSON_FIELD: Final = re.compile(
+    r"[\"'](?P<key>" + "|".join(_JSON_KEYS) + r")[\"']\s*:\s*"
+    r"(?:\"(?P<dq>(?:[^\"\\]|\\.)*)\"|'(?P<sq>[^']*)'|\[(?P<arr>[^\]]*)\]"
+    r"|(?P<lit>true|false|-?\d+))",
+    re.IGNORECASE,
+)
+# The object's own word on its answer: a low confidence makes the answer a hedge (rule 8).
+_LOW_CONFIDENCE: Final = re.compile(r"[\"'](?:confidence|certainty)[\"']\s*:\s*[\"']?(?:very\s+)?"
+                                    r"(?:low|uncertain|unsure|none)\b", re.IGNORECASE)
+_ITEM: Final = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'([^']*)'|([A-Za-z0-9]+)")
+_MARK_CUES: Final[tuple[str, ...]] = (
+    "|", "[x]", "[X]", "[ ]", "\u2610", "\u2611", "\u2612", "\u2713", "\u2714", "\u2705", "\u274c",
+    "\u2717", "\u2718", "\u2716")
+_MARK_WORDS: Final = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s*.+?[:\u2014\u2013-]\s*\**"
+                                r"(?:present|absent|yes|no|positive|negative|not\s+seen|seen)\b",
+                                re.IGNORECASE | re.MULTILINE)
+_MARK_LINE_OPENS: Final = Opening("-*\u2022", space=True, digit=True)
+
+
+def _position(segment: Segment) -> tuple[int, int]:
+    """Where ``segment`` starts and ends: the order of segments.
+
+    A module function, not a lambda: a compiled function holding a lambda builds a closure
+    environment on every call.
+    """
+    return segment.start, segment.end
+
+
+def final_segments(text: str) -> list[Segment]:
+    """Every final-answer segment of a trace-free response, in order of position.
+
+    Cheap when the response has no marker: a few substring tests decide before any pattern
+    runs. The reader tries the segments from the last one back.
+    """
+    lowered = text.lower()
+    ascii_only = lowered.isascii()
+    found: list[Segment] = []
+    objects: list[tuple[int, int]] = []
+    if '":' in text or "':" in text or '" :' in text or "' :" in text:
+        found += _json_segments(text, lowered, objects)
+    if "\\boxed" in text:
+        found += _boxed_segments(text)
+    if "<answer>" in lowered:
+        found += [Segment(m.start(), m.end(), "Answer: " + m.group(1).strip(), "tag")
+                  for m in _ANSWER_TAG.finditer(text) if m.group(1).strip()]
+    found += [s for s in _marker_segments(text, lowered, ascii_only)
+              if not any(a <= s.start < b for a, b in objects)]
+    if ("|" in text or "[" in text or not ascii_only and any(c in text for c in _MARK_CUES)
+            or ("\n" in text
+                and bool(matches_at(_MARK_WORDS, text, line_starts(text), _MARK_LINE_OPENS)))):
+        marked = read_marks(text)
+        if marked is not None:
+            found.append(Segment(marked.start, marked.end, "Answer: " + "; ".join(marked.labels),
+                                 "marks"))
+    if len(found) > 1:
+        found.sort(key=_position)
+    return found
+
+
+def _marker_segments(text: str, lowered: str, ascii_only: bool) -> list[Segment]:
+    hits = sorted(_marker_hits(lowered, ascii_only))
+    out = []
+    for i, (start, begin) in enumerate(hits):
+        if i and start < hits[i - 1][1]:
+            continue  # inside the previous marker ("the answer is: answer B")
+        begin = _LEAD.match(text, begin).end()  # type: ignore[union-attr]
+        limit = hits[i + 1][0] if i + 1 < len(hits) else len(text)
+        end = _content_end(text, lowered, begin, limit)
+        content = text[begin:end].strip(" \t*_")
+        if content:
+            out.append(Segment(start, end, "Answer: " + content, "marker"))
+    return out
+
+
+def _marker_hits(lowered: str, ascii_only: bool) -> list[tuple[int, int]]:
+    """(marker start, content start) of every answer marker in ``lowered``."""
+    hits: list[tuple[int, int]] = []
+    for key in _KEYS:
+        i = lowered.find(key)
+        while i >= 0:
+            j = i + len(key)
+            if _bounded(lowered, i, j) and (c := _CONNECT.match(lowered, j)) is not None:
+                start = _prefix_start(lowered, i)
+                newline_only = c.group("nl") is not None
+                if not (newline_only and "final" not in lowered[start:i]) and not (
+                        key == "diagnosis" and lowered.endswith("differential ", 0, i)):
+                    hits.append((start, c.end()))
+            i = lowered.find(key, j)
+    picks = ("say" in lowered or "choose" in lowered or "pick" in lowered or "select" in lowered
+             or "go with" in lowered or "going with" in lowered or "opt for" in lowered
+             or "favo" in lowered)
+    for verb in _PICKS if picks else ():
+        i = lowered.find(verb)
+        while i >= 0:
+            j = i + len(verb)
+            p = _I_WOULD.search(lowered, max(0, i - 12), i)
+            if p is not None and _bounded(lowered, i, j):
+                hits.append((p.start(), j))
+            i = lowered.find(verb, j)
+    for root in _ASCII_ROOTS if ascii_only else _ROOTS:
+        if root in lowered:
+            hits += _other_hits(lowered, _ROOTS[root], hits)
+    return hits
+
+
+def _other_hits(lowered: str, words: list[str], hits: list[tuple[int, int]]
+                ) -> list[tuple[int, int]]:
+    """Markers of the answer words of other languages that contain one root."""
+    out: list[tuple[int, int]] = []
+    for word in words:
+        i = lowered.find(word)
+        while i >= 0:
+            j = i + len(word)
+            if _bounded(lowered, i, j) or not word.isascii():
+                c = (_DONE_CONNECT if complete_marker(word) else _OTHER_CONNECT).match(lowered, j)
+                if c is not None and not any(a <= i < b for a, b in hits + out):
+                    out.append((i, c.end()))
+            i = lowered.find(word, j)
+    return out
+
+
+def _prefix_start(lowered: str, i: int) -> int:
+    """Where the words before a key ("the final", "my", "the most likely") begin."""
+    if not i or lowered[i - 1] != " ":
+        return i  # every prefix word ends in a space: none can end here (the common case)
+    for group in _PREFIX_WORDS:
+        for word in group:
+            if lowered.endswith(word, 0, i) and (i == len(word) or not lowered[
+                    i - len(word) - 1].isalnum()):
+                i -= len(word)
+                break
+    return i
+
+
+def _bounded(lowered: str, i: int, j: int) -> bool:
+    """``lowered[i:j]`` is a whole word."""
+    return (i == 0 or not lowered[i - 1].isalnum()) and (j >= len(lowered)
+                                                         or not lowered[j].isalnum())
+
+
+def _content_end(text: str, lowered: str, begin: int, limit: int) -> int:
+    """Where the content starting at ``begin`` ends, at ``limit`` at the latest."""
+    end = text.find("\n", begin, limit)
+    if end < 0:
+        end = limit
+    for m in _SENTENCE_END.finditer(text, begin, end):
+        stop = m.start()
+        if text[stop] in ".!?" and _is_abbreviation(text, stop):
+            continue
+        end = stop
+        break
+    reason = _REASON.search(lowered, begin, end)
+    return reason.start() if reason is not None else end
+
+
+def _is_abbreviation(text: str, dot: int) -> bool:
+    """A period after a lone letter (``B.``, ``E. coli``) or a common abbreviation ends nothing.
+
+    >>> _is_abbreviation("answer is B. Pneumothorax", 11), _is_abbreviation("is B now.", 8)
+    (True, False)
+    """
+    start = dot
+    # Speed: a run longer than any abbreviation of _NOT_A_STOP (and than one letter) is no
+    # abbreviation, so the walk back stops after _STOP_LEN characters.
+    limit = max(0, dot - _STOP_LEN)
+    while start > limit and (text[start - 1].isalpha() or text[start - 1] == "."):
+        start -= 1
+    if start == limit and start and (text[start - 1].isalpha() or text[start - 1] == "."):
+        return False
+    word = text[start:dot].lower()
+    return len(word) == 1 or word in _NOT_A_STOP
+
+
+def _boxed_segments(text: str) -> list[Segment]:
+    out = []
+    for m in _BOXED.finditer(text):
+        inner, end = _balanced(text, m.end())
+        content = _LATEX_REST.sub("", _unwrap(inner)).strip()
+        if content:
+            out.append(Segment(m.start(), end, "Answer: " + content, "boxed"))
+    return out
+
+
+def _balanced(text: str, start: int) -> tuple[str, int]:
+    """The text up to the brace that closes the one opened just before ``start``."""
+    depth = 1
+    for i in range(start, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return text[start:i], i + 1
+    return text[start:], len(text)
+
+
+def _unwrap(latex: str) -> str:
+    r"""``\text{B. Mass}`` → ``B. Mass`` (every wrapper command, braces kept balanced)."""
+    while (m := _LATEX_WRAP.search(latex)) is not None:
+        inner, end = _balanced(latex, m.end())
+        latex = latex[:m.start()] + inner + latex[end:]
+    return latex
+
+
+def _json_segments(text: str, lowered: str, objects: list[tuple[int, int]]) -> list[Segment]:
+    if not any(f'{k}"' in lowered or f"{k}'" in lowered for k in _JSON_KEYS):
+        return []
+    out = []
+    fields = list(_JSON_FIELD.finditer(text))
+    # A bare "option" key is an answer only once: several are a list of the options.
+    single_option = sum(m.group("key").lower() == "option" for m in fields) == 1
+    for m in fields:
+        content = _json_value(m)
+        if content and (single_option or m.group("key").lower() != "option"):
+            # The object's other fields (a "reasoning" string) are set aside with it.
+            start = text.rfind("{", 0, m.start())
+            close = text.find("}", m.end())
+            span = (start if start >= 0 else m.start(), len(text) if close < 0 else close + 1)
+            if ("confidence" in lowered or "certainty" in lowered) and _LOW_CONFIDENCE.search(
+                    text, span[0], span[1]) is not None:
+                content += " (low confidence)"  # read as the hedge it is (rule 8)
+            out.append(Segment(span[0], span[1], "Answer: " + content, "json"))
+            objects.append(span)
+    return out
+
+
+def _json_value(m: re.Match[str]) -> str:
+    """The answer field's value as text: a string, the items of a list, yes/no for a bool."""
+    if m.group("dq") is not None:
+        try:
+            return str(json.loads(f'"{m.group("dq")}"')).strip()
+        except ValueError:
+            return m.group("dq").strip()
+    if m.group("sq") is not None:
+        return m.group("sq").strip()
+    if m.group("arr") is not None:
+        items = [a or b or c for a, b, c in _ITEM.findall(m.group("arr"))]
+        return ", ".join(i.strip() for i in items if i.strip())
+    lit = m.group("lit").lower()
+    return {"true": "yes", "false": "no"}.get(lit, lit)

@@ -1,0 +1,233 @@
+r"""Marked tables and check-lists: which rows a response marks as present, read only when clear.
+
+Models asked to "mark the finding" answer with a Markdown table (a column of ✓ / ✗, Yes / No,
+Present / Absent) or a check-list (``- [x] Mass``, ``☑ Mass``, ``- Mass: present``). A block
+of at least two such rows is a *marked list*; its positive rows are the answer:
+
+- every row of the block must carry a mark in the same place — positive (✓ ✔ ✅ ☑ ☒ ``[x]``
+  x yes present positive seen true selected correct +), negative (✗ ✘ ❌ ✖ ☐ ``[ ]``, an
+  empty cell, no absent negative "not seen" false - –) — or the block is not read;
+- one uncertain mark (? possible maybe equivocal indeterminate ±) and the block is not read
+  (a hedge is never turned into a choice);
+- a table whose mark column is headed by a negative word (Absent, Excluded, Ruled out) is not
+  read (its ✓ would mean the opposite);
+- the last marked block of a response counts.
+
+The labels of the positive rows (the row's other cells, joined by ``: ``) become the final-answer
+segment; the strict reader then maps them to options (two positive rows on a single-choice item
+are two options: invalid).
+
+>>> read_marks("| Finding | Present |\n|---|---|\n| Mass | ✓ |\n| Calcification | ✗ |").labels
+['Mass']
+>>> read_marks("- [ ] A. Fatty\n- [x] B. Dense\n").labels
+['B. Dense']
+>>> read_marks("- Mass: present\n- Cyst: possible") is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from medvqa.reading._cues import Opening
+
+__all__ = ["Marked", "forget_kinds", "read_marks"]
+
+
+class Marked:
+    """The positive rows of a response's last marked block.
+
+    A plain class, not a NamedTuple (see ``_reading.Reading``).
+
+    Attributes:
+        start: where the block begins in the text.
+        end: where it ends.
+        labels: the positive rows' labels, in order.
+    """
+
+    __slots__ = ("end", "labels", "start")
+
+    def __init__(self, start: int, end: int, labels: list[str]):
+        self.start = start
+        self.end = end
+        self.labels = labels
+
+
+_POS_SYMBOLS: Final = "\u2713\u2714\u2705\u2611\u2612"
+_NEG_SYMBOLS: Final = "\u2717\u2718\u274c\u2716\u2610"
+_POS_WORDS: Final = frozenset({"x", "[x]", "yes", "y", "present", "positive", "seen", "true",
+                               "selected", "correct", "+", "detected", "identified", "chosen"})
+_NEG_WORDS: Final = frozenset({"", "[ ]", "[]", "no", "n", "absent", "negative", "not seen",
+                               "false", "-", "\u2013", "\u2014", "not present", "incorrect",
+                               "not detected", "not identified", "none", "n/a"})
+_UNSURE_WORDS: Final = frozenset({"?", "possible", "possibly", "maybe", "equivocal",
+                                  "indeterminate", "uncertain", "\u00b1", "+/-", "unclear",
+                                  "probable", "likely", "suspected", "borderline"})
+_NEG_HEADERS: Final = re.compile(r"\b(?:absent|excluded|ruled\s+out|not\s+present|negative|no)\b",
+                                 re.IGNORECASE)
+_MARKUP: Final = re.compile(r"[*_`][*_`]*")  # (opened by a set, which the engine skips to in C)
+_SEPARATOR: Final = re.compile(r"^\s*:?-{2,}:?\s*$")
+_BULLET = r"^[ \t]*(?:[-*\u2022+][ \t]+|\d+[.)][ \t]+)?"
+_MARK_FIRST: Final = re.compile(_BULLET + r"(?P<mark>\[[ xX\u2713\u2714]?\]"
+                                r"|[\u2610\u2611\u2612\u2705\u274c\u2713\u2714\u2717\u2718\u2716])"
+                                r"[ \t]*(?P<label>\S[^\n]*?)[ \t]*$")
+_MARK_LAST: Final = re.compile(_BULLET + r"(?P<label>\S[^\n]*?)[ \t]*[:\-\u2014\u2013]?[ \t]*"
+                               r"(?P<mark>[\u2705\u274c\u2713\u2714\u2717\u2718\u2716\u2610\u2611\u2612]"
+                               r")[ \t]*$")
+_MARK_WORD: Final = re.compile(
+    r"^[ \t]*(?:[-*\u2022+][ \t]+|\d+[.)][ \t]+)(?P<label>[^:\n\u2014\u2013]+?)[ \t]*"
+    r"[:\u2014\u2013][ \t]*\**[ \t]*(?P<mark>present|absent|yes|no|positive|negative|not\s+seen"
+    r"|seen|not\s+present|possible|equivocal|indeterminate|uncertain)\b[ \t]*\**[.;]?[ \t]*$",
+    re.IGNORECASE)
+_NOT_LABELS: Final = frozenset({"answer", "final answer", "my answer", "choice", "conclusion"})
+# The marks of _MARK_FIRST and _MARK_LAST that are one symbol: a line without one of them and
+# without "[" matches neither.
+_MARK_SYMBOLS: Final = _POS_SYMBOLS + _NEG_SYMBOLS
+# What _MARK_WORD's line may open with: white space, a bullet or a number.
+_WORD_LINE_OPENS: Final = Opening("-*\u2022+", space=True, digit=True)
+# The kind of each cell read so far (cells repeat: ✓, ✗, Yes, No, Present …); it stops growing
+# when full.
+_KINDS: Final[dict[str, str]] = {}
+_KINDS_SIZE: Final = 4096
+
+
+def _unmarked(cell: str) -> str:
+    """``cell`` without Markdown emphasis (the pattern runs only where there is some)."""
+    return _MARKUP.sub("", cell) if "*" in cell or "_" in cell or "`" in cell else cell
+
+
+def _holds_symbol(line: str) -> bool:
+    """Whether ``line`` holds one of :data:`_MARK_SYMBOLS`."""
+    for symbol in _MARK_SYMBOLS:
+        if symbol in line:
+            return True
+    return False
+
+
+def _kind(cell: str) -> str:
+    """``pos``, ``neg``, ``unsure`` or ``""`` (not a mark) for one mark cell (remembered)."""
+    kind = _KINDS.get(cell)
+    if kind is None:
+        kind = _kind_of(cell)
+        if len(_KINDS) < _KINDS_SIZE:
+            _KINDS[cell] = kind
+    return kind
+
+
+def forget_kinds() -> None:
+    """Forget the remembered cell kinds (benchmarks start cold with it)."""
+    _KINDS.clear()
+
+
+def _kind_of(cell: str) -> str:
+    """:func:`_kind`, worked out."""
+    text = _unmarked(cell).strip().lower().rstrip(".")
+    pos = any(c in text for c in _POS_SYMBOLS)
+    neg = any(c in text for c in _NEG_SYMBOLS)
+    if pos != neg:
+        return "pos" if pos else "neg"
+    if text in _POS_WORDS:
+        return "pos"
+    if text in _NEG_WORDS:
+        return "neg"
+    return "unsure" if text in _UNSURE_WORDS else ""
+
+
+def _block_start(block: Block) -> int:
+    """Where ``block`` starts (a sort key; see ``_locate._position``)."""
+    return block[0]
+
+
+def read_marks(text: str) -> Marked | None:
+    """The last marked table or check-list of ``text`` (None when there is none, or unclear)."""
+    blocks = _table_blocks(text) + _list_blocks(text)
+    for block in sorted(blocks, key=_block_start, reverse=True):
+        start, end, rows = block
+        if len(rows) < 2 or any(kind == "" for _, kind in rows):
+            continue
+        if any(kind == "unsure" for _, kind in rows):
+            return None
+        labels = [label for label, kind in rows if kind == "pos"]
+        return Marked(start, end, labels) if labels else None
+    return None
+
+
+def _lines(text: str) -> list[tuple[int, int, str]]:
+    out, pos = [], 0
+    for line in text.split("\n"):
+        out.append((pos, pos + len(line), line))
+        pos += len(line) + 1
+    return out
+
+
+Block = tuple[int, int, list[tuple[str, str]]]
+
+
+def _table_blocks(text: str) -> list[Block]:
+    """Markdown tables with one mark column: (start, end, [(label, kind)])."""
+    if "|" not in text:
+        return []
+    blocks: list[Block] = []
+    run: list[tuple[int, int, str]] = []
+    for line in [*_lines(text), (len(text), len(text), "")]:
+        if line[2].count("|") >= 2:
+            run.append(line)
+            continue
+        if len(run) >= 2:
+            got = _read_table(run)
+            if got is not None:
+                blocks.append(got)
+        run = []
+    return blocks
+
+
+def _read_table(run: list[tuple[int, int, str]]) -> Block | None:
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for _, _, line in run]
+    header: list[str] | None = None
+    if len(rows) > 1 and all(_separates(c) for c in rows[1] if c):
+        header, rows = rows[0], rows[2:]
+    rows = [r for r in rows if not all(_separates(c) or not c for c in r)]
+    if len(rows) < 2 or len({len(r) for r in rows}) != 1 or len(rows[0]) < 2:
+        return None
+    columns = [c for c in range(len(rows[0])) if all(_kind(r[c]) for r in rows)]
+    if len(columns) != 1:
+        return None
+    col = columns[0]
+    if header is not None and col < len(header) and _NEG_HEADERS.search(header[col]):
+        return None
+    marked = [(": ".join(_unmarked(c).strip() for i, c in enumerate(r)
+                         if i != col and c.strip()), _kind(r[col])) for r in rows]
+    return run[0][0], run[-1][1], marked
+
+
+def _separates(cell: str) -> bool:
+    """Whether ``cell`` is a table's header separator (``---``, ``:--:``)."""
+    return "--" in cell and _SEPARATOR.match(cell) is not None
+
+
+def _list_blocks(text: str) -> list[Block]:
+    """Runs of consecutive check-list lines: (start, end, [(label, kind)])."""
+    blocks: list[Block] = []
+    run: list[tuple[int, int, str, str]] = []
+    for start, end, line in [*_lines(text), (len(text), len(text), "")]:
+        # Each pattern is tried only where the line can hold its mark (a call into the pattern
+        # engine costs about 1,000 instructions, however soon it fails): _MARK_FIRST's is
+        # "[…]" or a symbol, _MARK_LAST's a symbol ending the line, and _MARK_WORD's follows a
+        # bullet or a number opening the line and a colon or a dash after the label.
+        m = None
+        if "[" in line or not line.isascii() and _holds_symbol(line):
+            m = _MARK_FIRST.match(line)
+            if m is None and line.rstrip(" \t")[-1:] in _MARK_SYMBOLS:
+                m = _MARK_LAST.match(line)
+        if m is None and _WORD_LINE_OPENS.allows(line, 0) and (
+                ":" in line or "\u2014" in line or "\u2013" in line):
+            m = _MARK_WORD.match(line)
+        label = _unmarked(m.group("label")).strip(" :-") if m else ""
+        if m is not None and label.lower() not in _NOT_LABELS:
+            run.append((start, end, label, _kind(m.group("mark"))))
+            continue
+        if len(run) >= 2:
+            blocks.append((run[0][0], run[-1][1], [(lab, k) for _, _, lab, k in run]))
+        run = []
+    return blocks

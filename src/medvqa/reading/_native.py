@@ -1,0 +1,121 @@
+"""Whether the answer-reading rules run compiled, and their source wherever a build is stale.
+
+The strict parser's modules (:data:`COMPILED_MODULES`) are plain, fully typed Python. Where a C
+compiler is at hand, installing medvqa compiles them with mypyc into C extension modules
+(``setup.py``) that read answers about twice as fast, with the same decisions
+(``tests/score/test_compiled_rules.py`` compares the two on the labelled set and on generated
+responses). Python imports an extension module before the source file beside it, so a build
+older than its sources would silently run old rules. A build is therefore used only when it is
+complete and was made from exactly the sources beside it: the build writes their SHA-256 to
+:data:`MANIFEST` once every module is compiled. Otherwise (a rule edited since the build, a
+partial or failed build, or ``MEDVQA_PURE_PYTHON=1`` in the environment) :func:`choose_build`
+puts a finder first on ``sys.meta_path`` that loads every one of these modules from source:
+never a mix of the two.
+
+This module is never compiled itself (it decides which build is imported).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import ModuleType
+
+__all__ = ["COMPILED_MODULES", "MANIFEST", "PURE_ENV", "choose_build", "compiled_rules",
+           "pure_requested", "source_digests", "stale_reason"]
+
+PACKAGE = "medvqa.reading"
+#: The modules of the strict reading (the parse of every response runs through them).
+COMPILED_MODULES = ("_answer_words", "_base", "_cues", "_findings", "_fold", "_letters",
+                    "_locate", "_marks", "_option_forms", "_quick", "_reading", "_region",
+                    "_strict", "_variants")
+#: Written by the build beside the compiled modules: the SHA-256 of each source it compiled.
+MANIFEST = "_native_build.json"
+#: Set to 1 to run the rules from source even where a compiled build is installed.
+PURE_ENV = "MEDVQA_PURE_PYTHON"
+
+_DIR = Path(__file__).resolve().parent
+
+
+def source_digests(folder: Path, modules: Sequence[str] = COMPILED_MODULES) -> dict[str, str]:
+    """SHA-256 of each module's source file in ``folder`` (what a build records)."""
+    return {m: hashlib.sha256((folder / f"{m}.py").read_bytes()).hexdigest() for m in modules}
+
+
+def pure_requested(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether :data:`PURE_ENV` asks for the rules from source (set, and not "0")."""
+    return (os.environ if environ is None else environ).get(PURE_ENV, "") not in ("", "0")
+
+
+def _extension_of(folder: Path, module: str) -> Path | None:
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        path = folder / f"{module}{suffix}"
+        if path.exists():
+            return path
+    return None
+
+
+def stale_reason(folder: Path, modules: Sequence[str] = COMPILED_MODULES,
+                 environ: Mapping[str, str] | None = None) -> str | None:
+    """Why the compiled build in ``folder`` must not be used, or None when it may.
+
+    None only when every module has an extension module, the build's manifest is there and
+    each source's SHA-256 is the one it records, and :data:`PURE_ENV` is not set.
+    """
+    if pure_requested(environ):
+        return f"{PURE_ENV} is set"
+    missing = [m for m in modules if _extension_of(folder, m) is None]
+    if len(missing) == len(modules):
+        return "not compiled (no C compiler at install, or installed without it)"
+    if missing:
+        return f"partial build (no compiled {', '.join(missing)})"
+    try:
+        recorded = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))["sources"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return f"the build's manifest {MANIFEST} is missing or unreadable"
+    changed = [m for m, digest in source_digests(folder, modules).items()
+               if recorded.get(m) != digest]
+    if changed:
+        return (f"sources changed since the build ({', '.join(changed)}); "
+                "`make compile` rebuilds")
+    return None
+
+
+class _SourceFirst:
+    """A meta path finder that loads the named modules from their ``.py`` files."""
+
+    def __init__(self, package: str, folder: Path, modules: Sequence[str]):
+        self.names = {f"{package}.{m}": folder / f"{m}.py" for m in modules}
+
+    def find_spec(self, name: str, path: object = None,
+                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        source = self.names.get(name)
+        return importlib.util.spec_from_file_location(name, source) if source else None
+
+
+def choose_build(package: str = PACKAGE, folder: Path = _DIR,
+                 modules: Sequence[str] = COMPILED_MODULES) -> str | None:
+    """Make the modules import from source when the compiled build is stale; say why, or None.
+
+    Called by the package before any of the modules is imported.
+    """
+    reason = stale_reason(folder, modules)
+    if reason is not None and not any(isinstance(f, _SourceFirst) and f.names.keys() & {
+            f"{package}.{m}" for m in modules} for f in sys.meta_path):
+        sys.meta_path.insert(0, _SourceFirst(package, folder, modules))
+    return reason
+
+
+def compiled_rules() -> tuple[bool, str]:
+    """(whether the strict rules run compiled, why not or how they were built)."""
+    import medvqa.reading._strict as strict
+
+    if not (strict.__file__ or "").endswith(".py"):
+        return True, "compiled with mypyc"
+    return False, stale_reason(_DIR) or "from source"
