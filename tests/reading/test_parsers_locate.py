@@ -216,18 +216,3 @@ _CUES = ["not", "no", "would", "if", "maybe", "B", "A", "I", "answer", "option",
          "it's", "(C)", "D:", "?", "\n", "\u00e9", "possible"]
 # Mostly plain words, so that the fast path is taken often; a cue word now and then.
 _SENTENCE_WORDS = _PLAIN * 6 + _CUES
-
-
-@settings(max_examples=600, deadline=None)
-@given(words=st.lists(st.sampled_from(_SENTENCE_WORDS), min_size=6, max_size=22),
-       texts=st.lists(st.sampled_from(_POOL), min_size=2, max_size=5, unique=True))
-def test_the_fast_path_decides_as_the_full_reading(words, texts):
-    from medvqa.reading._quick import quick_read
-    from medvqa.reading._reading import decide, option_set, scan
-
-    text = " ".join(words).strip()
-    ix = option_set(tuple(_options(texts).items()))
-    quick = quick_read(text, ix)
-    if quick is not None:
-        full = decide(scan(text, ix, "single"), "single")
-        assert quick == full, (text, quick, full)

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from medvqa._lazy import lazy_exports
-from medvqa.reading._native import choose_build, compiled_rules
+from medvqa.reading._native import choose_build
 
-# Before any rule module is imported: the compiled build only where it matches the sources.
+# Only where a compiled build was asked for (`make compile`) and is stale: its sources instead.
 choose_build()
 
 if TYPE_CHECKING:
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     )
     from medvqa.reading._extract_prompt import ExtractPrompt, load_extract_prompt
     from medvqa.reading._locate import set_aside_reasoning, without_reasoning
+    from medvqa.reading._native import compiled_rules
     from medvqa.reading._open import (
         BLEU_COLUMNS,
         OpenScores,
@@ -65,6 +66,7 @@ if TYPE_CHECKING:
         clear_caches,
         make_parser,
     )
+    from medvqa.reading.rules import RULES, Kind, Rule
 
 _WHERE: dict[str, str] = {
     "rescue": "_extract",
@@ -80,6 +82,9 @@ _WHERE: dict[str, str] = {
     "ExtractConfig": "_extract",
     "ExtractCandidate": "_extract",
     "compiled_rules": "_native",
+    "RULES": "rules",
+    "Rule": "rules",
+    "Kind": "rules",
     "without_reasoning": "_locate",
     "set_aside_reasoning": "_locate",
     "open_answer": "_open",
@@ -138,7 +143,10 @@ __all__ = [
     "abstain",
     "bleu_stats",
     "clear_caches",
+    "RULES",
     "compiled_rules",
+    "Rule",
+    "Kind",
     "corpus_bleu",
     "gold_regions",
     "is_correct",

@@ -17,11 +17,14 @@ class ParsedAnswer(NamedTuple):
         invalid: True when the parser abstained (no option named, several named, a refusal).
         reason: why it abstained (one of :data:`REASONS`); None when it read an answer, and
             for parsers that do not say (the published-scorer styles).
+        rule: the id of the strict reader's rule that decided (``medvqa.reading.RULES``), or
+            None (other styles, and readings no one rule decided).
     """
 
     choice: str | list[str] | None
     invalid: bool
     reason: str | None = None
+    rule: str | None = None
 
 
 #: Why a parser abstains. Only :data:`WANTS_READING` reasons may be handed to an LLM extractor:
@@ -35,6 +38,8 @@ REASONS: Final[dict[str, str]] = {
     "out_of_range": "a letter that is not among the options (the answer is E with A–D)",
     "not_committed": "a reasoning trace with no answer after it, or a later change of mind",
     "no_answer": "no option is named in a way the rules can read",
+    "not_text": "the response is not text (a number, null, an object)",
+    "too_long": "the response is longer than any answer (a runaway generation)",
 }
 #: Abstentions for want of a reading: the only ones an extractor may be asked about.
 WANTS_READING: Final = frozenset({"no_answer"})
@@ -45,32 +50,35 @@ _ABSTENTIONS: Final = {r: ParsedAnswer(None, True, r) for r in REASONS}
 
 # One reading per chosen letter, shared: it is immutable, and building a NamedTuple runs in the
 # interpreter even from compiled code (a tenth of the cost of reading a plain sentence).
-_CHOSEN: Final[dict[str, ParsedAnswer]] = {}
+_CHOSEN: Final[dict[tuple[str, str | None], ParsedAnswer]] = {}
 _CHOSEN_SIZE: Final = 4096
 
 
-def one_choice(letter: str) -> ParsedAnswer:
-    """The reading that chose the one option ``letter``.
+def one_choice(letter: str, rule: str | None = None) -> ParsedAnswer:
+    """The reading that chose the one option ``letter`` (by ``rule``).
 
-    >>> one_choice("B")
-    ParsedAnswer(choice='B', invalid=False, reason=None)
+    >>> one_choice("B", "structural.letters")
+    ParsedAnswer(choice='B', invalid=False, reason=None, rule='structural.letters')
     """
-    got = _CHOSEN.get(letter)
+    key = (letter, rule)
+    got = _CHOSEN.get(key)
     if got is None:
-        got = ParsedAnswer(letter, False)
+        got = ParsedAnswer(letter, False, None, rule)
         if len(_CHOSEN) < _CHOSEN_SIZE:
-            _CHOSEN[letter] = got
+            _CHOSEN[key] = got
     return got
 
 
-def abstain(reason: str) -> ParsedAnswer:
-    """An abstention with its reason (one of :data:`REASONS`).
+def abstain(reason: str, rule: str | None = None) -> ParsedAnswer:
+    """An abstention with its reason (one of :data:`REASONS`) and the rule that decided it.
 
     >>> abstain("hedge")
-    ParsedAnswer(choice=None, invalid=True, reason='hedge')
+    ParsedAnswer(choice=None, invalid=True, reason='hedge', rule=None)
     """
-    got = _ABSTENTIONS.get(reason)
-    return got if got is not None else ParsedAnswer(None, True, reason)
+    if rule is None:
+        got = _ABSTENTIONS.get(reason)
+        return got if got is not None else ParsedAnswer(None, True, reason)
+    return ParsedAnswer(None, True, reason, rule)
 
 
 class AnswerParser(Protocol):

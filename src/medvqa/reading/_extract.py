@@ -220,13 +220,13 @@ def rescue(parsed: ParsedAnswer, extraction: Extraction | None) -> ParsedAnswer:
     >>> from medvqa.reading import abstain
     >>> by = ExtractedBy("smollm2", "0" * 64, 1)
     >>> rescue(abstain("no_answer"), Extraction("q", "clean", "B", "rescued", "B", None, by))
-    ParsedAnswer(choice='B', invalid=False, reason=None)
+    ParsedAnswer(choice='B', invalid=False, reason=None, rule='extractor')
     >>> rescue(abstain("hedge"), Extraction("q", "clean", "B", "rescued", "B", None, by)).invalid
     True
     """
     if extraction is None or not eligible(parsed) or extraction.status != "rescued":
         return parsed
-    return ParsedAnswer(extraction.choice, False)
+    return ParsedAnswer(extraction.choice, False, None, "extractor")
 
 
 def prepare_extractor(config: ExtractConfig, bench_dir: Path | None = None) -> Extractor:

@@ -1,26 +1,25 @@
-"""Findings that answer a yes/no question: "No evidence of X" is No when X is what was asked.
+r"""Findings that answer a yes/no question: "No evidence of X" is No when X is what was asked.
 
 A yes/no item ("Is there a pneumothorax?") is often answered with a finding instead of a yes or
-a no. A clause reads as an answer when it states that a finding X is absent — "No X", "No
-evidence/signs of X", "There is no X", "Without X", "Negative for X", "Free of X", "Absence of
-X", "I see no X", "… does not show X", "X is absent / not seen / not identified / ruled out /
-excluded" — or, only when the question is known, that X is present ("There is a X", "X is
-seen / present", "… shows X", "Positive for X"; stated with the words by which the question
-asks about its nature: "suspicious", "malignant", "abnormal" …).
+a no. A clause answers it when it states that a finding X is absent — the rule table's
+``finding.absent-*`` phrases: "No X", "No evidence of X", "There is no X", "Negative for X",
+"X is not seen", "X is absent" — or present: ``finding.present``, "There is a X", "X is seen",
+"… shows X", "consistent with X".
 
-When does "There is no X" answer the question? Only when X is the finding asked about:
+When is X the finding asked about?
 
-- with the question known: every content word of X (spelling-folded; a word of the same
-  stem counts, "ulceration" for "ulcerated") is a word of the question — "no large
-  pneumothorax" does not answer "Is there a pneumothorax?" (a small one may be there), "no
-  pleural effusion" does not answer it either — and the question does not itself ask about
-  normality or absence ("Is the lung normal?", "Is it free of …?", "Is this benign?": there
-  "no X" would mean yes);
-- with the question unknown (a JSONL without questions): only an absent finding is read, and
-  only when X is a specific finding — not a word of (ab)normality, disease or malignancy
-  ("No evidence of malignancy" answers "Is it malignant?" with No but "Is it benign?" with Yes).
-
-"No doubt, …" and "not only" are not negations (:data:`~._cues.NOT_NEGATIONS` is blanked first).
+- **Absent**: every content word of X (spelling-folded; a word of the same stem counts,
+  "ulceration" for "ulcerated"; an abbreviation of the shipped table counts for its full name,
+  "DVT" for "deep vein thrombosis") is a word of the question — "no large pneumothorax" does
+  not answer "Is there a pneumothorax?" (a small one may be there) — and the question does not
+  itself ask about normality or absence ("Is the lung normal?": there "no X" would mean yes).
+- **Present**: X's head word (its last content word) is a word of the question, and X carries
+  every word by which the question asks about the finding's nature (``finding.nature``:
+  "calcifications are present but benign" does not answer "Are there suspicious
+  calcifications?"); a nature word of the question negated ("not suspicious") is an absence.
+- With the question unknown, only a specific absent finding is read (not a word of
+  normality or disease: "No evidence of malignancy" means No to "Is it malignant?" but Yes
+  to "Is it benign?").
 
 >>> sorted(finding_answers("there is no pneumothorax", "Is there a pneumothorax?"))
 ['no']
@@ -28,7 +27,7 @@ When does "There is no X" answer the question? Only when X is the finding asked 
 []
 >>> sorted(finding_answers("no evidence of consolidation", ""))
 ['no']
->>> sorted(finding_answers("a pneumothorax is seen", "Is there a pneumothorax?"))
+>>> sorted(finding_answers("multiple large soft drusen are seen", "Are drusen present?"))
 ['yes']
 """
 
@@ -38,49 +37,25 @@ import re
 from functools import lru_cache
 from typing import Final
 
-from medvqa.reading._cues import holds_dash
+from medvqa.reading._book import RuleBook, book, word_tokens
 from medvqa.reading._fold import fold
+from medvqa.reading.rules import Kind
 
-__all__ = ["finding_answers", "may_state_finding", "same_stem"]
+__all__ = ["finding_answers", "question_terms", "same_stem"]
 
-_ABSENT_LEAD: Final = re.compile(
-    r"^\s*(?:answer\s*:\s*)?(?:(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:shows?|demonstrates?|reveals?"
-    r"|has)\s+)?(?:(?:there\s+(?:is|are|was|were)\s+|(?:i|we)\s+(?:see|find|observe)\s+"
-    r"|(?:i|we)\s+(?:do\s+not|don't)\s+(?:see|find|observe)\s+(?:any\s+)?)?"
-    r"(?:no|not\s+(?:an?\s+)?|without|absence\s+of|negative\s+for|free\s+of)\s+"
-    r"|(?:[\w-]+\s+){0,3}?(?:does|do|did)\s+not\s+(?:show|demonstrate|reveal|have|contain|display"
-    r"|exhibit)\s+(?:any\s+|an?\s+)?)(?P<x>.+)$"
-)
-_ABSENT_TAIL: Final = re.compile(
-    r"^\s*(?:answer\s*:\s*)?(?P<x>.+?)\s+(?:is|are|was|were|has\s+been|have\s+been)\s+"
-    r"(?:not\s+(?:seen|present|identified|detected|visuali[sz]ed|visible|evident|demonstrated"
-    r"|noted|appreciated)|absent|excluded|ruled\s+out)\s*$"
-)
-_PRESENT: Final = re.compile(
-    r"^\s*(?:answer\s*:\s*)?(?:there\s+(?:is|are)\s+(?P<x>.+)"
-    r"|(?P<y>.+?)\s+(?:is|are)\s+(?:clearly\s+)?(?:present|seen|noted|identified|visible|evident"
-    r"|demonstrated)"
-    r"|(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:shows?|demonstrates?|reveals?)\s+(?P<z>.+)"
-    r"|positive\s+for\s+(?P<w>.+))\s*$"
-)
 # Words that say nothing about which finding: dropped before comparing with the question.
 _FILLER: Final = frozenset({
     "a", "an", "the", "any", "some", "of", "for", "to", "evidence", "sign", "signs", "feature",
     "features", "finding", "findings", "definite", "definitive", "convincing", "clear", "obvious",
     "radiographic", "radiological", "sonographic", "mammographic", "histologic", "histological",
-    "visible", "evident", "significant", "acute", "there", "is", "are", "was", "were", "in",
+    "visible", "evident", "there", "is", "are", "was", "were", "in",
     "on", "at", "this", "that", "these", "image", "images", "scan", "radiograph", "film",
     "study", "photo", "photograph", "slide", "section", "picture", "mammogram", "view", "here",
     "seen", "identified", "noted", "present", "demonstrated", "suggest", "suggesting",
     "suggestive", "apparent", "appreciable", "detectable", "current", "provided", "given",
     "shown", "obviously", "clearly", "also", "and", "or", "nor", "be", "been", "it", "its",
+    "does", "do", "did", "show", "shows", "have", "has", "patient", "lesion's",
 })
-# Words that ask about the nature of a finding ("Are there suspicious calcifications?"): a
-# present finding answers yes only when it is stated with them ("calcifications are present
-# but appear benign" does not).
-_QUALIFIERS: Final = frozenset(fold(w) for w in (
-    "suspicious", "malignant", "worrisome", "concerning", "abnormal", "pathologic",
-    "pathological", "aggressive"))
 # A question about normality or absence: a "no X" answer would then mean yes.
 _FLIPS: Final = re.compile(r"\b(?:normal|benign|healthy|unremarkable|intact|clear|free\s+of"
                            r"|negative|absent|absence|no|not|without|excluded|rul\w*\s+out"
@@ -92,67 +67,16 @@ _GENERAL: Final = frozenset(fold(w) for w in (
     "tumour", "tumor", "neoplasm", "neoplasia", "lesion", "anything", "change", "problem",
     "issue", "concern", "concerning", "suspicious", "worrisome"))
 _WORD: Final = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
-# Where a clause ends: ``[.;:,!?\n()]|\s[\u2014\u2013-]+\s|\b(?:but|however|whereas|although
-# |though|while)\b``, opened by one character class, which the engine skips to in C (a pattern
-# opened by an alternation is tried at every position); each alternative then looks back at that
-# character, and ``(?<!\w\w)`` after a word's first letter is the word boundary before it.
-_CLAUSE_PUNCT = r".;:,!?\n()"
-_CLAUSE_DASH = r"(?<=\s)[\u2014\u2013-]+\s"
-_CLAUSE_WORDS = (r"(?<!\w\w)(?:(?<=b)ut|(?<=h)owever|(?<=w)(?:hereas|hile)|(?<=a)lthough"
-                 r"|(?<=t)hough)\b")
-
-
-def _clause_variant(dash: bool, words: bool) -> re.Pattern[str]:
-    """The clause-end pattern without the alternatives a text cannot hold.
-
-    A dash or a conjunction that does not occur cannot match, so leaving its alternative out
-    finds the same ends; and the opening class then stops only at punctuation, not at every
-    space and every ``b h w a t``.
-    """
-    if not (dash or words):
-        return re.compile(f"[{_CLAUSE_PUNCT}]")
-    opens = _CLAUSE_PUNCT + (r"\s" if dash else "") + ("bhwat" if words else "")
-    alternatives = [f"(?<=[{_CLAUSE_PUNCT}])"] + [_CLAUSE_DASH] * dash + [_CLAUSE_WORDS] * words
-    return re.compile(f"[{opens}](?:{'|'.join(alternatives)})")
-
-
-_CLAUSE: Final = _clause_variant(True, True)
-_CLAUSE_NO_WORDS: Final = _clause_variant(True, False)
-_CLAUSE_NO_DASH: Final = _clause_variant(False, True)
-_CLAUSE_PUNCT_ONLY: Final = _clause_variant(False, False)
-
-
-def _clause_pattern(lowered: str) -> re.Pattern[str]:
-    """:data:`_CLAUSE`, or the variant without what ``lowered`` does not hold."""
-    dash = holds_dash(lowered)
-    if ("but" in lowered or "however" in lowered or "whereas" in lowered or "while" in lowered
-            or "though" in lowered):
-        return _CLAUSE if dash else _CLAUSE_NO_DASH
-    return _CLAUSE_NO_WORDS if dash else _CLAUSE_PUNCT_ONLY
-
-
-_CUES: Final[tuple[str, ...]] = (
-    "no", "not", "n't", "without", "absen", "negative", "free", "exclud", "ruled", "there", "seen",
-    "present", "show", "demonstrat", "reveal", "positive", "identified", "noted", "visible",
-    "evident")
-
-
-def may_state_finding(lowered: str) -> bool:
-    """Whether ``lowered`` can state a finding at all (a cheap test: a cue word occurs)."""
-    return any(c in lowered for c in _CUES)
-
-
-@lru_cache(maxsize=4096)
-def _question_words(question: str) -> tuple[frozenset[str], bool]:
-    """The question's folded words, and whether it asks about normality or absence."""
-    lowered = question.lower()
-    return frozenset(fold(w) for w in _WORD.findall(lowered)), _FLIPS.search(lowered) is not None
+_CLAUSE: Final = re.compile(r"[.;:,!?\n()]|\s[\u2014\u2013-]+\s|\b(?:but|however|whereas|although"
+                            r"|though|while)\b")
+_DETERMINERS: Final = re.compile(r"^(?:(?:a|an|the|any|some|small|tiny|large|few|several|"
+                                 r"multiple)\s+)+")
 
 
 def same_stem(a: str, b: str) -> bool:
     """Whether two folded words have one stem.
 
-    Equal, or sharing a prefix of six letters or more that is at least three quarters of the
+    Equal, or sharing a prefix of five letters or more that is at least three quarters of the
     shorter one ("ulcerated" / "ulceration", "enlarged" / "enlargement"; not "cardiomegaly" /
     "cardiomyopathy").
 
@@ -166,79 +90,130 @@ def same_stem(a: str, b: str) -> bool:
         if x != y:
             break
         n += 1
-    return n >= 6 and n >= 0.75 * min(len(a), len(b))
+    return n >= 5 and n >= 0.75 * min(len(a), len(b))
 
 
-def _content(x: str) -> frozenset[str]:
-    return frozenset(fold(w) for w in _WORD.findall(x) if w not in _FILLER)
+@lru_cache(maxsize=4096)
+def _question(question: str) -> tuple[frozenset[str], bool, frozenset[str]]:
+    """The question's folded words, whether it asks about normality, its abbreviations' words."""
+    lowered = question.lower()
+    words = frozenset(fold(w) for w in _WORD.findall(lowered))
+    from medvqa.reading._option_forms import abbreviations_of
+
+    abbrs = frozenset(a.lower() for n in _noun_runs(question) for a in abbreviations_of(n))
+    return words, _FLIPS.search(lowered) is not None, abbrs
 
 
-def _asked(x: str, question: str) -> bool:
-    """X is the finding asked about (see the module docstring)."""
+def _noun_runs(question: str) -> list[str]:
+    words = [w for w in _WORD.findall(question.lower()) if w not in _FILLER]
+    return [" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 2, len(words) + 1)]
+
+
+def question_terms(question: str) -> frozenset[str]:
+    """The question's content words, folded (what a finding must be about)."""
+    return frozenset(w for w in _question(question)[0] if w not in _FILLER)
+
+
+def _content(x: str) -> list[str]:
+    return [fold(w) for w in _WORD.findall(x) if w not in _FILLER]
+
+
+def _in_question(w: str, asked: frozenset[str], abbrs: frozenset[str]) -> bool:
+    return w in asked or w in abbrs or any(same_stem(w, q) for q in asked)
+
+
+def _absent_asked(x: str, question: str) -> bool:
     words = _content(x)
     if not words:
         return False
     if not question:
-        return not (words & _GENERAL)
-    asked, flips = _question_words(question)
-    return not flips and all(w in asked or any(same_stem(w, q) for q in asked) for w in words)
+        return not (set(words) & _GENERAL)
+    asked, flips, abbrs = _question(question)
+    return not flips and all(_in_question(w, asked, abbrs) for w in words)
 
 
-def _qualified(x: str, question: str) -> bool:
-    """X carries every word of the question that asks about the finding's nature."""
-    missing = _question_words(question)[0] & _QUALIFIERS
-    return not missing or missing <= {fold(w) for w in _WORD.findall(x)}
+def _present_asked(x: str, question: str, bk: RuleBook) -> bool:
+    words = _content(_DETERMINERS.sub("", x.strip()))
+    if not words or not question:
+        return False
+    asked, flips, abbrs = _question(question)
+    if flips:
+        return False
+    nature = {fold(w) for w in bk.words[Kind.NATURE]}
+    missing = (asked & nature) - set(words)
+    return not missing and _in_question(words[-1], asked, abbrs)
 
 
-def finding_answers(lowered: str, question: str) -> set[str]:
+def finding_answers(lowered: str, question: str, bk: RuleBook | None = None) -> set[str]:
     """``{"yes"}``, ``{"no"}``, both (contradictory) or none, from the findings stated.
 
     Args:
         lowered: the lower-cased answer text (option texts blanked, "no doubt" blanked).
         question: the item's question ("" when unknown: only absent findings are read).
+        bk: the rule book.
     """
+    bk = bk or book()
     out: set[str] = set()
     start = 0
-    for m in [*_clause_pattern(lowered).finditer(lowered), None]:
+    nature = {fold(w) for w in bk.words[Kind.NATURE]}
+    asked_nature = (_question(question)[0] & nature) if question else set()
+    for m in [*_CLAUSE.finditer(lowered), None]:
         end = m.start() if m is not None else len(lowered)
-        clause = lowered[start:end]
+        clause = lowered[start:end].strip()
         start = m.end() if m is not None else end
-        if len(clause) < 4:
+        if len(clause) < 3:
             continue
-        got = _absent_lead(clause) or _match_if(_ABSENT_TAIL, _ABSENT_TAIL_NEEDS, clause)
+        words = word_tokens(clause)
+        got = _absent_in(clause, words, bk)
         if got is not None:
-            if _asked(got.group("x"), question):
+            if _absent_asked(got, question):
                 out.add("no")
             continue
+        if asked_nature and any(f"not {w}" in clause or f"non-{w}" in clause or f"non {w}"
+                                in clause for w in bk.words[Kind.NATURE] if fold(w)
+                                in asked_nature):
+            out.add("no")  # "these are benign and not suspicious"
+            continue
         if question:
-            pos = _match_if(_PRESENT, _PRESENT_NEEDS, clause)
-            if pos is not None:
-                x = next(g for g in pos.groups() if g is not None)
-                if not _absent_lead(x) and _asked(x, question) and _qualified(x, question):
-                    out.add("yes")
+            x = _present_in(clause, words, bk)
+            if x is not None and _present_asked(x, question, bk):
+                out.add("yes")
     return out
 
 
-# What each finding pattern cannot match without: one of these substrings (its key words).
-_ABSENT_LEAD_NEEDS: Final[tuple[str, ...]] = (
-    "no", "without", "absence", "negative", "free")  # "no" in not
-_ABSENT_TAIL_NEEDS: Final[tuple[str, ...]] = ("not", "absent", "excluded", "ruled")
-_PRESENT_NEEDS: Final[tuple[str, ...]] = (
-    "there", "present", "seen", "noted", "identified", "visible", "evident", "demonstrat", "show",
-    "reveal", "positive")
+def _absent_in(clause: str, words: frozenset[str], bk: RuleBook) -> str | None:
+    """The finding a clause states absent, or None."""
+    for rule_id, phrase in bk.candidates(Kind.FINDING_ABSENT, clause, words):
+        pat = phrase.pattern
+        m = pat.search(clause)
+        if m is None:
+            continue
+        if rule_id == "finding.absent-tail":
+            x = clause[:m.start()].strip()
+            if x and m.end() >= len(clause.rstrip(" ."))-1:
+                return x
+            continue
+        lead = clause[:m.start()].strip()
+        if lead and not re.fullmatch(r"(?:answer\s*:\s*)?(?:(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+"
+                                     r"(?:shows?|demonstrates?|reveals?|has))?", lead):
+            continue
+        x = clause[m.end():].strip()
+        if x:
+            return x
+    return None
 
 
-def _match_if(pattern: re.Pattern[str], needs: tuple[str, ...], clause: str
-              ) -> re.Match[str] | None:
-    """``pattern.match(clause)``, not tried where ``clause`` holds none of ``needs``.
-
-    Speed: a match of one of these patterns costs as much as twenty substring tests (its
-    ``.+`` is tried against every tail of the clause), and most clauses hold none of their key
-    words.
-    """
-    return pattern.match(clause) if any(w in clause for w in needs) else None
-
-
-def _absent_lead(clause: str) -> re.Match[str] | None:
-    """:data:`_ABSENT_LEAD`'s match of ``clause`` ("no X", "without X" …), or None."""
-    return _match_if(_ABSENT_LEAD, _ABSENT_LEAD_NEEDS, clause)
+def _present_in(clause: str, words: frozenset[str], bk: RuleBook) -> str | None:
+    """The finding a clause states present, or None."""
+    for _, phrase in bk.candidates(Kind.FINDING_PRESENT, clause, words):
+        m = phrase.pattern.search(clause)
+        if m is None:
+            continue
+        before, after = clause[:m.start()].strip(), clause[m.end():].strip()
+        if phrase.source.startswith("(is|are)"):
+            if before:
+                return before
+            continue
+        if after:
+            return after
+    return None

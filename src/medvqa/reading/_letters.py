@@ -30,28 +30,44 @@ is squamous cell carcinoma). A letter preceded by a naming word ("hepatitis E", 
 read; the whole response being a letter (``B``) is read by the caller.
 
 >>> words = {"B": ("squamous", "cell", "carcinoma"), "E": ("candida",)}
->>> [(l, s) for l, s, _ in letter_mentions("The answer is E. coli", "the answer is e. coli", words)]
+>>> [(l, s) for l, s, _ in letter_mentions("The answer is E. coli", "the answer is e. coli", words,
+...                                     ("answer",))]
 []
 >>> text = "Answer: (B) squamous cell carcinoma"
->>> [(l, s) for l, s, _ in letter_mentions(text, text.lower(), words)]
+>>> [(l, s) for l, s, _ in letter_mentions(text, text.lower(), words, ("answer",))]
 [('B', 9), ('B', 9)]
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Final
 
-from medvqa.reading._cues import Opening, line_starts, matches_at, positions_of
 from medvqa.reading._fold import fold
+from medvqa.reading._text import Opening, line_starts, matches_at, positions_of
 
-__all__ = ["LETTER_KEYWORDS", "letter_mentions"]
+__all__ = ["key_pattern", "letter_mentions"]
 
 _P_PAREN = r"[(\[](?P<p>[A-Z])[)\]]"
-_P_KEY = (r"(?i:\b(?:answers?|options?|choices?|letter|therefore|thus|hence|both|it\s+is|it's)"
-          r"\s*(?:is|are|would\s+be|:|=|-|#|,)?\s*:?\s*(?:(?:definitely|clearly|certainly|surely)"
-          r"\s+)?(?:not\s+)?(?:option\s+|choice\s+)?)"
-          r"(?<![A-Za-z])(?P<kb>[(\[])?(?P<k>[A-Za-z])[)\]]?(?![\w-])")
+_KEY_TAIL = (r"\s*(?:is|are|would\s+be|:|=|-|#|,)?\s*:?\s*"
+             r"(?:(?:definitely|clearly|certainly|surely)\s+)?(?:not\s+)?(?:option\s+|choice\s+)?)"
+             r"(?<![A-Za-z])(?P<kb>[(\[])?(?P<k>[A-Za-z])[)\]]?(?![\w-])")
+
+
+@lru_cache(maxsize=8)
+def key_pattern(keywords: tuple[str, ...]) -> re.Pattern[str]:
+    """The letter-after-a-keyword position for these keywords (the rule table's)."""
+    words = "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in sorted(keywords, key=len,
+                                                                            reverse=True))
+    return _key_pattern(words)
+
+
+@lru_cache(maxsize=8)
+def _key_pattern(words: str) -> re.Pattern[str]:
+    return re.compile(r"(?i:\b(?:" + words + r")" + _KEY_TAIL, re.MULTILINE)
+
+
 _P_LINE = (r"^[ \t]*(?:[-*\u2022][ \t]*|\d+[.)][ \t]*)?(?P<l>[A-Z])(?:[.):](?=\s|$)"
            r"|(?=[ \t]+[-\u2013\u2014][ \t])|(?=[ \t]+(?:is|was|seems|appears|would\s+be)\b))")
 # A letter opening a line that is set against another letter: "B, not A", "B rather than A".
@@ -71,7 +87,6 @@ _CONTINUED: Final = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b)\s*(?:option\s+|choi
                                r"(?P<c>[A-Z])[)\]]?(?![\w-])")
 # Each letter position alone, run only when its literal cue is in the text.
 _PAREN: Final = re.compile(_P_PAREN, re.MULTILINE)
-_KEY: Final = re.compile(_P_KEY, re.MULTILINE)
 _LINE: Final = re.compile(_P_LINE, re.MULTILINE)
 _LIST: Final = re.compile(_P_LIST, re.MULTILINE)
 # What _LINE and _LIST may open with (each is matched at line starts, _LIST after colons too); a
@@ -82,16 +97,6 @@ _CONTRAST_OPENS: Final = Opening(" \t-*\u2022", ", \t")
 _LIST_OPENS: Final = Opening(" \t", ",/&", space_after_capital=True)
 _IS: Final = re.compile(_P_IS, re.MULTILINE)
 _ALONE: Final = re.compile(_P_ALONE, re.MULTILINE)
-_KEYS: Final[tuple[str, ...]] = (
-    "answer", "option", "choice", "letter", "therefore", "thus", "hence", "both", "it is", "it's")
-# The keywords as words of a text (WORD tokens), plurals included: a text without any of them
-# is not searched for keyword positions.
-_KEY_WORDS: Final[tuple[str, ...]] = (
-    "answer", "option", "choice", "letter", "therefore", "thus", "hence", "both")
-_KEY_SET: Final = frozenset({*_KEY_WORDS, "answers", "options", "choices", "letters", "it's"})
-#: The words after which a letter of either case is an option letter ("the answer is b"); a
-#: text without one (as a word) names option letters only in capitals.
-LETTER_KEYWORDS: Final = _KEY_SET | {"it"}
 _WORD_AFTER: Final = re.compile(r"[ \t]+([a-z][a-z'-]*)")
 _GENUS: Final = re.compile(r"\.[ \t]*[a-z]")
 _TOKEN: Final = re.compile(r"[^\W_]+(?:'[^\W_]+)*'?")
@@ -106,18 +111,21 @@ _CONNECTIVES: Final = frozenset({
 
 
 def letter_mentions(text: str, lowered: str, words: dict[str, tuple[str, ...]],
-                    present: set[str] | None = None) -> list[tuple[str, int, int]]:
+                    keywords: tuple[str, ...], present: frozenset[str] | None = None
+                    ) -> list[tuple[str, int, int]]:
     """Option letters in letter positions: (upper-case letter, start, end), names skipped.
 
     Args:
         text: the prepared text (Markdown dropped), original case.
         lowered: ``text`` lower-cased (same length).
         words: letter → its option text's folded words (to recognise ``B. <its text>``).
+        keywords: the words after which a letter of either case is an option letter (the
+            rule table's ``letter.keyword``).
         present: the words of the text, when known (keywords absent from it are not looked
             for).
     """
     out = []
-    for m in _positions(text, lowered, present):
+    for m in _positions(text, lowered, keywords, present):
         group = m.lastgroup or ""
         if group == "kb":
             group = "k"
@@ -149,7 +157,8 @@ def _continued(text: str, pos: int, words: dict[str, tuple[str, ...]]
     return out
 
 
-def _positions(text: str, lowered: str, present: set[str] | None) -> list[re.Match[str]]:
+def _positions(text: str, lowered: str, keywords: tuple[str, ...],
+               present: frozenset[str] | None) -> list[re.Match[str]]:
     """Matches of the three letter positions, each only where cued.
 
     A bracket cues ``(B)``, a keyword cues ``answer is B``, a line start cues ``B: …``.
@@ -158,19 +167,14 @@ def _positions(text: str, lowered: str, present: set[str] | None) -> list[re.Mat
     if "(" in text or "[" in text:
         # Matched at each bracket, not searched (a search tests every character of the text).
         out += matches_at(_PAREN, text, positions_of(text, "(["))
-    if present is None:
-        keys: list[str] | tuple[str, ...] = _KEYS
-    else:
-        keys = [k for k in _KEY_WORDS if k in present or k + "s" in present] if not \
-            _KEY_SET.isdisjoint(present) else []
-        if "it" in present or "it's" in present:
-            keys = [*keys, "it is", "it's"]
+    keys = [k for k in keywords if present is None or k.split()[0] in present]
+    key_re = key_pattern(keywords)
     for key in keys:  # each pattern is tried only where its cue is, not at every position
-        i = lowered.find(key)
+        i = lowered.find(key.split()[0])
         while i >= 0:
-            if (m := _KEY.match(text, i)) is not None:
+            if (m := key_re.match(text, i)) is not None:
                 out.append(m)
-            i = lowered.find(key, i + len(key))
+            i = lowered.find(key.split()[0], i + 1)
     starts = line_starts(text)
     out += matches_at(_LINE, text, starts, _LINE_OPENS)
     if " not " in text or " rather " in text or " instead " in text:

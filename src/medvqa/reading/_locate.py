@@ -40,13 +40,15 @@ Reasoned(text='\nB', trace=True)
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Final
 
 from medvqa.reading._answer_words import ANSWER_WORDS, complete_marker
-from medvqa.reading._cues import Opening, line_starts, matches_at, positions_of
+from medvqa.reading._book import RuleBook, book
 from medvqa.reading._marks import read_marks
+from medvqa.reading._shapes import Leaf, find_shapes
+from medvqa.reading._text import Opening, line_starts, matches_at, positions_of
+from medvqa.reading.rules import Kind
 
 __all__ = ["Reasoned", "Segment", "final_segments", "set_aside_reasoning", "without_reasoning"]
 
@@ -76,16 +78,22 @@ class Segment:
         start: where its marker begins in the trace-free text.
         end: where its content ends.
         text: ``Answer: <content>``, what the reader reads.
-        kind: ``marker``, ``boxed``, ``tag``, ``json`` or ``marks``.
+        kind: ``marker``, ``boxed``, ``shape`` or ``marks``.
+        leaves: a structure's values (``shape``): the reader reads each answer leaf.
     """
 
-    __slots__ = ("end", "kind", "start", "text")
+    __slots__ = ("end", "kind", "leaves", "start", "text")
 
-    def __init__(self, start: int, end: int, text: str, kind: str):
+    def __init__(self, start: int, end: int, text: str, kind: str,
+                 leaves: list[Leaf] | None = None):
         self.start = start
         self.end = end
         self.text = text
         self.kind = kind
+        self.leaves = leaves
+
+    def __repr__(self) -> str:
+        return f"Segment({self.start}, {self.end}, {self.text!r}, {self.kind!r})"
 
 
 _TAG: Final = re.compile(r"<(/?)(?:think|thinking|reasoning|thought)>|\u25c1(/?)think\u25b7",
@@ -143,7 +151,6 @@ def without_reasoning(text: str) -> str:
 # Answer markers are found from their key words with ``str.find`` (a pattern run over every
 # position of a long response costs more than the rest of the reading); each hit is checked in
 # place: a word boundary, the words before it ("the final", "my"), the connector after it.
-_KEYS: Final[tuple[str, ...]] = ("answer", "choice", "option", "selection", "diagnosis")
 _CONNECT: Final = re.compile(
     r"(?:\s+to\s+(?:this|the)\s+question)?\s*(?:\*\*|__)?\s*"
     r"(?:is\b\s*:?|(?:would|will|should|must)\s+be\b|(?:seems|appears)\s+to\s+be\b|:|=|\uff1a"
@@ -152,8 +159,8 @@ _CONNECT: Final = re.compile(
 )
 _PREFIX_WORDS: Final[tuple[tuple[str, ...], ...]] = (
     ("final ", "correct ", "best ", "right ", "most likely "), ("the ", "my "))
-_PICKS: Final[tuple[str, ...]] = (
-    "choose", "pick", "select", "go with", "going with", "opt for", "favour", "favor", "say")
+
+
 _I_WOULD: Final = re.compile(r"\bi\s*(?:would|will|'ll|'d|'m|am)?\s*$")
 # Answer words that contain no other one, each with the words that contain it (longest first):
 # only roots found in a response are looked at further.
@@ -174,24 +181,9 @@ _NOT_A_STOP: Final = frozenset({"e.g", "i.e", "vs", "dr", "fig", "approx", "cf",
                                 "mrs", "resp"})
 _STOP_LEN: Final = max(len(w) for w in _NOT_A_STOP) + 2
 _BOXED: Final = re.compile(r"\\boxed\s*\{")
-_ANSWER_TAG: Final = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.IGNORECASE | re.DOTALL)
 _LATEX_WRAP: Final = re.compile(r"\\(?:text(?:bf|it|rm|normal)?|mathrm|mathbf|mbox|operatorname)"
                                 r"\s*\{")
 _LATEX_REST: Final = re.compile(r"\\[,;:! ]|\\[a-zA-Z]+|[${}]")
-_JSON_KEYS: Final[tuple[str, ...]] = (
-    "answer", "final_answer", "finalanswer", "answer_letter", "answer_choice", "choice",
-    "final_choice", "selected_choice", "selected_option", "selection", "prediction",
-    "predicted_answer", "correct_answer", "option")
-_JSON_FIELD: Final = re.compile(
-    r"[\"'](?P<key>" + "|".join(_JSON_KEYS) + r")[\"']\s*:\s*"
-    r"(?:\"(?P<dq>(?:[^\"\\]|\\.)*)\"|'(?P<sq>[^']*)'|\[(?P<arr>[^\]]*)\]"
-    r"|(?P<lit>true|false|-?\d+))",
-    re.IGNORECASE,
-)
-# The object's own word on its answer: a low confidence makes the answer a hedge (rule 8).
-_LOW_CONFIDENCE: Final = re.compile(r"[\"'](?:confidence|certainty)[\"']\s*:\s*[\"']?(?:very\s+)?"
-                                    r"(?:low|uncertain|unsure|none)\b", re.IGNORECASE)
-_ITEM: Final = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'([^']*)'|([A-Za-z0-9]+)")
 _MARK_CUES: Final[tuple[str, ...]] = (
     "|", "[x]", "[X]", "[ ]", "\u2610", "\u2611", "\u2612", "\u2713", "\u2714", "\u2705", "\u274c",
     "\u2717", "\u2718", "\u2716")
@@ -210,7 +202,7 @@ def _position(segment: Segment) -> tuple[int, int]:
     return segment.start, segment.end
 
 
-def final_segments(text: str) -> list[Segment]:
+def final_segments(text: str, bk: RuleBook | None = None) -> list[Segment]:
     """Every final-answer segment of a trace-free response, in order of position.
 
     Cheap when the response has no marker: a few substring tests decide before any pattern
@@ -220,14 +212,14 @@ def final_segments(text: str) -> list[Segment]:
     ascii_only = lowered.isascii()
     found: list[Segment] = []
     objects: list[tuple[int, int]] = []
-    if '":' in text or "':" in text or '" :' in text or "' :" in text:
-        found += _json_segments(text, lowered, objects)
+    if "{" in text or "[" in text or "<" in text or "(" in text or "," in text:
+        for shape in find_shapes(text, bk):
+            found.append(Segment(shape.start, shape.end, "", "shape", shape.leaves))
+            objects.append((shape.start, shape.end))
     if "\\boxed" in text:
-        found += _boxed_segments(text)
-    if "<answer>" in lowered:
-        found += [Segment(m.start(), m.end(), "Answer: " + m.group(1).strip(), "tag")
-                  for m in _ANSWER_TAG.finditer(text) if m.group(1).strip()]
-    found += [s for s in _marker_segments(text, lowered, ascii_only)
+        found += [s for s in _boxed_segments(text)
+                  if not any(a <= s.start < b for a, b in objects)]
+    found += [s for s in _marker_segments(text, lowered, ascii_only, bk or book())
               if not any(a <= s.start < b for a, b in objects)]
     if ("|" in text or "[" in text or not ascii_only and any(c in text for c in _MARK_CUES)
             or ("\n" in text
@@ -241,8 +233,9 @@ def final_segments(text: str) -> list[Segment]:
     return found
 
 
-def _marker_segments(text: str, lowered: str, ascii_only: bool) -> list[Segment]:
-    hits = sorted(_marker_hits(lowered, ascii_only))
+def _marker_segments(text: str, lowered: str, ascii_only: bool,
+                     bk: RuleBook) -> list[Segment]:
+    hits = sorted(_marker_hits(lowered, ascii_only, bk))
     out = []
     for i, (start, begin) in enumerate(hits):
         if i and start < hits[i - 1][1]:
@@ -256,10 +249,10 @@ def _marker_segments(text: str, lowered: str, ascii_only: bool) -> list[Segment]
     return out
 
 
-def _marker_hits(lowered: str, ascii_only: bool) -> list[tuple[int, int]]:
+def _marker_hits(lowered: str, ascii_only: bool, bk: RuleBook) -> list[tuple[int, int]]:
     """(marker start, content start) of every answer marker in ``lowered``."""
     hits: list[tuple[int, int]] = []
-    for key in _KEYS:
+    for key in bk.sources(Kind.ANSWER_MARKER):
         i = lowered.find(key)
         while i >= 0:
             j = i + len(key)
@@ -270,10 +263,7 @@ def _marker_hits(lowered: str, ascii_only: bool) -> list[tuple[int, int]]:
                         key == "diagnosis" and lowered.endswith("differential ", 0, i)):
                     hits.append((start, c.end()))
             i = lowered.find(key, j)
-    picks = ("say" in lowered or "choose" in lowered or "pick" in lowered or "select" in lowered
-             or "go with" in lowered or "going with" in lowered or "opt for" in lowered
-             or "favo" in lowered)
-    for verb in _PICKS if picks else ():
+    for verb in bk.sources(Kind.ANSWER_PICK):
         i = lowered.find(verb)
         while i >= 0:
             j = i + len(verb)
@@ -384,41 +374,3 @@ def _unwrap(latex: str) -> str:
         inner, end = _balanced(latex, m.end())
         latex = latex[:m.start()] + inner + latex[end:]
     return latex
-
-
-def _json_segments(text: str, lowered: str, objects: list[tuple[int, int]]) -> list[Segment]:
-    if not any(f'{k}"' in lowered or f"{k}'" in lowered for k in _JSON_KEYS):
-        return []
-    out = []
-    fields = list(_JSON_FIELD.finditer(text))
-    # A bare "option" key is an answer only once: several are a list of the options.
-    single_option = sum(m.group("key").lower() == "option" for m in fields) == 1
-    for m in fields:
-        content = _json_value(m)
-        if content and (single_option or m.group("key").lower() != "option"):
-            # The object's other fields (a "reasoning" string) are set aside with it.
-            start = text.rfind("{", 0, m.start())
-            close = text.find("}", m.end())
-            span = (start if start >= 0 else m.start(), len(text) if close < 0 else close + 1)
-            if ("confidence" in lowered or "certainty" in lowered) and _LOW_CONFIDENCE.search(
-                    text, span[0], span[1]) is not None:
-                content += " (low confidence)"  # read as the hedge it is (rule 8)
-            out.append(Segment(span[0], span[1], "Answer: " + content, "json"))
-            objects.append(span)
-    return out
-
-
-def _json_value(m: re.Match[str]) -> str:
-    """The answer field's value as text: a string, the items of a list, yes/no for a bool."""
-    if m.group("dq") is not None:
-        try:
-            return str(json.loads(f'"{m.group("dq")}"')).strip()
-        except ValueError:
-            return m.group("dq").strip()
-    if m.group("sq") is not None:
-        return m.group("sq").strip()
-    if m.group("arr") is not None:
-        items = [a or b or c for a, b, c in _ITEM.findall(m.group("arr"))]
-        return ", ".join(i.strip() for i in items if i.strip())
-    lit = m.group("lit").lower()
-    return {"true": "yes", "false": "no"}.get(lit, lit)

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from medvqa.reading._cues import Opening
+from medvqa.reading._text import Opening
 
 __all__ = ["Marked", "forget_kinds", "read_marks"]
 

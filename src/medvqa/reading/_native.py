@@ -32,9 +32,7 @@ __all__ = ["COMPILED_MODULES", "MANIFEST", "PURE_ENV", "choose_build", "compiled
 
 PACKAGE = "medvqa.reading"
 #: The modules of the strict reading (the parse of every response runs through them).
-COMPILED_MODULES = ("_answer_words", "_base", "_cues", "_findings", "_fold", "_letters",
-                    "_locate", "_marks", "_option_forms", "_quick", "_reading", "_region",
-                    "_strict", "_variants")
+COMPILED_MODULES = ("_fold", "_letters", "_marks", "_polarity", "_scan", "_text", "_variants")
 #: Written by the build beside the compiled modules: the SHA-256 of each source it compiled.
 MANIFEST = "_native_build.json"
 #: Set to 1 to run the rules from source even where a compiled build is installed.
@@ -105,6 +103,8 @@ def choose_build(package: str = PACKAGE, folder: Path = _DIR,
 
     Called by the package before any of the modules is imported.
     """
+    if all(_extension_of(folder, m) is None for m in modules):
+        return stale_reason(folder, modules)  # pure Python: nothing to redirect, no finder
     reason = stale_reason(folder, modules)
     if reason is not None and not any(isinstance(f, _SourceFirst) and f.names.keys() & {
             f"{package}.{m}" for m in modules} for f in sys.meta_path):
@@ -114,8 +114,8 @@ def choose_build(package: str = PACKAGE, folder: Path = _DIR,
 
 def compiled_rules() -> tuple[bool, str]:
     """(whether the strict rules run compiled, why not or how they were built)."""
-    import medvqa.reading._strict as strict
+    import medvqa.reading._scan as scan
 
-    if not (strict.__file__ or "").endswith(".py"):
+    if not (scan.__file__ or "").endswith(".py"):
         return True, "compiled with mypyc"
     return False, stale_reason(_DIR) or "from source"

@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 
 from medvqa.reading._base import ParsedAnswer, abstain, normalize_answer
-from medvqa.reading._cues import REFUSAL as _REFUSAL
+from medvqa.reading._book import refuses
 from medvqa.reading._locate import final_segments, set_aside_reasoning
 
 # One token per CJK (Han, kana, hangul) character; otherwise runs of word characters.
@@ -153,7 +153,7 @@ class OpenParser:
         located = open_answer(response)
         if located is None:
             return abstain("not_committed")
-        if _REFUSAL.search(set_aside_reasoning(response).text):
+        if refuses(set_aside_reasoning(response).text):
             return abstain("refusal")
         text = normalize_answer(located)
         return ParsedAnswer(text, False) if text else abstain("empty")

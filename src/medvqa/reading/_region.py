@@ -34,7 +34,7 @@ import re
 from typing import Final, NamedTuple
 
 from medvqa.reading._base import ParsedAnswer, abstain
-from medvqa.reading._cues import REFUSAL
+from medvqa.reading._book import refuses
 from medvqa.reading._locate import final_segments, set_aside_reasoning
 
 _KEY: Final = r"\bregion\s*(?:ids?|numbers?|#|no\.?)?\s*[:=#]?\s*"
@@ -56,7 +56,7 @@ def normalize_type(text: str) -> str:
 
 def read_regions(response: object) -> dict[str, str | None] | None:
     """Region ID → type named in ``response`` (type None if missing); None when invalid."""
-    if not isinstance(response, str) or REFUSAL.search(response):
+    if not isinstance(response, str) or refuses(response):
         return None
     out: dict[str, str | None] = {}
     conflicted: set[str] = set()
@@ -131,7 +131,7 @@ def locate_regions(response: object) -> dict[str, str | None] | None:
     if not isinstance(response, str):
         return None
     text = set_aside_reasoning(response).text
-    if REFUSAL.search(text):
+    if refuses(text):
         return None
     for seg in reversed(final_segments(text)):
         got = read_regions(text[seg.start:])
@@ -154,5 +154,5 @@ class RegionParser:
             return ParsedAnswer(sorted(regions, key=int), False)
         if not isinstance(response, str) or not response.strip():
             return abstain("empty")
-        return abstain("refusal" if REFUSAL.search(set_aside_reasoning(response).text)
+        return abstain("refusal" if refuses(set_aside_reasoning(response).text)
                        else "no_answer")

@@ -44,6 +44,8 @@ class PhraseIndex:
     Args:
         items: the options as (letter, text) pairs.
         skip: option texts not to index (yes/no words on a yes/no item).
+        extra: letter → more texts that name it (its distinguishing head).
+        initials: letter → abbreviations made of its words' initials.
 
     Attributes:
         first: first folded word → the phrases that start with it, longest first.
@@ -61,7 +63,9 @@ class PhraseIndex:
 
     __slots__ = ("abbreviations", "anchors", "cues_of", "first", "literals", "written")
 
-    def __init__(self, items: tuple[tuple[str, str], ...], skip: frozenset[str] = frozenset()):
+    def __init__(self, items: tuple[tuple[str, str], ...], skip: frozenset[str] = frozenset(),
+                 extra: dict[str, list[str]] | None = None,
+                 initials: dict[str, list[str]] | None = None):
         owners: dict[tuple[tuple[str, ...], tuple[str, ...]], set[str]] = {}
         literal: dict[tuple[tuple[str, ...], tuple[str, ...]], str] = {}
         abbreviations: dict[str, set[str]] = {}
@@ -70,12 +74,12 @@ class PhraseIndex:
             clean = " ".join(text.replace("*", " ").replace("`", " ").split()).rstrip(".")
             if not clean or clean.lower() in skip:
                 continue
-            for form in _forms(clean):
+            for form in _forms(clean) + (extra or {}).get(letter, []):
                 key = phrase_tokens(form)
                 if key[0]:
                     owners.setdefault(key, set()).add(letter)
                     literal.setdefault(key, " ".join(form.lower().split()))
-            for abbr in _abbreviations_of(clean):
+            for abbr in _abbreviations_of(clean) + (initials or {}).get(letter, []):
                 if not (set(abbr) <= letters and len(set(abbr)) == len(abbr)):
                     abbreviations.setdefault(abbr, set()).add(letter)
         first: dict[str, list[Phrase]] = {}

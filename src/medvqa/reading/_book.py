@@ -1,0 +1,209 @@
+r"""The rule table compiled: per kind, its phrases' patterns and the words that gate them.
+
+A :class:`RuleBook` is built once from :data:`~.rules.RULES` (:func:`book`). The reader asks
+it, for one kind of rule, whether and where a phrase of that kind occurs in a text. Each
+phrase is searched only where one of its anchor words (the words every match holds,
+:mod:`._phrases`) is among the text's words, so a text without the words of a kind costs a
+set intersection. :attr:`RuleBook.cue_words` (every anchor of every kind) is what the quick
+reading looks for: a text that holds none of them, and none of the reader's structural
+characters, is read from its option texts alone.
+
+A book can be built without some phrases (``without``): the table's test removes each phrase
+in turn and checks that an example's decision changes, on the quick path and the full one.
+
+>>> b = book()
+>>> b.search(Kind.HEDGE, "it could be a pneumothorax", word_tokens("it could be a pneumothorax"))
+('hedge.modal', 'could be')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Final
+
+from medvqa.reading._phrases import CompiledPhrase, compile_phrase, phrase_words
+from medvqa.reading.rules import RULES, Kind, Rule
+
+__all__ = ["RuleBook", "book", "refuses", "word_tokens"]
+
+_TOKEN: Final = re.compile(r"[^\W_]+(?:['/][^\W_]+)*")
+
+
+_PLAIN_TOKEN: Final = re.compile(r"[^\W_]+")
+
+
+def word_tokens(lowered: str) -> frozenset[str]:
+    """The words of a lower-case text a phrase's anchor may be, joins included.
+
+    A word joined by ``'`` or ``/`` is kept whole and by its parts ("can't", "can"; "r/o",
+    "r", "o"), so an anchor is found as a pattern's word boundary finds it.
+
+    >>> sorted(word_tokens("it's r/o, 'no' café"))
+    ['café', 'it', "it's", 'no', 'o', 'r', 'r/o', 's']
+    """
+    if "'" not in lowered and "/" not in lowered:
+        return frozenset(_PLAIN_TOKEN.findall(lowered))
+    return frozenset(_TOKEN.findall(lowered)) | frozenset(_PLAIN_TOKEN.findall(lowered))
+
+
+Entry = tuple[str, CompiledPhrase]
+
+
+class RuleBook:
+    """The rules compiled (see the module docstring).
+
+    Args:
+        rules: the table.
+        without: phrase sources to leave out (the table's test).
+
+    Attributes:
+        cue_words: every anchor word of every phrase (lower case).
+        cue_stems: every stem that opens a phrase (``exclud``).
+        cue_substrings: every anchor of a script written without spaces (substrings).
+        words: kind → every literal word of its phrases (what a key or a word list means).
+    """
+
+    def __init__(self, rules: Sequence[Rule] = RULES, without: frozenset[str] = frozenset()):
+        self._by_kind: dict[Kind, list[Entry]] = {k: [] for k in Kind}
+        self._anchors: dict[Kind, dict[str, list[Entry]]] = {k: {} for k in Kind}
+        self._stems: dict[Kind, list[tuple[str, Entry]]] = {k: [] for k in Kind}
+        self._subs: dict[Kind, list[tuple[str, Entry]]] = {k: [] for k in Kind}
+        self.words: dict[Kind, frozenset[str]] = {}
+        words: dict[Kind, set[str]] = {k: set() for k in Kind}
+        cue_words: set[str] = set()
+        cue_stems: set[str] = set()
+        cue_subs: set[str] = set()
+        for r in rules:
+            for source in r.phrases:
+                if source in without:
+                    continue
+                phrase = compile_phrase(source)
+                entry = (r.id, phrase)
+                self._by_kind[r.kind].append(entry)
+                for a in phrase.anchors:
+                    self._anchors[r.kind].setdefault(a, []).append(entry)
+                self._stems[r.kind].extend((s, entry) for s in phrase.stems)
+                self._subs[r.kind].extend((s, entry) for s in phrase.substrings)
+                words[r.kind] |= phrase_words(source)
+                cue_words |= phrase.anchors
+                cue_stems |= phrase.stems
+                cue_subs |= phrase.substrings
+        self.words = {k: frozenset(v) for k, v in words.items()}
+        self.cue_words = frozenset(cue_words)
+        self.cue_stems = tuple(sorted(cue_stems))
+        self.cue_substrings = tuple(sorted(cue_subs))
+        self._keys = {k: frozenset(v) for k, v in self._anchors.items()}
+        self._stem_re = {k: re.compile("|".join(sorted({re.escape(st) for st, _ in v})))
+                         for k, v in self._stems.items() if v}
+        self._order = {k: {id(e[1]): i for i, e in enumerate(v)}
+                       for k, v in self._by_kind.items()}
+        self._sources: dict[Kind, tuple[str, ...]] = {}
+        self._gates: dict[frozenset[Kind], tuple[frozenset[str], re.Pattern[str] | None,
+                                                 tuple[str, ...]]] = {}
+
+    def sources(self, kind: Kind) -> tuple[str, ...]:
+        """The phrases of ``kind`` as written in the table, sorted."""
+        got = self._sources.get(kind)
+        if got is None:
+            got = self._sources[kind] = tuple(sorted(p.source for _, p in self._by_kind[kind]))
+        return got
+
+    def entries(self, kind: Kind) -> list[Entry]:
+        """The (rule id, compiled phrase) of ``kind``, in table order."""
+        return self._by_kind[kind]
+
+    def candidates(self, kind: Kind, lowered: str, tokens: frozenset[str]) -> list[Entry]:
+        """The phrases of ``kind`` that may match a text with these words, in table order."""
+        hits = self._keys[kind] & tokens
+        stem_re = self._stem_re.get(kind)
+        subs = self._subs[kind]
+        if not hits and (stem_re is None or stem_re.search(lowered) is None) and not (
+                subs and any(x in lowered for x, _ in subs)):
+            return []
+        index = self._anchors[kind]
+        got: dict[int, Entry] = {}
+        for w in hits:
+            for entry in index[w]:
+                got[id(entry[1])] = entry
+        if stem_re is not None:
+            for stem, entry in self._stems[kind]:
+                if stem in lowered:
+                    got[id(entry[1])] = entry
+        for sub, entry in subs:
+            if sub in lowered:
+                got[id(entry[1])] = entry
+        if len(got) <= 1:
+            return list(got.values())
+        order = self._order[kind]
+        return sorted(got.values(), key=lambda e: order[id(e[1])])
+
+    def search(self, kind: Kind, lowered: str, tokens: frozenset[str], start: int = 0,
+               end: int | None = None) -> tuple[str, str] | None:
+        """(rule id, matched text) of the leftmost phrase of ``kind`` in ``lowered[start:end]``."""
+        best: tuple[int, str, str] | None = None
+        stop = len(lowered) if end is None else end
+        for rule_id, phrase in self.candidates(kind, lowered, tokens):
+            m = phrase.pattern.search(lowered, start, stop)
+            if m is not None and (best is None or m.start() < best[0]):
+                best = (m.start(), rule_id, m.group())
+        return None if best is None else (best[1], best[2])
+
+    def spans(self, kind: Kind, lowered: str, tokens: frozenset[str], start: int = 0,
+              end: int | None = None) -> list[tuple[int, int, str]]:
+        """Every (start, end, rule id) of a phrase of ``kind``, sorted, overlaps kept."""
+        stop = len(lowered) if end is None else end
+        out = [(m.start(), m.end(), rule_id)
+               for rule_id, phrase in self.candidates(kind, lowered, tokens)
+               for m in phrase.pattern.finditer(lowered, start, stop)]
+        out.sort()
+        return out
+
+    def alternation(self, kinds: Iterable[Kind]) -> str:
+        """One pattern source of every phrase of ``kinds``, each in a group named by its index.
+
+        For anchored uses (a negation right after a mention) where a pattern is matched at a
+        known position; :meth:`rule_of` names the rule of a match.
+        """
+        parts = []
+        for k in kinds:
+            for i, (_, phrase) in enumerate(self._by_kind[k]):
+                parts.append(f"(?P<{k.name}_{i}>{phrase.pattern.pattern})")
+        return "|".join(parts) if parts else "(?!)"
+
+    def rule_of(self, m: re.Match[str]) -> str:
+        """The rule id of a match of an :meth:`alternation` pattern."""
+        name = m.lastgroup or ""
+        kind_name, _, index = name.rpartition("_")
+        return self._by_kind[Kind[kind_name]][int(index)][0]
+
+    def any_of(self, kinds: frozenset[Kind], lowered: str, tokens: frozenset[str]) -> bool:
+        """Whether a phrase of one of ``kinds`` may occur in a text: its words' gate.
+
+        False means none can match (the quick reading's and the checks' gate); True only
+        that one may.
+        """
+        gate = self._gates.get(kinds)
+        if gate is None:
+            words = frozenset().union(*(self._keys[k] for k in kinds))
+            stems = sorted({re.escape(st) for k in kinds for st, _ in self._stems[k]})
+            subs = tuple(sorted({sub for k in kinds for sub, _ in self._subs[k]}))
+            gate = self._gates[kinds] = (words, re.compile("|".join(stems)) if stems else None,
+                                         subs)
+        words, stem_re, subs = gate
+        return (not words.isdisjoint(tokens)
+                or stem_re is not None and stem_re.search(lowered) is not None
+                or any(x in lowered for x in subs))
+
+
+@lru_cache(maxsize=8)
+def book(without: frozenset[str] = frozenset()) -> RuleBook:
+    """The shipped table compiled (``without`` some phrases, for the table's test)."""
+    return RuleBook(RULES, without)
+
+
+def refuses(text: str) -> bool:
+    """Whether ``text`` holds a refusal of the rule table (the free-text and region styles)."""
+    lowered = text.lower()
+    return book().search(Kind.REFUSAL, lowered, word_tokens(lowered)) is not None

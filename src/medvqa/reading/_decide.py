@@ -1,0 +1,187 @@
+"""From readings to a decision: one committed reading, or an abstention and why.
+
+:func:`decide` turns one :class:`~._scan.Reading` into a :class:`~._base.ParsedAnswer`.
+:func:`read_shape` reads a structure's answer leaves, which must all name the same answer.
+The invariant the strict style keeps (``docs/answer-reading.md``): a response is credited only
+when its located answer commits to one reading and nothing after or around it offers, keeps
+open or reverses to another. :func:`from_segments` checks the located answer against the rest
+of the response: the other answers it gives, what follows it (a hedge in any language, a change
+of mind, another option in a letter position or stated as a conclusion, "or Y") and what
+precedes it (a refusal, the chosen option negated and never asserted).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from medvqa.reading._base import ParsedAnswer, abstain, one_choice
+from medvqa.reading._book import RuleBook, word_tokens
+from medvqa.reading._locate import Segment
+from medvqa.reading._options import OptionSet
+from medvqa.reading._scan import NOTHING, Reading, scan
+from medvqa.reading._shapes import Leaf, key_words
+from medvqa.reading.rules import Kind
+
+__all__ = ["decide", "from_segments", "read_shape"]
+
+_BLANK = " \t\r\n*_#>.`"
+
+
+def decide(reading: Reading, qtype: str) -> ParsedAnswer:
+    """One asserted option (single) or a set (multi); otherwise why not."""
+    if reading.verdict is not None:
+        return abstain(reading.verdict, reading.rule)
+    asserted, negated = reading.asserted, reading.negated
+    if asserted & negated:
+        return abstain("ambiguous", "structural.asserted-and-negated")
+    if not asserted:
+        return abstain("negated" if negated else "no_answer",
+                       "structural.all-negated" if negated else None)
+    if reading.alternatives:
+        return abstain("ambiguous", "alternative.or")
+    if qtype == "multi":
+        return ParsedAnswer(sorted(asserted), False, None, reading.rule)
+    if len(asserted) == 1:
+        return one_choice(next(iter(asserted)), reading.rule)
+    return abstain("ambiguous", "structural.two-options")
+
+
+def _finding_of(leaf: Leaf, question: str) -> str | None:
+    """A boolean (or yes/no) leaf keyed by the question's finding: ``yes``/``no``, else None."""
+    if not question:
+        return None
+    from medvqa.reading._findings import question_terms, same_stem
+
+    value = leaf.value.strip().lower()
+    truthy = {"true", "yes", "present", "positive", "1", "y"}
+    falsy = {"false", "no", "absent", "negative", "0", "n", "none"}
+    if value not in truthy | falsy:
+        return None
+    terms = question_terms(question)
+    words = [w for k in leaf.path[-1:] for w in key_words(k)]
+    if not any(same_stem(w, t) or w == t for w in words for t in terms):
+        return None
+    flip = any(w in ("absent", "no", "not", "without", "negative") for w in words)
+    said = value in truthy
+    return "yes" if said != flip else "no"
+
+
+def read_shape(seg: Segment, ix: OptionSet, qtype: str, question: str,
+               bk: RuleBook) -> tuple[ParsedAnswer, Reading] | None:
+    """The answer of a structure: every answer leaf must name the same one (or None)."""
+    leaves = seg.leaves or []
+    chosen: list[ParsedAnswer] = []
+    rejected: set[str] = set()
+    readings: list[Reading] = []
+    for leaf in leaves:
+        if leaf.role == "other" and key_words(leaf.path[-1])[:1] in (["confidence"],
+                                                                     ["certainty"]):
+            low = bk.search(Kind.LOW_CONFIDENCE, leaf.value.lower(),
+                            word_tokens(leaf.value.lower()))
+            if low is not None and leaf.value.lower().split()[:2][-1:] != ["high"]:
+                return abstain("hedge", low[0]), NOTHING
+        if leaf.role == "negative":
+            r = scan(leaf.value, ix, qtype, question, bare=True, bk=bk)
+            rejected |= r.asserted
+    answers = [leaf for leaf in leaves if leaf.role == "answer" and leaf.value]
+    if not answers and ix.yesno:
+        said = {f for leaf in leaves if (f := _finding_of(leaf, question)) is not None}
+        if len(said) == 1:
+            letter = ix.yes if said == {"yes"} else ix.no
+            return (one_choice(letter, "structural.shape"), NOTHING) if letter else None
+        if len(said) > 1:
+            return abstain("ambiguous", "structural.answers-disagree"), NOTHING
+    if not answers:
+        answers = [leaf for leaf in leaves if leaf.role == "unknown" and leaf.value
+                   and not leaf.boolean]
+        answers = [leaf for leaf in answers if _names_scale(leaf, ix, qtype, question, bk)]
+        if not answers:
+            return None
+    findings = {f for leaf in leaves if ix.yesno and leaf.role != "answer"
+                and (f := _finding_of(leaf, question)) is not None}
+    for leaf in answers:
+        text = leaf.value
+        if leaf.boolean and ix.yesno:
+            text = "yes" if leaf.value == "true" else "no"
+        reading = scan(text, ix, qtype, question, bare=True, bk=bk)
+        parsed = decide(reading, qtype)
+        if parsed.invalid and parsed.reason in ("no_answer",):
+            if leaf.role == "unknown":
+                continue
+            reading = scan(f"{leaf.path[-1]} {text}", ix, qtype, question, bare=True, bk=bk)
+            parsed = decide(reading, qtype)
+            if parsed.invalid and parsed.reason == "no_answer":
+                continue
+        if parsed.invalid:
+            return parsed, reading
+        chosen.append(parsed)
+        readings.append(reading)
+    if not chosen:
+        return None
+    first = chosen[0]
+    if any(c.choice != first.choice for c in chosen[1:]):
+        return abstain("ambiguous", "structural.answers-disagree"), NOTHING
+    letters = set(first.choice if isinstance(first.choice, list) else [first.choice or ""])
+    if letters & rejected:
+        return abstain("ambiguous", "structural.answers-disagree"), NOTHING
+    if findings and ix.yesno:
+        letter = ix.yes if findings == {"yes"} else ix.no if findings == {"no"} else None
+        if letter is None or letter not in letters:
+            return abstain("ambiguous", "structural.answers-disagree"), NOTHING
+    if isinstance(first.choice, list):
+        return ParsedAnswer(first.choice, False, None, "structural.shape"), readings[0]
+    return one_choice(first.choice or "", "structural.shape"), readings[0]
+
+
+def _names_scale(leaf: Leaf, ix: OptionSet, qtype: str, question: str, bk: RuleBook) -> bool:
+    """Whether a leaf of unknown role is keyed by the options' own words ("stage": "3")."""
+    words = set(key_words(leaf.path[-1]))
+    option_words = {w for ws in ix.words.values() for w in ws}
+    return bool(words & option_words)
+
+
+def from_segments(body: str, segments: list[Segment], qtype: str, ix: OptionSet, question: str,
+                  bk: RuleBook, read_segment: Callable[[Segment], tuple[ParsedAnswer, Reading]]
+                  ) -> tuple[ParsedAnswer, bool] | None:
+    """The last segment that reads, checked against the rest (the module docstring).
+
+    ``read_segment(seg)`` reads one segment into (parsed, reading). None when no segment
+    names an option (the whole response is read then).
+    """
+    from medvqa.reading._strict_checks import (
+        before_undoes,
+        negated_marker,
+        revised_between,
+        tail_undoes,
+    )
+
+    decided: list[tuple[Segment, ParsedAnswer, Reading]] = []
+    for seg in segments:
+        parsed, reading = read_segment(seg)
+        if not parsed.invalid and seg.kind == "marker" and negated_marker(body, seg.start, bk):
+            continue  # "not Answer: A", "I would not say the answer is A"
+        if parsed.invalid and parsed.reason in ("negated", "no_answer"):
+            continue
+        decided.append((seg, parsed, reading))
+    if not decided:
+        return None
+    seg, parsed, reading = decided[-1]
+    if parsed.invalid:
+        return parsed, reading.used_question
+    for earlier, other, _ in decided[:-1]:
+        if other.invalid or other.choice == parsed.choice:
+            continue
+        if not revised_between(body, earlier, seg, bk):
+            return abstain("ambiguous", "structural.answers-disagree"), reading.used_question
+    chosen = frozenset(parsed.choice if isinstance(parsed.choice, list) else [parsed.choice or ""])
+    tail = body[seg.end:]
+    if tail.strip(_BLANK):
+        undone = tail_undoes(tail, chosen, ix, qtype, question, bk)
+        if undone is not None:
+            return undone, reading.used_question
+    before = body[:seg.start]
+    if before.strip(_BLANK):
+        undone = before_undoes(before, chosen, ix, qtype, question, bk)
+        if undone is not None:
+            return undone, reading.used_question
+    return parsed, reading.used_question

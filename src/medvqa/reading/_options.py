@@ -1,0 +1,178 @@
+"""An item's options as the reader knows them: letters, texts and their forms, yes/no, values.
+
+Built once per option set (:func:`options_of`):
+
+- the letters, and which option is the yes and which the no of a yes/no item (any language of
+  the shipped yes/no table);
+- every text that names an option (:class:`~._variants.PhraseIndex`): the option text in the
+  spellings clinicians use, its bracketed parts, the abbreviations of the shipped table, the
+  initials of a long name ("PCL" for "Posterior cruciate ligament"), and an option's
+  *distinguishing head*: the words before its qualifier ("Tubular adenoma" of "Tubular adenoma
+  with low-grade dysplasia"), where they hold a word no other option has and name no other
+  option;
+- the options read as values where they are an ordered scale or quantities
+  (:mod:`._values`, per question: the question may name the scale).
+
+>>> ix = option_set((("A", "Tubular adenoma with low-grade dysplasia"),
+...                  ("B", "Hyperplastic polyp")))
+>>> [(s, e, sorted(k)) for s, e, k in ix.phrases.find("tubular adenoma", "tubular adenoma")]
+[(0, 15, ['A'])]
+>>> ix2 = option_set((("A", "Anterior cruciate ligament"), ("B", "Posterior cruciate ligament")))
+>>> [(s, e, sorted(k)) for s, e, k in ix2.phrases.find("PCL tear", "pcl tear")]
+[(0, 3, ['B'])]
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import TYPE_CHECKING, Final
+
+from medvqa.reading._answer_words import NO_WORDS, YES_WORDS
+from medvqa.reading._fold import TOKEN, fold, phrase_tokens
+from medvqa.reading._variants import PhraseIndex
+
+if TYPE_CHECKING:
+    from medvqa.reading._values import OptionValues
+
+__all__ = ["OptionSet", "forget_option_sets", "option_set", "options_of"]
+
+_MARKUP: Final = re.compile(r"[*_`]+")
+# Where an option's qualifier begins: a bracket, a comma, a colon or a connecting word.
+_QUALIFIER: Final = re.compile(r"\s*[(\[,;:]|\s+(?:with|without|in|on|at|due|secondary|after"
+                               r"|for|from|involving|and|or|plus|then|vs|versus|-)\s+",
+                               re.IGNORECASE)
+# Words too common to tell one option from another.
+_COMMON: Final = frozenset(fold(w) for w in (
+    "the", "a", "an", "of", "and", "or", "with", "without", "no", "not", "type", "grade",
+    "stage", "level", "class", "group", "category", "score", "normal", "abnormal", "left",
+    "right", "both", "other", "none", "all", "ct", "mri", "mr", "us", "x", "ray", "view",
+    "acute", "chronic", "mild", "moderate", "severe", "large", "small", "primary", "secondary",
+    "benign", "malignant", "lesion", "disease", "syndrome", "tumor", "cancer", "carcinoma"))
+
+
+class OptionSet:
+    """Per option set, computed once (see the module docstring).
+
+    Attributes:
+        items: the options as (letter, text) pairs, in display order.
+        keys: the option letters.
+        yes: the letter of the yes option on a yes/no item (None otherwise); ``no`` likewise.
+        yesno: the options are a yes and a no.
+        phrases: how each option is named by its words.
+        words: letter → the option text's folded words (a restated option list is recognised).
+    """
+
+    __slots__ = ("_values", "items", "keys", "no", "phrases", "words", "yes", "yesno")
+
+    def __init__(self, items: tuple[tuple[str, str], ...]):
+        self.items = items
+        self.keys = frozenset(k for k, _ in items)
+        texts = [(k, " ".join(_MARKUP.sub("", v).lower().split()).rstrip(".")) for k, v in items]
+        self.yes = next((k for k, t in texts if t in YES_WORDS), None)
+        self.no = next((k for k, t in texts if t in NO_WORDS), None)
+        self.yesno = self.yes is not None and self.no is not None
+        skip = frozenset(t for _, t in texts if t in YES_WORDS | NO_WORDS) if self.yesno else \
+            frozenset()
+        self.phrases = PhraseIndex(items, skip, _heads(items), _initials(items))
+        self.words = {k: phrase_tokens(v)[0] for k, v in items}
+        self._values: dict[str, OptionValues | None] = {}
+
+    def values(self, question: str = "") -> OptionValues | None:
+        """The options read as values (the question may name their scale), or None."""
+        got = self._values.get(question, self) if len(self._values) < 64 else self
+        if got is self:
+            try:  # (until the values module lands)
+                from medvqa.reading._values import option_values
+            except ImportError:
+                self._values[question] = None
+                return None
+            got = option_values(self.items, question)
+            if len(self._values) < 64:
+                self._values[question] = got
+        return got
+
+
+def _content_words(text: str) -> list[str]:
+    return [fold(w) for w in TOKEN.findall(text.lower())]
+
+
+def _heads(items: tuple[tuple[str, str], ...]) -> dict[str, list[str]]:
+    """Letter → its distinguishing head, where it has one (see the module docstring)."""
+    words_of = {k: set(_content_words(v)) for k, v in items}
+    texts = {k: " ".join(_content_words(v)) for k, v in items}
+    out: dict[str, list[str]] = {}
+    for k, v in items:
+        m = _QUALIFIER.search(v)
+        if m is None or m.start() == 0:
+            continue
+        head = v[:m.start()].strip()
+        hw = _content_words(head)
+        others = set().union(*(w for j, w in words_of.items() if j != k))
+        own = [w for w in hw if w not in others and w not in _COMMON and len(w) >= 3]
+        if not own or len(hw) >= len(_content_words(v)):
+            continue
+        phrase = " ".join(hw)
+        if any(phrase in t for j, t in texts.items() if j != k):
+            continue
+        out[k] = [head]
+    return out
+
+
+def _initials(items: tuple[tuple[str, str], ...]) -> dict[str, list[str]]:
+    """Letter → the initials of its words where they are three letters or more ("PCL")."""
+    out: dict[str, list[str]] = {}
+    for k, v in items:
+        words = [w for w in re.split(r"[\s\-/]+", re.sub(r"[(\[].*?[)\]]", " ", v)) if w]
+        words = [w for w in words if w[:1].isalpha() and w.lower() not in ("of", "the", "and")]
+        if len(words) >= 3:
+            out[k] = ["".join(w[0] for w in words).upper()]
+    seen: dict[str, int] = {}
+    for abbrs in out.values():
+        for a in abbrs:
+            seen[a] = seen.get(a, 0) + 1
+    return {k: [a for a in v if seen[a] == 1] for k, v in out.items()}
+
+
+@lru_cache(maxsize=4096)
+def option_set(items: tuple[tuple[str, str], ...]) -> OptionSet:
+    """The cached :class:`OptionSet` of ``items``."""
+    return OptionSet(items)
+
+
+_BY_DICT: Final[dict[int, tuple[dict[str, str], tuple[tuple[str, str], ...], OptionSet]]] = {}
+_BY_DICT_SIZE: Final = 1024
+
+
+def options_of(options: dict[str, str]) -> OptionSet:
+    """``option_set(tuple(options.items()))``, found by the dict's identity where it can be.
+
+    A run passes one item's dict with each of its responses: building and hashing the tuple
+    of its items costs more than reading a repeated short answer. The entry holds the dict
+    (so its id is not reused while it is here) and its items, which confirm it is unchanged.
+    """
+    got = _BY_DICT.get(id(options))
+    if got is not None and got[0] is options and _holds(options, got[1]):
+        return got[2]
+    items = tuple(options.items())
+    ix = option_set(items)
+    if len(_BY_DICT) >= _BY_DICT_SIZE:
+        _BY_DICT.clear()
+    _BY_DICT[id(options)] = (options, items, ix)
+    return ix
+
+
+def _holds(options: dict[str, str], items: tuple[tuple[str, str], ...]) -> bool:
+    """Whether ``options`` holds exactly ``items`` in order: the same key and value objects."""
+    if len(options) != len(items):
+        return False
+    for (key, value), (k, v) in zip(options.items(), items, strict=True):
+        if key is not k or value is not v:
+            return False
+    return True
+
+
+def forget_option_sets() -> None:
+    """Forget every remembered option set (benchmarks start cold with it)."""
+    _BY_DICT.clear()
+    option_set.cache_clear()

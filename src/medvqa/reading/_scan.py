@@ -1,0 +1,371 @@
+"""The strict reader's reading of one piece of text: which options it asserts, negates or names.
+
+:func:`scan` reads one text (a whole response, a located answer, or what comes before or after
+it) and returns a :class:`Reading`; :mod:`._decide` turns readings into a decision. A text is
+read in this order:
+
+1. Markdown is dropped; a hedge that goes on to commit ("I'm not sure, but …") is dropped.
+2. The options it names are found: their texts in every form (:mod:`._options`), their values
+   (:mod:`._values`), their letters in letter positions (:mod:`._letters`), and on a yes/no
+   item the yes/no word that opens it and the findings it states (:mod:`._findings`).
+3. With every option's words blanked (an option called "Cannot be assessed" is no refusal),
+   a hedge (``hedge``) or a refusal (``refusal``) anywhere decides the text.
+4. LMOD's ``FIELD; Explanation: …``: only the field is read.
+5. Each mention is asserted, negated or discussed by the words of its clause (the rule table's
+   negations, statuses, discussions, concessions, plans; :mod:`._polarity`).
+6. Two asserted readings joined by an alternative ("or", a value range across options) are
+   alternatives.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from medvqa.reading._answer_words import NO_WORDS, YES_WORDS
+from medvqa.reading._book import RuleBook, book, word_tokens
+from medvqa.reading._findings import finding_answers
+from medvqa.reading._fold import phrase_tokens
+from medvqa.reading._letters import letter_mentions
+from medvqa.reading._options import OptionSet
+from medvqa.reading._patterns import patterns
+from medvqa.reading._polarity import Mention, Polarity
+from medvqa.reading._text import line_starts, matches_at, prepare
+from medvqa.reading.rules import Kind
+
+__all__ = ["NOTHING", "Reading", "restated", "scan"]
+
+
+class Reading:
+    """What one text says about the options (never changed once made).
+
+    Attributes:
+        asserted: letters the text chooses.
+        negated: letters it rejects.
+        lettered: letters chosen in a letter position (``(B)``, ``Answer: B``, ``B: …``).
+        verdict: an abstention found on the way (``refusal``, ``hedge``, ``ambiguous``,
+            ``out_of_range``, ``empty``), else None.
+        alternatives: two asserted readings are joined as alternatives.
+        used_question: the reading depended on the question (a finding rule).
+        rule: the id of the rule that decided the verdict, or that read the answer.
+        named: every letter named in any way (asserted, negated or discussed).
+    """
+
+    __slots__ = ("alternatives", "asserted", "lettered", "named", "negated", "rule",
+                 "used_question", "verdict")
+
+    def __init__(self, asserted: frozenset[str], negated: frozenset[str],
+                 lettered: frozenset[str], verdict: str | None, alternatives: bool = False,
+                 used_question: bool = False, rule: str | None = None,
+                 named: frozenset[str] = frozenset()):
+        self.asserted = asserted
+        self.negated = negated
+        self.lettered = lettered
+        self.verdict = verdict
+        self.alternatives = alternatives
+        self.used_question = used_question
+        self.rule = rule
+        self.named = named | asserted | negated
+
+    def __repr__(self) -> str:
+        return (f"Reading(asserted={sorted(self.asserted)}, negated={sorted(self.negated)}, "
+                f"lettered={sorted(self.lettered)}, verdict={self.verdict!r}, "
+                f"alternatives={self.alternatives}, rule={self.rule!r})")
+
+
+_EMPTY: Final[frozenset[str]] = frozenset()
+NOTHING: Final = Reading(_EMPTY, _EMPTY, _EMPTY, None)
+
+
+def _stop(verdict: str, rule: str | None) -> Reading:
+    return Reading(_EMPTY, _EMPTY, _EMPTY, verdict, rule=rule)
+
+
+_LEAD = (r"(?:(?:the\s+)?(?:final\s+|correct\s+|best\s+|right\s+)?(?:answers?|options?|choices?)"
+         r"\s*(?:is|are|would\s+be|:|=|-)?\s*:?\s*)")
+#: The reader's answer lead at the start of a text ("The correct answer is:", "Answer -").
+LEAD: Final = re.compile(r"\s*" + _LEAD, re.IGNORECASE)
+_ONE = r"[(\[]?[A-Za-z][)\]]?"
+_SEP = r"(?:\s*(?:,|;|/|&|\+|\band\b|\bor\b|\n)\s*|\s+)"
+# The whole text is letters: "B", "(B).", "Answer: A, C", "The answers are A and C".
+_ONLY_LETTERS: Final = re.compile(rf"^\s*{_LEAD}?(?:option\s+|choice\s+)?({_ONE}(?:{_SEP}{_ONE})*)"
+                                  r"[\s.!:;,]*$", re.IGNORECASE)
+_ONLY_LETTERS_LEN: Final = 48
+_LETTER: Final = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
+_OR_LETTERS: Final = re.compile(r"\bor\b|\beither\b|\|", re.IGNORECASE)
+_YN_WORDS = "|".join(re.escape(w) for w in sorted(YES_WORDS | NO_WORDS, key=len, reverse=True))
+_YN_HEAD: Final = re.compile(rf"^\s*{_LEAD}?(?:(?P<w>{_YN_WORDS})(?=$|\s*[.,;:!()\-\u2014"
+                             r"\u3002\uff0c\uff01\uff1b\uff1a\u3001]|\s*\n)"
+                             r"|(?P<f>yes|yeah|yep|s\u00ed|oui|ja|sim)(?=\s)"
+                             r"|(?P<n>no|nein|non|n\u00e3o)(?=\s+(?:there|it|it's|i|the|this|that|we|"
+                             r"you|these|they)\b))", re.IGNORECASE)
+# "Yes or no", "yes/no", "Yes, no.": both words at once. Not "Yes, no abnormality": a "no" that
+# opens a noun phrase is no answer word (but "Yes no wait", "yes, no, actually" take it back).
+_YN_BOTH: Final = re.compile(r"\b(yes|no|true|false)(?:[\s,/]*(?:or|and)\b[\s,/]*(?!\1\b)"
+                             r"(?:yes|no|true|false)|[\s,/]*(?!\1\b)(?:yes|true|false|no(?![ \t]+"
+                             r"(?!(?:wait|actually|hmm|sorry|correction|scratch|i|on|let)\b)[a-z])))"
+                             r"\b")
+# Radiology's query: a question mark opening a word ("?pneumothorax") asks, it does not state.
+_QUERY: Final = re.compile(r"(?:^|[\s(\[,;:/])\?[a-z]")
+_RESTATED: Final = re.compile(r"^[ \t]*(?:[-*\u2022][ \t]*)?[(\[]?([A-Z])[.):\]][ \t]+"
+                              r"(\S(?:[^\n]*[^ \t\n])?)[ \t]*$", re.MULTILINE)
+
+
+def _spaces(m: re.Match[str]) -> str:
+    return " " * len(m.group())
+
+
+def _blank(lowered: str, spans: list[tuple[int, int]]) -> str:
+    """``lowered`` with the spans replaced by spaces."""
+    parts, pos = [], 0
+    for start, end in sorted(spans):
+        if start < pos:
+            start = pos
+        if end <= start:
+            continue
+        parts += [lowered[pos:start], " " * (end - start)]
+        pos = end
+    parts.append(lowered[pos:])
+    return "".join(parts)
+
+
+def letters_only(text: str, ix_keys: frozenset[str] | None = None) -> re.Match[str] | None:
+    """The match of a text that is letters only ("(b)", "A, C"), or None.
+
+    >>> bool(letters_only("(b)")), bool(letters_only("(case 3)"))
+    (True, False)
+    """
+    text = prepare(text)
+    if len(text) > _ONLY_LETTERS_LEN:
+        return None
+    return _ONLY_LETTERS.match(text)
+
+
+def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: bool = True,
+         bare: bool = False, bk: RuleBook | None = None) -> Reading:
+    """Read one text (see the module docstring).
+
+    Args:
+        text: the text (normalised: :func:`~._text.normalize`).
+        ix: the item's options.
+        qtype: the question type (``single``, ``multi``, ``yesno``, ``grade``).
+        question: the question, where known (findings answer a yes/no question only when
+            they are what it asks).
+        hedge: look for hedges too (not in the text before a located answer).
+        bare: the text is an answer by itself (a located answer, a field of structured
+            output): a number standing alone is a value there.
+        bk: the rule book (the shipped one by default).
+    """
+    bk = bk or book()
+    text = prepare(text)
+    lowered = text.lower()
+    if len(lowered) != len(text):  # a character whose lower case is longer (İ): keep it
+        lowered = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    tokens = word_tokens(lowered)
+    lead = bk.search(Kind.HEDGE_LEAD, lowered, tokens)
+    if lead is not None and lowered.startswith(lead[1]):
+        text, lowered = text[len(lead[1]):].lstrip(), lowered[len(lead[1]):].lstrip()
+        tokens = word_tokens(lowered)
+    if not text:
+        return _stop("empty", "structural.empty")
+    spans: list[tuple[int, int, frozenset[str]]] = ix.phrases.find(text, lowered)
+    values = ix.values(question)
+    value_mentions = values.find(text, bare=bare) if values is not None else []
+    blanked = [(s, e) for s, e, _ in spans] + [(v.start, v.end) for v in value_mentions]
+    masked = _blank(lowered, blanked) if blanked else lowered
+    words = word_tokens(masked) if blanked else tokens
+    if hedge:
+        got = bk.search(Kind.HEDGE, masked, words)
+        if got is not None:
+            fine = bk.spans(Kind.NOT_HEDGE, masked, words)
+            if fine:
+                calm = _blank(masked, [(s, e) for s, e, _ in fine])
+                got = bk.search(Kind.HEDGE, calm, word_tokens(calm))
+        if got is not None:
+            return _stop("hedge", got[0])
+        if "?" in lowered and _QUERY.search(lowered) is not None:
+            return _stop("hedge", "structural.query")
+    refusal = bk.search(Kind.REFUSAL, masked, words)
+    if refusal is not None:
+        exclusion = bk.search(Kind.EXCLUSION_HEDGE, masked, words)
+        return _stop("hedge", exclusion[0]) if exclusion else _stop("refusal", refusal[0])
+    if hedge:
+        exclusion = bk.search(Kind.EXCLUSION_HEDGE, masked, words)
+        if exclusion is not None:
+            return _stop("hedge", exclusion[0])
+    if ":" in text:
+        cut = bk.spans(Kind.EXPLANATION, lowered, tokens)
+        if cut and cut[0][0] > 0:
+            at = cut[0][0]
+            if conclusion_asserts(text[cut[0][1]:], ix.keys, ix, qtype, question, bk,
+                                  exclude_first=text[:at]):
+                return _stop("ambiguous", "conclusion.points-to")
+            text, lowered, masked = text[:at], lowered[:at], masked[:at]
+            spans = [s for s in spans if s[1] <= at]
+            value_mentions = [v for v in value_mentions if v.end <= at]
+            words = word_tokens(masked)
+    only = letters_only(text) if len(text) <= _ONLY_LETTERS_LEN else None
+    if only is not None:
+        letters = {c.upper() for c in _LETTER.findall(only.group(1))}
+        if len(letters) > 1 and _OR_LETTERS.search(only.group(1)):
+            return _stop("ambiguous", "alternative.or")
+        if letters <= ix.keys and (qtype == "multi" or len(letters) == 1):
+            got_letters = frozenset(letters)
+            return Reading(got_letters, _EMPTY, got_letters, None, rule="structural.letters")
+        return _stop("out_of_range" if not letters <= ix.keys else "ambiguous",
+                     "structural.out-of-range" if not letters <= ix.keys else
+                     "structural.two-options")
+    neutral = bk.spans(Kind.NOT_NEGATION, masked, words)
+    if neutral:
+        masked = _blank(masked, [(s, e) for s, e, _ in neutral])
+        words = word_tokens(masked)
+    lettered_at = letter_mentions(text, lowered, ix.words, bk.sources(Kind.LETTER_KEYWORD), tokens)
+    mentions = [Mention(s, e, k, "text") for s, e, k in spans]
+    mentions += [Mention(v.start, v.end, v.letters, "value", v.spans_options)
+                 for v in value_mentions]
+    for letter, s, e in lettered_at:
+        if letter not in ix.keys:
+            return _stop("out_of_range", "structural.out-of-range")
+        mentions.append(Mention(s, e, frozenset((letter,)), "letter"))
+    if qtype == "multi" and bk.any_of(_SET_KINDS, masked, words) or (
+            qtype == "multi" and patterns(bk).set_range.search(text) is not None):
+        pol = Polarity(text, lowered, masked, words, bk)
+        got_set = _set_expression(text, masked, words, ix, pol, bk)
+        if got_set is not None:
+            if not got_set[0]:
+                return _stop("negated", got_set[1])
+            return Reading(got_set[0], _EMPTY, got_set[0], None, rule=got_set[1])
+    if not mentions and not ix.yesno:
+        return NOTHING
+    pol = Polarity(text, lowered, masked, words, bk)
+    asserted: set[str] = set()
+    negated: set[str] = set()
+    lettered: set[str] = set()
+    named: set[str] = set()
+    alternatives = False
+    how: dict[str, str] = {}
+    for m in mentions:
+        named |= m.letters
+        state = pol.state(m)
+        if m.kind == "value" and m.spans and state == "asserted":
+            alternatives = True  # "8-12 mm" across two options, "grade 2-3"
+            continue
+        if len(m.letters) != 1:
+            continue  # a value several options share names none of them
+        if state == "asserted":
+            asserted |= m.letters
+            for letter in m.letters:
+                how.setdefault(letter, _READ_BY[m.kind])
+            if m.kind == "letter":
+                lettered |= m.letters
+        elif state == "negated":
+            negated |= m.letters
+    used_question = False
+    if ix.yesno:
+        if _YN_BOTH.search(masked):
+            return _stop("ambiguous", "structural.yes-no-both")
+        yn = _YN_HEAD.match(text)
+        if yn is not None:
+            group = yn.lastgroup or "w"
+            word = yn.group(group).lower()
+            said = ix.yes if word in YES_WORDS else ix.no
+            if said is not None:
+                state = pol.state(Mention(yn.start(group), yn.end(group), frozenset((said,)),
+                                          "yesno"), label=False)
+                if state == "asserted":
+                    asserted.add(said)
+                    lettered.add(said)
+                    how.setdefault(said, "structural.yes-no-word")
+                elif state == "negated":
+                    negated.add(said)
+        found = finding_answers(masked, question, bk)
+        used_question = bool(question)
+        for word in found:
+            said = ix.yes if word == "yes" else ix.no
+            if said is not None:
+                asserted.add(said)
+                how.setdefault(said, "finding.absent-lead" if word == "no" else "finding.present")
+    if len(asserted) > 1 and not alternatives:
+        alternatives = pol.alternatives(mentions, asserted)
+    rule = how[min(asserted)] if asserted and len({how.get(a) for a in asserted}) == 1 and \
+        min(asserted) in how else ("structural.option-text" if asserted else None)
+    return Reading(frozenset(asserted), frozenset(negated), frozenset(lettered), None,
+                   alternatives, used_question, rule, frozenset(named))
+
+
+_SET_KINDS: Final = frozenset({Kind.SET_ALL, Kind.SET_NONE, Kind.SET_EXCEPT})
+_READ_BY: Final = {"letter": "structural.letter-position", "text": "structural.option-text",
+                   "value": "structural.value", "yesno": "structural.yes-no-word"}
+
+
+def _set_expression(text: str, masked: str, words: frozenset[str], ix: OptionSet,
+                    pol: Polarity, bk: RuleBook) -> tuple[frozenset[str], str] | None:
+    """The set a multiple-choice answer writes as an expression, and the rule; or None.
+
+    "All of the above" → every option; "none of these" → no option (an empty set); "all
+    except B" → every option but those named after it in its clause; "A to C" → A, B, C.
+    """
+    for s, e, rule_id in bk.spans(Kind.SET_EXCEPT, masked, words):
+        stop = pol.clause(min(e, len(text) - 1))[1] if e < len(text) else e
+        left = {k for k in _named_in(text[e:stop], ix, bk)}
+        if left and pol.state(Mention(s, e, frozenset(), "set")) == "asserted":
+            return frozenset(ix.keys - left), rule_id
+    for _, _, rule_id in bk.spans(Kind.SET_NONE, masked, words):
+        return frozenset(), rule_id
+    for s, e, rule_id in bk.spans(Kind.SET_ALL, masked, words):
+        if pol.state(Mention(s, e, frozenset(), "set")) == "asserted":
+            return frozenset(ix.keys), rule_id
+    ranges = [m for m in patterns(bk).set_range.finditer(text)
+              if m.group(1) in ix.keys and m.group(2) in ix.keys and m.group(1) < m.group(2)]
+    if ranges:
+        keys = sorted(ix.keys)
+        got: set[str] = set()
+        for m in ranges:
+            got |= {k for k in keys if m.group(1) <= k <= m.group(2)}
+        others = {letter for letter, _, _ in letter_mentions(text, text.lower(), ix.words,
+                                                          bk.sources(Kind.LETTER_KEYWORD))}
+        return frozenset(got | (others & ix.keys)), "set.range"
+    return None
+
+
+def _named_in(text: str, ix: OptionSet, bk: RuleBook) -> set[str]:
+    """The options a short piece of text names (its letters and option texts)."""
+    lowered = text.lower()
+    found = {k for _, _, ks in ix.phrases.find(text, lowered) for k in ks}
+    found |= {c for c in re.findall(r"(?<![A-Za-z])([A-Z])(?![a-z])", text) if c in ix.keys}
+    return found
+
+
+def conclusion_asserts(tail: str, others: frozenset[str], ix: OptionSet, qtype: str,
+                       question: str, bk: RuleBook, exclude_first: str = "") -> bool:
+    """Another option asserted in a clause of ``tail`` that states a conclusion.
+
+    ``exclude_first``: the answer text before the tail; the options it asserts are not
+    "other".
+    """
+    lowered = tail.lower()
+    words = word_tokens(lowered)
+    found = bk.spans(Kind.CONCLUSION, lowered, words)
+    if not found:
+        return False
+    if exclude_first:
+        first = scan(exclude_first, ix, qtype, question, hedge=False, bk=bk)
+        others = others - first.asserted
+    for s, _, _ in found:
+        clause_end = min((i for i in (lowered.find(c, s) for c in ".;\n") if i >= 0),
+                         default=len(lowered))
+        r = scan(tail[s:clause_end], ix, qtype, question, hedge=False, bk=bk)
+        if (r.asserted - r.negated) & others:
+            return True
+    return False
+
+
+def restated(text: str, ix: OptionSet) -> tuple[int, int] | None:
+    """The span of a restated option list (two or more lines ``X. its own text``), or None."""
+    if "\n" not in text:
+        return None
+    lines = [m for m in matches_at(_RESTATED, text, line_starts(text))
+             if m.group(1) in ix.keys and phrase_tokens(m.group(2))[0] == ix.words[m.group(1)]]
+    if len(lines) < 2:
+        return None
+    return lines[0].start(), lines[-1].end()

@@ -1,0 +1,280 @@
+r"""Structured output read by its shape: JSON, XML-like tags, tool calls, CSV lines.
+
+A model asked for structured output answers under any key: ``{"answer": "B"}``, ``{"impression":
+"C"}``, ``{"output": {"label": "B"}}``, ``<selected>B</selected>``, ``submit_answer(option='B')``,
+an OpenAI tool call whose arguments are a JSON string. :func:`find_shapes` finds each structure
+and its leaves; each leaf's key path gets a role from the words of its keys (the rule table's
+``shape.*`` rows: an answer key, a key that is not the answer, a key of rejected options), the
+innermost key with a role deciding:
+
+- ``answer``: the value is an answer (a letter, an option text, a value, yes/no);
+- ``other``: reasoning, evidence, notes — set aside;
+- ``negative``: its values are rejected options;
+- ``unknown``: any other key — read only where it names the item's scale or the question's
+  finding (``"stage": "3"``, ``"effusion_present": false``).
+
+>>> [(l.path, l.value, l.role) for s in find_shapes('{"output": {"label": "B"}, "note": "x"}')
+...  for l in s.leaves]
+[(('output', 'label'), 'B', 'answer'), (('note',), 'x', 'other')]
+>>> [(l.path, l.value) for s in find_shapes("submit_answer(option='C')") for l in s.leaves]
+[(('submit_answer', 'option'), 'C')]
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any, Final
+
+from medvqa.reading._book import RuleBook, book
+from medvqa.reading.rules import Kind
+
+__all__ = ["Leaf", "Shape", "find_shapes", "key_words"]
+
+_MAX_TEXT: Final = 200_000
+_MAX_TRIES: Final = 24
+_FENCE: Final = re.compile(r"```[a-zA-Z]*[ \t]*\n(.*?)(?:```|$)", re.DOTALL)
+_TAG: Final = re.compile(r"<([A-Za-z][\w\-]{0,40})(?:\s[^<>]{0,200})?>(.{0,2000}?)</\1\s*>",
+                         re.DOTALL)
+_CALL: Final = re.compile(r"\b([A-Za-z_][\w.]{0,40})\(\s*([^()]{0,400})\)")
+_KWARG: Final = re.compile(r"([A-Za-z_]\w{0,40})\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^,\s)]+))")
+_CAMEL: Final = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_KEY_SPLIT: Final = re.compile(r"[^a-z0-9]+")
+
+
+class Leaf:
+    """One value of a structure.
+
+    Attributes:
+        path: the keys from the outermost to the value's own (tag or function names too).
+        value: the value as text (a list joined by ", "; a boolean as "true"/"false").
+        role: ``answer``, ``other``, ``negative`` or ``unknown`` (see the module docstring).
+        boolean: the value was a JSON boolean (or a yes/no word under a finding key).
+    """
+
+    __slots__ = ("boolean", "path", "role", "value")
+
+    def __init__(self, path: tuple[str, ...], value: str, role: str, boolean: bool = False):
+        self.path = path
+        self.value = value
+        self.role = role
+        self.boolean = boolean
+
+    def __repr__(self) -> str:
+        return f"Leaf({self.path!r}, {self.value!r}, {self.role!r})"
+
+
+class Shape:
+    """One structure found in a response.
+
+    Attributes:
+        start: where it begins in the text.
+        end: where it ends.
+        kind: ``json``, ``tags``, ``call`` or ``csv``.
+        leaves: its values.
+    """
+
+    __slots__ = ("end", "kind", "leaves", "start")
+
+    def __init__(self, start: int, end: int, kind: str, leaves: list[Leaf]):
+        self.start = start
+        self.end = end
+        self.kind = kind
+        self.leaves = leaves
+
+
+def key_words(key: str) -> list[str]:
+    """The words of a key: snake_case, camelCase, kebab-case, spaces.
+
+    >>> key_words("selectedOption"), key_words("final_answer"), key_words("ICD-10 code")
+    (['selected', 'option'], ['final', 'answer'], ['icd', '10', 'code'])
+    """
+    return [w for w in _KEY_SPLIT.split(_CAMEL.sub(" ", key).lower()) if w]
+
+
+def _role_of(key: str, bk: RuleBook) -> str | None:
+    words = set(key_words(key))
+    if words & bk.words[Kind.NEGATIVE_KEY]:
+        return "negative"
+    if words & bk.words[Kind.OTHER_KEY]:
+        return "other"
+    if words & bk.words[Kind.ANSWER_KEY]:
+        return "answer"
+    return None
+
+
+def _role(path: tuple[str, ...], bk: RuleBook) -> str:
+    for key in reversed(path):
+        role = _role_of(key, bk)
+        if role is not None:
+            return role
+    return "unknown"
+
+
+def _as_text(value: Any) -> tuple[str, bool] | None:
+    """A JSON value as text; None for an object (its own leaves are read)."""
+    if isinstance(value, bool):
+        return ("true" if value else "false"), True
+    if isinstance(value, (int, float)):
+        return str(value), False
+    if isinstance(value, str):
+        return value.strip(), False
+    if value is None:
+        return "", False
+    if isinstance(value, list) and all(not isinstance(v, (dict, list)) for v in value):
+        return ", ".join(t[0] for v in value if (t := _as_text(v)) and t[0]), False
+    return None
+
+
+def _leaves(obj: Any, path: tuple[str, ...], bk: RuleBook, depth: int = 0) -> Iterator[Leaf]:
+    if depth > 40:
+        return
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            key = str(k)
+            if isinstance(v, str) and v.lstrip()[:1] in "{[" and key.lower() in (
+                    "arguments", "args", "input", "parameters"):
+                try:  # an OpenAI tool call's arguments are a JSON string
+                    v = json.loads(v)
+                except (ValueError, RecursionError):
+                    pass
+            yield from _leaves(v, (*path, key), bk, depth + 1)
+        return
+    if isinstance(obj, list) and any(isinstance(v, (dict, list)) for v in obj):
+        for v in obj:
+            yield from _leaves(v, path, bk, depth + 1)
+        return
+    got = _as_text(obj)
+    if got is not None and path:
+        role = _role(path, bk)
+        if path[-1].lower() in ("name", "function", "type", "id") and role == "unknown":
+            return  # a tool call's name, an object's type
+        yield Leaf(path, got[0], role, got[1])
+
+
+def _json_shapes(text: str, bk: RuleBook) -> list[Shape]:
+    out: list[Shape] = []
+    decoder = json.JSONDecoder()
+    tries = 0
+    i = 0
+    n = len(text)
+    while i < n and tries < _MAX_TRIES:
+        j = min((p for p in (text.find("{", i), text.find("[", i)) if p >= 0), default=-1)
+        if j < 0:
+            break
+        tries += 1
+        try:
+            obj, end = decoder.raw_decode(text, j)
+        except (ValueError, RecursionError):
+            obj, end = _python_literal(text, j)
+            if obj is None:
+                i = j + 1
+                continue
+        if isinstance(obj, (dict, list)) and obj:
+            leaves = list(_leaves(obj, (), bk))
+            if leaves:
+                out.append(Shape(j, end, "json", leaves))
+        i = max(end, j + 1)
+    return out
+
+
+_PY_LITERAL: Final = re.compile(r"\{[^{}]{0,2000}\}")
+
+
+def _python_literal(text: str, j: int) -> tuple[Any, int]:
+    """A flat object written with single quotes (``{'answer': 'B'}``), or (None, j)."""
+    if text[j] != "{":
+        return None, j
+    m = _PY_LITERAL.match(text, j)
+    if m is None or "'" not in m.group():
+        return None, j
+    import ast
+
+    try:
+        obj = ast.literal_eval(m.group())
+    except (ValueError, SyntaxError, RecursionError, MemoryError):
+        return None, j
+    return (obj, m.end()) if isinstance(obj, dict) else (None, j)
+
+
+_SKIP_TAGS: Final = frozenset({"think", "thinking", "reasoning", "thought", "br", "p", "b", "i",
+                               "em", "strong", "div", "span", "sup", "sub"})
+
+
+def _tag_shapes(text: str, bk: RuleBook) -> list[Shape]:
+    if "</" not in text:
+        return []
+    leaves: list[Leaf] = []
+    start, end = len(text), 0
+    for m in _TAG.finditer(text):
+        tag = m.group(1)
+        if tag.lower() in _SKIP_TAGS:
+            continue
+        inner = m.group(2).strip()
+        if "<" in inner and _TAG.search(inner):
+            continue  # a container: its own tags are its leaves
+        leaves.append(Leaf((tag,), inner, _role((tag,), bk)))
+        start, end = min(start, m.start()), max(end, m.end())
+    return [Shape(start, end, "tags", leaves)] if leaves else []
+
+
+def _call_shapes(text: str, bk: RuleBook) -> list[Shape]:
+    if "(" not in text:
+        return []
+    out: list[Shape] = []
+    for m in _CALL.finditer(text):
+        name, args = m.group(1), m.group(2).strip()
+        if _role_of(name, bk) != "answer" and not _KWARG.search(args):
+            continue
+        leaves: list[Leaf] = []
+        for kw in _KWARG.finditer(args):
+            value = next(g for g in kw.groups()[1:] if g is not None)
+            path = (name, kw.group(1))
+            leaves.append(Leaf(path, value.strip(), _role(path, bk)))
+        if not leaves and _role_of(name, bk) == "answer" and args:
+            leaves.append(Leaf((name,), args.strip("'\" "), "answer"))
+        if any(leaf.role == "answer" for leaf in leaves):
+            out.append(Shape(m.start(), m.end(), "call", leaves))
+    return out
+
+
+_CSV_HEAD: Final = re.compile(r"^[ \t]*([A-Za-z_][\w ]{0,30}(?:,[A-Za-z_][\w ]{0,30}){1,8})"
+                              r"[ \t]*\n[ \t]*([^\n]+)$", re.MULTILINE)
+
+
+def _csv_shapes(text: str, bk: RuleBook) -> list[Shape]:
+    if "," not in text or "\n" not in text:
+        return []
+    out: list[Shape] = []
+    for m in _CSV_HEAD.finditer(text):
+        keys = [k.strip() for k in m.group(1).split(",")]
+        values = [v.strip().strip('"') for v in m.group(2).split(",")]
+        if len(keys) != len(values) or not any(_role_of(k, bk) == "answer" for k in keys):
+            continue
+        out.append(Shape(m.start(), m.end(), "csv",
+                         [Leaf((k,), v, _role((k,), bk)) for k, v in zip(keys, values,
+                                                                        strict=True)]))
+    return out
+
+
+def find_shapes(text: str, bk: RuleBook | None = None) -> list[Shape]:
+    """Every structure of a response that has an answer leaf or a leaf of unknown role.
+
+    Cheap when the text holds none of ``{ [ < (`` and no comma on two lines.
+    """
+    bk = bk or book()
+    if len(text) > _MAX_TEXT:
+        return []
+    out: list[Shape] = []
+    if "{" in text or "[" in text:
+        out += _json_shapes(text, bk)
+    if "<" in text:
+        out += [s for s in _tag_shapes(text, bk)
+                if not any(o.start <= s.start < o.end for o in out)]
+    if "(" in text:
+        out += [s for s in _call_shapes(text, bk)
+                if not any(o.start <= s.start < o.end for o in out)]
+    out += [s for s in _csv_shapes(text, bk) if not any(o.start <= s.start < o.end for o in out)]
+    out.sort(key=lambda s: s.start)
+    return out

@@ -1,0 +1,135 @@
+"""What around a located answer can undo it: the text after it, before it, between two answers.
+
+The strict style credits a located answer only when nothing around it offers, keeps open or
+reverses to another reading (the invariant of ``docs/answer-reading.md``):
+
+- after it (:func:`tail_undoes`): a refusal or a hedge (in any language of the rule table);
+  another option in a letter position ("Final answer: B⏎⏎A"), joined by "or", or asserted in
+  a clause that states a conclusion ("… these features point to an endometrioma"); another
+  option named after a change of mind ("Wait, actually A"); on a yes/no item, a finding that
+  says the opposite ("Yes. No mass is seen.");
+- before it (:func:`before_undoes`): a refusal; the chosen option negated and never asserted;
+- between two located answers that differ (:func:`revised_between`): only a change of mind
+  lets the later one stand ("Final answer: A … wait … Final answer: C"); without one, two
+  different answers are ambiguous.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from medvqa.reading._base import ParsedAnswer, abstain
+from medvqa.reading._book import RuleBook, word_tokens
+from medvqa.reading._locate import Segment
+from medvqa.reading._options import OptionSet
+from medvqa.reading._scan import conclusion_asserts, scan
+from medvqa.reading._text import prepare
+from medvqa.reading.rules import Kind
+
+__all__ = ["before_undoes", "negated_marker", "revised_between", "tail_undoes"]
+
+_CLAUSE_MARKS = ".;,!?\n:"
+_LONE_CAPITAL = re.compile(r"(?<![A-Za-z])[A-Z](?![a-z])")
+
+
+def negated_marker(body: str, start: int, bk: RuleBook) -> bool:
+    """A negation earlier in the marker's own clause ("I would not say the answer is A")."""
+    begin = 0
+    for mark in _CLAUSE_MARKS:
+        i = body.rfind(mark, begin, start)
+        if i >= 0:
+            begin = i + 1
+    if begin >= start:
+        return False
+    fragment = body[begin:start].lower()
+    words = word_tokens(fragment)
+    neutral = bk.spans(Kind.NOT_NEGATION, fragment, words)
+    if neutral:
+        fragment = "".join(" " if any(s <= i < e for s, e, _ in neutral) else c
+                           for i, c in enumerate(fragment))
+        words = word_tokens(fragment)
+    return (bk.search(Kind.NEG_BEFORE, fragment, words) is not None
+            or bk.search(Kind.NEG_NOUN, fragment, words) is not None)
+
+
+def revised_between(body: str, earlier: Segment, later: Segment, bk: RuleBook) -> bool:
+    """Whether a change of mind stands between two located answers (or opens the later)."""
+    between = body[earlier.start:later.start].lower()
+    return bk.search(Kind.REVISION, between, word_tokens(between)) is not None
+
+
+#: The kinds of rule by which the text after an answer can undo it (besides a letter, a
+#: structure, "or" opening it, and on a yes/no item a finding).
+TAIL_KINDS: Final = frozenset({Kind.REFUSAL, Kind.HEDGE, Kind.EXCLUSION_HEDGE, Kind.REVISION,
+                               Kind.CONCLUSION, Kind.LETTER_KEYWORD, Kind.ANSWER_MARKER})
+_FINDING_KINDS: Final = frozenset({Kind.FINDING_ABSENT, Kind.FINDING_PRESENT, Kind.NEG_NOUN,
+                                   Kind.NEG_BEFORE})
+#: The kinds by which the text before an answer can undo it: a refusal, a negation.
+BEFORE_KINDS: Final = frozenset({Kind.REFUSAL, Kind.NEG_BEFORE, Kind.NEG_NOUN, Kind.NEG_AFTER,
+                                 Kind.STATUS})
+_STRUCTURE: Final = frozenset("<>{}[]|()\\")
+_OR_FIRST = re.compile(r"[\s,;.\-\u2014\u2013]*(?:or|oder|ou|o|of|veya|или)\b")
+
+
+def _may_undo(text: str, kinds: frozenset[Kind], bk: RuleBook, yesno: bool) -> bool:
+    """Whether a text can undo an answer at all: a gate before it is read."""
+    if not text.isascii() or not _STRUCTURE.isdisjoint(text) or _LONE_CAPITAL.search(text):
+        return True
+    lowered = text.lower()
+    tokens = word_tokens(lowered)
+    return (bk.any_of(kinds, lowered, tokens) or _OR_FIRST.match(lowered) is not None
+            or yesno and bk.any_of(_FINDING_KINDS, lowered, tokens))
+
+
+def tail_undoes(tail: str, chosen: frozenset[str], ix: OptionSet, qtype: str, question: str,
+                bk: RuleBook) -> ParsedAnswer | None:
+    """What in the text after a located answer undoes it (the module docstring), or None."""
+    if not _may_undo(tail, TAIL_KINDS, bk, ix.yesno):
+        return None
+    after = scan(tail, ix, qtype, question, bk=bk)
+    if after.verdict in ("refusal", "hedge"):
+        return abstain(after.verdict, after.rule)
+    others = (after.lettered - after.negated) - chosen
+    if others:
+        return abstain("ambiguous", "structural.tail-letter")
+    lowered = tail.lower()
+    words = word_tokens(lowered)
+    other_asserted = after.asserted - after.negated - chosen
+    if other_asserted and bk.search(Kind.REVISION, lowered, words) is not None:
+        return abstain("not_committed", "revision.change-of-mind")
+    if other_asserted and _OR_FIRST.match(lowered) is not None:
+        return abstain("ambiguous", "alternative.or")
+    if other_asserted and ix.yesno and chosen & {ix.yes, ix.no}:
+        return abstain("ambiguous", "structural.contradiction")
+    everything_else = ix.keys - chosen
+    if (after.named - after.negated) & everything_else and conclusion_asserts(
+            tail, frozenset(everything_else), ix, qtype, question, bk):
+        return abstain("ambiguous", "conclusion.points-to")
+    if _LONE_CAPITAL.search(tail) is not None and _letter_after(tail, ix, chosen):
+        return abstain("ambiguous", "structural.tail-letter")
+    return None
+
+
+_LETTER_ALONE = re.compile(r"(?:^|[\n,;:.\u2192>\u2014\u2013]|=>|->)[ \t]*[(\[]?([A-Z])[)\]]?"
+                           r"[ \t]*[.!]?[ \t]*(?=$|\n)")
+
+
+def _letter_after(tail: str, ix: OptionSet, chosen: frozenset[str]) -> bool:
+    """A lone capital letter of another option on a line or in a clause of its own."""
+    text = prepare(tail)
+    return any(m.group(1) in ix.keys and m.group(1) not in chosen
+               for m in _LETTER_ALONE.finditer(text))
+
+
+def before_undoes(before: str, chosen: frozenset[str], ix: OptionSet, qtype: str,
+                  question: str, bk: RuleBook) -> ParsedAnswer | None:
+    """What in the text before a located answer undoes it (the module docstring), or None."""
+    if not _may_undo(before, BEFORE_KINDS, bk, False):
+        return None
+    prior = scan(before, ix, qtype, question, hedge=False, bk=bk)
+    if prior.verdict == "refusal":
+        return abstain("refusal", prior.rule)
+    if chosen & prior.negated and not chosen & prior.asserted:
+        return abstain("ambiguous", "structural.negated-before")
+    return None

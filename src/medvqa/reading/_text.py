@@ -1,0 +1,136 @@
+r"""Text as the reader reads it: one form for every way of writing a character, Markdown dropped.
+
+:func:`normalize` runs once on every response: Unicode compatibility forms made one (NFKC:
+full-width letters and colons, ligatures, "Ⅳ" for IV), curly quotes straight, every dash and
+minus sign one of ``-`` ``–`` ``—``, no-break and zero-width spaces made plain or dropped, line
+ends made ``\n``. :func:`prepare` drops Markdown emphasis, code marks, headings and quote marks
+from a piece about to be read. The rest are small helpers of the reader's patterns.
+
+>>> normalize("Ｂ\u200b：“Right”\r\n")
+'B:"Right"\n'
+>>> prepare("**Answer:** `B`")
+'Answer: B'
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Final
+
+__all__ = ["Opening", "holds_dash", "holds_markup", "line_starts", "matches_at", "normalize",
+           "positions_of", "prepare"]
+
+_REPLACE: Final[tuple[tuple[str, str], ...]] = (
+    ("\u2019", "'"), ("\u2018", "'"), ("\u201b", "'"), ("\u2032", "'"), ("\u201c", '"'),
+    ("\u201d", '"'), ("\u201e", '"'), ("\u00ab", '"'), ("\u00bb", '"'), ("\u00a0", " "),
+    ("\u202f", " "), ("\u2009", " "), ("\u2212", "-"), ("\u2010", "-"), ("\u2011", "-"),
+    ("\u2012", "\u2013"), ("\u2015", "\u2014"), ("\u200b", ""), ("\u200c", ""), ("\u200d", ""),
+    ("\ufeff", ""), ("\u00ad", ""), ("\r\n", "\n"), ("\r", "\n"))
+_MARKUP: Final = re.compile(r"[*_`]+|^[ \t]*(?:#+|>+)[ \t]*", re.MULTILINE)
+
+
+def normalize(text: str) -> str:
+    """``text`` in the one form the reader reads (see the module docstring).
+
+    NFKC maps "Ｂ" to "B" and "：" to ":" but leaves "。" and "，" (Chinese punctuation the
+    reader knows) as they are.
+    """
+    if text.isascii():
+        return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+    if not unicodedata.is_normalized("NFKC", text):
+        text = unicodedata.normalize("NFKC", text)
+    for a, b in _REPLACE:
+        if a in text:
+            text = text.replace(a, b)
+    return text
+
+
+def holds_dash(text: str) -> bool:
+    """Whether ``text`` holds a hyphen or an en or em dash (a spaced dash may end a clause)."""
+    return "-" in text or "\u2014" in text or "\u2013" in text
+
+
+def holds_markup(text: str) -> bool:
+    """Whether ``text`` holds a Markdown character that :func:`prepare` drops."""
+    return "*" in text or "_" in text or "`" in text or "#" in text or ">" in text
+
+
+def prepare(text: str) -> str:
+    """Markdown emphasis, code marks, headings and quote marks dropped; trimmed."""
+    if holds_markup(text):
+        text = _MARKUP.sub("", text)
+    return text.strip()
+
+
+def positions_of(text: str, marks: str) -> list[int]:
+    """Every position of a character of ``marks`` in ``text``, in order.
+
+    >>> positions_of("(a) [b] (c)", "([")
+    [0, 4, 8]
+    """
+    out: list[int] = []
+    for mark in marks:
+        i = text.find(mark)
+        while i >= 0:
+            out.append(i)
+            i = text.find(mark, i + 1)
+    if len(marks) > 1:
+        out.sort()
+    return out
+
+
+def line_starts(text: str) -> list[int]:
+    r"""Where each line of ``text`` starts.
+
+    >>> line_starts("a\nb\n")
+    [0, 2, 4]
+    """
+    out = [0]
+    i = text.find("\n")
+    while i >= 0:
+        out.append(i + 1)
+        i = text.find("\n", i + 1)
+    return out
+
+
+class Opening:
+    """What a pattern matched at a line start may open with (a test before the match).
+
+    Attributes:
+        chars: the characters it may open with (a capital aside).
+        after_capital: the characters that may follow an opening capital A–Z; None when it
+            cannot open with one.
+        space_after_capital: white space may follow the capital too.
+        space: it may open with any white space.
+        digit: it may open with a decimal digit.
+    """
+
+    __slots__ = ("after_capital", "chars", "digit", "space", "space_after_capital")
+
+    def __init__(self, chars: str, after_capital: str | None = None, *,
+                 space_after_capital: bool = False, space: bool = False, digit: bool = False):
+        self.chars = chars
+        self.after_capital = after_capital
+        self.space_after_capital = space_after_capital
+        self.space = space
+        self.digit = digit
+
+    def allows(self, text: str, p: int) -> bool:
+        """Whether the pattern may match at ``p``."""
+        if p >= len(text):
+            return False
+        c = text[p]
+        if self.after_capital is not None and "A" <= c <= "Z":
+            if p + 1 >= len(text):
+                return False
+            d = text[p + 1]
+            return d in self.after_capital or self.space_after_capital and d.isspace()
+        return c in self.chars or self.space and c.isspace() or self.digit and c.isdecimal()
+
+
+def matches_at(pattern: re.Pattern[str], text: str, positions: list[int],
+               opens: Opening | None = None) -> list[re.Match[str]]:
+    """``pattern``'s matches at ``positions`` (where ``opens`` allows), in order."""
+    return [m for p in positions
+            if (opens is None or opens.allows(text, p)) and (m := pattern.match(text, p))]

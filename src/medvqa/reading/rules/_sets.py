@@ -1,0 +1,80 @@
+"""Rules of multiple choice: sets written as expressions, and findings that answer yes or no."""
+
+from __future__ import annotations
+
+from medvqa.reading.rules._build import ex, rule
+from medvqa.reading.rules._types import Kind
+
+__all__ = ["FINDINGS", "SETS"]
+
+SETS = (
+    rule("set.all", Kind.SET_ALL,
+         ("all of the above", "all of these", "all of them", "all the options",
+          "all options", "all five", "all four", "all three", "every option",
+          "all (apply|are present|are correct)", "todas", "toutes", "alle", "tutte", "全部",
+          "すべて"),
+         "Every option is chosen.",
+         template="{}.", options="MULTI", qtype="multi",
+         expected=("A", "B", "C", "D", "E")),
+    rule("set.none", Kind.SET_NONE,
+         ("none of the above", "none of these", "none of them", "none apply",
+          "none of the options", "ninguna", "aucune", "keine", "nessuna"),
+         "No option is chosen: nothing to credit.",
+         template="{}.", options="MULTI", qtype="multi"),
+    rule("set.range", Kind.SET_RANGE,
+         ("to", "through", "thru", "-", "\u2013"),
+         "Multiple choice: a range of letters ('A to C', 'C-E') is every letter in it.",
+         template="A {} C", options="MULTI", qtype="multi", expected=("A", "B", "C")),
+    rule("set.except", Kind.SET_EXCEPT,
+         ("all except", "all but", "every option but", "all options except", "everything but",
+          "everything except", "all apart from", "all other than", "todas excepto",
+          "toutes sauf", "alle außer", "tutte tranne"),
+         "Every option but those named after it.",
+         template="{} B.", options="MULTI", qtype="multi", expected=("A", "C", "D", "E")),
+)
+
+_NATURE = ("suspicious", "malignant", "worrisome", "concerning", "abnormal", "pathologic",
+           "pathological", "aggressive", "significant", "acute", "active")
+
+FINDINGS = (
+    rule("finding.absent-lead", Kind.FINDING_ABSENT,
+         ("no", "not (a|an)", "without", "absence of",
+          "negative for", "free of", "(there is|there are|there was|there were) no",
+          "(i|we) (see|find|observe) no", "(i|we) (do not|don't) (see|find|observe) [any]",
+          "(does|do|did) not (show|demonstrate|reveal|have|contain|display|exhibit) [any|a|an]"),
+         "A yes/no question answered by a finding stated absent ('no X', 'negative for X'), "
+         "when X is what was asked.",
+         template="{} pneumothorax.", options="YN", expected="B", qtype="yesno",
+         question="Is there a pneumothorax?"),
+    rule("finding.absent-tail", Kind.FINDING_ABSENT,
+         ("(is|are|was|were|has been|have been) not (seen|present|identified|detected|"
+          "visualized|visualised|visible|evident|demonstrated|noted|appreciated)",
+          "(is|are|was|were|has been|have been) (absent|excluded|ruled out)"),
+         "A finding stated absent after it ('X is not seen').",
+         template="Pneumothorax {}.", options="YN", expected="B", qtype="yesno",
+         question="Is there a pneumothorax?"),
+    rule("finding.present", Kind.FINDING_PRESENT,
+         ("there (is|are)", "(is|are) [clearly] (present|seen|noted|identified|visible|evident"
+          "|demonstrated)", "(shows|show|demonstrates|demonstrate|reveals|reveal)",
+          "positive for", "consistent with", "in keeping with", "compatible with"),
+         "A yes/no question answered by a finding stated present, when X is what was asked "
+         "and carries the question's words about its nature.",
+         examples=(ex("There is a pneumothorax.", "YN", "A", "yesno", "Is there a pneumothorax?"),
+                   ex("A pneumothorax is seen.", "YN", "A", "yesno", "Is there a pneumothorax?"),
+                   ex("The film shows a pneumothorax.", "YN", "A", "yesno",
+                      "Is there a pneumothorax?"),
+                   ex("Positive for pneumothorax.", "YN", "A", "yesno",
+                      "Is there a pneumothorax?"),
+                   ex("Findings consistent with a meniscal tear.", "YN", "A", "yesno",
+                      "Is there a meniscal tear?"),
+                   ex("Findings in keeping with a meniscal tear.", "YN", "A", "yesno",
+                      "Is there a meniscal tear?"),
+                   ex("Findings compatible with a meniscal tear.", "YN", "A", "yesno",
+                      "Is there a meniscal tear?"))),
+    rule("finding.nature", Kind.NATURE, _NATURE,
+         "Words by which a question asks about a finding's nature: a finding answers yes only "
+         "when stated with them ('calcifications are present but benign' does not answer 'Are "
+         "there suspicious calcifications?').",
+         examples=tuple(ex("Calcifications are present but appear benign.", "YN", None, "yesno",
+                           f"Are there {w} calcifications?") for w in _NATURE)),
+)

@@ -1,0 +1,33 @@
+"""Rules of structured output (JSON, YAML, XML tags, tool calls): which keys hold the answer."""
+
+from __future__ import annotations
+
+from medvqa.reading.rules._build import rule
+from medvqa.reading.rules._types import Kind
+
+__all__ = ["SHAPES"]
+
+SHAPES = (
+    rule("shape.answer-key", Kind.ANSWER_KEY,
+         ("answer", "final", "choice", "choices", "selected", "selection", "select", "option",
+          "prediction", "predicted", "label", "result", "output", "diagnosis", "impression",
+          "conclusion", "classification", "category", "verdict", "decision", "response",
+          "letter", "pick"),
+         "A key of structured output (a word of it: final_answer, selectedOption) whose value "
+         "is the answer. Every such value must name the same option.",
+         template='{{"{}": "B"}}', options="CXR", expected="B"),
+    rule("shape.other-key", Kind.OTHER_KEY,
+         ("reasoning", "reason", "rationale", "explanation", "thought", "thoughts", "thinking",
+          "analysis", "justification", "evidence", "observation", "observations", "notes",
+          "note", "comment", "comments", "description", "findings", "summary", "confidence",
+          "certainty", "probability", "score", "scores", "step", "steps", "plan", "text",
+          "question", "differential", "alternatives", "alternative"),
+         "A key whose value is not the answer (reasoning, evidence): set aside.",
+         template='{{"answer": "B", "answer_{}": "Pleural effusion"}}', options="CXR",
+         expected="B"),
+    rule("shape.negative-key", Kind.NEGATIVE_KEY,
+         ("excluded", "exclude", "ruled", "rejected", "unlikely", "incorrect", "wrong",
+          "eliminated", "distractor", "distractors", "absent", "negative"),
+         "A key whose values are rejected options.",
+         template='{{"answer": "B", "{}": "B"}}', options="CXR"),
+)

@@ -1,0 +1,79 @@
+"""Rules of the reader's own structure: no words of their own, each an id with its examples.
+
+Their logic is the reader's code (named in each rule's documentation); their ids are what a
+reading cites, and their examples are checked like every other rule's.
+"""
+
+from __future__ import annotations
+
+from medvqa.reading.rules._build import ex, rule
+from medvqa.reading.rules._types import Kind
+
+__all__ = ["STRUCTURAL"]
+
+_S = Kind.STRUCTURAL
+
+STRUCTURAL = (
+    rule("structural.not-text", _S, (), "A response that is not text is invalid (`not_text`).",
+         examples=()),
+    rule("structural.too-long", _S, (),
+         "A response longer than any answer (100,000 characters: a runaway generation) is "
+         "invalid (`too_long`)."),
+    rule("structural.empty", _S, (), "An empty response names nothing (`empty`).",
+         examples=(ex("", "LR"), ex("   ", "MM", None, "multi"))),
+    rule("structural.trace-only", _S, (),
+         "Reasoning (`<think>`, `<thinking>`, `<reasoning>`, `<thought>`, `◁think▷` blocks, an "
+         "unclosed block, all before a stray closing tag) is set aside; a response that is "
+         "only a trace has not committed.",
+         examples=(ex("<think>So the answer is B.</think>", "CXR"),
+                   ex("<think>The answer is A. Let me check the apex again", "CXR"),
+                   ex("<think>The answer is A.</think> B", "CXR", "B"))),
+    rule("structural.letters", _S, (),
+         "A response that is letters only, after an optional answer lead, names those letters "
+         "('B', '(B).', 'Answer: A, C').",
+         examples=(ex("B", "LR", "B"), ex("(B)", "LR", "B"), ex("Answer: (B).", "LR", "B"),
+                   ex("A, C", "MM", ("A", "C"), "multi"))),
+    rule("structural.out-of-range", _S, (),
+         "A letter that is not an option in an answer position (`out_of_range`).",
+         examples=(ex("The answer is E", "LR"), ex("Z", "LR"))),
+    rule("structural.two-options", _S, (),
+         "Two different options asserted for a single-choice item are ambiguous.",
+         examples=(ex("Left and right.", "LR"), ex("B. Adenocarcinoma", "LUNG"))),
+    rule("structural.asserted-and-negated", _S, (),
+         "One option both asserted and negated is ambiguous.",
+         examples=(ex("Pleural effusion, but pleural effusion is unlikely."),)),
+    rule("structural.all-negated", _S, (),
+         "Every option named is negated: nothing is chosen (`negated`).",
+         examples=(ex("It is definitely not C.", "CXR"),)),
+    rule("structural.query", _S, (),
+         "A question mark opening a word ('?pneumothorax') queries a finding: a hedge.",
+         examples=(ex("?Pneumothorax"),)),
+    rule("structural.yes-no-both", _S, (),
+         "Both a yes and a no word at once ('Yes or no', 'yes/no') are ambiguous.",
+         examples=(ex("Yes or No", "YN", None, "yesno"), ex("Yes, no.", "YN", None, "yesno"))),
+    rule("structural.shape", _S, (),
+         "Structured output read by its shape: the answer fields' values (JSON, XML-like tags,"
+         " tool calls, CSV), every one naming the same answer.",
+         examples=(ex('{"answer": "B"}', "CXR", "B"),
+                   ex('{"output": {"label": "C"}}', "CXR", "C"),
+                   ex("<selected>B</selected>", "CXR", "B"),
+                   ex("submit_answer(option='D')", "CXR", "D"))),
+    rule("structural.answers-disagree", _S, (),
+         "Two located answers that differ, with no change of mind between them, are "
+         "ambiguous (two JSON fields, two tags, an early and a final answer).",
+         examples=(ex('{"selected": "D", "final": "Pleural effusion"}', "CXR"),
+                   ex("<answer>A</answer>\n<choice>C</choice>", "CXR"))),
+    rule("structural.tail-letter", _S, (),
+         "After the located answer, another option in a letter position (a line or clause of "
+         "its own) makes it ambiguous.",
+         examples=(ex("Final answer: Pneumothorax\n\nA"),)),
+    rule("structural.contradiction", _S, (),
+         "On a yes/no item, a finding stated after the yes or no word that says the opposite "
+         "makes it ambiguous.",
+         examples=(ex("Answer: Yes. There is no pneumothorax.", "YN", None, "yesno",
+                      "Is there a pneumothorax?"),)),
+    rule("structural.negated-before", _S, (),
+         "Before the located answer, the chosen option negated and never asserted makes it "
+         "ambiguous.",
+         examples=(ex("Pneumothorax is ruled out. The answer is B.", "CXR"),)),
+)
