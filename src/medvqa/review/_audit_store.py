@@ -279,16 +279,19 @@ class AuditStore:
             claims = c.execute(_sa().select(c_.c.item_id, c_.c.reviewer_id).where(
                 (c_.c.bench == bench) & (c_.c.expires_at > time.time())
                 & (c_.c.reviewer_id != reviewer.id))).all()
-        held: dict[str, int] = defaultdict(int)
+        names = {r.id: r.name for r in self.store.reviewers()}
+        held: dict[str, set[str]] = defaultdict(set)
         for x in claims:
-            held[x.item_id] += 1
+            held[x.item_id].add(names.get(x.reviewer_id, ""))
         best: tuple[int, int] | None = None
         for qid, question in questions.items():
             mine = rows.get(qid, [])
             outcome = resolve_reading(mine)
             if outcome.status in ("adjudicated", "disputed") or reviewer.name in outcome.readers:
                 continue
-            if len(outcome.readers) + held[claim_key(qid)] >= question.target:
+            # A claim counts while its holder has not read the question yet.
+            waiting = held[claim_key(qid)] - set(outcome.readers)
+            if len(outcome.readers) + len(waiting) >= question.target:
                 continue
             key = (question.rank, qid)
             if best is None or key < best:
