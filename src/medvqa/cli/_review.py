@@ -9,8 +9,6 @@ from typing import Any
 import typer
 from rich.console import Console
 
-from medvqa.cli._review_audit import adjudicate_command, export_adjudication_command
-
 review_app = typer.Typer(
     help="Expert review and human exam of a benchmark (needs the `review` extra).",
     no_args_is_help=True,
@@ -216,5 +214,3 @@ review_app.command("add-reviewer")(add_reviewer_command)
 review_app.command("stats")(stats_command)
 review_app.command("export")(export_command)
 review_app.command("exam")(exam_command)
-review_app.command("adjudicate")(adjudicate_command)
-review_app.command("export-adjudication")(export_adjudication_command)

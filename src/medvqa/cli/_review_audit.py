@@ -14,6 +14,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from medvqa.cli._review import default_db
+
 _out = Console()
 _err = Console(stderr=True)
 
@@ -37,7 +39,6 @@ def adjudicate_command(
     response the rules and the extractor, or two compared styles, read differently; identical
     (options, response) pairs are read once. Example: medvqa review adjudicate bench/x runs/a
     """
-    from medvqa.cli._review import default_db
     from medvqa.review import AdjudicateConfig, AuditStore, ReviewStore, load_bench, queue_run
 
     config = AdjudicateConfig(sample=sample, seed=seed, readers=readers,
@@ -66,7 +67,6 @@ def export_adjudication_command(
                            "[default: BENCH.review.sqlite beside BENCH/]."),
 ) -> None:
     """Write the audit designs and the humans' readings for `medvqa score --adjudication`."""
-    from medvqa.cli._review import default_db
     from medvqa.schema import write_json
 
     found, _ = load_adjudication(default_db([bench], db), bench)

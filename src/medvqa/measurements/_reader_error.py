@@ -1,4 +1,4 @@
-"""``medvqa bench`` section ``reader-error``: do the reader-audit intervals keep their promise?
+"""``medvqa bench`` section ``reader-error``: whether the reader-audit intervals keep their promise.
 
 A simulated run: N responses (1,000–100,000), each right with probability p = 0.6 (what a human
 reads), read by an automatic reader with known miss and false-credit rates into three

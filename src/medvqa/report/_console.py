@@ -7,7 +7,6 @@ The columns come from the metric registry (``medvqa.score._metric_table.METRICS`
 from __future__ import annotations
 
 from dataclasses import replace
-
 from pathlib import Path
 from typing import Any
 

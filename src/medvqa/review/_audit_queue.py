@@ -99,13 +99,14 @@ class _Line:
 
 def _decision(pred: Prediction) -> tuple[str, dict[str, Any]]:
     """The reader's decision on a scored line (the automatic one where a human's replaced it)."""
-    auto = pred.reader if pred.read_by and pred.reader else {
+    auto: dict[str, Any] = pred.reader if pred.read_by and pred.reader else {
         "choice": pred.choice, "correct": pred.correct, "invalid": pred.invalid,
         "extracted_by": pred.extracted_by}
     stratum = ("extracted" if auto.get("extracted_by") else
                "invalid" if auto.get("invalid") else "read")
-    by = (f"extractor {auto['extracted_by'].get('model', '')}".strip()
-          if auto.get("extracted_by") else "rules")
+    extracted = auto.get("extracted_by")
+    by = (f"extractor {extracted.get('model', '')}".strip() if isinstance(extracted, dict)
+          else "rules")
     return stratum, {"choice": auto.get("choice"), "correct": auto.get("correct"),
                      "invalid": auto.get("invalid"), "by": by}
 

@@ -1,5 +1,6 @@
-"""Routes of the reader audit: read a model's response, then see what the automatic reader made
-of it; the admins' page for readings that two people read differently.
+"""Routes of the reader audit: read a response, then see the automatic reader's reading of it.
+
+The admins' page lists the readings that two people read differently.
 
 A reviewer sees only benchmarks assigned to them (403 otherwise). The reading page shows the
 question, the options and the response — never the automatic reader's decision, which is

@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from medvqa.review._audit_store import AuditStore
 from medvqa.review._agreement import agreement_block, bootstrap_ci, cohen, kripp, pairwise_cohen
+from medvqa.review._audit_store import AuditStore
 from medvqa.review._bench import ReviewBench
 from medvqa.review._criteria import REASONS, VERDICTS, keeps
 from medvqa.review._resolve import Final, resolve_all

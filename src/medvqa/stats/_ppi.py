@@ -39,8 +39,9 @@ Intervals are normal (Wald) intervals of the estimate, as in both papers, clippe
 Kish's effective sample size (the reader's agreement, miss and false-credit rates on the audit
 sample). Every function is a pure function of its arrays.
 
->>> est = stratified_ppi(0.70, 1000, [Stratum(600, np.array([1., 1, 0, 1]), np.array([1., 1, 1, 1])),
-...                                   Stratum(400, np.array([0., 1, 0]), np.array([0., 0, 0]))])
+>>> read = Stratum(600, np.array([1., 1, 0, 1]), np.array([1., 1, 1, 1]))
+>>> invalid = Stratum(400, np.array([0., 1, 0]), np.array([0., 0, 0]))
+>>> est = stratified_ppi(0.70, 1000, [read, invalid])
 >>> round(est.value, 4), est.low < est.value < est.high
 (0.6833, True)
 """
