@@ -358,6 +358,56 @@ def _lmms_log_of_train_as_test(w: Workspace) -> list[str]:
             "test", "-o", str(w.root / "run")]
 
 
+def _audited(w: Workspace, sample: str = "4") -> tuple[Path, Path, Path]:
+    """A benchmark, a scored run and a review database with the run queued."""
+    bench = w.bench(n=12)
+    run = w.scored(bench)
+    db = w.root / "review.sqlite"
+    main_ok(["review", "adjudicate", str(bench), str(run), "--db", str(db), "--sample", sample])
+    return bench, run, db
+
+
+def main_ok(argv: list[str]) -> None:
+    """Run a setup command that must succeed."""
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    assert done.value.code == 0
+
+
+def _adjudication_of_other_benchmark(w: Workspace) -> list[str]:
+    _, _, db = _audited(w)
+    other = w.bench("other", n=8)
+    return ["score", str(other), str(w.scored(other, "run2")), "--adjudication", str(db)]
+
+
+def _adjudication_file_of_other_benchmark(w: Workspace) -> list[str]:
+    bench, _, db = _audited(w)
+    main_ok(["review", "export-adjudication", str(bench), "--db", str(db), "-o",
+             str(w.root / "adj.json")])
+    other = w.bench("other", n=8)
+    return ["score", str(other), str(w.scored(other, "run2")), "--adjudication",
+            str(w.root / "adj.json")]
+
+
+def _adjudication_of_other_run(w: Workspace) -> list[str]:
+    bench, _, db = _audited(w)
+    return ["score", str(bench), str(w.scored(bench, "run2", model="frequent")),
+            "--adjudication", str(db)]
+
+
+def _sample_larger_than_run(w: Workspace) -> list[str]:
+    bench = w.bench(n=12)
+    run = w.scored(bench)
+    return ["review", "adjudicate", str(bench), str(run), "--db", str(w.root / "r.sqlite"),
+            "--sample", "500"]
+
+
+def _adjudicate_unscored(w: Workspace) -> list[str]:
+    bench = w.bench()
+    return ["review", "adjudicate", str(bench), str(w.run(bench)), "--db",
+            str(w.root / "r.sqlite")]
+
+
 URL = "http://127.0.0.1:9/v1"
 
 
@@ -458,6 +508,18 @@ CASES: list[Case] = [
          "--extract 'nosuch:model'"),
     Case("score-styles-unknown", _scored_then("score", "--styles", "strict,nosuch"), 1,
          "nosuch"),
+    # the reader audit (medvqa review adjudicate, score --adjudication)
+    Case("score-adjudication-other-benchmark", _adjudication_of_other_benchmark, 2,
+         "an adjudication of another benchmark", absent=("run2/metrics.json.tmp",)),
+    Case("score-adjudication-file-other-benchmark", _adjudication_file_of_other_benchmark, 2,
+         "adj.json: an adjudication of another benchmark (lung-test, items_sha256"),
+    Case("score-adjudication-other-run", _adjudication_of_other_run, 2,
+         "no audit of"),
+    Case("score-adjudication-missing", _scored_then("score", "--adjudication", "/nonexistent"),
+         2, "--adjudication /nonexistent: no such file"),
+    Case("adjudicate-sample-larger-than-run", _sample_larger_than_run, 0,
+         "--sample 500 is more than the 12 responses of run (clean): all 12 are taken"),
+    Case("adjudicate-unscored-run", _adjudicate_unscored, 2, "not scored yet"),
     Case("compare-resamples-0", _scored_then("compare", "--resamples", "0"), 1,
          "--resamples must be at least 1"),
     Case("compare-stale", _stale_compare, 2, "metrics.json is stale"),

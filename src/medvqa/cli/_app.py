@@ -30,6 +30,7 @@ from medvqa.cli._import_predictions import agreement_command, import_predictions
 from medvqa.cli._parse import parse_command
 from medvqa.cli._report import report_command
 from medvqa.cli._review import review_app
+from medvqa.cli._review_audit import adjudicate_command, export_adjudication_command
 from medvqa.cli._run import run_command, validate_command
 from medvqa.cli._score import compare_command, score_command
 from medvqa.cli._serve import serve_command
@@ -86,6 +87,8 @@ app.command("serve", context_settings={"allow_extra_args": True,
                                        "ignore_unknown_options": True})(serve_command)
 app.add_typer(filter_app, name="filter")
 app.add_typer(data_app, name="data")
+review_app.command("adjudicate")(adjudicate_command)
+review_app.command("export-adjudication")(export_adjudication_command)
 app.add_typer(review_app, name="review")
 app.add_typer(train_app, name="train")
 

@@ -137,6 +137,14 @@ def _print_stats(stats: dict[str, Any]) -> None:
         for pair, b in stats["keep"]["cohen_kappa"].items():
             c.add_row(pair, str(b["n"]), _fmt(b))
         _out.print(c)
+    r = stats.get("readings") or {}
+    if r.get("questions"):
+        _out.print(f"reader audit: {r['questions']} responses queued; "
+                   + ", ".join(f"{k} {n}" for k, n in r["status"].items())
+                   + f"; read by two or more: {r['n']}, % agreement "
+                   f"{_fmt(r['percent_agreement'])}, Fleiss κ {_fmt(r['fleiss_kappa'])}; "
+                   + "; ".join(f"Cohen κ {p} {_fmt(b)}" for p, b in r["cohen_kappa"].items()),
+                   highlight=False, soft_wrap=True)
     if stats["judges"]:
         j = Table("LLM judge vs experts", "n", "% agreement", "Cohen κ", "Krippendorff α")
         for name, b in stats["judges"].items():

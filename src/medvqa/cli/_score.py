@@ -75,6 +75,12 @@ def score_command(
     api_key_env: str = typer.Option(
         "", "--api-key-env", help="Environment variable with the judge's and the extractor's "
         "API key (default: OPENAI_API_KEY for openai:, ANTHROPIC_API_KEY for anthropic:)."),
+    adjudication: str | None = typer.Option(
+        None, "--adjudication", help="Human readings from the review app: its database "
+        "(BENCH.review.sqlite, or a postgresql:// URL) or a file of `medvqa review "
+        "export-adjudication`; they replace the automatic reading where they exist (read_by: "
+        "human:NAME), and the run's audit sample gives the reader's error and a "
+        "prediction-powered accuracy (metrics.json reading.audit)."),
     allow_other_benchmark: bool = typer.Option(
         False, "--allow-other-benchmark", help="Score a run made for another version of the "
         "benchmark (items_sha256 differs); recorded in metrics.json."),
@@ -89,6 +95,7 @@ def score_command(
     """
     from rich.console import Console
 
+    from medvqa.cli._review_audit import load_adjudication
     from medvqa.errors import UsageError
     from medvqa.reading import ExtractConfig
     from medvqa.report import print_metrics
@@ -114,9 +121,11 @@ def score_command(
     extract_config = None if extract is None else ExtractConfig.for_model(
         extract, api_key_env=api_key_env, concurrency=extract_concurrency,
         max_items=extract_max_items, prompt_path=extract_prompt)
+    found, source = (None, "") if adjudication is None else load_adjudication(adjudication,
+                                                                                 bench)
     config = ScoreConfig(bench, run, style, tuple(b for b in by.split(",") if b), seed,
                          resamples, not no_cluster, edges, judge_config, allow_other_benchmark,
-                         parser_seed, extract_config, compared)
+                         parser_seed, extract_config, compared, found, source)
     with disk_full_is_bad_input(config.run_dir, "predictions.jsonl and metrics.json are each "
                                 "whole (as before, or fully rewritten)"):
         result = score_run(config)

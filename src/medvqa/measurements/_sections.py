@@ -28,4 +28,7 @@ SECTIONS: Registry[Callable[[bool], list[BenchFigure]]] = Registry("bench sectio
     "audit": Entry(f"{_B}._audit:bench_audit", "the integrity audit: hashing, near-duplicate "
                    "search, detection quality"),
     "train": Entry(f"{_B}._train:bench_train", "trained baselines"),
+    "reader-error": Entry(f"{_B}._reader_error:bench_reader_error", "reader-audit intervals "
+                          "by simulation: coverage and width of prediction-powered, plain and "
+                          "humans-only accuracy"),
 })

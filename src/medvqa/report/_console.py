@@ -6,6 +6,7 @@ The columns come from the metric registry (``medvqa.score._metric_table.METRICS`
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from medvqa.models import display_name
-from medvqa.report._reading import reader_columns, reader_header, reader_rows
+from medvqa.report._reading import audit_lines, reader_columns, reader_header, reader_rows
 from medvqa.schema import RUN_FILE, MetricsFile, MetricValue, RunInfo, read_json
 from medvqa.score._metric_table import Metric, metric_names
 
@@ -80,13 +81,17 @@ def print_metrics(console: Console, metrics: MetricsFile, run_dir: Path) -> None
             console.print(f"{name} by {grouping}: {groups}; {res['test']} p "
                           f"{p_text(res['p_value'], res.get('p_holm'))}", highlight=False,
                           soft_wrap=True)
-    if metrics.reading and (columns := reader_columns([metrics.reading])):
+    if metrics.reading and (found := reader_columns([metrics.reading])):
+        columns = replace(found, audit=False)  # the audit is printed as lines (80 columns)
         reader = Table(title=f"how much is the reader ({metrics.reading['style']} rules)")
         for col in reader_header(columns):
             reader.add_column(col)
         for row in reader_rows(metrics.reading, columns):
             reader.add_row(*row)
         console.print(reader)
+        plain = {c: b.overall.accuracy.model_dump() for c, b in metrics.conditions.items()}
+        for line in audit_lines(metrics.reading, plain):
+            console.print(f"reader audit, {line}", highlight=False, soft_wrap=True)
         for written in (metrics.reading.get("extractor", {}).get("file"),
                         metrics.reading.get("disagreements_file")):
             if written:

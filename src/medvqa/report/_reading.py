@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ReaderColumns", "reader_columns", "reader_header", "reader_rows"]
+__all__ = ["ReaderColumns", "audit_cell", "audit_lines", "reader_columns", "reader_header",
+           "reader_rows"]
 
 
 @dataclass(frozen=True)
@@ -21,10 +22,12 @@ class ReaderColumns:
     Attributes:
         extraction: some run was scored with ``--extract``.
         styles: the compared styles, in first-seen order.
+        audit: some run was scored with ``--adjudication`` (the humans' audit columns).
     """
 
     extraction: bool
     styles: list[str]
+    audit: bool = False
 
 
 def reader_columns(readings: list[dict[str, Any] | None]) -> ReaderColumns | None:
@@ -33,7 +36,8 @@ def reader_columns(readings: list[dict[str, Any] | None]) -> ReaderColumns | Non
     if not found:
         return None
     styles = list(dict.fromkeys(s for r in found for s in r.get("compared_styles", [])))
-    return ReaderColumns(any("extractor" in r for r in found), styles)
+    return ReaderColumns(any("extractor" in r for r in found), styles,
+                         any(r.get("audit") for r in found))
 
 
 def reader_header(columns: ReaderColumns) -> list[str]:
@@ -43,6 +47,9 @@ def reader_header(columns: ReaderColumns) -> list[str]:
         header += ["with extraction: accuracy", "invalid", "rescued"]
     for style in columns.styles:
         header += [f"{style}: accuracy", f"{style}: invalid", f"{style}: read differently"]
+    if columns.audit:
+        header += ["audit: adjudicated (by)", "agreement", "false credit", "miss",
+                   "accuracy, prediction-powered", "accuracy, humans only"]
     return header
 
 
@@ -67,8 +74,64 @@ def reader_rows(reading: dict[str, Any], columns: ReaderColumns) -> list[list[st
             s = c.get("styles", {}).get(style)
             row += ([_rate(s["accuracy"]), _rate(s["invalid_rate"]), str(s["disagree"])]
                     if s else ["–"] * 3)
+        if columns.audit:
+            a = (reading.get("audit") or {}).get("conditions", {}).get(cond)
+            row += _audit_cells(a) if a else ["–"] * 6
         rows.append(row)
     return rows
+
+
+def _interval(block: dict[str, Any] | None) -> str:
+    """'0.612 [0.580, 0.641]', or '–'."""
+    if not block or block.get("value") is None:
+        return "–"
+    lo, hi = block["ci"]
+    return f"{block['value']:.3f} [{lo:.3f}, {hi:.3f}]"
+
+
+def _audit_cells(a: dict[str, Any]) -> list[str]:
+    """The audit columns of one condition."""
+    who = ", ".join(a.get("readers", [])) or "nobody yet"
+    done = f"{a['adjudicated']} of {a['sampled']} ({who})"
+    if a.get("disputed"):
+        done += f"; {a['disputed']} disputed"
+    return [done, _interval(a.get("agreement")), _interval(a.get("false_credit_rate")),
+            _interval(a.get("miss_rate")), _interval(a.get("prediction_powered")),
+            _interval(a.get("human_only"))]
+
+
+def audit_cell(reading: dict[str, Any] | None, condition: str) -> str:
+    """The prediction-powered accuracy of one condition with who adjudicated, or ''.
+
+    >>> audit_cell({"audit": {"conditions": {"clean": {"adjudicated": 3, "sampled": 4,
+    ...     "readers": ["ana"], "prediction_powered": {"value": 0.5, "ci": [0.4, 0.6]}}}}},
+    ...     "clean")
+    '0.500 [0.400, 0.600] · 3 of 4 adjudicated by ana'
+    """
+    a = ((reading or {}).get("audit") or {}).get("conditions", {}).get(condition)
+    if not a:
+        return ""
+    who = ", ".join(a.get("readers", [])) or "nobody yet"
+    return (f"{_interval(a.get('prediction_powered'))} · {a['adjudicated']} of {a['sampled']} "
+            f"adjudicated by {who}")
+
+
+def audit_lines(reading: dict[str, Any] | None, plain: dict[str, Any]) -> list[str]:
+    """One line per audited condition: plain and prediction-powered accuracy, who read, notes.
+
+    ``plain`` maps a condition to its ``{value, ci}`` accuracy as scored.
+    """
+    audit = (reading or {}).get("audit") or {}
+    out = []
+    for cond, a in audit.get("conditions", {}).items():
+        out.append(f"{cond}: accuracy {_interval(plain.get(cond))} as scored; prediction-powered "
+                   f"{_interval(a.get('prediction_powered'))}; humans only "
+                   f"{_interval(a.get('human_only'))}; reader alone "
+                   f"{_rate(a.get('reader_accuracy'))}; {a['adjudicated']} of {a['sampled']} "
+                   f"sampled responses adjudicated by {', '.join(a.get('readers', [])) or 'nobody'}"
+                   + (f", {a['disputed']} disputed" if a.get("disputed") else "")
+                   + "".join(f" ({n})" for n in a.get("notes", [])))
+    return out
 
 
 def _rate(value: float | None) -> str:

@@ -81,6 +81,8 @@ def render_markdown(sections: list[BenchmarkSection], methods: str,
               *(r[c] for c in COLUMNS), r["random"], r["frequent"], r["errors"]]
              for r in s.leaderboard],
         )
+        lines += [md_escape(f"{r['model']}: accuracy, prediction-powered [95 % CI] {r['ppi']}")
+                  for r in s.leaderboard if r.get("ppi")]
         lines += [md_escape(n) for n in s.notes]
         if s.categories:
             header, rows = s.category_table()

@@ -17,7 +17,7 @@ from medvqa.report._console import cell, fmt, p_text
 from medvqa.report._figures import accuracy_figures, control_figures, shown_modes
 from medvqa.report._headline import SAMPLE_RULE, SampleCheck, headline, sample_check
 from medvqa.report._loaded import LoadedRun
-from medvqa.report._reading import reader_columns, reader_header, reader_rows
+from medvqa.report._reading import audit_cell, reader_columns, reader_header, reader_rows
 from medvqa.schema import (
     ConditionMetrics,
 )
@@ -100,6 +100,8 @@ def _leaderboard_row(run: LoadedRun) -> dict[str, Any] | None:
         "accuracy_value": o.accuracy.value,
         "random": f"{o.random_baseline:.3f}" if o.random_baseline is not None else "–",
         "frequent": f"{o.frequent_baseline:.3f}" if o.frequent_baseline is not None else "–",
+        # Beside the plain accuracy: the prediction-powered one, where clinicians audited.
+        "ppi": audit_cell(run.metrics.reading, name),
     }
 
 
@@ -349,6 +351,33 @@ FAMILIES_TEXT = (
 def _reader_methods(runs: list[LoadedRun]) -> str:
     """The reader sentence of the methods paragraph (empty when no run compared readers)."""
     readings = [r.metrics.reading for r in runs if r.metrics.reading]
+    return _extractor_methods(readings) + _audit_methods(readings)
+
+
+def _audit_methods(readings: list[dict[str, Any]]) -> str:
+    """The reader-audit sentence (empty when no run was scored with --adjudication)."""
+    audits = [a for g in readings if (a := g.get("audit"))]
+    if not audits:
+        return ""
+    sizes = sorted({c["sampled"] for a in audits for c in a["conditions"].values()})
+    return (" Clinicians read a seeded random audit sample of each audited run's responses "
+            f"({', '.join(map(str, sizes))} a run), stratified by the automatic reader's "
+            "decision (read, invalid, extracted; allocation proportional to the square root of "
+            "each stratum's size), and every response two automatic readers read differently, "
+            "in the review app without seeing the reader's decision; identical (options, "
+            "response) pairs were read once, two readers who disagreed were adjudicated and a "
+            "disputed reading was not used. A human reading replaced the automatic one "
+            "wherever there was one. On the random sample the reader's agreement with the "
+            "humans, its false-credit rate (counted right where the humans read no right "
+            "answer) and its miss rate (not counted right where they did) are design-weighted "
+            "with Wilson intervals on Kish's effective sample size. The prediction-powered "
+            f"accuracy is {audits[0]['method']} (medvqa's implementation, checked against the "
+            "ppi-python package); \"humans only\" is the same sample's design-weighted human "
+            "accuracy.")
+
+
+def _extractor_methods(readings: list[dict[str, Any]]) -> str:
+    """The extractor and compared-styles sentences."""
     extractors = sorted({(e["model"], e["prompt_version"], e["prompt_sha256"][:12])
                          for g in readings if (e := g.get("extractor"))})
     styles = sorted({s for g in readings for s in g.get("compared_styles", [])})

@@ -3,11 +3,16 @@
 ``medvqa review serve BENCH/`` starts the app (FastAPI + Jinja2 + a little vanilla JS);
 ``add-reviewer`` creates logins; ``stats`` computes inter-rater agreement and each LLM judge's
 agreement with the experts; ``export`` writes the reviewed benchmark as a new version; ``exam``
-lets experts answer a split, their answers becoming a RUN/ of model ``human:NAME``.
+lets experts answer a split, their answers becoming a RUN/ of model ``human:NAME``;
+``adjudicate`` queues a run's responses (a random audit sample, and every response two readers
+read differently) for clinicians to read, ``export-adjudication`` writes what they read for
+``medvqa score --adjudication``.
 The web parts need the ``review`` extra (``pip install 'medvqa[review]'``).
 """
 
 from medvqa.review._app import AppConfig, create_app
+from medvqa.review._audit_queue import AdjudicateConfig, Queued, queue_run
+from medvqa.review._audit_store import AuditStore, resolve_reading
 from medvqa.review._bench import ReviewBench, load_bench
 from medvqa.review._criteria import REASONS, ROLES, VERDICTS, keeps
 from medvqa.review._db import Database, db_url
@@ -18,6 +23,11 @@ from medvqa.review._stats import StatsConfig, review_stats
 from medvqa.review._store import Decision, Reviewer, ReviewStore, Session
 
 __all__ = [
+    "AdjudicateConfig",
+    "AuditStore",
+    "Queued",
+    "queue_run",
+    "resolve_reading",
     "create_app",
     "AppConfig",
     "REASONS",

@@ -21,7 +21,7 @@ def create_app(config: AppConfig, store: ReviewStore | None = None) -> Any:
     """The FastAPI application for ``config``."""
     fastapi = optional_import("fastapi")
     staticfiles = optional_import("fastapi.staticfiles")
-    from medvqa.review import _routes_admin, _routes_exam, _routes_review
+    from medvqa.review import _routes_admin, _routes_audit, _routes_exam, _routes_review
 
     app = fastapi.FastAPI(title="medvqa review", docs_url=None, redoc_url=None,
                           openapi_url=None)
@@ -30,5 +30,6 @@ def create_app(config: AppConfig, store: ReviewStore | None = None) -> Any:
     app.include_router(_routes_review.router)
     app.include_router(_routes_admin.router)
     app.include_router(_routes_exam.router)
+    app.include_router(_routes_audit.router)
     app.add_middleware(BodyLimit)  # nothing larger than a form is read, on any route
     return app

@@ -87,6 +87,9 @@ def make_metadata() -> Any:
         sa.Column("latency_s", sa.Float, nullable=True),
         sa.Column("created_at", sa.Float, nullable=False),
     )
+    from medvqa.review._audit_db import add_audit_tables
+
+    add_audit_tables(md)  # the reader audit (medvqa review adjudicate)
     return md
 
 

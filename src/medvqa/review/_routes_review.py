@@ -9,6 +9,7 @@ from urllib.parse import quote
 from fastapi import Request
 
 from medvqa.errors import BadInputError
+from medvqa.review._audit_store import AuditStore
 from medvqa.review._criteria import REASONS
 from medvqa.review._edit import edited_item, view_model
 from medvqa.review._limits import read_form
@@ -94,7 +95,8 @@ def home(request: Request) -> Any:
         reviews = st.store.latest_reviews(b.key)
         mine = sum(1 for v in reviews.values() if s.reviewer.name in v)
         splits = sorted({it.split for it in b.items.values()})
-        rows.append({"index": i, "bench": b, "mine": mine, "splits": splits})
+        rows.append({"index": i, "bench": b, "mine": mine, "splits": splits,
+                     "to_read": AuditStore(st.store).count_questions(b.key)})
     return st.render("home.html", s, rows=rows, exam_split=st.config.exam_split)
 
 

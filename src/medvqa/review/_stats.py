@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from medvqa.review._agreement import agreement_block, bootstrap_ci, cohen, kripp, pairwise_cohen
+from medvqa.review._audit_store import AuditStore
 from medvqa.review._bench import ReviewBench
 from medvqa.review._criteria import REASONS, VERDICTS, keeps
 from medvqa.review._resolve import Final, resolve_all
@@ -133,4 +134,7 @@ def review_stats(bench: ReviewBench, store: ReviewStore, cfg: StatsConfig) -> di
         for cat in cats
     }
     out["judges"] = judge_agreement(bench, finals, cfg)
+    from medvqa.review._audit_stats import reading_agreement
+
+    out["readings"] = reading_agreement(AuditStore(store), bench.key, cfg.resamples, cfg.seed)
     return out

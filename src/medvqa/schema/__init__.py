@@ -13,6 +13,22 @@ from typing import TYPE_CHECKING
 from medvqa._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from medvqa.schema._audit import (
+        ADJUDICATION_VERSION,
+        READING_VERDICTS,
+        STRATA,
+        AdjudicationFile,
+        AuditDesign,
+        AuditEntry,
+        AuditEstimate,
+        AuditRate,
+        AuditStratum,
+        ConditionAudit,
+        HumanReading,
+        PopulationHash,
+        ReadingAudit,
+        question_key,
+    )
     from medvqa.schema._formats import (
         ABSENT_WHEN_NULL,
         AskedSelection,
@@ -66,6 +82,20 @@ if TYPE_CHECKING:
     )
 
 _WHERE: dict[str, str] = {
+    "ADJUDICATION_VERSION": "_audit",
+    "READING_VERDICTS": "_audit",
+    "STRATA": "_audit",
+    "AdjudicationFile": "_audit",
+    "AuditDesign": "_audit",
+    "AuditEntry": "_audit",
+    "AuditEstimate": "_audit",
+    "AuditRate": "_audit",
+    "AuditStratum": "_audit",
+    "ConditionAudit": "_audit",
+    "HumanReading": "_audit",
+    "PopulationHash": "_audit",
+    "ReadingAudit": "_audit",
+    "question_key": "_audit",
     "ABSENT_WHEN_NULL": "_formats",
     "record_error": "_jsonl",
     "raw_lines": "_jsonl",
@@ -113,6 +143,20 @@ _WHERE: dict[str, str] = {
 
 
 __all__ = [
+    "ADJUDICATION_VERSION",
+    "READING_VERDICTS",
+    "STRATA",
+    "AdjudicationFile",
+    "AuditDesign",
+    "AuditEntry",
+    "AuditEstimate",
+    "AuditRate",
+    "AuditStratum",
+    "ConditionAudit",
+    "HumanReading",
+    "PopulationHash",
+    "ReadingAudit",
+    "question_key",
     "ABSENT_WHEN_NULL",
     "record_error",
     "raw_lines",

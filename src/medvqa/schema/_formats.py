@@ -131,7 +131,7 @@ class Benchmark(BaseModel):
 
 #: Keys of a predictions.jsonl line left out when null, so lines stay as they were for the
 #: backends and scorings that do not record them.
-ABSENT_WHEN_NULL = ("sent", "extracted_by")
+ABSENT_WHEN_NULL = ("sent", "extracted_by", "read_by", "reader")
 
 
 class Prediction(BaseModel):
@@ -153,10 +153,18 @@ class Prediction(BaseModel):
         default=None, description="Who read ``choice`` when the rules could not and "
         "``medvqa score --extract`` did: model spec, prompt SHA-256 and version (scored); the "
         "key is absent from the line otherwise.")
+    read_by: str | None = Field(
+        default=None, description="``human:NAME`` (names joined by ``+`` when several agreed) "
+        "when ``medvqa score --adjudication`` took ``choice`` from a human reading of the "
+        "response instead of the automatic one (scored); the key is absent otherwise.")
+    reader: dict[str, Any] | None = Field(
+        default=None, description="The automatic reading a human one replaced: its ``choice``, "
+        "``correct``, ``invalid`` and ``extracted_by`` (scored, with ``read_by``); the key is "
+        "absent otherwise.")
 
     @model_serializer(mode="wrap")
     def _drop_absent_sent(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """Leave ``sent`` and ``extracted_by`` out when not recorded (lines stay as they were)."""
+        """Leave ``sent``, ``extracted_by``, ``read_by`` and ``reader`` out when not recorded."""
         data: dict[str, Any] = handler(self)
         for key in ABSENT_WHEN_NULL:
             if data.get(key) is None:

@@ -8,6 +8,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    field_validator,
 )
 
 # --- RUN/metrics.json ----------------------------------------------------------------------
@@ -158,4 +159,16 @@ class MetricsFile(BaseModel):
     """How much of the score is the reader (``--extract``, ``--styles``; null when neither):
     per condition, rules-only accuracy and invalid rate, the same with the extractor (rescued,
     rescue rate, asked, NONE, errors), each compared style's accuracy, invalid rate and
-    disagreements (medvqa.score._reading)."""
+    disagreements (medvqa.score._reading). With ``--adjudication``, ``audit`` holds the reader's
+    error measured by humans on a random audit sample and the prediction-powered accuracy
+    (:class:`~medvqa.schema.ReadingAudit`, checked when the file is read)."""
+
+    @field_validator("reading")
+    @classmethod
+    def _audit_is_a_reading_audit(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        """Check ``reading.audit`` against its model (the rest of the block stays free-form)."""
+        if value and value.get("audit") is not None:
+            from medvqa.schema._audit import ReadingAudit
+
+            value = {**value, "audit": ReadingAudit.model_validate(value["audit"]).model_dump()}
+        return value

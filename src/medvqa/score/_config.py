@@ -17,6 +17,7 @@ from medvqa.score._checks import check_resamples
 
 if TYPE_CHECKING:
     from medvqa.reading import ExtractConfig
+    from medvqa.schema import AdjudicationFile
     from medvqa.score._judge import JudgeConfig
 
 #: Age band edges in years for the subgroup tests (under 18, 18–39, 40–59, 60 and over).
@@ -51,6 +52,10 @@ class ScoreConfig:
             of a reading (None: rules only).
         compare_styles: other parser styles whose reading of every prediction is set beside
             ``style``'s (``--styles strict,mammovqa``: the first is ``style``).
+        adjudication: human readings of queued responses and the run's audit sample
+            (``--adjudication``: an exported file or the review database, read by the command
+            line); None: the automatic reading alone.
+        adjudication_source: where ``adjudication`` came from (recorded in metrics.json).
     """
 
     bench_dir: Path
@@ -66,6 +71,8 @@ class ScoreConfig:
     parser_seed: int = PARSER_SEED
     extract: ExtractConfig | None = None
     compare_styles: tuple[str, ...] = ()
+    adjudication: AdjudicationFile | None = None
+    adjudication_source: str = ""
 
     def __post_init__(self) -> None:
         """Refuse an unknown style or breakdown and a bad resample count before any work."""

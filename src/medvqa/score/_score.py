@@ -36,6 +36,7 @@ from medvqa.schema import (
     read_json,
     write_json,
 )
+from medvqa.score._adjudication import HumanReader
 from medvqa.score._config import ScoreConfig
 from medvqa.score._controls import PendingControls, control_table
 from medvqa.score._coverage import coverage, simple_conditions
@@ -103,24 +104,28 @@ def score_run(config: ScoreConfig) -> ScoreResult:
     bench_sha = file_sha256(bench_dir / ITEMS_FILE)
     mismatch = check_benchmark(run_info, bench_sha, run_dir, bench_dir,
                                config.allow_other_benchmark)
-    extraction = reading = None
+    extraction = reading = human = None
     # An earlier scoring's reader files would describe another reading than this one.
     for stale, asked in ((EXTRACTIONS_FILE, config.extract), (DISAGREEMENTS_FILE,
                                                               config.compare_styles)):
         if not asked:
             (run_dir / stale).unlink(missing_ok=True)
     try:
+        if config.adjudication is not None:
+            human = HumanReader.for_run(config.adjudication, config.adjudication_source
+                                        or "--adjudication", bench_sha, pred_path, items,
+                                        run_dir)
         if config.extract is not None:
             extraction = _extract(config, pred_path, items, seed)
-        if extraction is not None or config.compare_styles:
+        if extraction is not None or config.compare_styles or human is not None:
             reading = Reading(extractions=extraction.by_key if extraction else {},
                               compare=config.compare_styles, parser_seed=config.parser_seed)
         # The raw response is kept; every parser sets reasoning aside itself, whatever run.json
         # says about the model.
         with _disagreements(run_dir, reading):
             table, tally = score_lines(pred_path, items, StreamConfig(
-                config.style, seed, config.parser_seed, config.judge is not None, reading),
-                problems)
+                config.style, seed, config.parser_seed, config.judge is not None, reading,
+                human), problems)
     finally:
         items.close()
     rows = table.freeze()
@@ -131,6 +136,7 @@ def score_run(config: ScoreConfig) -> ScoreResult:
     # and items before the resampling and the report.
     cov = coverage(items, run_info, tally, {c: int(rows.correct[rows.of(c)].sum())
                                             for c in rows.conditions})
+    audit = human.block(items) if human is not None else None
     items.forget_lines()
     plan = _plan(items, rows, tally, config)
     n_scored = len(rows.item)
@@ -166,6 +172,8 @@ def score_run(config: ScoreConfig) -> ScoreResult:
     metrics.seeds = {"bootstrap": config.seed, "parser": config.parser_seed, "conditions": seed}
     if reading is not None:
         metrics.reading = reading.block(config.style, extraction)
+        if audit is not None:
+            metrics.reading["audit"] = audit
     if config.judge is not None:
         _add_judge(metrics, run_judge(config.judge, dict(tally.judge_queue), run_dir / CACHE_FILE,
                                       bench_dir), run_dir, run_info)

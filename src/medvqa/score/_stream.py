@@ -41,6 +41,7 @@ from medvqa.schema import (
     record_error,
     validate_raw,
 )
+from medvqa.score._adjudication import HumanReader, read_by
 from medvqa.score._failure_modes import FailureCounts, needs_judge
 from medvqa.score._items import ItemTable
 from medvqa.score._judge import Candidate
@@ -89,16 +90,19 @@ def problem_line(path: Path, lineno: int, raw: bytes, exc: Exception, id_key: st
 
 def scored_line(pred: Prediction, choice: Any = None, correct: bool | None = None,
                 invalid: bool | None = None, scored: bool = False,
-                extracted_by: dict[str, Any] | None = None) -> bytes:
+                extracted_by: dict[str, Any] | None = None,
+                human: tuple[str, dict[str, Any]] | None = None) -> bytes:
     """The prediction's line as ``Prediction.model_dump_json`` writes it (without a copy).
 
     With ``scored``, ``choice``, ``correct``, ``invalid`` and ``extracted_by`` replace the
-    line's own (a rescore without ``--extract`` drops an earlier extractor's mark).
+    line's own (a rescore without ``--extract`` drops an earlier extractor's mark); ``human``
+    (``read_by`` and the automatic reading it replaced) likewise.
     """
     data = pred.__dict__.copy()
     if scored:
         data["choice"], data["correct"], data["invalid"], data["extracted_by"] = (
             choice, correct, invalid, extracted_by)
+        data["read_by"], data["reader"] = human if human is not None else (None, None)
     for key in ABSENT_WHEN_NULL:
         if data.get(key) is None:
             data.pop(key, None)
@@ -139,6 +143,7 @@ class StreamConfig:
     parser_seed: int
     judge: bool
     reading: Reading | None = None
+    human: HumanReader | None = None
 
 
 @dataclass
@@ -198,11 +203,11 @@ def score_lines(pred_path: Path, items: ItemTable, config: StreamConfig,
                     tally.first_error.setdefault(cond, str(pred.error))
                     line = scored_line(pred)
                 else:
-                    row, by = _score(pred, response or "", item_at(index), state, config,
-                                     tally)
+                    row, by, human = _score(pred, response or "", item_at(index), state,
+                                            config, tally, index)
                     add_row(index, cond, row)
                     line = scored_line(pred, row.choice, row.correct, row.invalid, scored=True,
-                                       extracted_by=by)
+                                       extracted_by=by, human=human)
             written.append(line)
             if len(written) >= _WRITE_LINES:
                 _flush(written, digest, out)
@@ -220,10 +225,12 @@ def _flush(lines: list[bytes], digest: Any, out: IO[Any]) -> None:
 
 
 def _score(pred: Prediction, response: str, item: Item, state: _Condition,
-           config: StreamConfig, tally: Tally) -> tuple[ScoredRow, dict[str, Any] | None]:
+           config: StreamConfig, tally: Tally, index: int
+           ) -> tuple[ScoredRow, dict[str, Any] | None, tuple[str, dict[str, Any]] | None]:
     """Score one answered prediction of a known item; count its failure tags.
 
-    Returns the row as finally read, and who read it when the extractor did.
+    Returns the row as finally read, who read it when the extractor did, and, when a human
+    reading replaced the automatic one, ``read_by`` with the automatic reading.
     """
     shown = state.transform(item)
     style = choice_style(shown, config.style)
@@ -238,7 +245,15 @@ def _score(pred: Prediction, response: str, item: Item, state: _Condition,
     if reading is not None:
         reading.count(shown, pred, final, config.style)
     by = asdict(extraction.extracted_by) if extraction is not None and final.extracted else None
+    human = None
+    if config.human is not None:
+        auto = final
+        final, reading_ = config.human.apply(shown, pred, auto, index)
+        if reading_ is not None:
+            human = (read_by(reading_), {"choice": auto.choice, "correct": auto.correct,
+                                         "invalid": auto.invalid, "extracted_by": by})
+            by = None
     tags = state.failures.add(response, final, shown.options)
     if config.judge and needs_judge(tags, final):
         tally.judge_queue[pred.condition].append(Candidate(shown, pred.condition, response))
-    return final, by
+    return final, by, human

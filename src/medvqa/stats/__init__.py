@@ -19,6 +19,15 @@ if TYPE_CHECKING:
         statistic_ci,
         sums_ci,
     )
+    from medvqa.stats._ppi import (
+        PPIEstimate,
+        RateEstimate,
+        Stratum,
+        design_effect,
+        ppi_mean,
+        stratified_ppi,
+        weighted_rate,
+    )
     from medvqa.stats._resample import (
         MAX_UNITS,
         Columns,
@@ -29,6 +38,7 @@ if TYPE_CHECKING:
         draw_weights,
         unit_groups,
     )
+    from medvqa.stats._sampling import allocate, draw_stratified
     from medvqa.stats._tests import (
         PERMUTATION_MAX_CASES,
         dense_labels,
@@ -42,6 +52,15 @@ if TYPE_CHECKING:
     from medvqa.stats._trend import PERMUTATION_MAX_UNITS, TrendResult, trend_test
 
 _WHERE: dict[str, str] = {
+    "PPIEstimate": "_ppi",
+    "RateEstimate": "_ppi",
+    "Stratum": "_ppi",
+    "design_effect": "_ppi",
+    "ppi_mean": "_ppi",
+    "stratified_ppi": "_ppi",
+    "weighted_rate": "_ppi",
+    "allocate": "_sampling",
+    "draw_stratified": "_sampling",
     "Interval": "_bootstrap",
     "cluster_index": "_bootstrap",
     "ratio_ci": "_bootstrap",
@@ -71,6 +90,15 @@ _WHERE: dict[str, str] = {
 }
 
 __all__ = [
+    "PPIEstimate",
+    "RateEstimate",
+    "Stratum",
+    "allocate",
+    "design_effect",
+    "draw_stratified",
+    "ppi_mean",
+    "stratified_ppi",
+    "weighted_rate",
     "Columns",
     "Interval",
     "IntervalRef",

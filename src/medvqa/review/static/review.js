@@ -121,7 +121,31 @@ function setupKeys() {
   });
 }
 
+// The reader audit: an option's letter picks it (ticks it on a multi-answer item, Enter sends
+// the set), ? no answer committed, ! refusal; on the page after, N goes to the next response.
+function setupReading() {
+  const form = document.querySelector("[data-reading-page] .read-form");
+  const reveal = document.querySelector("[data-reveal-page]");
+  if (!form && !reveal) return;
+  document.addEventListener("keydown", (e) => {
+    if (typing(e) || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (reveal) {
+      if (e.key.toLowerCase() === "n" || e.key === "Enter" || e.key === "ArrowRight") {
+        window.location.href = document.getElementById("next-reading").href;
+      }
+      return;
+    }
+    const key = e.key === "Enter" ? "enter" : e.key.toLowerCase();
+    const target = form.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    if (!target) return;
+    e.preventDefault();
+    if (target.type === "checkbox") target.checked = !target.checked;
+    else form.requestSubmit(target);
+  });
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll(".viewer").forEach(setupViewer);
   setupKeys();
+  setupReading();
 });
