@@ -416,8 +416,9 @@ TABLE: list[Row] = [
     ("reasoning", "yesno", "YN", "<think>yes? the line is faint</think>No.", "B"),
     ("reasoning", "multi", "MM", "<think>A and B?</think> A, D", ["A", "D"]),
     # --- final answer located (rule 3) ---
+    # an answer changed after it was given is not committed to (2026-12: was B, the last one)
     ("final answer", "single", "CXR", "Final answer: A\n\nWait, the visceral pleural line is "
-     "visible. Final answer: B", "B"),
+     "visible. Final answer: B", None),
     ("final answer", "single", "CXR", "Effusion and oedema are both possible at first glance. "
      "After comparing the apices, the answer is B.", "B"),
     ("final answer", "single", "CXR", "Pneumothorax is excluded; the answer is A.", "A"),

@@ -83,7 +83,17 @@ def read_shape(seg: Segment, ix: OptionSet, qtype: str, question: str,
         if leaf.role == "negative":
             r = scan(leaf.value, ix, qtype, question, bare=True, bk=bk)
             rejected |= r.asserted
-    answers = [leaf for leaf in leaves if leaf.role == "answer" and leaf.value]
+    keyed = _option_keyed(leaves, ix)
+    answers = [leaf for leaf in leaves if leaf.role == "answer" and leaf.value
+               and id(leaf) not in keyed]
+    if keyed and not answers:
+        yes = frozenset(k for leaf_id, (k, said) in keyed.items() if said)
+        if qtype == "multi":
+            return (ParsedAnswer(sorted(yes), False, None, "structural.shape") if yes else
+                    abstain("negated", "structural.shape")), NOTHING
+        if len(yes) == 1:
+            return one_choice(next(iter(yes)), "structural.shape"), NOTHING
+        return abstain("ambiguous" if yes else "negated", "structural.shape"), NOTHING
     if not answers and ix.yesno:
         said = {f for leaf in leaves if (f := _finding_of(leaf, question)) is not None}
         if len(said) == 1:
@@ -133,6 +143,27 @@ def read_shape(seg: Segment, ix: OptionSet, qtype: str, question: str,
     return one_choice(first.choice or "", "structural.shape"), readings[0]
 
 
+_TRUE = frozenset({"true", "yes", "present", "positive", "1", "y", "seen", "detected"})
+_FALSE = frozenset({"false", "no", "absent", "negative", "0", "n", "none", "not seen"})
+
+
+def _option_keyed(leaves: list[Leaf], ix: OptionSet) -> dict[int, tuple[str, bool]]:
+    """Leaves keyed by one option's name with a yes/no value: ``{"pleural_effusion": true}``."""
+    if ix.yesno:
+        return {}
+    out: dict[int, tuple[str, bool]] = {}
+    for leaf in leaves:
+        value = leaf.value.strip().lower()
+        if value not in _TRUE | _FALSE:
+            continue
+        name = " ".join(key_words(leaf.path[-1]))
+        named = {k for s, e, ks in ix.phrases.find(name, name) if e - s >= len(name) - 1
+                 for k in ks}
+        if len(named) == 1:
+            out[id(leaf)] = (next(iter(named)), value in _TRUE)
+    return out
+
+
 def _names_scale(leaf: Leaf, ix: OptionSet, qtype: str, question: str, bk: RuleBook) -> bool:
     """Whether a leaf of unknown role is keyed by the options' own words ("stage": "3")."""
     words = set(key_words(leaf.path[-1]))
@@ -150,6 +181,7 @@ def from_segments(body: str, segments: list[Segment], qtype: str, ix: OptionSet,
     """
     from medvqa.reading._strict_checks import (
         before_undoes,
+        conditional_marker,
         negated_marker,
         revised_between,
         tail_undoes,
@@ -160,6 +192,8 @@ def from_segments(body: str, segments: list[Segment], qtype: str, ix: OptionSet,
         parsed, reading = read_segment(seg)
         if not parsed.invalid and seg.kind == "marker" and negated_marker(body, seg.start, bk):
             continue  # "not Answer: A", "I would not say the answer is A"
+        if seg.kind == "marker" and conditional_marker(body, seg.start, bk):
+            continue  # "If it is seen on one view only, the answer is A": a condition
         if parsed.invalid and parsed.reason in ("negated", "no_answer"):
             continue
         decided.append((seg, parsed, reading))
@@ -171,8 +205,10 @@ def from_segments(body: str, segments: list[Segment], qtype: str, ix: OptionSet,
     for earlier, other, _ in decided[:-1]:
         if other.invalid or other.choice == parsed.choice:
             continue
-        if not revised_between(body, earlier, seg, bk):
-            return abstain("ambiguous", "structural.answers-disagree"), reading.used_question
+        if revised_between(body, earlier, seg, bk):
+            # an answer changed after it was given: which one stands is the reader's guess
+            return abstain("not_committed", "revision.change-of-mind"), reading.used_question
+        return abstain("ambiguous", "structural.answers-disagree"), reading.used_question
     chosen = frozenset(parsed.choice if isinstance(parsed.choice, list) else [parsed.choice or ""])
     tail = body[seg.end:]
     if tail.strip(_BLANK):

@@ -37,6 +37,7 @@ import re
 from functools import lru_cache
 from typing import Final
 
+from medvqa.reading._answer_words import NO_WORDS, YES_WORDS
 from medvqa.reading._book import RuleBook, book, word_tokens
 from medvqa.reading._fold import fold
 from medvqa.reading.rules import Kind
@@ -69,6 +70,13 @@ _GENERAL: Final = frozenset(fold(w) for w in (
 _WORD: Final = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
 _CLAUSE: Final = re.compile(r"[.;:,!?\n()]|\s[\u2014\u2013-]+\s|\b(?:but|however|whereas|although"
                             r"|though|while)\b")
+_NEGATED: Final = re.compile(r"\b(?:no|not|never|without|neither|nor)\b|n't\b")
+# What may stand before a finding stated absent in its clause: nothing, "the film shows", or a
+# conjunction, copula or preposition that opens the statement ("… and not a cavity", "…, with
+# no deviation").
+_LEAD_OK: Final = re.compile(r"(?:answer\s*:\s*)?(?:(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+"
+                             r"(?:shows?|demonstrates?|reveals?|has))?|.*\b(?:and|but|or|is|are|"
+                             r"was|were|with|there\s+is|there\s+are)")
 _DETERMINERS: Final = re.compile(r"^(?:(?:a|an|the|any|some|small|tiny|large|few|several|"
                                  r"multiple)\s+)+")
 
@@ -124,8 +132,8 @@ def _in_question(w: str, asked: frozenset[str], abbrs: frozenset[str]) -> bool:
 
 def _absent_asked(x: str, question: str) -> bool:
     words = _content(x)
-    if not words:
-        return False
+    if not words or all(w in YES_WORDS or w in NO_WORDS for w in words):
+        return False  # "not yes": a yes/no word is no finding
     if not question:
         return not (set(words) & _GENERAL)
     asked, flips, abbrs = _question(question)
@@ -169,11 +177,16 @@ def finding_answers(lowered: str, question: str, bk: RuleBook | None = None) -> 
             if _absent_asked(got, question):
                 out.add("no")
             continue
-        if asked_nature and any(f"not {w}" in clause or f"non-{w}" in clause or f"non {w}"
-                                in clause for w in bk.words[Kind.NATURE] if fold(w)
-                                in asked_nature):
-            out.add("no")  # "these are benign and not suspicious"
-            continue
+        if asked_nature:
+            stated = [w for w in bk.words[Kind.NATURE] if fold(w) in asked_nature
+                      and re.search(rf"\b{re.escape(w)}\b", clause)]
+            if stated:
+                if any(re.search(rf"\b(?:not|non|no)[\s-]+(?:\w+\s+)?{re.escape(w)}\b", clause)
+                       for w in stated):
+                    out.add("no")  # "these are benign and not suspicious"
+                elif not _NEGATED.search(clause):
+                    out.add("yes")  # "this is highly suspicious"
+                continue
         if question:
             x = _present_in(clause, words, bk)
             if x is not None and _present_asked(x, question, bk):
@@ -190,15 +203,14 @@ def _absent_in(clause: str, words: frozenset[str], bk: RuleBook) -> str | None:
             continue
         if rule_id == "finding.absent-tail":
             x = clause[:m.start()].strip()
-            if x and m.end() >= len(clause.rstrip(" ."))-1:
+            if _content(x) and m.end() >= len(clause.rstrip(" .")) - 1:
                 return x
             continue
         lead = clause[:m.start()].strip()
-        if lead and not re.fullmatch(r"(?:answer\s*:\s*)?(?:(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+"
-                                     r"(?:shows?|demonstrates?|reveals?|has))?", lead):
+        if lead and not _LEAD_OK.fullmatch(lead):
             continue
         x = clause[m.end():].strip()
-        if x:
+        if _content(x):
             return x
     return None
 

@@ -47,7 +47,7 @@ from typing import Final
 from medvqa.reading._fold import fold
 from medvqa.reading._text import Opening, line_starts, matches_at, positions_of
 
-__all__ = ["key_pattern", "letter_mentions"]
+__all__ = ["key_pattern", "letter_mentions", "own_text_follows"]
 
 _P_PAREN = r"[(\[](?P<p>[A-Z])[)\]]"
 _KEY_TAIL = (r"\s*(?:is|are|would\s+be|:|=|-|#|,)?\s*:?\s*"
@@ -202,11 +202,13 @@ def _in_name(text: str, end: int, own: tuple[str, ...]) -> bool:
     word = _WORD_AFTER.match(text, end)
     if genus is None and (word is None or word.group(1) in _CONNECTIVES):
         return False
-    return not (own and _own_text_follows(text, end, own))
+    return not (own and own_text_follows(text, end, own))
 
 
-def _own_text_follows(text: str, pos: int, own: tuple[str, ...]) -> bool:
+def own_text_follows(text: str, pos: int, own: tuple[str, ...]) -> bool:
     """The option's own words come next (``B. squamous cell carcinoma``)."""
+    if not own:
+        return False
     toks = []
     for m in _TOKEN.finditer(text, pos):
         toks.append(fold(m.group()))

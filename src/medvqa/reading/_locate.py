@@ -221,6 +221,10 @@ def final_segments(text: str, bk: RuleBook | None = None) -> list[Segment]:
                   if not any(a <= s.start < b for a, b in objects)]
     found += [s for s in _marker_segments(text, lowered, ascii_only, bk or book())
               if not any(a <= s.start < b for a, b in objects)]
+    if "\u2192" in text or "=>" in text or "->" in text:
+        found += [Segment(m.start(), m.end(), "Answer: " + m.group(1).strip(), "marker")
+                  for m in _ARROW.finditer(text)
+                  if not any(a <= m.start() < b for a, b in objects)]
     if ("|" in text or "[" in text or not ascii_only and any(c in text for c in _MARK_CUES)
             or ("\n" in text
                 and bool(matches_at(_MARK_WORDS, text, line_starts(text), _MARK_LINE_OPENS)))):
@@ -231,6 +235,11 @@ def final_segments(text: str, bk: RuleBook | None = None) -> list[Segment]:
     if len(found) > 1:
         found.sort(key=_position)
     return found
+
+
+# A conclusion after an arrow that opens a line or follows a sentence: "→ A, C", "=> B".
+_ARROW: Final = re.compile(r"(?:^|(?<=[.;:!?])\s+|\n)[ \t]*(?:\u2192|=>|->)[ \t]*([^\n]{1,80}?)"
+                           r"[ \t]*(?=\n|$)")
 
 
 def _marker_segments(text: str, lowered: str, ascii_only: bool,

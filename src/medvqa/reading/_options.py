@@ -40,7 +40,7 @@ __all__ = ["OptionSet", "forget_option_sets", "option_set", "options_of"]
 _MARKUP: Final = re.compile(r"[*_`]+")
 # Where an option's qualifier begins: a bracket, a comma, a colon or a connecting word.
 _QUALIFIER: Final = re.compile(r"\s*[(\[,;:]|\s+(?:with|without|in|on|at|due|secondary|after"
-                               r"|for|from|involving|and|or|plus|then|vs|versus|-)\s+",
+                               r"|for|from|involving|and|or|plus|then|vs|versus|of|to|-)\s+",
                                re.IGNORECASE)
 # Words too common to tell one option from another.
 _COMMON: Final = frozenset(fold(w) for w in (
@@ -113,6 +113,16 @@ def _heads(items: tuple[tuple[str, str], ...]) -> dict[str, list[str]]:
         if any(phrase in t for j, t in texts.items() if j != k):
             continue
         out[k] = [head]
+    for k, v in items:  # its last words ("vascular calcifications" of "Benign vascular …")
+        words = _content_words(v)
+        if len(words) < 3 or _QUALIFIER.search(v):
+            continue
+        tail = words[-2:]
+        phrase = " ".join(tail)
+        others = set().union(*(w for j, w in words_of.items() if j != k))
+        if set(tail) - others - _COMMON and not any(phrase in t for j, t in texts.items()
+                                                    if j != k):
+            out.setdefault(k, []).append(" ".join(v.split()[-2:]))
     return out
 
 

@@ -18,7 +18,9 @@ from medvqa.reading.rules import Kind
 
 __all__ = ["Patterns", "patterns"]
 
-_COORDINATED: Final = r"(?:(?:and|or|nor|&)\s+)?"
+# "X and Y are excluded": the other option, blanked, stands between (three spaces or more),
+# not "X and not Y".
+_COORDINATED: Final = r"(?:(?:and|or|nor|&)\s{3,})?"
 _SIGN_STATUS: Final = r"[:(\[|][ \t]*(?:-|\u2212|0)(?=[ \t]*(?:$|[;!?\n)\]|]|[.,](?!\d)))"
 _STATUS_END: Final = r"(?=[ \t]*(?:$|[.;,!?\n)\]]|(?:given|because|since|due|as|based)\b))"
 #: Marks that strike out the option after them or beside them (✗ ✘ ❌ ✖) and an empty box (☐).
@@ -51,7 +53,7 @@ class Patterns:
                         for _, p in bk.entries(Kind.NEG_AFTER_VERB)])
         adverbs = _group([p.pattern.pattern.replace("(?<!\\w)", "").replace("(?!\\w)", "")
                           for _, p in bk.entries(Kind.NEG_AFTER_ADVERB)] + ["[a-z]+ly"])
-        glue = rf"(?:{_COORDINATED}{verbs}(?:\s+{adverbs})*[\s'\"]+)?"
+        glue = rf"{_COORDINATED}(?:{verbs}(?:\s+{adverbs})*[\s'\"]+)?"
         after = bk.alternation([Kind.NEG_AFTER])
         self.neg_after = re.compile(
             r"[\s)\]*'\"]*" + glue + "(?:" + after + r")(?!\s+(?:be\s+|been\s+)?(?:excluded"

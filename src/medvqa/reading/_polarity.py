@@ -53,6 +53,8 @@ class Mention:
 _PUNCT_CHARS: Final = ".;,!?\n\u2192\u3002\uff1b\uff0c\uff01\uff1f"
 _LONE_DOT: Final = re.compile(r"[A-Z]\.(?<![^\W\d_][A-Z]\.)")
 _DASH: Final = re.compile(r"\s[\u2014\u2013-]+\s")
+_OR_AFTER: Final = re.compile(r"[\s)\]*]*(?:and/)?or\b(?!\s+not\b)")
+_OR_BEFORE: Final = re.compile(r"\b(?:and/)?or\s+(?:\w+\s+){0,2}$")
 _SENTENCE_END: Final = re.compile(r"[.!?\n](?:\s|$)")
 _SELF_REPLY: Final = re.compile(r"\s*(yes|no)\b(?!\s+(?:doubt|question)\b)")
 _DETERMINER: Final = re.compile(r"\s+(?:the|this|that|these|those|a|an|it|i|we|there)\b")
@@ -196,6 +198,14 @@ class Polarity:
             j += 1
         i = bisect_right(self.ends, j)
         return self.ends[i] if i < len(self.ends) else len(self.masked)
+
+    def or_beside(self, m: Mention) -> bool:
+        """Whether "or" joins the mention to something else in its clause ("X or Y", "or X")."""
+        begin, stop = self.clause(m.start)
+        after = self.masked[m.end:stop]
+        before = self.masked[begin:m.start]
+        return (_OR_AFTER.match(after) is not None and _OR_AFTER.match(after).end() < len(
+            after.rstrip()) or _OR_BEFORE.search(before) is not None)
 
     def alternatives(self, mentions: list[Mention], asserted: set[str]) -> bool:
         """Whether two asserted readings are joined as alternatives.

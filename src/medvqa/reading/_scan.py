@@ -26,7 +26,7 @@ from medvqa.reading._answer_words import NO_WORDS, YES_WORDS
 from medvqa.reading._book import RuleBook, book, word_tokens
 from medvqa.reading._findings import finding_answers
 from medvqa.reading._fold import phrase_tokens
-from medvqa.reading._letters import letter_mentions
+from medvqa.reading._letters import letter_mentions, own_text_follows
 from medvqa.reading._options import OptionSet
 from medvqa.reading._patterns import patterns
 from medvqa.reading._polarity import Mention, Polarity
@@ -49,15 +49,16 @@ class Reading:
         used_question: the reading depended on the question (a finding rule).
         rule: the id of the rule that decided the verdict, or that read the answer.
         named: every letter named in any way (asserted, negated or discussed).
+        letter_named: letters named in a letter position, whatever their state.
     """
 
-    __slots__ = ("alternatives", "asserted", "lettered", "named", "negated", "rule",
-                 "used_question", "verdict")
+    __slots__ = ("alternatives", "asserted", "letter_named", "lettered", "named", "negated",
+                 "rule", "used_question", "verdict")
 
     def __init__(self, asserted: frozenset[str], negated: frozenset[str],
                  lettered: frozenset[str], verdict: str | None, alternatives: bool = False,
                  used_question: bool = False, rule: str | None = None,
-                 named: frozenset[str] = frozenset()):
+                 named: frozenset[str] = frozenset(), letter_named: frozenset[str] = frozenset()):
         self.asserted = asserted
         self.negated = negated
         self.lettered = lettered
@@ -66,6 +67,7 @@ class Reading:
         self.used_question = used_question
         self.rule = rule
         self.named = named | asserted | negated
+        self.letter_named = letter_named | lettered
 
     def __repr__(self) -> str:
         return (f"Reading(asserted={sorted(self.asserted)}, negated={sorted(self.negated)}, "
@@ -86,7 +88,7 @@ _LEAD = (r"(?:(?:the\s+)?(?:final\s+|correct\s+|best\s+|right\s+)?(?:answers?|op
 #: The reader's answer lead at the start of a text ("The correct answer is:", "Answer -").
 LEAD: Final = re.compile(r"\s*" + _LEAD, re.IGNORECASE)
 _ONE = r"[(\[]?[A-Za-z][)\]]?"
-_SEP = r"(?:\s*(?:,|;|/|&|\+|\band\b|\bor\b|\n)\s*|\s+)"
+_SEP = r"(?:\s*(?:,|;|/|&|\||\+|\band\b|\bor\b|\n)\s*|\s+)"
 # The whole text is letters: "B", "(B).", "Answer: A, C", "The answers are A and C".
 _ONLY_LETTERS: Final = re.compile(rf"^\s*{_LEAD}?(?:option\s+|choice\s+)?({_ONE}(?:{_SEP}{_ONE})*)"
                                   r"[\s.!:;,]*$", re.IGNORECASE)
@@ -226,11 +228,14 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
     for letter, s, e in lettered_at:
         if letter not in ix.keys:
             return _stop("out_of_range", "structural.out-of-range")
-        mentions.append(Mention(s, e, frozenset((letter,)), "letter"))
+        own = own_text_follows(text, e, ix.words.get(letter, ()))
+        mentions.append(Mention(s, e, frozenset((letter,)), "letter-own" if own else "letter"))
     if qtype == "multi" and bk.any_of(_SET_KINDS, masked, words) or (
             qtype == "multi" and patterns(bk).set_range.search(text) is not None):
         pol = Polarity(text, lowered, masked, words, bk)
         got_set = _set_expression(text, masked, words, ix, pol, bk)
+        if got_set is None and len(patterns(bk).set_range.findall(text)) > 1:
+            return _stop("ambiguous", "alternative.or")
         if got_set is not None:
             if not got_set[0]:
                 return _stop("negated", got_set[1])
@@ -244,9 +249,13 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
     named: set[str] = set()
     alternatives = False
     how: dict[str, str] = {}
+    letter_named: set[str] = set()
     for m in mentions:
         named |= m.letters
-        state = pol.state(m)
+        if m.kind.startswith("letter"):
+            letter_named |= m.letters
+        # "B: No" on a yes/no item, "B: Right": the label's own text is no status of it
+        state = pol.state(m, label=m.kind != "letter-own")
         if m.kind == "value" and m.spans and state == "asserted":
             alternatives = True  # "8-12 mm" across two options, "grade 2-3"
             continue
@@ -256,7 +265,7 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
             asserted |= m.letters
             for letter in m.letters:
                 how.setdefault(letter, _READ_BY[m.kind])
-            if m.kind == "letter":
+            if m.kind.startswith("letter"):
                 lettered |= m.letters
         elif state == "negated":
             negated |= m.letters
@@ -287,14 +296,22 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
                 how.setdefault(said, "finding.absent-lead" if word == "no" else "finding.present")
     if len(asserted) > 1 and not alternatives:
         alternatives = pol.alternatives(mentions, asserted)
+    if asserted and not alternatives and " or " in masked:
+        # "AML or a small RCC": an answer joined by "or" to something the rules do not
+        # read is still one of two readings kept open
+        alternatives = any(pol.or_beside(m) for m in mentions if m.letters & asserted)
     rule = how[min(asserted)] if asserted and len({how.get(a) for a in asserted}) == 1 and \
         min(asserted) in how else ("structural.option-text" if asserted else None)
     return Reading(frozenset(asserted), frozenset(negated), frozenset(lettered), None,
-                   alternatives, used_question, rule, frozenset(named))
+                   alternatives, used_question, rule, frozenset(named),
+                   frozenset(letter_named - negated))
 
 
 _SET_KINDS: Final = frozenset({Kind.SET_ALL, Kind.SET_NONE, Kind.SET_EXCEPT})
-_READ_BY: Final = {"letter": "structural.letter-position", "text": "structural.option-text",
+# A letter joined to a range ("A through C, plus E", "A–C and E").
+_JOINED_LETTER: Final = re.compile(r"(?:,|\band\b|\bplus\b|&)\s*([A-Z])(?![A-Za-z])")
+_READ_BY: Final = {"letter": "structural.letter-position",
+                   "letter-own": "structural.letter-position", "text": "structural.option-text",
                    "value": "structural.value", "yesno": "structural.yes-no-word"}
 
 
@@ -318,12 +335,17 @@ def _set_expression(text: str, masked: str, words: frozenset[str], ix: OptionSet
     ranges = [m for m in patterns(bk).set_range.finditer(text)
               if m.group(1) in ix.keys and m.group(2) in ix.keys and m.group(1) < m.group(2)]
     if ranges:
+        if any(bk.search(Kind.ALTERNATIVE, masked[a.end():b.start()],
+                         word_tokens(masked[a.end():b.start()])) is not None
+               for a, b in zip(ranges, ranges[1:], strict=False)):
+            return None  # "A-C or A-D": two sets kept open (alternatives)
         keys = sorted(ix.keys)
         got: set[str] = set()
         for m in ranges:
             got |= {k for k in keys if m.group(1) <= k <= m.group(2)}
         others = {letter for letter, _, _ in letter_mentions(text, text.lower(), ix.words,
                                                           bk.sources(Kind.LETTER_KEYWORD))}
+        others |= {m.group(1) for m in _JOINED_LETTER.finditer(text)}
         return frozenset(got | (others & ix.keys)), "set.range"
     return None
 

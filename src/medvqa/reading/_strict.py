@@ -31,6 +31,7 @@ in ``docs/answer-reading.md``):
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from medvqa.reading._base import ParsedAnswer, abstain, one_choice
@@ -118,6 +119,8 @@ def read_response(text: str, qtype: str, ix: OptionSet, question: str,
     body = reasoned.text
     if reasoned.trace and not body.strip(_BLANK):
         return abstain("not_committed", "structural.trace-only"), False
+    if cut_off(body):
+        return abstain("not_committed", "structural.cut-off"), False
     if quick and not reasoned.trace and qtype in ("single", "grade"):
         plain = quick_read(body.strip(), ix, bk)
         if plain is not None:
@@ -166,6 +169,22 @@ def read_response(text: str, qtype: str, ix: OptionSet, question: str,
         if deferral is not None:
             return abstain("not_committed", deferral[0]), reading.used_question
     return parsed, reading.used_question
+
+
+_OPEN_END: Final = re.compile(r"(?:[,:\u2013\u2014-]|\b(?:and|or|with|of|the|a|an))\s*$"
+                             r"|(?:^|\n)[ \t]*(?:[-*\u2022]|\d+[.)])[ \t]*$", re.IGNORECASE)
+
+
+def cut_off(body: str) -> bool:
+    """Whether a response stops mid-answer: an unclosed structure, a trailing comma, dash or
+    connective, an empty list item (``{"present": ["a", ``, ``3. Choroid –``, ``- ``)."""
+    text = body.rstrip()
+    if not text:
+        return False
+    if (text.count("{") > text.count("}") or text.count("[") > text.count("]")) and (
+            "{" in text[-200:] or "[" in text[-200:] or text[-1] in ',:"'):
+        return True
+    return _OPEN_END.search(text[-40:]) is not None and not text.endswith(("...", "etc."))
 
 
 def _reads_as_whole(body: str, segments: list[Segment]) -> bool:

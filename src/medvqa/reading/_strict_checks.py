@@ -53,6 +53,18 @@ def negated_marker(body: str, start: int, bk: RuleBook) -> bool:
             or bk.search(Kind.NEG_NOUN, fragment, words) is not None)
 
 
+def conditional_marker(body: str, start: int, bk: RuleBook) -> bool:
+    """A condition or a plan earlier in the marker's sentence ("If it persists, the answer is
+    A", "I'll assess each option: …")."""
+    begin = max(body.rfind(c, 0, start) for c in ".!?\n") + 1
+    fragment = body[begin:start].lower()
+    words = word_tokens(fragment)
+    if bk.search(Kind.PLAN, fragment, words) is not None:
+        return True
+    return bk.search(Kind.DISCUSSED_BEFORE, fragment, words) is not None and (
+        re.search(r"\b(?:if|whether|unless|assuming|once)\b", fragment) is not None)
+
+
 def revised_between(body: str, earlier: Segment, later: Segment, bk: RuleBook) -> bool:
     """Whether a change of mind stands between two located answers (or opens the later)."""
     between = body[earlier.start:later.start].lower()
@@ -62,7 +74,8 @@ def revised_between(body: str, earlier: Segment, later: Segment, bk: RuleBook) -
 #: The kinds of rule by which the text after an answer can undo it (besides a letter, a
 #: structure, "or" opening it, and on a yes/no item a finding).
 TAIL_KINDS: Final = frozenset({Kind.REFUSAL, Kind.HEDGE, Kind.EXCLUSION_HEDGE, Kind.REVISION,
-                               Kind.CONCLUSION, Kind.LETTER_KEYWORD, Kind.ANSWER_MARKER})
+                               Kind.CONCLUSION, Kind.LETTER_KEYWORD, Kind.ANSWER_MARKER,
+                               Kind.NEG_BEFORE, Kind.NEG_NOUN, Kind.NEG_AFTER, Kind.STATUS})
 _FINDING_KINDS: Final = frozenset({Kind.FINDING_ABSENT, Kind.FINDING_PRESENT, Kind.NEG_NOUN,
                                    Kind.NEG_BEFORE})
 #: The kinds by which the text before an answer can undo it: a refusal, a negation.
@@ -91,8 +104,10 @@ def tail_undoes(tail: str, chosen: frozenset[str], ix: OptionSet, qtype: str, qu
     if after.verdict in ("refusal", "hedge"):
         return abstain(after.verdict, after.rule)
     others = (after.lettered - after.negated) - chosen
-    if others:
+    if others or (after.letter_named - after.negated) - chosen:
         return abstain("ambiguous", "structural.tail-letter")
+    if chosen & after.negated and not chosen & after.asserted:
+        return abstain("ambiguous", "structural.negated-after")
     lowered = tail.lower()
     words = word_tokens(lowered)
     other_asserted = after.asserted - after.negated - chosen

@@ -11,14 +11,15 @@ from medvqa.reading.rules._types import Kind
 __all__ = ["COMMITMENT"]
 
 _CANNOT_VERBS = ("(determin*|assess*|tell|say|see|identif*|evaluat*|answer|view|read|interpret"
-                 "|provide|make|know|confirm|conclude|decide|comment)")
+                 "|provide|make|know|confirm|conclude|decide|comment|distinguish*"
+                 "|differentiat*)")
 _IMAGE_WORDS = "(image|images|picture|pictures|photo|photos|scan|scans)"
 _GIVEN = "(provided|available|shown|attached|included|uploaded|given|shared)"
 
 COMMITMENT = (
     rule("locate.marker", Kind.ANSWER_MARKER,
          ("answer", "choice", "option", "selection", "diagnosis", "impression", "conclusion",
-          "verdict", "classification", "prediction"),
+          "verdict", "classification", "prediction", "final", "therefore", "hence"),
          "Where the final answer is: after 'Answer:', 'The answer is', 'Final diagnosis:', "
          "'Impression:' … (and the answer words of other languages); the last explicit "
          "answer wins where a change of mind comes before it.",
@@ -77,7 +78,7 @@ COMMITMENT = (
          ("maybe", "perhaps", "possibly", "unsure", "uncertain", "unclear", "undecided",
           "inconclusive", "indeterminate", "unconfirmed", "nondiagnostic", "non-diagnostic",
           "tentative", "tentatively", "pending", "borderline", "equivocal",
-          "indistinguishable", "doubtful", "guessing", "possible", "possibility"),
+          "indistinguishable", "doubtful", "guessing", "possible", "possibility", "whichever"),
          "A word that keeps the answer open.",
          template="{} pneumothorax."),
     rule("hedge.either", Kind.HEDGE,
@@ -115,13 +116,15 @@ COMMITMENT = (
     rule("hedge.differential", Kind.HEDGE,
          ("differential [diagnosis] (includes|include|of|is)", "(in|on) the differential", "ddx",
           "(worried|concerned) about", "concern for", "concerning for",
-          "(can|may|could) (look|appear) (similar|identical|alike)"),
+          "(can|may|could) (look|appear) (similar|identical|alike)",
+          "identical (histology|appearance|features|morphology)"),
          "A differential, a worry or a likeness instead of a choice.",
          examples=(ex("The differential includes pneumothorax."),
                    ex("Pneumothorax is in the differential."), ex("DDx: pneumothorax."),
                    ex("Worried about pneumothorax."), ex("Concern for pneumothorax."),
                    ex("Findings concerning for pneumothorax."),
-                   ex("Pneumothorax can look similar."))),
+                   ex("Pneumothorax can look similar."),
+                   ex("Pneumothorax, but pleural effusion has an identical appearance."))),
     rule("hedge.radiology-query", Kind.HEDGE,
          ("questionable", "query", "queried", "r/o"),
          "Radiology's words for a finding not confirmed.",
@@ -143,7 +146,7 @@ COMMITMENT = (
                    ex("We suspect a pneumothorax.", "PE", "B"))),
     rule("hedge.consider", Kind.HEDGE,
          ("consider", "(should|must|could|might|may|to) [also] be considered", "worth considering",
-          "(a|one|another) consideration"),
+          "(a|an|one|another) [important|serious|real|strong|major|key] consideration"),
          "A differential rather than a choice: 'consider X' opening a clause, 'X should be "
          "considered', 'X is a consideration'.",
          examples=(ex("Consider pneumothorax."), ex("Pneumothorax should be considered."),
@@ -194,11 +197,15 @@ COMMITMENT = (
                    ex("More views of the apex, please.", "CXR"))),
     rule("plan.will-answer", Kind.PLAN,
          ("(i will|i'll|i plan to|i am going to|i'm going to|we will|i intend to) [then] (answer|"
-          "submit|select|choose|pick|go with|report)", "then (answer|submit|select)"),
+          "submit|select|choose|pick|go with|report)", "then (answer|submit|select)",
+          "(i will|i'll|i am going to|i'm going to|we will) (assess|evaluate|check|review"
+          "|examine|go through|look at|compare)", "to answer this"),
          "A plan to answer is not an answer: a mention after it in its sentence is not chosen.",
          examples=(ex("I will answer pneumothorax once the lateral view is in.", "CXR"),
                    ex("Check the apex, then submit pneumothorax.", "CXR"),
-                   ex("Next I will call view_image and then answer B after checking.", "CXR"))),
+                   ex("Next I will call view_image and then answer B after checking.", "CXR"),
+                   ex("I'll assess each option: the apex for pneumothorax.", "CXR"),
+                   ex("To answer this, the apex for pneumothorax.", "CXR"))),
     rule("alternative.or", Kind.ALTERNATIVE,
          ("or",),
          "Two readings joined by 'or' are alternatives: never one answer.",

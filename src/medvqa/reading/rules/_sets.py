@@ -38,8 +38,8 @@ _NATURE = ("suspicious", "malignant", "worrisome", "concerning", "abnormal", "pa
 
 FINDINGS = (
     rule("finding.absent-lead", Kind.FINDING_ABSENT,
-         ("no", "not (a|an)", "without", "absence of",
-          "negative for", "free of", "(there is|there are|there was|there were) no",
+         ("no", "not", "without", "absence of",
+          "negative for", "free of",
           "(i|we) (see|find|observe) no", "(i|we) (do not|don't) (see|find|observe) [any]",
           "(does|do|did) not (show|demonstrate|reveal|have|contain|display|exhibit) [any|a|an]"),
          "A yes/no question answered by a finding stated absent ('no X', 'negative for X'), "
@@ -56,7 +56,8 @@ FINDINGS = (
     rule("finding.present", Kind.FINDING_PRESENT,
          ("there (is|are)", "(is|are) [clearly] (present|seen|noted|identified|visible|evident"
           "|demonstrated)", "(shows|show|demonstrates|demonstrate|reveals|reveal)",
-          "positive for", "consistent with", "in keeping with", "compatible with"),
+          "positive for", "consistent with", "in keeping with", "compatible with",
+          "(that|this) is"),
          "A yes/no question answered by a finding stated present, when X is what was asked "
          "and carries the question's words about its nature.",
          examples=(ex("There is a pneumothorax.", "YN", "A", "yesno", "Is there a pneumothorax?"),
@@ -70,7 +71,9 @@ FINDINGS = (
                    ex("Findings in keeping with a meniscal tear.", "YN", "A", "yesno",
                       "Is there a meniscal tear?"),
                    ex("Findings compatible with a meniscal tear.", "YN", "A", "yesno",
-                      "Is there a meniscal tear?"))),
+                      "Is there a meniscal tear?"),
+                   ex("The pleural line is visible: that is a pneumothorax.", "YN", "A",
+                      "yesno", "Is there a pneumothorax?"))),
     rule("finding.nature", Kind.NATURE, _NATURE,
          "Words by which a question asks about a finding's nature: a finding answers yes only "
          "when stated with them ('calcifications are present but benign' does not answer 'Are "

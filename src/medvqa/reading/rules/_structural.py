@@ -72,6 +72,17 @@ STRUCTURAL = (
          "makes it ambiguous.",
          examples=(ex("Answer: Yes. There is no pneumothorax.", "YN", None, "yesno",
                       "Is there a pneumothorax?"),)),
+    rule("structural.cut-off", _S, (),
+         "A response that stops mid-answer (an unclosed structure, a trailing comma, dash or "
+         "connective, an empty list item) has not committed.",
+         examples=(ex('{"present": ["mass", "calcification", ', "MULTI", None, "multi"),
+                   ex("1. Mass - present\n2. Calcification - present\n3. Asymmetry -", "MULTI",
+                      None, "multi"))),
+    rule("structural.negated-after", _S, (),
+         "After the located answer, the chosen option negated (and not asserted again) makes "
+         "it ambiguous.",
+         examples=(ex("Answer: A, B.\nNote that there is no calcification.", "MULTI", None,
+                      "multi"),)),
     rule("structural.negated-before", _S, (),
          "Before the located answer, the chosen option negated and never asserted makes it "
          "ambiguous.",
