@@ -4,6 +4,8 @@ every phrase needed (leaving it out changes an example's decision, quick path an
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from medvqa.reading import RULES, Kind
 from medvqa.reading._book import RuleBook
@@ -82,3 +84,30 @@ def test_every_phrase_changes_a_decision_when_left_out(rule):
             if not any(_changed(parser, e) for e in rule.examples):
                 idle.append((source, "quick" if quick else "full"))
     assert not idle, f"{rule.id}: phrases that decide none of its examples: {idle}"
+
+
+def _table_words() -> list[str]:
+    from medvqa.reading._phrases import phrase_words
+
+    return sorted({w for r in WORDED for p in r.phrases for w in phrase_words(p)
+                   if w.isascii() and w.isalpha()})
+
+
+_TABLE_WORDS = _table_words()
+_PLAIN = ["pneumothorax", "pleural", "effusion", "normal", "oedema", "pulmonary", "the", "field",
+          "nuclei", "show", "in", "with", "line", "apex", "sharp", "left", "lung", "film",
+          "edge", "visible", "large", "small", "seen", "here", "on", "of", ",", "."]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(words=st.lists(st.sampled_from(_PLAIN), min_size=10, max_size=24),
+       cues=st.lists(st.tuples(st.integers(0, 24), st.sampled_from(_TABLE_WORDS)), max_size=2))
+def test_the_quick_path_decides_as_the_full_reading(words, cues):
+    """A plain sentence the fast path reads is read the same way by the full reading."""
+    for at, word in cues:
+        words.insert(min(at, len(words)), word)
+    text = " ".join(words).replace(" ,", ",").replace(" .", ".")
+    options = OPTION_SETS["CXR"]
+    quick = StrictParser().parse(text, options, "single")
+    full = StrictParser(quick=False).parse(text, options, "single")
+    assert (quick.choice, quick.reason) == (full.choice, full.reason), (text, quick, full)

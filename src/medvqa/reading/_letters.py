@@ -83,6 +83,11 @@ _P_ALONE = (r"(?:[,;:.\u2192>\u2014\u2013]|=>|->|[ \t]-)[ \t]*[(\[]?(?P<z>[A-Z])
 # A list of letters that opens a line or follows a colon: "B or C", "Density: A/B".
 _P_LIST = (r"(?:^|(?<=:))[ \t]*(?P<s>[A-Z])(?=\s*(?:,|/|&|\bor\b|\band\b)\s*[(\[]?[A-Z][)\]]?"
            r"(?![\w-]))")
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff01-\uff0f"
+# A letter beside a script written without spaces is an option letter ("选A", "A に訂正").
+_BESIDE_CJK: Final = re.compile(rf"(?<![A-Za-z])(?P<j>[A-Z])(?![A-Za-z])(?=\s?[{_CJK}])"
+                                rf"|(?<=[{_CJK}])\s?(?P<h>[A-Z])(?![A-Za-z])")
+_CJK_CHAR: Final = re.compile(rf"[{_CJK}]")
 _CONTINUED: Final = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b)\s*(?:option\s+|choice\s+)?[(\[]?"
                                r"(?P<c>[A-Z])[)\]]?(?![\w-])")
 # Each letter position alone, run only when its literal cue is in the text.
@@ -126,20 +131,22 @@ def letter_mentions(text: str, lowered: str, words: dict[str, tuple[str, ...]],
     """
     out = []
     for m in _positions(text, lowered, keywords, present):
-        group = m.lastgroup or ""
-        if group == "kb":
-            group = "k"
-        if group not in m.re.groupindex:
+        name = m.lastgroup or ""
+        if name == "kb":
+            name = "k"
+        if name not in m.re.groupindex:
             continue
-        letter = m.group(group)
-        end = m.end(group)
+        letter = m.group(name)
+        end = m.end(name)
+        start = m.start(name)
+        group = "j" if name == "h" else name
         if group == "k" and letter.islower() and not _ends_clause(text, m.end()):
             continue
         bracketed = group == "p" or (group == "k" and m.group("kb") is not None)
-        if not bracketed and group not in "sizv" and _in_name(text, end,
+        if not bracketed and group not in "sizvj" and _in_name(text, end,
                                                             words.get(letter.upper(), ())):
             continue
-        out.append((letter.upper(), m.start(group), end))
+        out.append((letter.upper(), start, end))
         if group in ("k", "s"):
             out += _continued(text, m.end(), words)
     return out
@@ -185,6 +192,8 @@ def _positions(text: str, lowered: str, keywords: tuple[str, ...],
     last = text.rstrip(" .!\t")
     if last[-1:].isupper() and (m := _ALONE.search(text, max(0, len(last) - 6))) is not None:
         out.append(m)
+    if not text.isascii() and _CJK_CHAR.search(text) is not None:
+        out += _BESIDE_CJK.finditer(text)
     if " or " in text or "/" in text or "," in text or "&" in text or " and " in text:
         starts += [i + 1 for i in positions_of(text, ":")]
         out += matches_at(_LIST, text, starts, _LIST_OPENS)

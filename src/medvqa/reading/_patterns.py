@@ -84,6 +84,14 @@ class Patterns:
             r"\b(?:" + "|".join(list_words) + r")\b" + _LIST_ITEM + r"(?:," + _LIST_ITEM
             + r"){1,8},?\s*\b(?:or|nor|and)\b") if list_words else re.compile("(?!)")
         self.status_words = bk.words[Kind.STATUS]
+        ors = [p.pattern.pattern for r, p in bk.entries(Kind.ALTERNATIVE) if r == "alternative.or"]
+        either = _group(ors)
+        #: "or" (the rule table's ``alternative.or``) right after a mention (an aside in brackets,
+        #: a comma or dash between allowed), or within two words before one.
+        self.or_word = re.compile(either)
+        self.or_after = re.compile(r"[\s)\]*,;\u2013\u2014-]*(?:\([^()]{0,60}\)[\s,]*)?(?:and/)?"
+                                   + either + r"(?!\s+not\b)")
+        self.or_before = re.compile(r"(?:and/)?" + either + r"\s+(?:\w+\s+){0,2}$")
         joins = "|".join(p.pattern.pattern.replace("(?<!\\w)", r"\b").replace("(?!\\w)", r"\b")
                          for _, p in bk.entries(Kind.SET_RANGE)) or "(?!)"
         self.set_range = re.compile(r"(?<![A-Za-z])([A-Z])\s*(?:" + joins

@@ -53,8 +53,6 @@ class Mention:
 _PUNCT_CHARS: Final = ".;,!?\n\u2192\u3002\uff1b\uff0c\uff01\uff1f"
 _LONE_DOT: Final = re.compile(r"[A-Z]\.(?<![^\W\d_][A-Z]\.)")
 _DASH: Final = re.compile(r"\s[\u2014\u2013-]+\s")
-_OR_AFTER: Final = re.compile(r"[\s)\]*]*(?:and/)?or\b(?!\s+not\b)")
-_OR_BEFORE: Final = re.compile(r"\b(?:and/)?or\s+(?:\w+\s+){0,2}$")
 _SENTENCE_END: Final = re.compile(r"[.!?\n](?:\s|$)")
 _SELF_REPLY: Final = re.compile(r"\s*(yes|no)\b(?!\s+(?:doubt|question)\b)")
 _DETERMINER: Final = re.compile(r"\s+(?:the|this|that|these|those|a|an|it|i|we|there)\b")
@@ -83,6 +81,7 @@ class Polarity:
         self.noun_ids = {r for r, _ in bk.entries(Kind.NEG_NOUN)}
         self.neg_before.sort()
         self.discussed = bk.spans(Kind.DISCUSSED_BEFORE, masked, words)
+        self.conditions = bk.spans(Kind.CONDITION, masked, words)
         self.plans = bk.spans(Kind.PLAN, masked, words)
         self.concessions = bk.spans(Kind.CONCESSION, masked, words)
         self.may_label = not self.pat.status_words.isdisjoint(words) or any(
@@ -141,6 +140,9 @@ class Polarity:
             return "discussed"
         if any(begin <= s < m.start for s, _, _ in self.discussed):
             return "discussed"
+        if any(s < m.start and not _SENTENCE_END.search(masked, e, m.start)
+               for s, e, _ in self.conditions):
+            return "discussed"  # "If it is seen on one view only, the answer is A."
         if any(s < m.start and not _SENTENCE_END.search(masked, e, m.start)
                for s, e, _ in self.plans):
             return "discussed"  # "I will answer X after …": a plan, in its sentence
@@ -204,8 +206,9 @@ class Polarity:
         begin, stop = self.clause(m.start)
         after = self.masked[m.end:stop]
         before = self.masked[begin:m.start]
-        return (_OR_AFTER.match(after) is not None and _OR_AFTER.match(after).end() < len(
-            after.rstrip()) or _OR_BEFORE.search(before) is not None)
+        joined = self.pat.or_after.match(after)
+        return (joined is not None and joined.end() < len(after.rstrip())
+                or self.pat.or_before.search(before) is not None)
 
     def alternatives(self, mentions: list[Mention], asserted: set[str]) -> bool:
         """Whether two asserted readings are joined as alternatives.

@@ -35,6 +35,7 @@ __all__ = ["KINDS", "quick_read"]
 KINDS: Final = frozenset({
     Kind.REFUSAL, Kind.HEDGE, Kind.EXCLUSION_HEDGE, Kind.HEDGE_LEAD, Kind.NEG_BEFORE,
     Kind.NEG_NOUN, Kind.NEG_AFTER, Kind.STATUS, Kind.DISCUSSED_BEFORE, Kind.DISCUSSED_AFTER,
+    Kind.CONDITION,
     Kind.CONCESSION, Kind.PLAN, Kind.DEFERRAL, Kind.ELIMINATION, Kind.ANSWER_MARKER,
     Kind.ANSWER_PICK, Kind.EXPLANATION})
 # A letter keyword ("it is", "therefore") matters only before a letter: a one-letter word.

@@ -273,6 +273,12 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
     if ix.yesno:
         if _YN_BOTH.search(masked):
             return _stop("ambiguous", "structural.yes-no-both")
+        labelled = _LABELLED_YN.match(text)
+        if labelled is not None and labelled.group(1) in ix.keys:
+            word = labelled.group(2).lower()
+            said = ix.yes if word in YES_WORDS else ix.no
+            if said != labelled.group(1):
+                return _stop("ambiguous", "structural.letter-text-conflict")
         yn = _YN_HEAD.match(text)
         if yn is not None:
             group = yn.lastgroup or "w"
@@ -296,7 +302,7 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
                 how.setdefault(said, "finding.absent-lead" if word == "no" else "finding.present")
     if len(asserted) > 1 and not alternatives:
         alternatives = pol.alternatives(mentions, asserted)
-    if asserted and not alternatives and " or " in masked:
+    if asserted and not alternatives and patterns(bk).or_word.search(masked) is not None:
         # "AML or a small RCC": an answer joined by "or" to something the rules do not
         # read is still one of two readings kept open
         alternatives = any(pol.or_beside(m) for m in mentions if m.letters & asserted)
@@ -307,6 +313,9 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
                    frozenset(letter_named - negated))
 
 
+# On a yes/no item, a letter label and the yes or no word after it ("A — yes", "B: No").
+_LABELLED_YN: Final = re.compile(rf"^\s*([A-Z])\s*[:.)\u2014\u2013-]+\s*({_YN_WORDS})\b",
+                                 re.IGNORECASE)
 _SET_KINDS: Final = frozenset({Kind.SET_ALL, Kind.SET_NONE, Kind.SET_EXCEPT})
 # A letter joined to a range ("A through C, plus E", "A–C and E").
 _JOINED_LETTER: Final = re.compile(r"(?:,|\band\b|\bplus\b|&)\s*([A-Z])(?![A-Za-z])")

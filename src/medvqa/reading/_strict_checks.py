@@ -55,14 +55,13 @@ def negated_marker(body: str, start: int, bk: RuleBook) -> bool:
 
 def conditional_marker(body: str, start: int, bk: RuleBook) -> bool:
     """A condition or a plan earlier in the marker's sentence ("If it persists, the answer is
-    A", "I'll assess each option: …")."""
+    A", "I'll assess each option: …").
+    """
     begin = max(body.rfind(c, 0, start) for c in ".!?\n") + 1
     fragment = body[begin:start].lower()
     words = word_tokens(fragment)
-    if bk.search(Kind.PLAN, fragment, words) is not None:
-        return True
-    return bk.search(Kind.DISCUSSED_BEFORE, fragment, words) is not None and (
-        re.search(r"\b(?:if|whether|unless|assuming|once)\b", fragment) is not None)
+    return (bk.search(Kind.PLAN, fragment, words) is not None
+            or bk.search(Kind.CONDITION, fragment, words) is not None)
 
 
 def revised_between(body: str, earlier: Segment, later: Segment, bk: RuleBook) -> bool:
@@ -123,7 +122,30 @@ def tail_undoes(tail: str, chosen: frozenset[str], ix: OptionSet, qtype: str, qu
         return abstain("ambiguous", "conclusion.points-to")
     if _LONE_CAPITAL.search(tail) is not None and _letter_after(tail, ix, chosen):
         return abstain("ambiguous", "structural.tail-letter")
+    if _conditional_answer(tail, chosen, ix, qtype, question, bk):
+        return abstain("ambiguous", "structural.conditional-answer")
     return None
+
+
+_THEN: Final = re.compile(r"[,:]|\bthen\b")
+
+
+def _conditional_answer(tail: str, chosen: frozenset[str], ix: OptionSet, qtype: str,
+                        question: str, bk: RuleBook) -> bool:
+    """A second answer offered on a condition after the first ("If erosions are extensive:
+    B (SJS)"): another option named in the consequence of an if-sentence.
+    """
+    lowered = tail.lower()
+    for s, e, _ in bk.spans(Kind.CONDITION, lowered, word_tokens(lowered)):
+        end = min((i for i in (lowered.find(c, e) for c in ".!?\n") if i >= 0),
+                  default=len(lowered))
+        then = _THEN.search(lowered, e, end)
+        if then is None:
+            continue
+        r = scan(tail[then.end():end], ix, qtype, question, hedge=False, bk=bk)
+        if (r.named - r.negated) - chosen:
+            return True
+    return False
 
 
 _LETTER_ALONE = re.compile(r"(?:^|[\n,;:.\u2192>\u2014\u2013]|=>|->)[ \t]*[(\[]?([A-Z])[)\]]?"

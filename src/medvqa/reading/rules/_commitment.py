@@ -19,7 +19,7 @@ _GIVEN = "(provided|available|shown|attached|included|uploaded|given|shared)"
 COMMITMENT = (
     rule("locate.marker", Kind.ANSWER_MARKER,
          ("answer", "choice", "option", "selection", "diagnosis", "impression", "conclusion",
-          "verdict", "classification", "prediction", "final", "therefore", "hence"),
+          "verdict", "classification", "prediction", "final", "therefore", "hence", "selected"),
          "Where the final answer is: after 'Answer:', 'The answer is', 'Final diagnosis:', "
          "'Impression:' … (and the answer words of other languages); the last explicit "
          "answer wins where a change of mind comes before it.",
@@ -78,7 +78,8 @@ COMMITMENT = (
          ("maybe", "perhaps", "possibly", "unsure", "uncertain", "unclear", "undecided",
           "inconclusive", "indeterminate", "unconfirmed", "nondiagnostic", "non-diagnostic",
           "tentative", "tentatively", "pending", "borderline", "equivocal",
-          "indistinguishable", "doubtful", "guessing", "possible", "possibility", "whichever"),
+          "indistinguishable", "doubtful", "guessing", "possible", "possibility", "whichever",
+          "not (assessable|evaluable|gradable)"),
          "A word that keeps the answer open.",
          template="{} pneumothorax."),
     rule("hedge.either", Kind.HEDGE,

@@ -8,11 +8,15 @@ from medvqa.reading.rules._types import Kind
 __all__ = ["DISCUSSION"]
 
 DISCUSSION = (
+    rule("discussed.condition", Kind.CONDITION,
+         ("if", "whether", "unless", "assuming", "provided that", "in case"),
+         "A mention after a condition in its sentence is discussed, not chosen ('If it is seen "
+         "on one view only, the answer is A').",
+         template="{} a pneumothorax, a pleural line.", expected=None),
     rule("discussed.hypothetical", Kind.DISCUSSED_BEFORE,
-         ("if", "whether", "typically", "usually", "classically", "expected", "would", "vs",
-          "versus"),
-         "A mention after these in its clause is discussed (a hypothesis, a generic statement,"
-         " one side of a comparison): neither chosen nor negated.",
+         ("typically", "usually", "classically", "expected", "would", "vs", "versus"),
+         "A mention after these in its clause is discussed (a generic statement, one side of a "
+         "comparison): neither chosen nor negated.",
          template="{} a pneumothorax, a pleural line.", expected=None),
     rule("discussed.generic", Kind.DISCUSSED_AFTER,
          ("vs", "versus", "would", "typically", "usually", "classically", "(tend|tends) to",

@@ -39,6 +39,11 @@ STRUCTURAL = (
     rule("structural.two-options", _S, (),
          "Two different options asserted for a single-choice item are ambiguous.",
          examples=(ex("Left and right.", "LR"), ex("B. Adenocarcinoma", "LUNG"))),
+    rule("structural.letter-text-conflict", _S, (),
+         "On a yes/no item, a letter label and a yes or no word after it that name different "
+         "options ('A — yes' where A is No) are ambiguous.",
+         examples=(ex("A — yes, normal.", "NY", None, "yesno"),
+                   ex("B: No", "YN", "B", "yesno"))),
     rule("structural.asserted-and-negated", _S, (),
          "One option both asserted and negated is ambiguous.",
          examples=(ex("Pleural effusion, but pleural effusion is unlikely."),)),
@@ -78,6 +83,12 @@ STRUCTURAL = (
          examples=(ex('{"present": ["mass", "calcification", ', "MULTI", None, "multi"),
                    ex("1. Mass - present\n2. Calcification - present\n3. Asymmetry -", "MULTI",
                       None, "multi"))),
+    rule("structural.conditional-answer", _S, (),
+         "After the located answer, another option offered on a condition ('If erosions are "
+         "extensive: B') keeps a second reading open.",
+         examples=(ex("Answer: A\n\nIf the apex is involved: B.", "PE"),),
+         counter=(ex("Answer: B. If this were an effusion, the angle would be blunted.", "PE",
+                     "B"),)),
     rule("structural.negated-after", _S, (),
          "After the located answer, the chosen option negated (and not asserted again) makes "
          "it ambiguous.",

@@ -46,6 +46,8 @@ class Kind(str, Enum):
     """A phrase holding a negation word that negates nothing ("no doubt", "not only")."""
     DISCUSSED_BEFORE = "discussed-before"
     """A mention after it in its clause is discussed, neither chosen nor negated ("if X")."""
+    CONDITION = "condition"
+    """A mention after it in its sentence is discussed ("if X", "unless X")."""
     DISCUSSED_AFTER = "discussed-after"
     """A mention right before it is discussed ("X would show …", "X typically …")."""
     CONCESSION = "concession"
