@@ -80,13 +80,13 @@ class OptionSet:
 
     def values(self, question: str = "") -> OptionValues | None:
         """The options read as values (the question may name their scale), or None."""
-        got = self._values.get(question, self) if len(self._values) < 64 else self
-        if got is self:
-            from medvqa.reading._values import option_values
+        if question in self._values:
+            return self._values[question]
+        from medvqa.reading._values import option_values
 
-            got = option_values(self.items, question)
-            if len(self._values) < 64:
-                self._values[question] = got
+        got = option_values(self.items, question)
+        if len(self._values) < 64:
+            self._values[question] = got
         return got
 
 

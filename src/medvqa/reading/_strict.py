@@ -176,8 +176,10 @@ _OPEN_END: Final = re.compile(r"(?:[,:\u2013\u2014-]|\b(?:and|or|with|of|the|a|a
 
 
 def cut_off(body: str) -> bool:
-    """Whether a response stops mid-answer: an unclosed structure, a trailing comma, dash or
-    connective, an empty list item (``{"present": ["a", ``, ``3. Choroid –``, ``- ``).
+    """Whether a response stops mid-answer.
+
+    So where it ends in an unclosed structure, a trailing comma, dash or connective, or an empty
+    list item (``{"present": ["a", ``, ``3. Choroid –``, ``- ``).
     """
     text = body.rstrip()
     if not text:

@@ -54,8 +54,9 @@ def negated_marker(body: str, start: int, bk: RuleBook) -> bool:
 
 
 def conditional_marker(body: str, start: int, bk: RuleBook) -> bool:
-    """A condition or a plan earlier in the marker's sentence ("If it persists, the answer is
-    A", "I'll assess each option: …").
+    """A condition or a plan earlier in the marker's sentence.
+
+    "If it persists, the answer is A", "I'll assess each option: …".
     """
     begin = max(body.rfind(c, 0, start) for c in ".!?\n") + 1
     fragment = body[begin:start].lower()
@@ -132,11 +133,13 @@ _THEN: Final = re.compile(r"[,:]|\bthen\b")
 
 def _conditional_answer(tail: str, chosen: frozenset[str], ix: OptionSet, qtype: str,
                         question: str, bk: RuleBook) -> bool:
-    """A second answer offered on a condition after the first ("If erosions are extensive:
-    B (SJS)"): another option named in the consequence of an if-sentence.
+    """A second answer offered on a condition after the first.
+
+    Another option named in the consequence of an if-sentence ("If erosions are extensive:
+    B (SJS)").
     """
     lowered = tail.lower()
-    for s, e, _ in bk.spans(Kind.CONDITION, lowered, word_tokens(lowered)):
+    for _, e, _ in bk.spans(Kind.CONDITION, lowered, word_tokens(lowered)):
         end = min((i for i in (lowered.find(c, e) for c in ".!?\n") if i >= 0),
                   default=len(lowered))
         then = _THEN.search(lowered, e, end)
