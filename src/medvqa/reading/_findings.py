@@ -56,6 +56,7 @@ _FILLER: Final = frozenset({
     "suggestive", "apparent", "appreciable", "detectable", "current", "provided", "given",
     "shown", "obviously", "clearly", "also", "and", "or", "nor", "be", "been", "it", "its",
     "does", "do", "did", "show", "shows", "have", "has", "patient", "lesion's",
+    "acute", "significant", "active",
 })
 # A question about normality or absence: a "no X" answer would then mean yes.
 _FLIPS: Final = re.compile(r"\b(?:normal|benign|healthy|unremarkable|intact|clear|free\s+of"
@@ -77,6 +78,10 @@ _NEGATED: Final = re.compile(r"\b(?:no|not|never|without|neither|nor)\b|n't\b")
 _LEAD_OK: Final = re.compile(r"(?:answer\s*:\s*)?(?:(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+"
                              r"(?:shows?|demonstrates?|reveals?|has))?|.*\b(?:and|but|or|is|are|"
                              r"was|were|with|there\s+is|there\s+are)")
+# What keeps a clause from stating its finding: a discussion, a condition, a hedge, a plan.
+_NOT_STATED: Final = frozenset({Kind.DISCUSSED_BEFORE, Kind.DISCUSSED_AFTER, Kind.CONDITION,
+                                Kind.HEDGE, Kind.PLAN, Kind.CONCESSION, Kind.EXCLUSION_HEDGE})
+_LIST_SPLIT: Final = re.compile(r"\s*(?:,|\bor\b|\bnor\b|\band\b)\s*")
 _DETERMINERS: Final = re.compile(r"^(?:(?:a|an|the|any|some|small|tiny|large|few|several|"
                                  r"multiple)\s+)+")
 
@@ -131,13 +136,19 @@ def _in_question(w: str, asked: frozenset[str], abbrs: frozenset[str]) -> bool:
 
 
 def _absent_asked(x: str, question: str) -> bool:
-    words = _content(x)
-    if not words or all(w in YES_WORDS or w in NO_WORDS for w in words):
-        return False  # "not yes": a yes/no word is no finding
-    if not question:
-        return not (set(words) & _GENERAL)
-    asked, flips, abbrs = _question(question)
-    return not flips and all(_in_question(w, asked, abbrs) for w in words)
+    """X (or one item of the list X: "no ulceration or crusting") is the finding asked."""
+    for item in _LIST_SPLIT.split(x):
+        words = _content(item)
+        if not words or all(w in YES_WORDS or w in NO_WORDS for w in words):
+            continue  # "not yes": a yes/no word is no finding
+        if not question:
+            if not (set(words) & _GENERAL):
+                return True
+            continue
+        asked, flips, abbrs = _question(question)
+        if not flips and all(_in_question(w, asked, abbrs) for w in words):
+            return True
+    return False
 
 
 def _present_asked(x: str, question: str, bk: RuleBook) -> bool:
@@ -188,10 +199,24 @@ def finding_answers(lowered: str, question: str, bk: RuleBook | None = None) -> 
                     out.add("yes")  # "this is highly suspicious"
                 continue
         if question:
+            none = bk.search(Kind.FINDING_NONE, clause, words)
+            if none is not None and clause.strip(" .!") == none[1] and not _question(question)[1]:
+                out.add("no")  # "None seen.": the question's finding
+                continue
             x = _present_in(clause, words, bk)
             if x is not None and _present_asked(x, question, bk):
                 out.add("yes")
+            elif x is None and _noun_phrase_present(clause, question, bk):
+                out.add("yes")
     return out
+
+
+def _phrase(x: str, bk: RuleBook) -> str:
+    """The finding's noun phrase: ``x`` up to the first word that ends it (``finding.end``)."""
+    lowered = x.lower()
+    ends = [s for s, _, _ in bk.spans(Kind.FINDING_END, lowered, word_tokens(lowered))
+            if s > 0 and lowered[s - 1] != "-"]
+    return x[:ends[0]].strip() if ends else x
 
 
 def _absent_in(clause: str, words: frozenset[str], bk: RuleBook) -> str | None:
@@ -207,9 +232,9 @@ def _absent_in(clause: str, words: frozenset[str], bk: RuleBook) -> str | None:
                 return x
             continue
         lead = clause[:m.start()].strip()
-        if lead and not _LEAD_OK.fullmatch(lead):
+        if lead and rule_id != "finding.absent-contrast" and not _LEAD_OK.fullmatch(lead):
             continue
-        x = clause[m.end():].strip()
+        x = _phrase(clause[m.end():].strip(), bk)
         if _content(x):
             return x
     return None
@@ -222,10 +247,29 @@ def _present_in(clause: str, words: frozenset[str], bk: RuleBook) -> str | None:
         if m is None:
             continue
         before, after = clause[:m.start()].strip(), clause[m.end():].strip()
-        if phrase.source.startswith("(is|are)"):
-            if before:
-                return before
+        if phrase.source.startswith(("(is|are)", "(present")):
+            if before and (phrase.source.startswith("(is|are)") or not after
+                           or after[:1] in ",;:"):
+                return _phrase(before, bk)
             continue
         if after:
-            return after
+            return _phrase(after, bk)
     return None
+
+
+def _noun_phrase_present(clause: str, question: str, bk: RuleBook) -> bool:
+    """A clause that opens by naming the question's finding, with no negation or condition in
+    it ("Central ulceration with a crust" answers "Is this lesion ulcerated?")."""
+    if _NEGATED.search(clause) or "?" in clause:
+        return False
+    words = word_tokens(clause)
+    if (bk.any_of(_NOT_STATED, clause, words)):
+        return False
+    head = _content(_DETERMINERS.sub("", _phrase(clause, bk)))[:4]
+    if not head:
+        return False
+    asked, flips, abbrs = _question(question)
+    nature = {fold(w) for w in bk.words[Kind.NATURE]}
+    if flips or (asked & nature) - set(head):
+        return False
+    return _in_question(head[-1], asked, abbrs)

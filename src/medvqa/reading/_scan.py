@@ -96,8 +96,8 @@ _ONLY_LETTERS_LEN: Final = 48
 _LETTER: Final = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
 _OR_LETTERS: Final = re.compile(r"\bor\b|\beither\b|\|", re.IGNORECASE)
 _YN_WORDS = "|".join(re.escape(w) for w in sorted(YES_WORDS | NO_WORDS, key=len, reverse=True))
-_YN_HEAD: Final = re.compile(rf"^\s*{_LEAD}?(?:(?P<w>{_YN_WORDS})(?=$|\s*[.,;:!()\-\u2014"
-                             r"\u3002\uff0c\uff01\uff1b\uff1a\u3001]|\s*\n)"
+_YN_HEAD: Final = re.compile(rf"^\s*{_LEAD}?(?:(?P<w>{_YN_WORDS})(?=$|\s*[.,;:!()\u2014"
+                             r"\u3002\uff0c\uff01\uff1b\uff1a\u3001]|\s*-(?!\w)|\s*\n)"
                              r"|(?P<f>yes|yeah|yep|s\u00ed|oui|ja|sim)(?=\s)"
                              r"|(?P<n>no|nein|non|n\u00e3o)(?=\s+(?:there|it|it's|i|the|this|that|we|"
                              r"you|these|they)\b))", re.IGNORECASE)

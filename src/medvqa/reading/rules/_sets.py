@@ -46,6 +46,25 @@ FINDINGS = (
          "when X is what was asked.",
          template="{} pneumothorax.", options="YN", expected="B", qtype="yesno",
          question="Is there a pneumothorax?"),
+    rule("finding.absent-contrast", Kind.FINDING_ABSENT,
+         ("rather than", "instead of"),
+         "A finding set aside in favour of another ('… T2 shine-through rather than true "
+         "restriction').",
+         template="DWI is bright, but this is shine-through {} restriction.", options="YN",
+         expected="B", qtype="yesno", question="Is there restricted diffusion?"),
+    rule("finding.none", Kind.FINDING_NONE,
+         ("none (seen|identified|found|present|detected)", "not (seen|identified|found|present|"
+          "detected)"),
+         "'None seen': the question's own finding stated absent.",
+         template="{}.", options="YN", expected="B", qtype="yesno",
+         question="Is there a rib fracture?"),
+    rule("finding.end", Kind.FINDING_END,
+         ("in", "on", "at", "with", "within", "along", "from", "by", "over", "near", "involving",
+          "measuring", "throughout", "across", "seen", "noted", "causing", "extending"),
+         "Where a finding's noun phrase ends: its head is the last word before these ('a "
+         "small left pleural effusion with blunting' is about an effusion).",
+         template="There is a small pleural effusion {} the base of the lung.", options="YN",
+         expected="A", qtype="yesno", question="Is there a pleural effusion?"),
     rule("finding.absent-tail", Kind.FINDING_ABSENT,
          ("(is|are|was|were|has been|have been) not (seen|present|identified|detected|"
           "visualized|visualised|visible|evident|demonstrated|noted|appreciated)",
@@ -57,7 +76,7 @@ FINDINGS = (
          ("there (is|are)", "(is|are) [clearly] (present|seen|noted|identified|visible|evident"
           "|demonstrated)", "(shows|show|demonstrates|demonstrate|reveals|reveal)",
           "positive for", "consistent with", "in keeping with", "compatible with",
-          "(that|this) is"),
+          "(that|this) is", "(present|seen|noted|identified|visible|evident)"),
          "A yes/no question answered by a finding stated present, when X is what was asked "
          "and carries the question's words about its nature.",
          examples=(ex("There is a pneumothorax.", "YN", "A", "yesno", "Is there a pneumothorax?"),
@@ -73,7 +92,9 @@ FINDINGS = (
                    ex("Findings compatible with a meniscal tear.", "YN", "A", "yesno",
                       "Is there a meniscal tear?"),
                    ex("The pleural line is visible: that is a pneumothorax.", "YN", "A",
-                      "yesno", "Is there a pneumothorax?"))),
+                      "yesno", "Is there a pneumothorax?"),
+                   ex("NVD present, covering a third of the disc.", "YN", "A", "yesno",
+                      "Is there NVD?"))),
     rule("finding.nature", Kind.NATURE, _NATURE,
          "Words by which a question asks about a finding's nature: a finding answers yes only "
          "when stated with them ('calcifications are present but benign' does not answer 'Are "
