@@ -25,6 +25,20 @@ if TYPE_CHECKING:
         RunInfo,
         SourceInfo,
     )
+    from medvqa.schema._irt import (
+        BROKEN_FLAGS,
+        FLAG_REASONS,
+        FlaggedItem,
+        IRT_VERSION,
+        IrtCalibration,
+        IrtCrossValidation,
+        IrtItem,
+        IrtModel,
+        IrtPriors,
+        IrtQuality,
+        LABEL_ERROR_FLAGS,
+        UNINFORMATIVE_FLAGS,
+    )
     from medvqa.schema._jsonl import (
         ENCODING_FIELD,
         InputError,
@@ -56,6 +70,7 @@ if TYPE_CHECKING:
         CACHE_FILE,
         CHOICE_TYPES,
         CLEAN,
+        FLAGGED_FILE,
         ITEMS_FILE,
         METRICS_FILE,
         PREDICTIONS_FILE,
@@ -66,6 +81,18 @@ if TYPE_CHECKING:
     )
 
 _WHERE: dict[str, str] = {
+    "IRT_VERSION": "_irt",
+    "FLAG_REASONS": "_irt",
+    "LABEL_ERROR_FLAGS": "_irt",
+    "BROKEN_FLAGS": "_irt",
+    "UNINFORMATIVE_FLAGS": "_irt",
+    "IrtItem": "_irt",
+    "IrtModel": "_irt",
+    "IrtPriors": "_irt",
+    "IrtCrossValidation": "_irt",
+    "IrtQuality": "_irt",
+    "IrtCalibration": "_irt",
+    "FlaggedItem": "_irt",
     "ABSENT_WHEN_NULL": "_formats",
     "record_error": "_jsonl",
     "raw_lines": "_jsonl",
@@ -75,6 +102,7 @@ _WHERE: dict[str, str] = {
     "CACHE_FILE": "_names",
     "CHOICE_TYPES": "_names",
     "CLEAN": "_names",
+    "FLAGGED_FILE": "_names",
     "ITEMS_FILE": "_names",
     "METRICS_FILE": "_names",
     "PREDICTIONS_FILE": "_names",
@@ -113,6 +141,18 @@ _WHERE: dict[str, str] = {
 
 
 __all__ = [
+    "IRT_VERSION",
+    "FLAG_REASONS",
+    "LABEL_ERROR_FLAGS",
+    "BROKEN_FLAGS",
+    "UNINFORMATIVE_FLAGS",
+    "IrtItem",
+    "IrtModel",
+    "IrtPriors",
+    "IrtCrossValidation",
+    "IrtQuality",
+    "IrtCalibration",
+    "FlaggedItem",
     "ABSENT_WHEN_NULL",
     "record_error",
     "raw_lines",
@@ -122,6 +162,7 @@ __all__ = [
     "CACHE_FILE",
     "CHOICE_TYPES",
     "CLEAN",
+    "FLAGGED_FILE",
     "ENCODING_FIELD",
     "ITEMS_FILE",
     "METRICS_FILE",
