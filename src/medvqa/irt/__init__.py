@@ -34,10 +34,10 @@ if TYPE_CHECKING:
     from medvqa.irt._session import (
         AccuracyEstimate,
         AdaptiveSession,
-        AdaptiveSettings,
         case_design_effect,
         predict,
     )
+    from medvqa.irt._settings import AdaptiveSettings
     from medvqa.irt._simulate import (
         SimulatedItems,
         correctness,
@@ -71,7 +71,7 @@ _WHERE: dict[str, str] = {
     "item_signals": "_quality",
     "AccuracyEstimate": "_session",
     "AdaptiveSession": "_session",
-    "AdaptiveSettings": "_session",
+    "AdaptiveSettings": "_settings",
     "case_design_effect": "_session",
     "predict": "_session",
     "SimulatedItems": "_simulate",

@@ -29,34 +29,12 @@ import numpy as np
 from scipy.special import log_expit
 
 from medvqa.irt._model import ItemBank, sigmoid
+from medvqa.irt._settings import AdaptiveSettings
 
 #: The ability grid of an adaptive test (finer than calibration's: one test, one model).
 THETA_GRID = np.linspace(-6.0, 6.0, 121)
 #: Two-sided 95 % normal quantile.
 Z95 = 1.959963984540054
-
-
-@dataclass(frozen=True)
-class AdaptiveSettings:
-    """How an adaptive test chooses and stops (its defaults are ``medvqa run --adaptive``'s).
-
-    Attributes:
-        target_se: stop when the standard error of the estimated full-benchmark accuracy is
-            at most this (accuracy scale: 0.03 is ±0.06 at 95 %).
-        budget: most items asked (None: every item of the bank).
-        randomesque: the next item is drawn among this many most informative (1: always the
-            most informative; exposure control above 1).
-        batch: items chosen at once before the ability is updated (more: fewer round trips,
-            a little less adaptive).
-        inflation: factor on the standard error (the calibration's measured interval
-            inflation; 1: none).
-    """
-
-    target_se: float = 0.03
-    budget: int | None = None
-    randomesque: int = 5
-    batch: int = 1
-    inflation: float = 1.0
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
         SourceInfo,
     )
     from medvqa.schema._irt import (
+        AdaptiveEstimate,
+        AdaptiveRecord,
         BROKEN_FLAGS,
         FLAG_REASONS,
         FlaggedItem,
@@ -81,6 +83,8 @@ if TYPE_CHECKING:
     )
 
 _WHERE: dict[str, str] = {
+    "AdaptiveEstimate": "_irt",
+    "AdaptiveRecord": "_irt",
     "IRT_VERSION": "_irt",
     "FLAG_REASONS": "_irt",
     "LABEL_ERROR_FLAGS": "_irt",
@@ -141,6 +145,8 @@ _WHERE: dict[str, str] = {
 
 
 __all__ = [
+    "AdaptiveEstimate",
+    "AdaptiveRecord",
     "IRT_VERSION",
     "FLAG_REASONS",
     "LABEL_ERROR_FLAGS",

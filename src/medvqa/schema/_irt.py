@@ -232,3 +232,66 @@ class FlaggedItem(BaseModel):
     """The flag codes behind the reasons."""
     data: dict[str, Any] = Field(default_factory=dict)
     """Figures behind the flags (discrimination, its z, the other answer …)."""
+
+
+class AdaptiveEstimate(BaseModel):
+    """An adaptive run's estimate of the accuracy it would have had on every item."""
+
+    model_config = ConfigDict(use_attribute_docstrings=True, extra="forbid")
+
+    accuracy: float
+    """Estimated accuracy over every item of the selection: the answers given, plus each item
+    not asked at its probability of being right, averaged over the ability posterior."""
+    se: float
+    """Its standard error (unasked items' outcomes, the ability, the calibration; times the
+    calibration's interval inflation)."""
+    ci: list[float]
+    """[low, high] of the 95 % interval (normal; never outside what the answers allow)."""
+    theta: float
+    """Ability, posterior mean (the calibration's scale)."""
+    theta_sd: float
+    """Ability, posterior standard deviation."""
+    asked: int
+    """Items answered and counted."""
+    right: int
+    """Of those, answered right."""
+
+
+class AdaptiveRecord(BaseModel):
+    """run.json ``adaptive``: how an adaptive run chose its items, why it stopped, what it found."""
+
+    model_config = ConfigDict(use_attribute_docstrings=True, extra="forbid")
+
+    irt: str
+    """The irt.json used, as given."""
+    irt_sha256: str
+    """SHA-256 of that file."""
+    item_model: str
+    """Its item model (1pl, 2pl)."""
+    style: str
+    """Parser style answers were read with while choosing (the calibration's)."""
+    condition: str
+    """The one condition asked."""
+    target_se: float
+    """Standard error the run stopped at (accuracy scale)."""
+    budget: int | None = None
+    """Most items it could ask (null: every item)."""
+    randomesque: int
+    """Items the next one was drawn among (exposure control)."""
+    batch: int
+    """Items chosen at once."""
+    inflation: float
+    """The calibration's interval inflation applied to the standard error."""
+    items_total: int
+    """Items of the selection the estimate is about."""
+    asked_ids: list[str] = Field(default_factory=list)
+    """Ids of the items asked, in the order they were chosen."""
+    failed_ids: list[str] = Field(default_factory=list)
+    """Items chosen whose request failed (not counted; predicted like the unasked)."""
+    stop: str = ""
+    """Why it stopped: ``target`` (standard error reached), ``budget``, ``exhausted`` (every
+    item asked), or empty while unfinished."""
+    note: str = ""
+    """In words, when the target was not reached."""
+    estimate: AdaptiveEstimate | None = None
+    """The estimate when it stopped (``medvqa score`` recomputes it from its own reading)."""
