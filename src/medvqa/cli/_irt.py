@@ -68,7 +68,9 @@ def fit_command(
         say(f"held-out models ({cv.folds} folds): log-loss {losses}; accuracy error "
             f"{cv.accuracy_mae:.3f}")
         if cv.adaptive_items is not None:
-            say(f"adaptive replays at SE {cv.adaptive_target_se}: {cv.adaptive_items:.0f} items "
+            at = (f"SE {cv.adaptive_target_se}" if cv.adaptive_target_se is not None
+                  else "each model's full-run SE")
+            say(f"adaptive replays at {at}: {cv.adaptive_items:.0f} items "
                 f"on average, error {cv.adaptive_error:.3f}, 95 % coverage "
                 f"{cv.adaptive_coverage:.2f}; interval inflation {cal.interval_inflation:.2f}")
     say(f"suspected label errors: {q.suspected_label_errors}; broken or ambiguous: {q.broken}; "

@@ -24,7 +24,8 @@ class IrtFitConfig:
             one model (``clean,blind``: a model and its image-free self).
         seed: seed of the cross-validation's folds and item splits.
         folds: folds of models for cross-validation (below 2: none).
-        cv_target_se: standard error the cross-validated adaptive replays stop at.
+        cv_target_se: standard error the cross-validated adaptive replays stop at (None:
+            each held-out model's full-run standard error).
         to_review: write the suspect items to BENCH/flagged.jsonl, the review app's queue.
     """
 
@@ -35,5 +36,5 @@ class IrtFitConfig:
     conditions: tuple[str, ...] = field(default_factory=lambda: (CLEAN,))
     seed: int = 0
     folds: int = 5
-    cv_target_se: float = 0.03
+    cv_target_se: float | None = None
     to_review: bool = False

@@ -8,7 +8,7 @@ other models, and each held-out model is checked two ways:
   and its answers on the other are predicted — log-loss and Brier score for the 1PL and 2PL
   models and for the baseline that knows only each item's share right in the other models;
 * **adaptive replay**: an adaptive test on its real answers, stopped at the target standard
-  error, against its real accuracy: items asked, error, whether the 95 % interval held the
+  error (by default the one its own full run has), against its real accuracy: items asked, error, whether the 95 % interval held the
   real accuracy, and (real − estimated) / SE. The root mean square of that z over the zoo is
   the calibration's *interval inflation* when it is above 1: an adaptive run widens its
   intervals by it, so their coverage is what was measured, not what was assumed.
@@ -50,9 +50,16 @@ def _losses(p: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     return float(-(y * np.log(p) + (1 - y) * np.log(1 - p)).sum()), float(((p - y) ** 2).sum())
 
 
-def _replay(bank: ItemBank, y: np.ndarray, target_se: float, seed: int,
+def full_run_se(y: np.ndarray) -> float:
+    """The binomial standard error of a model's accuracy on every item it answered."""
+    p = float(np.mean(y))
+    return max(float(np.sqrt(p * (1.0 - p) / max(len(y), 1))), 1e-4)
+
+
+def _replay(bank: ItemBank, y: np.ndarray, target_se: float | None, seed: int,
             m: int) -> tuple[int, float, float, bool]:
-    session = AdaptiveSession(bank, AdaptiveSettings(target_se=target_se),
+    target = full_run_se(y) if target_se is None else target_se
+    session = AdaptiveSession(bank, AdaptiveSettings(target_se=target),
                               rng_for(seed, "irt-cv-replay", m))
     est = session.estimate()
     while session.stop_reason(est) is None:
@@ -65,7 +72,9 @@ def _replay(bank: ItemBank, y: np.ndarray, target_se: float, seed: int,
 
 
 def cross_validate(correct: np.ndarray, cases: np.ndarray, item_model: str, priors: Priors,
-                   *, seed: int, folds: int = 5, target_se: float = 0.03) -> CrossValidationResult:
+                   *, seed: int, folds: int = 5,
+                   target_se: float | None = None,
+                   compare: bool = True) -> CrossValidationResult:
     """Cross-validate a calibration over models (see the module's docstring).
 
     Args:
@@ -75,7 +84,10 @@ def cross_validate(correct: np.ndarray, cases: np.ndarray, item_model: str, prio
         priors: the calibration's starting priors.
         seed: seed of the folds and the splits.
         folds: folds (at most one per model).
-        target_se: standard error the replays stop at.
+        compare: also fit the other item model, for the log-loss comparison.
+        target_se: standard error the replays stop at (None: each held-out model's full-run
+            standard error, where an interval is narrowest and the calibration's own error
+            weighs most: the inflation measured there is safe at any wider target).
     """
     n_models = correct.shape[0]
     k = max(2, min(folds, n_models))
@@ -87,7 +99,8 @@ def cross_validate(correct: np.ndarray, cases: np.ndarray, item_model: str, prio
     replays: list[tuple[int, float, float, bool]] = []
     for f in range(k):
         train = correct[fold_of != f]
-        fits = {name: calibrate(train, name, priors, cases=cases).bank for name in ("1pl", "2pl")}
+        names = ("1pl", "2pl") if compare else (item_model,)
+        fits = {name: calibrate(train, name, priors, cases=cases).bank for name in names}
         obs = ~np.isnan(train)
         base = (np.nansum(train, axis=0) + 0.5) / (obs.sum(axis=0) + 1.0)
         for m in np.flatnonzero(fold_of == f):
@@ -114,10 +127,11 @@ def cross_validate(correct: np.ndarray, cases: np.ndarray, item_model: str, prio
     n = max(count, 1)
     z = np.array([r[2] for r in replays]) if replays else np.zeros(0)
     z_rms = float(np.sqrt(np.mean(z**2))) if len(z) else None
+    kept = [*names, "baseline"]
     summary = IrtCrossValidation(
         folds=k,
-        log_loss={name: round(v / n, 6) for name, v in loss.items()},
-        brier={name: round(v / n, 6) for name, v in brier.items()},
+        log_loss={name: round(loss[name] / n, 6) for name in kept},
+        brier={name: round(brier[name] / n, 6) for name in kept},
         accuracy_mae=round(float(np.mean(acc_err)), 6) if acc_err else 0.0,
         adaptive_items=round(float(np.mean([r[0] for r in replays])), 3) if replays else None,
         adaptive_target_se=target_se,

@@ -10,6 +10,12 @@ Four signals per item, from the zoo's answers and the calibration:
   :data:`CONSENSUS_SHARE` of those that answered, and at least :data:`CONSENSUS_MIN` models)
   give one and the same answer other than the key: what a wrong key looks like when the item
   is easy, where every model is "wrong" and no slope can be seen.
+* **another answer rises** — one answer other than the key is chosen more often the stronger
+  the model (its choice regressed on ability, z at least :data:`RISING_Z`): with a right key
+  every wrong answer is chosen less by stronger models, so the rising one is likely the real
+  answer. The strongest signal of the four where models answer at all, because the true
+  answer's choice curve spans the whole range while a wrong key's right-rate spans only the
+  distractor's share.
 * **near-zero discrimination** — the slope's 95 % interval lies within ±:data:`FLAT_SLOPE`:
   strong and weak models alike are right at the same rate (an ambiguous or broken item). With
   tens of models an interval is rarely that narrow, so this flags only what the zoo is sure of.
@@ -38,6 +44,8 @@ CONSENSUS_MIN = 3
 #: item with a right key is this far below zero about once in 400 (``medvqa bench --only
 #: adaptive`` measures the precision and recall of the flags on planted errors).
 NEGATIVE_Z = -1.0
+#: z at or above which another answer's choice rate rises with ability (one-sided 5 %).
+RISING_Z = 1.6448536269514729
 #: Half-width of the band a slope's 95 % interval must lie in to be called near zero.
 FLAT_SLOPE = 0.3
 #: Family-wise level of the misfit test (Bonferroni over the items).
@@ -150,6 +158,38 @@ def _consensus(chosen: np.ndarray, y: np.ndarray, obs: np.ndarray, keys: list[st
     return out
 
 
+def _rising(chosen: np.ndarray, obs: np.ndarray, keys: list[str],
+            theta: np.ndarray) -> tuple[list[str | None], np.ndarray]:
+    """Per item the answer other than the key whose choice rises most with ability, and its z.
+
+    With a right key every other answer is chosen less as models get stronger; an answer that
+    stronger models choose more is what the key should be. One logistic regression of "chose
+    this answer" on ability per (item, other answer), all at once.
+    """
+    columns: list[np.ndarray] = []
+    owners: list[tuple[int, str]] = []
+    for i, key in enumerate(keys):
+        if not key:
+            continue
+        answered = obs[:, i] > 0
+        texts = {str(c) for c, o in zip(chosen[:, i], answered, strict=True) if o and c}
+        for text in sorted(texts - {key}):
+            columns.append(np.array([c == text for c in chosen[:, i]], dtype=float))
+            owners.append((i, text))
+    best: list[str | None] = [None] * len(keys)
+    best_z = np.full(len(keys), np.nan)
+    if not columns:
+        return best, best_z
+    y = np.stack(columns, axis=1)
+    mask = np.stack([obs[:, i] for i, _ in owners], axis=1)
+    slope, se = _regress(y, mask, theta)
+    z = slope / se
+    for (i, text), zi in zip(owners, z, strict=True):
+        if np.isnan(best_z[i]) or zi > best_z[i]:
+            best_z[i], best[i] = zi, text
+    return best, best_z
+
+
 def item_signals(correct: np.ndarray, chosen: np.ndarray, keys: list[str], bank: ItemBank,
                  theta: np.ndarray) -> ItemSignals:
     """Every item's quality signals and flags (see the module's docstring).
@@ -167,6 +207,7 @@ def item_signals(correct: np.ndarray, chosen: np.ndarray, keys: list[str], bank:
     infit, outfit, outfit_p = _residual_fit(y, obs, bank, theta)
     rest = _item_rest(y, obs)
     others = _consensus(chosen, y, obs, keys, theta)
+    rising, rising_z = _rising(chosen, obs, keys, theta)
     answered, right = obs.sum(axis=0), (y * obs).sum(axis=0)
     n_items = correct.shape[1]
     flags: list[list[str]] = []
@@ -183,6 +224,9 @@ def item_signals(correct: np.ndarray, chosen: np.ndarray, keys: list[str], bank:
             f.append("negative-discrimination")
         if others[i] is not None:
             f.append("consensus-other-answer")
+        elif rising_z[i] >= RISING_Z:
+            f.append("other-answer-rises")
+            others[i] = rising[i]
         half = 1.959963984540054 * slope_se[i]
         if not alike and abs(slope[i]) + half <= FLAT_SLOPE:
             f.append("near-zero-discrimination")

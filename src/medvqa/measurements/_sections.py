@@ -28,4 +28,6 @@ SECTIONS: Registry[Callable[[bool], list[BenchFigure]]] = Registry("bench sectio
     "audit": Entry(f"{_B}._audit:bench_audit", "the integrity audit: hashing, near-duplicate "
                    "search, detection quality"),
     "train": Entry(f"{_B}._train:bench_train", "trained baselines"),
+    "adaptive": Entry(f"{_B}._adaptive:bench_adaptive", "IRT calibration and adaptive runs: "
+                      "items saved, ranking, error, coverage; planted label errors found"),
 })

@@ -20,6 +20,8 @@ FLAG_REASONS: dict[str, str] = {
                                "(negative discrimination): check the answer key",
     "consensus-other-answer": "most of the stronger models give one other answer: check the "
                               "answer key",
+    "other-answer-rises": "stronger models choose another answer more often: check the "
+                          "answer key",
     "near-zero-discrimination": "right or wrong regardless of how strong the model is "
                                 "(near-zero discrimination): ambiguous or broken item?",
     "misfit": "answers do not follow the item model (misfit): check the item",
@@ -28,7 +30,8 @@ FLAG_REASONS: dict[str, str] = {
     "unanswered": "no model answered it: uninformative",
 }
 #: The flags that suspect a wrong answer key (label error).
-LABEL_ERROR_FLAGS = frozenset({"negative-discrimination", "consensus-other-answer"})
+LABEL_ERROR_FLAGS = frozenset({"negative-discrimination", "consensus-other-answer",
+                               "other-answer-rises"})
 #: The flags that suspect a broken or ambiguous item.
 BROKEN_FLAGS = frozenset({"near-zero-discrimination", "misfit"})
 #: The flags of items that tell models apart not at all.
@@ -76,8 +79,8 @@ class IrtItem(BaseModel):
     outfit_p: float | None = None
     """p-value of the outfit under the model (χ² approximation)."""
     top_other: str | None = None
-    """The answer (option text) other than the key given most often by the stronger half of
-    the zoo, when that half mostly agrees on it."""
+    """The answer (option text) other than the key that the stronger half of the zoo mostly
+    agrees on, or else whose choice rises most with ability when that is flagged."""
     flags: list[str] = Field(default_factory=list)
     """Codes of why the item is suspect (keys of ``FLAG_REASONS``); empty: nothing suspect."""
 
@@ -141,7 +144,8 @@ class IrtCrossValidation(BaseModel):
     """Mean items an adaptive replay of each held-out model asked (its real answers) to reach
     ``adaptive_target_se``."""
     adaptive_target_se: float | None = None
-    """The target standard error of the replays."""
+    """The target standard error of the replays (null: each model's full-run standard error,
+    the binomial SE of its accuracy on every item)."""
     adaptive_error: float | None = None
     """Mean absolute error of the replays' full-benchmark accuracy against the real one."""
     adaptive_coverage: float | None = None
