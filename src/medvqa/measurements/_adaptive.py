@@ -39,7 +39,7 @@ from medvqa.rng import rng_for
 log = logging.getLogger(__name__)
 
 #: (models, items, replicates) of the simulated zoos; the quick bench runs fewer.
-ZOOS = ((10, 500, 4), (30, 1000, 4), (100, 5000, 1))
+ZOOS = ((10, 500, 4), (30, 1000, 4), (100, 3000, 1))
 QUICK_ZOOS = ((10, 500, 1), (30, 1000, 2), (100, 2000, 1))
 #: New models tested adaptively per replicate.
 TEST_MODELS = 50
