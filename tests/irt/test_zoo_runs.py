@@ -7,7 +7,6 @@ ability would), run, scored and calibrated through the command line.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 

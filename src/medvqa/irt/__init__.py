@@ -1,6 +1,6 @@
-"""Item response theory on a zoo of runs: item difficulty and discrimination, suspect items,
-and adaptive evaluation (the same accuracy from a fraction of the items).
+"""Item response theory on a zoo of runs: item parameters, suspect items, adaptive evaluation.
 
+Adaptive evaluation gives the same accuracy from a fraction of the items.
 ``medvqa irt fit`` calibrates a benchmark's items on scored runs (:func:`fit_irt`, writing
 ``irt.json``); its item-quality flags name items whose key looks wrong or that tell nothing;
 ``medvqa run --adaptive irt.json`` asks a new model only the items that tell the most about it
@@ -80,6 +80,39 @@ _WHERE: dict[str, str] = {
     "simulate_items": "_simulate",
 }
 
-__all__ = list(_WHERE)
+__all__ = [
+    "Calibration",
+    "Priors",
+    "calibrate",
+    "IrtFitConfig",
+    "CrossValidationResult",
+    "cross_validate",
+    "FLAG_SOURCE",
+    "IrtFitResult",
+    "fit_irt",
+    "key_text",
+    "quality_counts",
+    "review_flags",
+    "write_flagged",
+    "bank_of",
+    "load_calibration",
+    "MIN_MODELS",
+    "ResponseMatrix",
+    "ZooModel",
+    "read_matrix",
+    "IRT_MODELS",
+    "ItemBank",
+    "ItemSignals",
+    "item_signals",
+    "AccuracyEstimate",
+    "AdaptiveSession",
+    "AdaptiveSettings",
+    "case_design_effect",
+    "predict",
+    "SimulatedItems",
+    "correctness",
+    "simulate_choices",
+    "simulate_items",
+]
 
 __getattr__, __dir__ = lazy_exports(__name__, _WHERE, globals())

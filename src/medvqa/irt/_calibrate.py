@@ -236,7 +236,7 @@ def calibrate(responses: np.ndarray, model: str = "2pl", priors: Priors | None =
     converged = False
     iterations = 0
     post, loglik = _posterior(y, obs, bank, log_w)
-    for iterations in range(1, max_iter + 1):
+    for iterations in range(1, max_iter + 1):  # noqa: B007 - the count is reported
         n_q, r_q = obs.T @ post, y.T @ post  # items × grid: expected counts
         if model == "2pl":
             a, d, _ = _m_step_2pl(bank.a, bank.d, n_q, r_q, priors)

@@ -1,4 +1,4 @@
-"""Held-out-model cross-validation: does the calibration predict models it has not seen?
+"""Held-out-model cross-validation: whether the calibration predicts models it has not seen.
 
 The zoo's models are dealt into folds (seeded). For each fold the items are calibrated on the
 other models, and each held-out model is checked two ways:
@@ -8,10 +8,11 @@ other models, and each held-out model is checked two ways:
   and its answers on the other are predicted — log-loss and Brier score for the 1PL and 2PL
   models and for the baseline that knows only each item's share right in the other models;
 * **adaptive replay**: an adaptive test on its real answers, stopped at the target standard
-  error (by default the one its own full run has), against its real accuracy: items asked, error, whether the 95 % interval held the
-  real accuracy, and (real − estimated) / SE. The root mean square of that z over the zoo is
-  the calibration's *interval inflation* when it is above 1: an adaptive run widens its
-  intervals by it, so their coverage is what was measured, not what was assumed.
+  error (by default the one its own full run has), against its real accuracy: items asked,
+  error, whether the 95 % interval held the real accuracy, and (real − estimated) / SE. The
+  root mean square of that z over the zoo is the calibration's *interval inflation* when it is
+  above 1: an adaptive run widens its intervals by it, so their coverage is what was
+  measured, not what was assumed.
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ class CrossValidationResult:
     inflation: float
 
 
-def _halves(cases: np.ndarray, answered: np.ndarray, seed: int, m: int) -> tuple[np.ndarray,
-                                                                                   np.ndarray]:
+def _halves(cases: np.ndarray, answered: np.ndarray, seed: int,
+            m: int) -> tuple[np.ndarray, np.ndarray]:
     labels = np.unique(cases[answered])
     pick = rng_for(seed, "irt-cv-half", m).permutation(labels)[: len(labels) // 2]
     first = np.isin(cases, pick) & answered

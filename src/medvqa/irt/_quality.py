@@ -73,8 +73,10 @@ class ItemSignals:
 
 def _regress(y: np.ndarray, obs: np.ndarray, theta: np.ndarray,
              steps: int = 25, prior_sd: float = 5.0) -> tuple[np.ndarray, np.ndarray]:
-    """Per item (columns) a logistic regression of the answers on ``theta`` (vectorised Newton,
-    a weak ridge so that a perfectly separated item stays finite); slope and its SE."""
+    """Per item (columns) a logistic regression of the answers on ``theta``: slope and its SE.
+
+    Vectorised Newton steps, with a weak ridge so that a perfectly separated item stays finite.
+    """
     n_items = y.shape[1]
     alpha = np.zeros(n_items)
     beta = np.zeros(n_items)

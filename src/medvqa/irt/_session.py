@@ -156,7 +156,7 @@ class AdaptiveSession:
         deff = self.design_effect()
         post = self._posterior(deff)
         theta = float(post @ THETA_GRID)
-        theta_sd = float(np.sqrt(max(post @ THETA_GRID**2 - theta**2, 0.0)))
+        theta_sd = float(np.sqrt(max(float(post @ THETA_GRID**2) - theta**2, 0.0)))
         mean_sum = float(post @ self._sum_p)
         var = float(post @ self._sum_pq) + float(post @ (self._sum_p - mean_sum) ** 2) + \
             float(post @ self._sum_calib)

@@ -42,12 +42,12 @@ from medvqa.run._selection import ItemSelection, SelectionScan, resume_info, sca
 from medvqa.run._sending import RequestSender, SendCounts, SendSettings
 from medvqa.schema import (
     BENCHMARK_FILE,
-    AdaptiveRecord,
     CACHE_FILE,
     CLEAN,
     ITEMS_FILE,
     PREDICTIONS_FILE,
     RUN_FILE,
+    AdaptiveRecord,
     Benchmark,
     InputError,
     RunInfo,

@@ -26,20 +26,20 @@ if TYPE_CHECKING:
         SourceInfo,
     )
     from medvqa.schema._irt import (
-        AdaptiveEstimate,
-        AdaptiveRecord,
         BROKEN_FLAGS,
         FLAG_REASONS,
-        FlaggedItem,
         IRT_VERSION,
+        LABEL_ERROR_FLAGS,
+        UNINFORMATIVE_FLAGS,
+        AdaptiveEstimate,
+        AdaptiveRecord,
+        FlaggedItem,
         IrtCalibration,
         IrtCrossValidation,
         IrtItem,
         IrtModel,
         IrtPriors,
         IrtQuality,
-        LABEL_ERROR_FLAGS,
-        UNINFORMATIVE_FLAGS,
     )
     from medvqa.schema._jsonl import (
         ENCODING_FIELD,

@@ -57,11 +57,11 @@ def adaptive_block(bench_dir: Path, run_dir: Path, info: RunInfo) -> dict[str, A
     try:
         cal = load_calibration(Path(rec.irt), info.items_sha256)
     except BadInputError as exc:
-        est = rec.estimate
+        stored = rec.estimate
         block.update({"recomputed": False, "why": f"the run's own estimate: {exc}"})
-        if est is not None:
-            block.update({"accuracy": est.accuracy, "se": est.se, "ci": est.ci,
-                          "asked": est.asked, "right": est.right})
+        if stored is not None:
+            block.update({"accuracy": stored.accuracy, "se": stored.se, "ci": stored.ci,
+                          "asked": stored.asked, "right": stored.right})
         return block
     cond = get_condition(rec.condition, seed=info.seed)
     items = [it for it in _selected(bench_dir, info) if cond.applies_to(it)]

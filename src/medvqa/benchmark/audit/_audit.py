@@ -23,6 +23,7 @@ from medvqa.benchmark.audit._hashing import (
     NEAR_THRESHOLD,
     Thresholds,
 )
+from medvqa.benchmark.audit._item_quality import item_quality
 from medvqa.benchmark.audit._leakage import (
     byte_and_pixel_leaks,
     case_leaks,
@@ -38,7 +39,6 @@ from medvqa.benchmark.audit._model import (
     IrtRef,
     Summary,
 )
-from medvqa.benchmark.audit._item_quality import item_quality
 from medvqa.benchmark.audit._near import near_duplicates
 from medvqa.benchmark.audit._questions import question_findings, resolve_method
 from medvqa.benchmark.audit._severity import capped
