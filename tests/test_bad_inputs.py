@@ -408,6 +408,45 @@ def _adjudicate_unscored(w: Workspace) -> list[str]:
             str(w.root / "r.sqlite")]
 
 
+def _irt_runs(w: Workspace, bench: Path, n: int, scored: bool = True) -> list[str]:
+    """``--runs`` arguments of ``n`` runs of the random model on ``bench``."""
+    args = []
+    for i in range(n):
+        out = w.scored(bench, f"run{i}") if scored else w.run(bench, f"run{i}")
+        args += ["--runs", str(out)]
+    return args
+
+
+def _irt_too_few(w: Workspace) -> list[str]:
+    bench = w.bench()
+    return ["irt", "fit", str(bench), *_irt_runs(w, bench, 3), "-o", str(w.root / "irt.json")]
+
+
+def _irt_other_bench(w: Workspace) -> list[str]:
+    bench, other = w.bench(), w.bench("other", n=5)
+    runs = _irt_runs(w, bench, 4) + ["--runs", str(w.scored(other, "elsewhere"))]
+    return ["irt", "fit", str(bench), *runs, "-o", str(w.root / "irt.json")]
+
+
+def _irt_not_scored(w: Workspace) -> list[str]:
+    bench = w.bench()
+    return ["irt", "fit", str(bench), *_irt_runs(w, bench, 5, scored=False), "-o",
+            str(w.root / "irt.json")]
+
+
+def _adaptive_other_items(w: Workspace) -> list[str]:
+    from medvqa.schema import IrtCalibration, IrtPriors, write_json
+
+    bench = w.bench()
+    write_json(w.root / "irt.json", IrtCalibration(
+        tool_version="test", benchmark="elsewhere", items_sha256="0" * 64, item_model="2pl",
+        conditions=["clean"], priors=IrtPriors(slope_mean=1, slope_sd=0.5, intercept_sd=2.5,
+                                               empirical=True),
+        loglik=0.0, aic=0.0, bic=0.0, iterations=1, converged=True, models=[], items=[]))
+    return ["run", str(bench), "--model", "random", "-o", str(w.root / "run"), "--adaptive",
+            str(w.root / "irt.json")]
+
+
 URL = "http://127.0.0.1:9/v1"
 
 
@@ -558,6 +597,14 @@ CASES: list[Case] = [
     Case("audit-threshold-out-of-range", _audit("--near-threshold", "40"), 1,
          "--near-threshold 40"),
     Case("card-not-a-benchmark", _not_a_bench("card"), 2, "no benchmark.json"),
+    # irt and adaptive runs
+    Case("irt-too-few-models", _irt_too_few, 2, "a calibration needs at least 5 (add 2 more",
+         absent=("irt.json",)),
+    Case("irt-other-benchmark", _irt_other_bench, 2, "the run was made on other items",
+         absent=("irt.json",)),
+    Case("irt-not-scored", _irt_not_scored, 2, "not scored", absent=("irt.json",)),
+    Case("adaptive-other-items", _adaptive_other_items, 2, "calibrated on other items",
+         absent=("run",)),
 ]
 
 

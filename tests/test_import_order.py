@@ -30,6 +30,7 @@ LAYERS: list[set[str]] = [
     {"models"},
     {"reading"},
     {"conditions"},
+    {"irt"},
     {"run"},
     {"score"},
     {"curate"},

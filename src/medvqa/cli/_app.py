@@ -27,6 +27,7 @@ from medvqa.cli._export import export_command
 from medvqa.cli._filter import filter_app
 from medvqa.cli._import import import_command
 from medvqa.cli._import_predictions import agreement_command, import_predictions_command
+from medvqa.cli._irt import irt_app
 from medvqa.cli._parse import parse_command
 from medvqa.cli._report import report_command
 from medvqa.cli._review import review_app
@@ -91,6 +92,7 @@ review_app.command("adjudicate")(adjudicate_command)
 review_app.command("export-adjudication")(export_adjudication_command)
 app.add_typer(review_app, name="review")
 app.add_typer(train_app, name="train")
+app.add_typer(irt_app, name="irt")
 
 
 def _usage_errors() -> tuple[type[Exception], ...]:

@@ -29,6 +29,9 @@ def audit_command(
     runs: list[Path] = typer.Option(
         [], "--runs", help="A scored RUN/ whose image-free conditions (text-only, blind …) "
         "measure guessability (repeatable)."),
+    irt: Path | None = typer.Option(
+        None, "--irt", help="irt.json of this benchmark (`medvqa irt fit`): report the items "
+        "it suspects of a wrong key, broken, or uninformative."),
     out: Path | None = typer.Option(
         None, "-o", "--out", help="audit.json to write (default: BENCH/audit.json); "
         "audit.html is written beside it."),
@@ -81,7 +84,7 @@ def audit_command(
                     mirrored=not no_mirror, exact_near=exact_near,
                     corners=not no_corner_views,
                     question_method=question_method, workers=workers,
-                    removes=_removes),
+                    removes=_removes, irt=irt),
         target, None if no_html else target.with_suffix(".html"))
     audit = write_audit_report(config)
     console = Console(highlight=False)

@@ -17,7 +17,7 @@ from rich.markup import escape
 from medvqa.cli._help import default_of, names_help
 from medvqa.conditions import CONDITIONS
 from medvqa.models import ATTENTION, BACKENDS, DEVICES, DTYPES, ModelConfig, RetryPolicy
-from medvqa.run import EXECUTORS, RayOptions, RunConfig, RunRequest
+from medvqa.run import EXECUTORS, AdaptiveRun, RayOptions, RunConfig, RunRequest
 
 if TYPE_CHECKING:
     from medvqa.run import RunOutcome, RunProgress, RunSummary
@@ -169,6 +169,22 @@ def run_command(
         _d("max_image_pixels"), "--max-image-pixels", min=0,
         help="Most pixels of one image, read from its header before decoding; a larger image "
              "is that item's error (0: no cap below Pillow's own)."),
+    adaptive: Path | None = typer.Option(
+        None, "--adaptive", help="irt.json (`medvqa irt fit`): ask only the most informative "
+        "items, and estimate the accuracy on all of them."),
+    target_se: float = typer.Option(
+        default_of(AdaptiveRun, "target_se"), "--target-se",
+        help="--adaptive: stop when the estimated accuracy's standard error is at most this."),
+    budget: int | None = typer.Option(
+        default_of(AdaptiveRun, "budget"), "--budget", min=1,
+        help="--adaptive: most items asked (default: no limit but the benchmark)."),
+    randomesque: int = typer.Option(
+        default_of(AdaptiveRun, "randomesque"), "--randomesque", min=1,
+        help="--adaptive: draw the next item among this many most informative (exposure "
+             "control)."),
+    adaptive_batch: int = typer.Option(
+        default_of(AdaptiveRun, "batch"), "--adaptive-batch", min=1,
+        help="--adaptive: items chosen and sent at once."),
 ) -> None:
     """Run a model (or every model of --models) on a benchmark; resumes and never asks twice.
 
@@ -215,6 +231,8 @@ def run_command(
         perturb_workers=perturb_workers,
         max_image_pixels=max_image_pixels,
         name=name,
+        adaptive=AdaptiveRun(adaptive, target_se, budget, randomesque, adaptive_batch)
+        if adaptive is not None else None,
     )
     request = RunRequest(config, models, executor,
                          RayOptions(address=ray_address, workers=ray_workers, gpus=ray_gpus),
@@ -313,6 +331,16 @@ class _ConsoleEvents:
             f"{summary.prediction_errors} errors"
             + (" (rerun with --retry-errors to ask them again)"
                if summary.prediction_errors else ""), markup=False)
+        ad = summary.adaptive
+        if ad is not None and ad.estimate is not None:
+            est = ad.estimate
+            out.print(
+                f"adaptive estimate of the accuracy on all {ad.items_total} items: "
+                f"{est.accuracy:.3f} (95 % CI {est.ci[0]:.3f}–{est.ci[1]:.3f}, SE {est.se:.4f}) "
+                f"from {est.asked} items asked; stopped: {ad.stop or 'unfinished'}",
+                markup=False)
+            if ad.note:
+                out.print(f"note: {ad.note}", markup=False, soft_wrap=True)
 
 
 def _print_table(outcome: RunOutcome) -> None:

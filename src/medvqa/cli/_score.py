@@ -141,6 +141,13 @@ def score_command(
     for note in result.notes:
         err.print(f"[yellow]note[/yellow] {escape(note)}", highlight=False, soft_wrap=True)
 
+    ad = result.metrics.adaptive
+    if ad is not None and ad.get("accuracy") is not None:
+        Console(highlight=False).print(escape(
+            f"adaptive estimate of the accuracy on all {ad['items_total']} items: "
+            f"{ad['accuracy']:.3f} (95 % CI {ad['ci'][0]:.3f}–{ad['ci'][1]:.3f}) from "
+            f"{ad['asked']} items asked (the table's accuracy is of the asked items only, "
+            "chosen for being informative)"), soft_wrap=True)
     for line in missing_lines(result.metrics.coverage or {}):
         err.print(f"[yellow]missing[/yellow] {escape(line)}", highlight=False, soft_wrap=True)
 

@@ -31,4 +31,6 @@ SECTIONS: Registry[Callable[[bool], list[BenchFigure]]] = Registry("bench sectio
     "reader-error": Entry(f"{_B}._reader_error:bench_reader_error", "reader-audit intervals "
                           "by simulation: coverage and width of prediction-powered, plain and "
                           "humans-only accuracy"),
+    "adaptive": Entry(f"{_B}._adaptive:bench_adaptive", "IRT calibration and adaptive runs: "
+                      "items saved, ranking, error, coverage; planted label errors found"),
 })

@@ -259,7 +259,8 @@ def _present_in(clause: str, words: frozenset[str], bk: RuleBook) -> str | None:
 
 def _noun_phrase_present(clause: str, question: str, bk: RuleBook) -> bool:
     """A clause that opens by naming the question's finding, with no negation or condition in
-    it ("Central ulceration with a crust" answers "Is this lesion ulcerated?")."""
+    it ("Central ulceration with a crust" answers "Is this lesion ulcerated?").
+    """
     if _NEGATED.search(clause) or "?" in clause:
         return False
     words = word_tokens(clause)

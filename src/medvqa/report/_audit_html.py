@@ -43,6 +43,8 @@ EXPLAIN = {
                   "often than chance (exact one-sided test).",
     "answer-class-balance": "The most frequent answer per split and question type.",
     "guessability": "Accuracy without the image, from scored runs, against chance.",
+    "item-quality": "Items the zoo's answers single out (medvqa irt fit): a key that looks "
+                    "wrong, a broken item, or one every model answers alike.",
     "unreadable-image": "Images that could not be read; skipped by the image checks.",
     "skipped-line": "Lines of items.jsonl that could not be read.",
     "truncated": "Findings left out of audit.json (the summary counts them all).",

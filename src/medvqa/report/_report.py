@@ -91,10 +91,13 @@ def _leaderboard_row(run: LoadedRun) -> dict[str, Any] | None:
         return None
     name, block = found
     o = block.overall
+    ad = run.metrics.adaptive
+    n = (f"{ad['asked']} asked of {ad['items_total']} (adaptive)"
+         if ad and ad.get("accuracy") is not None else n_of(run.metrics.coverage, name, o.n))
     return {
         "model": run.label,
         "text_only": bool(run.info and run.info.model_info.get("text_only")),
-        "n": n_of(run.metrics.coverage, name, o.n),
+        "n": n,
         "errors": o.errors,
         **{m.name: cell(m, o) for m in metric_names("report")},
         "accuracy_value": o.accuracy.value,
@@ -103,6 +106,22 @@ def _leaderboard_row(run: LoadedRun) -> dict[str, Any] | None:
         # Beside the plain accuracy: the prediction-powered one, where clinicians audited.
         "ppi": audit_cell(run.metrics.reading, name),
     }
+
+
+def adaptive_note(run: LoadedRun) -> str | None:
+    """An adaptive run's estimate of its accuracy on every item, in words (None: not adaptive).
+
+    Its leaderboard figures are of the items it was asked, chosen for being informative.
+    """
+    ad = run.metrics.adaptive
+    if not ad or ad.get("accuracy") is None:
+        return None
+    low, high = ad["ci"]
+    return (f"{run.label}: adaptive estimate of the accuracy on all {ad['items_total']} items "
+            f"{ad['accuracy']:.3f} (95 % CI {low:.3f}–{high:.3f}), from {ad['asked']} items "
+            f"asked ({ad['item_model']} calibration {ad['irt']}; stopped: {ad['stop']}); its "
+            "row's figures are of the asked items only" + (f". {ad['note']}" if ad.get("note")
+                                                           else ""))
 
 
 def n_of(cov: dict[str, Any] | None, condition: str, n: int) -> str:
@@ -237,7 +256,8 @@ def build_sections(runs: list[LoadedRun], by: str = "category") -> list[Benchmar
             section.category_rows.append({"model": r.label, "cells": [
                 fmt(per[c].accuracy) if c in per else "–" for c in cats]})
             per_category[r.label] = [per[c].accuracy.value if c in per else None for c in cats]
-        section.notes = _notes(baselines)
+        section.notes = _notes(baselines) + [
+            line for r in ranked if (line := adaptive_note(r)) is not None]
         section.plots = accuracy_figures(name, [r.label for r, _ in baselines],
                                          [b for _, b in baselines], cats, per_category)
         for r in ranked:

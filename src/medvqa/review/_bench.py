@@ -9,8 +9,10 @@ from typing import Any
 from medvqa.errors import BadInputError
 from medvqa.schema import (
     BENCHMARK_FILE,
+    FLAGGED_FILE,
     ITEMS_FILE,
     Benchmark,
+    FlaggedItem,
     Item,
     ReviewRecord,
     read_json,
@@ -30,6 +32,8 @@ class ReviewBench:
         card: benchmark.json.
         items: item id → item, in file order.
         review: item id → its review.jsonl record (source text, judges' scores), if any.
+        flags: item id → why it was sent to review (flagged.jsonl: ``medvqa irt fit
+            --to-review``); those items come first in the queue.
         images: the image paths the items reference (the only files the app serves).
     """
 
@@ -39,6 +43,12 @@ class ReviewBench:
     items: dict[str, Item]
     review: dict[str, dict[str, Any]] = field(default_factory=dict)
     images: frozenset[str] = frozenset()
+    flags: dict[str, list[str]] = field(default_factory=dict)
+
+    def queue_order(self, skip: str | None = None) -> list[str]:
+        """Item ids in review order: flagged items first (BENCH/flagged.jsonl), then the rest."""
+        ids = [i for i in self.items if i != skip]
+        return [i for i in ids if i in self.flags] + [i for i in ids if i not in self.flags]
 
     def judges(self, item_id: str) -> dict[str, Any]:
         """The LLM judges' verdicts on an item (review.jsonl first, then the item's provenance)."""
@@ -91,6 +101,11 @@ def load_bench(path: Path) -> ReviewBench:
     rfile = path / REVIEW_FILE
     review = ({r.item_id: r.model_dump(mode="json") for r in read_jsonl(rfile, ReviewRecord)}
               if rfile.is_file() else {})
+    flags: dict[str, list[str]] = {}
+    if (path / FLAGGED_FILE).is_file():
+        for rec in read_jsonl(path / FLAGGED_FILE, FlaggedItem):
+            if rec.item_id in items:
+                flags.setdefault(rec.item_id, []).extend(rec.reasons)
     sha = card.items_sha256 or "nohash"
     return ReviewBench(
         key=f"{card.name}@{sha[:12]}",
@@ -99,4 +114,5 @@ def load_bench(path: Path) -> ReviewBench:
         items=items,
         review=review,
         images=frozenset(p for i in items.values() for p in i.images),
+        flags=flags,
     )

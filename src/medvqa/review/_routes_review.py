@@ -109,7 +109,7 @@ def next_item(request: Request, index: int, skip: str | None = None) -> Any:
     bench = st.bench_for(s.reviewer, index)
     if bench is None:
         raise HTTPException(status_code=404, detail="no such benchmark for you")
-    order = [i for i in bench.items if i != skip]
+    order = bench.queue_order(skip)
     item_id = st.store.next_item(bench.key, order, s.reviewer, st.config.per_item)
     if item_id is None:
         return st.render("done.html", s, bench=bench, index=index)
@@ -129,7 +129,7 @@ def item_page(request: Request, index: int, id: str) -> Any:  # noqa: A002
     versions = st.store.versions(bench.key, id)
     view = view_model(bench, id, versions)
     return st.render("item.html", s, index=index, bench=bench, v=view, reasons=REASONS,
-                     nonce=new_nonce(), error="")
+                     nonce=new_nonce(), error="", flags=bench.flags.get(id, []))
 
 
 @router.post("/b/{index}/decide")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from medvqa._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from medvqa.run._config import EXECUTORS, RayOptions, RunConfig, RunRequest
+    from medvqa.run._config import EXECUTORS, AdaptiveRun, RayOptions, RunConfig, RunRequest
     from medvqa.run._journal import JournalRow, PredictionJournal
     from medvqa.run._many import run_dirs
     from medvqa.run._max_tokens import default_max_tokens
@@ -33,6 +33,7 @@ _WHERE: dict[str, str] = {
     "RunOutcome": "_request",
     "RunEvents": "_request",
     "RunRequest": "_config",
+    "AdaptiveRun": "_config",
     "RayOptions": "_config",
     "EXECUTORS": "_config",
     "JournalRow": "_journal",
@@ -53,6 +54,7 @@ __all__ = [
     "RunOutcome",
     "RunEvents",
     "RunRequest",
+    "AdaptiveRun",
     "RayOptions",
     "EXECUTORS",
     "JournalRow",

@@ -10,11 +10,32 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from medvqa.benchmark import MAX_IMAGE_PIXELS
+from medvqa.irt._settings import AdaptiveSettings
 from medvqa.models import ModelConfig, RetryPolicy
 from medvqa.schema import CLEAN
 
 #: Where a run's requests are answered: in this process, or by actors of a Ray cluster.
 EXECUTORS = ("local", "ray")
+
+
+@dataclass(frozen=True)
+class AdaptiveRun:
+    """An adaptive run (``medvqa run --adaptive irt.json``): ask only the informative items.
+
+    Attributes:
+        irt: the calibration (``medvqa irt fit``) of this benchmark's items.
+        target_se: stop when the estimated full-benchmark accuracy's standard error is at most
+            this.
+        budget: most items asked (None: no limit but the benchmark).
+        randomesque: the next item is drawn among this many most informative.
+        batch: items chosen (and sent) at once.
+    """
+
+    irt: Path
+    target_se: float = AdaptiveSettings.target_se
+    budget: int | None = AdaptiveSettings.budget
+    randomesque: int = AdaptiveSettings.randomesque
+    batch: int = AdaptiveSettings.batch
 
 
 @dataclass
@@ -52,6 +73,8 @@ class RunConfig:
         name: the model's display name in run.json, reports, plots and the console (None:
             the resumed run's, else derived from the spec by
             :func:`medvqa.models.display_name`).
+        adaptive: ask adaptively from a calibration instead of every selected item (None: a
+            normal run).
 
     """
 
@@ -75,6 +98,7 @@ class RunConfig:
     perturb_workers: int | None = None
     max_image_pixels: int = MAX_IMAGE_PIXELS
     name: str | None = None
+    adaptive: AdaptiveRun | None = None
 
 
 @dataclass(frozen=True)

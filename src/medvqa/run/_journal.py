@@ -89,6 +89,13 @@ class PredictionJournal:
             row = self._reader.execute(sql, (item_id, condition)).fetchone()
         return row is not None and (include_errors or bool(row[0]))
 
+    def get(self, item_id: str, condition: str) -> tuple[str | None, str | None] | None:
+        """``(response, error)`` of ``(item_id, condition)``, or None when it has no row."""
+        row = self._conn.execute(
+            "SELECT response, error FROM predictions WHERE item_id = ? AND condition = ?",
+            (item_id, condition)).fetchone()
+        return None if row is None else (row[0], row[1])
+
     def add_many(self, rows: Sequence[JournalRow]) -> None:
         """Insert or replace rows in one transaction."""
         if not rows:

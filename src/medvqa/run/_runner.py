@@ -33,6 +33,7 @@ from medvqa.errors import BadInputError, UsageError
 from medvqa.models import ResponseCache, display_name
 from medvqa.models._base import EndpointUnreachableError, ModelBackend
 from medvqa.models._complete import RetryPolicy, _load
+from medvqa.run._adaptive import AdaptivePlan
 from medvqa.run._config import RunConfig
 from medvqa.run._journal import PredictionJournal
 from medvqa.run._lock import RunFolderLock
@@ -46,6 +47,7 @@ from medvqa.schema import (
     ITEMS_FILE,
     PREDICTIONS_FILE,
     RUN_FILE,
+    AdaptiveRecord,
     Benchmark,
     InputError,
     RunInfo,
@@ -103,6 +105,7 @@ class RunSummary:
         predictions: rows in predictions.jsonl after the run.
         prediction_errors: of those, errors.
         elapsed_s: wall time of this invocation in seconds.
+        adaptive: an adaptive run's record (items asked, why it stopped, the estimate).
 
     """
 
@@ -117,6 +120,7 @@ class RunSummary:
     predictions: int = 0
     prediction_errors: int = 0
     elapsed_s: float = 0.0
+    adaptive: AdaptiveRecord | None = None
 
     @property
     def completed(self) -> int:
@@ -167,6 +171,7 @@ class _Prepared:
     conditions: list[Condition]
     selection: ItemSelection
     scan: SelectionScan
+    adaptive: AdaptivePlan | None = None
 
 
 def _prepare(config: RunConfig) -> _Prepared:
@@ -190,7 +195,13 @@ def _prepare(config: RunConfig) -> _Prepared:
     conditions = _resolve_conditions(config.conditions or [CLEAN], config.seed)
     selection = ItemSelection(items_file, config.split, config.category, config.limit)
     scan = scan_selection(selection)
-    return _Prepared(card, template_name, template, conditions, selection, scan)
+    adaptive = None
+    if config.adaptive is not None:
+        from medvqa.run._adaptive import plan_adaptive
+
+        adaptive = plan_adaptive(config.adaptive, selection, file_sha256(items_file),
+                                 conditions)
+    return _Prepared(card, template_name, template, conditions, selection, scan, adaptive)
 
 
 async def arun_benchmark(
@@ -266,6 +277,9 @@ async def _run_locked(
     sender = RequestSender(model, prep.conditions, prep.template, loader, journal, cache,
                            settings)
     total = prep.scan.items * len(prep.conditions)
+    if prep.adaptive is not None:
+        budget = prep.adaptive.spec.budget
+        total = min(total, budget) if budget is not None else total
 
     def report(c: SendCounts) -> None:
         if progress is not None:
@@ -279,8 +293,20 @@ async def _run_locked(
         for cond in prep.conditions:
             cond.prepare(item for _, item in prep.selection)
         try:
-            ahead = None if text_only else perturb_ahead(config, prep.conditions, loader, model)
-            await sender.send(prep.selection, report, ahead)
+            if prep.adaptive is not None:
+                from medvqa.run._adaptive import send_adaptive
+
+                def checkpoint(record: AdaptiveRecord) -> None:
+                    info.adaptive = record
+                    write_json(run_file, info)
+
+                info.adaptive = await send_adaptive(prep.adaptive, sender, journal,
+                                                    config.seed, report, checkpoint)
+                summary.adaptive = info.adaptive
+            else:
+                ahead = None if text_only else perturb_ahead(config, prep.conditions, loader,
+                                                             model)
+                await sender.send(prep.selection, report, ahead)
         finally:
             _copy_counts(sender.counts, summary)
         info.ended_at = _now()

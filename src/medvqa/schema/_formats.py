@@ -13,6 +13,7 @@ from pydantic import (
     model_validator,
 )
 
+from medvqa.schema._irt import AdaptiveRecord
 from medvqa.schema._names import (
     CHOICE_TYPES,
     CLEAN,
@@ -221,6 +222,19 @@ class RunInfo(BaseModel):
     failure_judge: dict[str, Any] | None = Field(
         default=None, description="LLM judge of failure modes used by `medvqa score --judge`: "
         "model spec and parameters, prompt version, prompt text and its SHA-256.")
+
+    adaptive: AdaptiveRecord | None = Field(
+        default=None, description="An adaptive run (`medvqa run --adaptive irt.json`): the "
+        "calibration, the items asked in order, why it stopped and its estimate of the "
+        "accuracy on every item; absent from run.json for other runs.")
+
+    @model_serializer(mode="wrap")
+    def _drop_absent_adaptive(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Leave ``adaptive`` out of other runs' run.json (their bytes stay as they were)."""
+        data: dict[str, Any] = handler(self)
+        if data.get("adaptive") is None:
+            data.pop("adaptive", None)
+        return data
 
     def asked_selections(self) -> list[AskedSelection]:
         """Every selection the run was asked under with its conditions (``asked``, or the one)."""

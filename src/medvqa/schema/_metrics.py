@@ -155,6 +155,13 @@ class MetricsFile(BaseModel):
     """The seed of each random step: ``bootstrap`` (intervals and permutation tests,
     ``--seed``), ``parser`` (a seeded style's fallback, ``--parser-seed``) and ``conditions``
     (run.json's seed, with which the conditions are re-derived)."""
+    adaptive: dict[str, Any] | None = None
+    """An adaptive run's estimate of its accuracy on every item of the selection (null for
+    other runs; ``conditions`` then hold the accuracy on the items asked, which were chosen
+    for being informative, not at random): accuracy, se, ci, asked, right, items_total,
+    target_se, budget, stop, note, the calibration (irt, item_model, inflation), and
+    ``recomputed`` (false: irt.json could not be read, the run's own estimate is shown)
+    (medvqa.score._adaptive)."""
     reading: dict[str, Any] | None = None
     """How much of the score is the reader (``--extract``, ``--styles``; null when neither):
     per condition, rules-only accuracy and invalid rate, the same with the extractor (rescued,

@@ -20,6 +20,8 @@ PREDICTIONS_FILE = "predictions.jsonl"
 RUN_FILE = "run.json"
 METRICS_FILE = "metrics.json"
 CACHE_FILE = "cache.sqlite"
+#: Items sent to the review app's queue, with the reason (``medvqa irt fit --to-review``).
+FLAGGED_FILE = "flagged.jsonl"
 
 #: The identity condition: the item as built, image and question untouched.
 CLEAN = "clean"

@@ -55,6 +55,15 @@ def asked_masks(items: ItemTable, info: RunInfo | None,
     """
     if info is None:
         return {name: items.selected for name in conditions}
+    adaptive = info.adaptive
+    if adaptive is not None:  # an adaptive run was asked the items it chose, no others
+        chosen = np.zeros(len(items), dtype=bool)
+        for item_id in [*adaptive.asked_ids, *adaptive.failed_ids]:
+            index = items.find(item_id)
+            if index is not None:
+                chosen[index] = True
+        return {name: chosen if name == adaptive.condition else items.selected
+                for name in conditions}
     asked = info.asked_selections()
     out = {}
     for name in conditions:

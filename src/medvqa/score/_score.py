@@ -174,6 +174,10 @@ def score_run(config: ScoreConfig) -> ScoreResult:
         metrics.reading = reading.block(config.style, extraction)
         if audit is not None:
             metrics.reading["audit"] = audit
+    if run_info is not None and run_info.adaptive is not None:
+        from medvqa.score._adaptive import adaptive_block
+
+        metrics.adaptive = adaptive_block(bench_dir, run_dir, run_info)
     if config.judge is not None:
         _add_judge(metrics, run_judge(config.judge, dict(tally.judge_queue), run_dir / CACHE_FILE,
                                       bench_dir), run_dir, run_info)

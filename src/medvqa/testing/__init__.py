@@ -5,6 +5,7 @@ from medvqa.testing._postgres import PostgresServer, postgres_bin
 from medvqa.testing._random_vlm import random_vlm
 from medvqa.testing._text_bench import write_text_bench
 from medvqa.testing._tiny_vlm import write_tiny_vlm
+from medvqa.testing._zoo import ZooReply, write_zoo_bench, zoo_items, zoo_model
 
 __all__ = [
     "ChatServer",
@@ -15,4 +16,8 @@ __all__ = [
     "random_vlm",
     "write_text_bench",
     "write_tiny_vlm",
+    "ZooReply",
+    "write_zoo_bench",
+    "zoo_items",
+    "zoo_model",
 ]

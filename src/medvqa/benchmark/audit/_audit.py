@@ -23,6 +23,7 @@ from medvqa.benchmark.audit._hashing import (
     NEAR_THRESHOLD,
     Thresholds,
 )
+from medvqa.benchmark.audit._item_quality import item_quality
 from medvqa.benchmark.audit._leakage import (
     byte_and_pixel_leaks,
     case_leaks,
@@ -35,6 +36,7 @@ from medvqa.benchmark.audit._model import (
     AuditFile,
     AuditSettings,
     Finding,
+    IrtRef,
     Summary,
 )
 from medvqa.benchmark.audit._near import near_duplicates
@@ -73,6 +75,8 @@ class AuditConfig:
         removes: condition name → what it removes from what the model is shown (``image``,
             ``question`` …); guessability reads it (the command line passes the conditions
             registry's answer). None: only runs of text-only models count.
+        irt: an irt.json (``medvqa irt fit``) of this benchmark whose flagged items the
+            item-quality check reports (None: no such check).
     """
 
     bench: Path
@@ -90,6 +94,7 @@ class AuditConfig:
     workers: int = min(4, os.cpu_count() or 1)
     max_findings: int = MAX_FINDINGS
     removes: Callable[[str], frozenset[str]] | None = None
+    irt: Path | None = None
 
 
 def _check(config: AuditConfig) -> None:
@@ -138,11 +143,19 @@ def run_audit(config: AuditConfig) -> AuditFile:
     runs, guesses = guessability([Path(r) for r in config.runs], bench.info.items_sha256,
                                  config.removes)
     findings += guesses
+    irt = None
+    if config.irt is not None:
+        cal, quality = item_quality(Path(config.irt), bench.info.items_sha256)
+        findings += quality
+        irt = IrtRef(path=str(config.irt), item_model=cal.item_model, models=len(cal.models),
+                     suspected_label_errors=cal.quality.suspected_label_errors,
+                     broken=cal.quality.broken, uninformative=cal.quality.uninformative)
     return AuditFile(
         tool_version=__version__,
         benchmark=bench.info,
         against=[o.info for o in others],
         runs=runs,
+        irt=irt,
         settings=AuditSettings(near_threshold=near.centre, whole_threshold=near.whole,
                                fine_threshold=near.fine, mirrored=mirror,
                                hash_version=HASH_VERSION,
@@ -198,6 +211,11 @@ def summary_lines(audit: AuditFile) -> list[str]:
     if audit.summary.leaked_items:
         lines.append("items sharing a case or an image with another split: " + ", ".join(
             f"{s} {n}" for s, n in audit.summary.leaked_items.items()))
+    if audit.irt is not None:
+        q = audit.irt
+        lines.append(f"item quality ({q.item_model} on {q.models} models, {q.path}): "
+                     f"{q.suspected_label_errors} suspected wrong answer keys, {q.broken} "
+                     f"broken or ambiguous, {q.uninformative} uninformative")
     return lines
 
 

@@ -35,6 +35,7 @@ CHECKS: tuple[str, ...] = (
     "option-cue",
     "answer-class-balance",
     "guessability",
+    "item-quality",
     "unreadable-image",
     "skipped-line",
     "truncated",
@@ -117,6 +118,25 @@ class RunInfoRef(BaseModel):
     """run.json says the model reads no images (its clean condition is text-only)."""
 
 
+class IrtRef(BaseModel):
+    """The calibration read for item quality (``--irt``)."""
+
+    model_config = ConfigDict(use_attribute_docstrings=True, extra="forbid")
+
+    path: str
+    """irt.json as given."""
+    item_model: str
+    """1pl or 2pl."""
+    models: int
+    """Models of the zoo."""
+    suspected_label_errors: int
+    """Items suspected of a wrong answer key."""
+    broken: int
+    """Items that look broken or ambiguous."""
+    uninformative: int
+    """Items every model answered alike."""
+
+
 class AuditSettings(BaseModel):
     """The thresholds and methods the audit used (so a reader can judge the findings)."""
 
@@ -184,6 +204,8 @@ class AuditFile(BaseModel):
     """The collections it was compared with (``--against``), in the order given."""
     runs: list[RunInfoRef] = Field(default_factory=list)
     """The runs read for guessability (``--runs``), in the order given."""
+    irt: IrtRef | None = None
+    """The calibration read for item quality (``--irt``; null: none)."""
     settings: AuditSettings
     """Thresholds and methods."""
     counts: dict[str, Any] = Field(default_factory=dict)
