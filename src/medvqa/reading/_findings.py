@@ -258,8 +258,10 @@ def _present_in(clause: str, words: frozenset[str], bk: RuleBook) -> str | None:
 
 
 def _noun_phrase_present(clause: str, question: str, bk: RuleBook) -> bool:
-    """A clause that opens by naming the question's finding, with no negation or condition in
-    it ("Central ulceration with a crust" answers "Is this lesion ulcerated?").
+    """A clause that opens by naming the question's finding.
+
+    With no negation, condition or hedge in it: "Central ulceration with a crust" answers
+    "Is this lesion ulcerated?".
     """
     if _NEGATED.search(clause) or "?" in clause:
         return False
