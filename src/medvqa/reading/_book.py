@@ -12,7 +12,7 @@ A book can be built without some phrases (``without``): the table's test removes
 in turn and checks that an example's decision changes, on the quick path and the full one.
 
 >>> b = book()
->>> b.search(Kind.HEDGE, "it could be a pneumothorax", word_tokens("it could be a pneumothorax"))
+>>> b.search(Kind.HEDGE_SCOPED, "it could be pneumothorax", word_tokens("it could be pneumothorax"))
 ('hedge.modal', 'could be')
 """
 

@@ -128,6 +128,11 @@ def read_shape(seg: Segment, ix: OptionSet, qtype: str, question: str,
         readings.append(reading)
     if not chosen:
         return None
+    if qtype == "multi" and len({leaf.path for leaf in answers}) == 1 and len(chosen) > 1:
+        # one key repeated (<option>B</option><option>C</option>): the items of one list
+        union = sorted({k for c in chosen for k in (c.choice if isinstance(c.choice, list)
+                                                    else [c.choice or ""])})
+        return ParsedAnswer(union, False, None, "structural.shape"), readings[0]
     first = chosen[0]
     if any(c.choice != first.choice for c in chosen[1:]):
         return abstain("ambiguous", "structural.answers-disagree"), NOTHING

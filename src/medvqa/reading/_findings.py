@@ -80,7 +80,8 @@ _LEAD_OK: Final = re.compile(r"(?:answer\s*:\s*)?(?:(?:the\s+)?[\w-]+(?:\s+[\w-]
                              r"was|were|with|there\s+is|there\s+are)")
 # What keeps a clause from stating its finding: a discussion, a condition, a hedge, a plan.
 _NOT_STATED: Final = frozenset({Kind.DISCUSSED_BEFORE, Kind.DISCUSSED_AFTER, Kind.CONDITION,
-                                Kind.HEDGE, Kind.PLAN, Kind.CONCESSION, Kind.EXCLUSION_HEDGE})
+                                Kind.HEDGE, Kind.HEDGE_SCOPED, Kind.PLAN, Kind.CONCESSION,
+                                Kind.EXCLUSION_HEDGE})
 _LIST_SPLIT: Final = re.compile(r"\s*(?:,|\bor\b|\bnor\b|\band\b)\s*")
 _DETERMINERS: Final = re.compile(r"^(?:(?:a|an|the|any|some|small|tiny|large|few|several|"
                                  r"multiple)\s+)+")
@@ -176,10 +177,12 @@ def finding_answers(lowered: str, question: str, bk: RuleBook | None = None) -> 
     start = 0
     nature = {fold(w) for w in bk.words[Kind.NATURE]}
     asked_nature = (_question(question)[0] & nature) if question else set()
+    opens_sentence = True
     for m in [*_CLAUSE.finditer(lowered), None]:
         end = m.start() if m is not None else len(lowered)
         clause = lowered[start:end].strip()
         start = m.end() if m is not None else end
+        sentence_start, opens_sentence = opens_sentence, m is not None and m.group() in ".;!?\n"
         if len(clause) < 3:
             continue
         words = word_tokens(clause)
@@ -206,7 +209,7 @@ def finding_answers(lowered: str, question: str, bk: RuleBook | None = None) -> 
             x = _present_in(clause, words, bk)
             if x is not None and _present_asked(x, question, bk):
                 out.add("yes")
-            elif x is None and _noun_phrase_present(clause, question, bk):
+            elif x is None and sentence_start and _noun_phrase_present(clause, question, bk):
                 out.add("yes")
     return out
 
@@ -266,8 +269,11 @@ def _noun_phrase_present(clause: str, question: str, bk: RuleBook) -> bool:
     if _NEGATED.search(clause) or "?" in clause:
         return False
     words = word_tokens(clause)
-    if (bk.any_of(_NOT_STATED, clause, words)):
+    if bk.any_of(_NOT_STATED, clause, words):
         return False
+    first = clause.split(None, 1)[0] if clause.split() else ""
+    if bk.search(Kind.FINDING_ACTION, first, word_tokens(first)) is not None:
+        return False  # "Identify the inked margin": an instruction
     head = _content(_DETERMINERS.sub("", _phrase(clause, bk)))[:4]
     if not head:
         return False

@@ -81,19 +81,26 @@ _P_IS = (r"(?P<i>[A-Z])(?<![\w.'-][A-Z])(?=[ \t]+is[ \t]+(?:the[ \t]+)?(?:correc
 _P_ALONE = (r"(?:[,;:.\u2192>\u2014\u2013]|=>|->|[ \t]-)[ \t]*[(\[]?(?P<z>[A-Z])[)\]]?"
             r"(?=[ \t]*[.!]?[ \t]*$)")
 # A list of letters that opens a line or follows a colon: "B or C", "Density: A/B".
-_P_LIST = (r"(?:^|(?<=:))[ \t]*(?P<s>[A-Z])(?=\s*(?:,|/|&|\bor\b|\band\b)\s*[(\[]?[A-Z][)\]]?"
-           r"(?![\w-]))")
+@lru_cache(maxsize=8)
+def _list_pattern(joins: tuple[str, ...]) -> re.Pattern[str]:
+    """A list of letters that opens a line or follows a colon ("B or C", "Density: A/B")."""
+    words = "|".join(rf"\b{re.escape(w)}\b" for w in ("or", *joins))
+    return re.compile(r"(?:^|(?<=:))[ \t]*(?P<s>[A-Z])(?=\s*(?:,|/|&|" + words
+                      + r")\s*[(\[]?[A-Z][)\]]?(?![\w-]))", re.MULTILINE)
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff01-\uff0f"
 # A letter beside a script written without spaces is an option letter ("选A", "A に訂正").
 _BESIDE_CJK: Final = re.compile(rf"(?<![A-Za-z])(?P<j>[A-Z])(?![A-Za-z])(?=\s?[{_CJK}])"
                                 rf"|(?<=[{_CJK}])\s?(?P<h>[A-Z])(?![A-Za-z])")
 _CJK_CHAR: Final = re.compile(rf"[{_CJK}]")
-_CONTINUED: Final = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b)\s*(?:option\s+|choice\s+)?[(\[]?"
-                               r"(?P<c>[A-Z])[)\]]?(?![\w-])")
+@lru_cache(maxsize=8)
+def _continued_pattern(joins: tuple[str, ...]) -> re.Pattern[str]:
+    """A letter listed after another: joined by a mark, "or", or a joiner of the table."""
+    words = "|".join(rf"\b{re.escape(w)}\b" for w in ("or", *joins))
+    return re.compile(r"\s*(?:,|/|&|" + words + r")\s*(?:option\s+|choice\s+)?[(\[]?"
+                      r"(?P<c>[A-Z])[)\]]?(?![\w-])")
 # Each letter position alone, run only when its literal cue is in the text.
 _PAREN: Final = re.compile(_P_PAREN, re.MULTILINE)
 _LINE: Final = re.compile(_P_LINE, re.MULTILINE)
-_LIST: Final = re.compile(_P_LIST, re.MULTILINE)
 # What _LINE and _LIST may open with (each is matched at line starts, _LIST after colons too); a
 # bare "or"/"and" after a letter needs a word boundary, so a space, between them.
 _LINE_OPENS: Final = Opening(" \t-*\u2022", ".): \t", digit=True)
@@ -105,18 +112,9 @@ _ALONE: Final = re.compile(_P_ALONE, re.MULTILINE)
 _WORD_AFTER: Final = re.compile(r"[ \t]+([a-z][a-z'-]*)")
 _GENUS: Final = re.compile(r"\.[ \t]*[a-z]")
 _TOKEN: Final = re.compile(r"[^\W_]+(?:'[^\W_]+)*'?")
-# Words that may follow an answer letter without making it part of a name.
-_CONNECTIVES: Final = frozenset({
-    "and", "or", "because", "since", "as", "is", "was", "are", "with", "for", "but", "which",
-    "given", "due", "seems", "appears", "would", "here", "then", "now", "too", "also", "only",
-    "again", "instead", "indeed", "clearly", "definitely", "certainly", "in", "on", "at",
-    "from", "per", "based", "to", "the", "this", "that", "it", "not", "looks", "fits", "best",
-    "seem", "appear", "being", "has", "had", "will", "should", "could", "might", "may",
-})
-
-
 def letter_mentions(text: str, lowered: str, words: dict[str, tuple[str, ...]],
-                    keywords: tuple[str, ...], present: frozenset[str] | None = None
+                    keywords: tuple[str, ...], present: frozenset[str] | None = None,
+                    free: frozenset[str] = frozenset(), joins: tuple[str, ...] = ("and",)
                     ) -> list[tuple[str, int, int]]:
     """Option letters in letter positions: (upper-case letter, start, end), names skipped.
 
@@ -128,9 +126,13 @@ def letter_mentions(text: str, lowered: str, words: dict[str, tuple[str, ...]],
             rule table's ``letter.keyword``).
         present: the words of the text, when known (keywords absent from it are not looked
             for).
+        free: the words that may follow an answer letter without making it part of a name
+            (the rule table's ``letter.connective`` and the negations after a mention).
+        joins: the words that join a list of letters (``letter.list-join``).
     """
     out = []
-    for m in _positions(text, lowered, keywords, present):
+    seen: set[int] = set()
+    for m in _positions(text, lowered, keywords, present, joins):
         name = m.lastgroup or ""
         if name == "kb":
             name = "k"
@@ -140,24 +142,34 @@ def letter_mentions(text: str, lowered: str, words: dict[str, tuple[str, ...]],
         end = m.end(name)
         start = m.start(name)
         group = "j" if name == "h" else name
+        if group == "j" and letter.upper() not in words:
+            continue  # a Latin letter in a word of another script ("S상결장"), not an option
         if group == "k" and letter.islower() and not _ends_clause(text, m.end()):
             continue
         bracketed = group == "p" or (group == "k" and m.group("kb") is not None)
         if not bracketed and group not in "sizvj" and _in_name(text, end,
-                                                            words.get(letter.upper(), ())):
+                                                             words.get(letter.upper(), ()),
+                                                             free):
             continue
+        if start in seen:
+            continue  # one letter found by two positions ("answer" and "answers")
+        seen.add(start)
         out.append((letter.upper(), start, end))
         if group in ("k", "s"):
-            out += _continued(text, m.end(), words)
+            for got in _continued(text, m.end(), words, free, joins):
+                if got[1] not in seen:
+                    seen.add(got[1])
+                    out.append(got)
     return out
 
 
-def _continued(text: str, pos: int, words: dict[str, tuple[str, ...]]
-               ) -> list[tuple[str, int, int]]:
+def _continued(text: str, pos: int, words: dict[str, tuple[str, ...]],
+               free: frozenset[str], joins: tuple[str, ...]) -> list[tuple[str, int, int]]:
     """Letters listed after a letter in a letter position: "Options B or C", "A, C and D"."""
     out = []
-    while (m := _CONTINUED.match(text, pos)) is not None:
-        if _in_name(text, m.end("c"), words.get(m.group("c"), ())):
+    continued = _continued_pattern(joins)
+    while (m := continued.match(text, pos)) is not None:
+        if _in_name(text, m.end("c"), words.get(m.group("c"), ()), free):
             break
         out.append((m.group("c"), m.start("c"), m.end("c")))
         pos = m.end()
@@ -165,7 +177,8 @@ def _continued(text: str, pos: int, words: dict[str, tuple[str, ...]]
 
 
 def _positions(text: str, lowered: str, keywords: tuple[str, ...],
-               present: frozenset[str] | None) -> list[re.Match[str]]:
+               present: frozenset[str] | None,
+               joins: tuple[str, ...] = ("and",)) -> list[re.Match[str]]:
     """Matches of the three letter positions, each only where cued.
 
     A bracket cues ``(B)``, a keyword cues ``answer is B``, a line start cues ``B: …``.
@@ -194,13 +207,13 @@ def _positions(text: str, lowered: str, keywords: tuple[str, ...],
         out.append(m)
     if not text.isascii() and _CJK_CHAR.search(text) is not None:
         out += _BESIDE_CJK.finditer(text)
-    if " or " in text or "/" in text or "," in text or "&" in text or " and " in text:
+    if " or " in text or "/" in text or "," in text or "&" in text or " " in text.strip():
         starts += [i + 1 for i in positions_of(text, ":")]
-        out += matches_at(_LIST, text, starts, _LIST_OPENS)
+        out += matches_at(_list_pattern(joins), text, starts, _LIST_OPENS)
     return out
 
 
-def _in_name(text: str, end: int, own: tuple[str, ...]) -> bool:
+def _in_name(text: str, end: int, own: tuple[str, ...], free: frozenset[str]) -> bool:
     """The letter ending at ``end`` is glued to a name (see the module docstring)."""
     after = text[end:end + 2]
     if not after:
@@ -209,7 +222,7 @@ def _in_name(text: str, end: int, own: tuple[str, ...]) -> bool:
         return True
     genus = _GENUS.match(text, end)
     word = _WORD_AFTER.match(text, end)
-    if genus is None and (word is None or word.group(1) in _CONNECTIVES):
+    if genus is None and (word is None or word.group(1) in free):
         return False
     return not (own and own_text_follows(text, end, own))
 

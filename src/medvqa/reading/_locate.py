@@ -44,7 +44,7 @@ import re
 from typing import Final
 
 from medvqa.reading._answer_words import ANSWER_WORDS, complete_marker
-from medvqa.reading._book import RuleBook, book
+from medvqa.reading._book import RuleBook, book, word_tokens
 from medvqa.reading._marks import read_marks
 from medvqa.reading._shapes import Leaf, find_shapes
 from medvqa.reading._text import Opening, line_starts, matches_at, positions_of
@@ -221,6 +221,9 @@ def final_segments(text: str, bk: RuleBook | None = None) -> list[Segment]:
                   if not any(a <= s.start < b for a, b in objects)]
     found += [s for s in _marker_segments(text, lowered, ascii_only, bk or book())
               if not any(a <= s.start < b for a, b in objects)]
+    if (bk or book()).any_of(_ELIMINATING, lowered, word_tokens(lowered)):
+        found += [s for s in _elimination_segments(text, lowered, bk or book())
+                  if not any(a <= s.start < b for a, b in objects)]
     if "\u2192" in text or "=>" in text or "->" in text:
         found += [Segment(m.start(), m.end(), "Answer: " + m.group(1).strip(), "marker")
                   for m in _ARROW.finditer(text)
@@ -237,9 +240,28 @@ def final_segments(text: str, bk: RuleBook | None = None) -> list[Segment]:
     return found
 
 
+_ELIMINATING: Final = frozenset({Kind.ELIMINATION})
+
+
+def _elimination_segments(text: str, lowered: str, bk: RuleBook) -> list[Segment]:
+    """What is left once the others are ruled out: the text after ``elimination.*`` phrases to
+    the end of the sentence ("That leaves B.", "Remaining: haemangioma")."""
+    out = []
+    for _, e, _ in bk.spans(Kind.ELIMINATION, lowered, word_tokens(lowered)):
+        end = min((i for i in (text.find(c, e) for c in ".!?\n;") if i >= 0), default=len(text))
+        content = text[e:end].strip(" \t*_:,")
+        if content:
+            out.append(Segment(e, end, "Answer: " + content, "marker"))
+    return out
+
+
 # A conclusion after an arrow that opens a line or follows a sentence: "→ A, C", "=> B".
 _ARROW: Final = re.compile(r"(?:^|(?<=[.;:!?])\s+|\n)[ \t]*(?:\u2192|=>|->)[ \t]*([^\n]{1,80}?)"
                            r"[ \t]*(?=\n|$)")
+
+
+# The further items of a list that the content's first line opened.
+_LIST_BLOCK: Final = re.compile(r"(?:\n[ \t]*(?:[-*\u2022]|\d+[.)])[ \t]+[^\n]+)+")
 
 
 def _marker_segments(text: str, lowered: str, ascii_only: bool,
@@ -249,9 +271,14 @@ def _marker_segments(text: str, lowered: str, ascii_only: bool,
     for i, (start, begin) in enumerate(hits):
         if i and start < hits[i - 1][1]:
             continue  # inside the previous marker ("the answer is: answer B")
+        on_next_line = "\n" in text[begin:_LEAD.match(text, begin).end()]  # type: ignore[union-attr]
         begin = _LEAD.match(text, begin).end()  # type: ignore[union-attr]
         limit = hits[i + 1][0] if i + 1 < len(hits) else len(text)
         end = _content_end(text, lowered, begin, limit)
+        if on_next_line:  # "Answer:⏎- Villous atrophy⏎- Crypt hyperplasia": the whole list
+            block = _LIST_BLOCK.match(text, end)
+            if block is not None and block.end() <= limit:
+                end = block.end()
         content = text[begin:end].strip(" \t*_")
         if content:
             out.append(Segment(start, end, "Answer: " + content, "marker"))

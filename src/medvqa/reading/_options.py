@@ -29,8 +29,10 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 
 from medvqa.reading._answer_words import NO_WORDS, YES_WORDS
+from medvqa.reading._book import RuleBook, book
 from medvqa.reading._fold import TOKEN, fold, phrase_tokens
 from medvqa.reading._variants import PhraseIndex
+from medvqa.reading.rules import Kind
 
 if TYPE_CHECKING:
     from medvqa.reading._values import OptionValues
@@ -61,11 +63,13 @@ class OptionSet:
         yesno: the options are a yes and a no.
         phrases: how each option is named by its words.
         words: letter → the option text's folded words (a restated option list is recognised).
+        bags: letter → the option's distinguishing words, where it has two or more: the option
+            is named where they all occur close together in any order.
     """
 
-    __slots__ = ("_values", "items", "keys", "no", "phrases", "words", "yes", "yesno")
+    __slots__ = ("_values", "bags", "items", "keys", "no", "phrases", "words", "yes", "yesno")
 
-    def __init__(self, items: tuple[tuple[str, str], ...]):
+    def __init__(self, items: tuple[tuple[str, str], ...], bk: RuleBook | None = None):
         self.items = items
         self.keys = frozenset(k for k, _ in items)
         texts = [(k, " ".join(_MARKUP.sub("", v).lower().split()).rstrip(".")) for k, v in items]
@@ -74,8 +78,10 @@ class OptionSet:
         self.yesno = self.yes is not None and self.no is not None
         skip = frozenset(t for _, t in texts if t in YES_WORDS | NO_WORDS) if self.yesno else \
             frozenset()
-        self.phrases = PhraseIndex(items, skip, _heads(items), _initials(items))
+        generic = (bk or book()).words[Kind.OPTION_GENERIC]
+        self.phrases = PhraseIndex(items, skip, _heads(items, generic), _initials(items))
         self.words = {k: phrase_tokens(v)[0] for k, v in items}
+        self.bags = {} if self.yesno else _bags(items, generic)
         self._values: dict[str, OptionValues | None] = {}
 
     def values(self, question: str = "") -> OptionValues | None:
@@ -94,7 +100,24 @@ def _content_words(text: str) -> list[str]:
     return [fold(w) for w in TOKEN.findall(text.lower())]
 
 
-def _heads(items: tuple[tuple[str, str], ...]) -> dict[str, list[str]]:
+def _bags(items: tuple[tuple[str, str], ...],
+          generic: frozenset[str] = frozenset()) -> dict[str, frozenset[str]]:
+    """Letter → its content words (not common, not generic), where it has two or more."""
+    out: dict[str, frozenset[str]] = {}
+    skip = {fold(g) for g in generic}
+    for k, v in items:
+        words = frozenset(w for w in _content_words(re.sub(r"[(\[].*?[)\]]", " ", v))
+                          if w not in _COMMON and w not in skip and len(w) >= 3
+                          and not w.isdigit())
+        if len(words) >= 2:
+            out[k] = words
+    # a bag that is a part of another option's is no name of its own ("Mass" in "Spiculated
+    # mass"): it would name both
+    return {k: b for k, b in out.items() if not any(j != k and b <= c for j, c in out.items())}
+
+
+def _heads(items: tuple[tuple[str, str], ...],
+           generic: frozenset[str] = frozenset()) -> dict[str, list[str]]:
     """Letter → its distinguishing head, where it has one (see the module docstring)."""
     words_of = {k: set(_content_words(v)) for k, v in items}
     texts = {k: " ".join(_content_words(v)) for k, v in items}
@@ -113,6 +136,15 @@ def _heads(items: tuple[tuple[str, str], ...]) -> dict[str, list[str]]:
         if any(phrase in t for j, t in texts.items() if j != k):
             continue
         out[k] = [head]
+    folded_generic = {fold(g) for g in generic}
+    for k, v in items:  # without its generic last word ("Segmental" of "Segmental distribution")
+        parts = v.split()
+        if len(parts) >= 2 and fold(parts[-1].lower()) in folded_generic:
+            rest = " ".join(parts[:-1])
+            rest_words = _content_words(rest)
+            if rest_words and not any(" ".join(rest_words) in t for j, t in texts.items()
+                                      if j != k):
+                out.setdefault(k, []).append(rest)
     for k, v in items:  # its last words ("vascular calcifications" of "Benign vascular …")
         words = _content_words(v)
         if len(words) < 3 or _QUALIFIER.search(v):
@@ -142,22 +174,24 @@ def _initials(items: tuple[tuple[str, str], ...]) -> dict[str, list[str]]:
 
 
 @lru_cache(maxsize=4096)
-def option_set(items: tuple[tuple[str, str], ...]) -> OptionSet:
-    """The cached :class:`OptionSet` of ``items``."""
-    return OptionSet(items)
+def option_set(items: tuple[tuple[str, str], ...], bk: RuleBook | None = None) -> OptionSet:
+    """The cached :class:`OptionSet` of ``items`` (read with the rule book ``bk``)."""
+    return OptionSet(items, bk)
 
 
 _BY_DICT: Final[dict[int, tuple[dict[str, str], tuple[tuple[str, str], ...], OptionSet]]] = {}
 _BY_DICT_SIZE: Final = 1024
 
 
-def options_of(options: dict[str, str]) -> OptionSet:
+def options_of(options: dict[str, str], bk: RuleBook | None = None) -> OptionSet:
     """``option_set(tuple(options.items()))``, found by the dict's identity where it can be.
 
     A run passes one item's dict with each of its responses: building and hashing the tuple
     of its items costs more than reading a repeated short answer. The entry holds the dict
     (so its id is not reused while it is here) and its items, which confirm it is unchanged.
     """
+    if bk is not None:
+        return option_set(tuple(options.items()), bk)
     got = _BY_DICT.get(id(options))
     if got is not None and got[0] is options and _holds(options, got[1]):
         return got[2]
@@ -177,6 +211,37 @@ def _holds(options: dict[str, str], items: tuple[tuple[str, str], ...]) -> bool:
         if key is not k or value is not v:
             return False
     return True
+
+
+def bag_mentions(text: str, ix: OptionSet,
+                 taken: list[tuple[int, int, frozenset[str]]]) -> list[tuple[int, int,
+                                                                            frozenset[str]]]:
+    """Where an option's words occur close together in another order ("collapse of the left
+    lung" for "Total lung collapse"): (start, end, letters), not over ``taken`` spans.
+
+    Each option with two or more distinguishing words (:attr:`OptionSet.bags`) is named where
+    all of them fall within a window of their number plus three words; a window that holds
+    two options' words names neither.
+    """
+    if not ix.bags:
+        return []
+    toks = [(m.start(), m.end(), fold(m.group())) for m in TOKEN.finditer(text.lower())]
+    found: list[tuple[int, int, frozenset[str]]] = []
+    for letter, bag in ix.bags.items():
+        where = [i for i, t in enumerate(toks) if t[2] in bag]
+        if len({toks[i][2] for i in where}) < len(bag):
+            continue
+        span = len(bag) + 3
+        for a in range(len(where)):
+            window = [i for i in where[a:] if i - where[a] < span]
+            if {toks[i][2] for i in window} >= bag:
+                s, e = toks[where[a]][0], toks[window[-1]][1]
+                if not any(x < e and s < y for x, y, _ in taken):
+                    found.append((s, e, frozenset((letter,))))
+                break
+    clashes = {i for i, a in enumerate(found) for j, b in enumerate(found)
+               if i != j and a[0] < b[1] and b[0] < a[1]}
+    return [f for i, f in enumerate(found) if i not in clashes]
 
 
 def forget_option_sets() -> None:

@@ -20,7 +20,7 @@ __all__ = ["Patterns", "patterns"]
 
 # "X and Y are excluded": the other option, blanked, stands between (three spaces or more),
 # not "X and not Y".
-_COORDINATED: Final = r"(?:(?:and|or|nor|&)\s{3,})?"
+_COORDINATED: Final = r"(?:\s*(?:,|;|and|or|nor|&)\s{2,})*"
 _SIGN_STATUS: Final = r"[:(\[|][ \t]*(?:-|\u2212|0)(?=[ \t]*(?:$|[;!?\n)\]|]|[.,](?!\d)))"
 _STATUS_END: Final = r"(?=[ \t]*(?:$|[.;,!?\n)\]]|(?:given|because|since|due|as|based)\b))"
 #: Marks that strike out the option after them or beside them (✗ ✘ ❌ ✖) and an empty box (☐).
@@ -84,6 +84,9 @@ class Patterns:
             r"\b(?:" + "|".join(list_words) + r")\b" + _LIST_ITEM + r"(?:," + _LIST_ITEM
             + r"){1,8},?\s*\b(?:or|nor|and)\b") if list_words else re.compile("(?!)")
         self.status_words = bk.words[Kind.STATUS]
+        #: Words that may follow an answer letter outside a name: connectives, negations.
+        self.letter_free = (bk.words[Kind.LETTER_CONNECTIVE] | bk.words[Kind.NEG_AFTER]
+                            | bk.words[Kind.STATUS])
         ors = [p.pattern.pattern for r, p in bk.entries(Kind.ALTERNATIVE) if r == "alternative.or"]
         either = _group(ors)
         #: "or" (the rule table's ``alternative.or``) right after a mention (an aside in brackets,

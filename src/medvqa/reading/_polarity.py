@@ -53,6 +53,7 @@ class Mention:
 _PUNCT_CHARS: Final = ".;,!?\n\u2192\u3002\uff1b\uff0c\uff01\uff1f"
 _LONE_DOT: Final = re.compile(r"[A-Z]\.(?<![^\W\d_][A-Z]\.)")
 _DASH: Final = re.compile(r"\s[\u2014\u2013-]+\s")
+_LIST_END: Final = re.compile(r"[.;!?\n]")
 _SENTENCE_END: Final = re.compile(r"[.!?\n](?:\s|$)")
 _SELF_REPLY: Final = re.compile(r"\s*(yes|no)\b(?!\s+(?:doubt|question)\b)")
 _DETERMINER: Final = re.compile(r"\s+(?:the|this|that|these|those|a|an|it|i|we|there)\b")
@@ -151,7 +152,12 @@ class Polarity:
             return "discussed"
         if self._negated_before(begin, m.start):
             return "negated"
-        if self.pat.neg_after.match(masked, m.end, stop) is not None:
+        after_stop = stop
+        if masked[stop - 1:stop] == "," if stop else False:
+            # "B, C, D excluded": a negation after a list of blanked mentions reaches them all
+            nxt = _LIST_END.search(masked, m.end)
+            after_stop = nxt.start() if nxt is not None else len(masked)
+        if self.pat.neg_after.match(masked, m.end, after_stop) is not None:
             return "negated"
         if ("." in masked[m.end:m.end + 3] or ":" in masked[m.end:m.end + 3]):
             nxt = self._next_end(m.end)
@@ -225,7 +231,9 @@ class Polarity:
             return False
         first, last = ordered[0], ordered[-1]
         for s, e, rule_id in found:
-            if rule_id == "alternative.or" and first.end <= s and e <= last.start:
+            if rule_id == "alternative.or" and any(
+                    a.end <= s and e <= b.start and not _SENTENCE_END.search(self.masked, a.end, b.start)
+                    for a, b in zip(ordered, ordered[1:], strict=False)):
                 return True
             if rule_id == "alternative.between" and e <= first.start and self.clause(s) == \
                     self.clause(first.start):

@@ -22,7 +22,7 @@ from typing import Final
 
 from medvqa.reading._base import ParsedAnswer, abstain, one_choice
 from medvqa.reading._book import RuleBook, word_tokens
-from medvqa.reading._options import OptionSet
+from medvqa.reading._options import OptionSet, bag_mentions
 from medvqa.reading.rules import Kind
 
 __all__ = ["KINDS", "quick_read"]
@@ -33,7 +33,8 @@ __all__ = ["KINDS", "quick_read"]
 #: options — two named options are ambiguous anyway), on other question types (findings, sets)
 #: or inside structures (keys, confidence).
 KINDS: Final = frozenset({
-    Kind.REFUSAL, Kind.HEDGE, Kind.EXCLUSION_HEDGE, Kind.HEDGE_LEAD, Kind.NEG_BEFORE,
+    Kind.REFUSAL, Kind.HEDGE, Kind.HEDGE_SCOPED, Kind.EXCLUSION_HEDGE, Kind.HEDGE_LEAD,
+    Kind.NEG_BEFORE,
     Kind.NEG_NOUN, Kind.NEG_AFTER, Kind.STATUS, Kind.DISCUSSED_BEFORE, Kind.DISCUSSED_AFTER,
     Kind.CONDITION,
     Kind.CONCESSION, Kind.PLAN, Kind.DEFERRAL, Kind.ELIMINATION, Kind.ANSWER_MARKER,
@@ -98,7 +99,10 @@ def quick_read(text: str, ix: OptionSet, bk: RuleBook) -> ParsedAnswer | None:
     if got is None:
         return _verdict(text, ix, bk) if marked is None else None
     lowered, _ = got
-    named = {k for _, _, letters in ix.phrases.find(rest.strip(), lowered) for k in letters}
+    spans = ix.phrases.find(rest.strip(), lowered)
+    if ix.bags:
+        spans = spans + bag_mentions(rest.strip(), ix, spans)
+    named = {k for _, _, letters in spans for k in letters}
     if marked is not None:
         if named - {marked}:
             return None
@@ -122,14 +126,11 @@ def _verdict(text: str, ix: OptionSet, bk: RuleBook) -> ParsedAnswer | None:
     lowered = text.lower()
     tokens = word_tokens(lowered)
     if (bk.any_of(_LOCATING, lowered, tokens) or _letter_cued(lowered, tokens, ix, bk)
-            or ix.phrases.find(text, lowered)):
+            or ix.phrases.find(text, lowered) or ix.bags and bag_mentions(text, ix, [])):
         return None
     hedge = bk.search(Kind.HEDGE, lowered, tokens)
-    if hedge is not None:
-        fine = bk.spans(Kind.NOT_HEDGE, lowered, tokens)
-        if fine:
-            return None  # (the full reading blanks them first)
-        return abstain("hedge", hedge[0])
+    if hedge is not None or bk.any_of(frozenset({Kind.HEDGE_SCOPED}), lowered, tokens):
+        return None  # (the full reading decides: not-a-hedge phrases, scopes)
     refusal = bk.search(Kind.REFUSAL, lowered, tokens)
     exclusion = bk.search(Kind.EXCLUSION_HEDGE, lowered, tokens)
     if refusal is not None:

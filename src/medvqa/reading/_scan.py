@@ -27,7 +27,7 @@ from medvqa.reading._book import RuleBook, book, word_tokens
 from medvqa.reading._findings import finding_answers
 from medvqa.reading._fold import phrase_tokens
 from medvqa.reading._letters import letter_mentions, own_text_follows
-from medvqa.reading._options import OptionSet
+from medvqa.reading._options import OptionSet, bag_mentions
 from medvqa.reading._patterns import patterns
 from medvqa.reading._polarity import Mention, Polarity
 from medvqa.reading._text import line_starts, matches_at, prepare
@@ -94,6 +94,7 @@ _ONLY_LETTERS: Final = re.compile(rf"^\s*{_LEAD}?(?:option\s+|choice\s+)?({_ONE}
                                   r"[\s.!:;,]*$", re.IGNORECASE)
 _ONLY_LETTERS_LEN: Final = 48
 _LETTER: Final = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
+_RUN_OF_LETTERS: Final = re.compile(rf"^\s*{_LEAD}?([A-Z]{{2,6}})[\s.!]*$", re.IGNORECASE)
 _OR_LETTERS: Final = re.compile(r"\bor\b|\beither\b|\|", re.IGNORECASE)
 _YN_WORDS = "|".join(re.escape(w) for w in sorted(YES_WORDS | NO_WORDS, key=len, reverse=True))
 _YN_HEAD: Final = re.compile(rf"^\s*{_LEAD}?(?:(?P<w>{_YN_WORDS})(?=$|\s*[.,;:!()\u2014"
@@ -171,20 +172,17 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
     if not text:
         return _stop("empty", "structural.empty")
     spans: list[tuple[int, int, frozenset[str]]] = ix.phrases.find(text, lowered)
+    if ix.bags:
+        spans = sorted(spans + bag_mentions(text, ix, spans))
     values = ix.values(question)
     value_mentions = values.find(text, bare=bare) if values is not None else []
     blanked = [(s, e) for s, e, _ in spans] + [(v.start, v.end) for v in value_mentions]
     masked = _blank(lowered, blanked) if blanked else lowered
     words = word_tokens(masked) if blanked else tokens
     if hedge:
-        got = bk.search(Kind.HEDGE, masked, words)
+        got = _hedged(text, masked, words, blanked, ix, bk)
         if got is not None:
-            fine = bk.spans(Kind.NOT_HEDGE, masked, words)
-            if fine:
-                calm = _blank(masked, [(s, e) for s, e, _ in fine])
-                got = bk.search(Kind.HEDGE, calm, word_tokens(calm))
-        if got is not None:
-            return _stop("hedge", got[0])
+            return _stop("hedge", got)
         if "?" in lowered and _QUERY.search(lowered) is not None:
             return _stop("hedge", "structural.query")
     refusal = bk.search(Kind.REFUSAL, masked, words)
@@ -207,8 +205,15 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
             value_mentions = [v for v in value_mentions if v.end <= at]
             words = word_tokens(masked)
     only = letters_only(text) if len(text) <= _ONLY_LETTERS_LEN else None
+    if only is None and qtype == "multi" and _RUN_OF_LETTERS.match(text) is not None:
+        run = _RUN_OF_LETTERS.match(text).group(1)  # "ABC": a run of distinct option letters
+        if set(run) <= ix.keys and len(set(run)) == len(run) and list(run) == sorted(run):
+            return Reading(frozenset(run), _EMPTY, frozenset(run), None,
+                           rule="structural.letters")
     if only is not None:
-        letters = {c.upper() for c in _LETTER.findall(only.group(1))}
+        joins = bk.words[Kind.LIST_JOIN]
+        letters = {c.upper() for c in _LETTER.findall(only.group(1))
+                   if not (c.islower() and c in joins)}
         if len(letters) > 1 and _OR_LETTERS.search(only.group(1)):
             return _stop("ambiguous", "alternative.or")
         if letters <= ix.keys and (qtype == "multi" or len(letters) == 1):
@@ -221,7 +226,11 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
     if neutral:
         masked = _blank(masked, [(s, e) for s, e, _ in neutral])
         words = word_tokens(masked)
-    lettered_at = letter_mentions(text, lowered, ix.words, bk.sources(Kind.LETTER_KEYWORD), tokens)
+    lettered_at = letter_mentions(text, lowered, ix.words, bk.sources(Kind.LETTER_KEYWORD),
+                                  tokens, patterns(bk).letter_free, bk.sources(Kind.LIST_JOIN))
+    if lettered_at:  # letters blanked too: "B, C, D excluded" negates the three
+        masked = _blank(masked, [(s, e) for _, s, e in lettered_at])
+        words = word_tokens(masked)
     mentions = [Mention(s, e, k, "text") for s, e, k in spans]
     mentions += [Mention(v.start, v.end, v.letters, "value", v.spans_options)
                  for v in value_mentions]
@@ -273,6 +282,9 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
     if ix.yesno:
         if _YN_BOTH.search(masked):
             return _stop("ambiguous", "structural.yes-no-both")
+        after_labels = {w.lower() in YES_WORDS for w in _LABEL_YN.findall(text)}
+        if len(after_labels) == 2:
+            return _stop("ambiguous", "structural.yes-no-both")  # "Right: yes … Left: no."
         labelled = _LABELLED_YN.match(text)
         if labelled is not None and labelled.group(1) in ix.keys:
             word = labelled.group(2).lower()
@@ -316,12 +328,48 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
 # On a yes/no item, a letter label and the yes or no word after it ("A — yes", "B: No").
 _LABELLED_YN: Final = re.compile(rf"^\s*([A-Z])\s*[:.)\u2014\u2013-]+\s*({_YN_WORDS})\b",
                                  re.IGNORECASE)
+# A yes or no word as the value of a label ("Right: yes", "Left breast: no").
+_LABEL_YN: Final = re.compile(rf":\s*({_YN_WORDS})\b(?!-)", re.IGNORECASE)
 _SET_KINDS: Final = frozenset({Kind.SET_ALL, Kind.SET_NONE, Kind.SET_EXCEPT})
 # A letter joined to a range ("A through C, plus E", "A–C and E").
 _JOINED_LETTER: Final = re.compile(r"(?:,|\band\b|\bplus\b|&)\s*([A-Z])(?![A-Za-z])")
 _READ_BY: Final = {"letter": "structural.letter-position",
                    "letter-own": "structural.letter-position", "text": "structural.option-text",
                    "value": "structural.value", "yesno": "structural.yes-no-word"}
+
+
+def _hedged(text: str, masked: str, words: frozenset[str], named: list[tuple[int, int]],
+            ix: OptionSet, bk: RuleBook) -> str | None:
+    """The rule of a hedge that keeps the text's answer open, or None.
+
+    A hedge phrase (``hedge.*``) anywhere; a scoped one (``Kind.HEDGE_SCOPED``: "may
+    represent", "consider") only in a sentence that names an option (its texts, values, a
+    letter), or anywhere on a yes/no item. Phrases of ``hedge.not-a-hedge`` are set aside
+    first ("I consider this X", "I suspect X").
+    """
+    if not bk.any_of(_HEDGE_KINDS, masked, words):
+        return None
+    fine = bk.spans(Kind.NOT_HEDGE, masked, words)
+    if fine:
+        masked = _blank(masked, [(s, e) for s, e, _ in fine])
+        words = word_tokens(masked)
+    got = bk.search(Kind.HEDGE, masked, words)
+    if got is not None:
+        return got[0]
+    for s, e, rule_id in bk.spans(Kind.HEDGE_SCOPED, masked, words):
+        if ix.yesno:
+            return rule_id
+        begin = max(masked.rfind(c, 0, s) for c in ".!?\n") + 1
+        ends = [i for i in (masked.find(c, e) for c in ".!?\n") if i >= 0]
+        end = min(ends) if ends else len(masked)
+        if any(begin <= a < end or begin < b <= end for a, b in named) or any(
+                m.group() in ix.keys for m in _CAPITAL.finditer(text, begin, end)):
+            return rule_id
+    return None
+
+
+_HEDGE_KINDS: Final = frozenset({Kind.HEDGE, Kind.HEDGE_SCOPED})
+_CAPITAL: Final = re.compile(r"(?<![A-Za-z])[A-Z](?![A-Za-z])")
 
 
 def _set_expression(text: str, masked: str, words: frozenset[str], ix: OptionSet,
@@ -352,8 +400,9 @@ def _set_expression(text: str, masked: str, words: frozenset[str], ix: OptionSet
         got: set[str] = set()
         for m in ranges:
             got |= {k for k in keys if m.group(1) <= k <= m.group(2)}
-        others = {letter for letter, _, _ in letter_mentions(text, text.lower(), ix.words,
-                                                          bk.sources(Kind.LETTER_KEYWORD))}
+        others = {letter for letter, _, _ in letter_mentions(
+            text, text.lower(), ix.words, bk.sources(Kind.LETTER_KEYWORD),
+            free=patterns(bk).letter_free, joins=bk.sources(Kind.LIST_JOIN))}
         others |= {m.group(1) for m in _JOINED_LETTER.finditer(text)}
         return frozenset(got | (others & ix.keys)), "set.range"
     return None

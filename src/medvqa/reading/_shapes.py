@@ -95,6 +95,7 @@ def key_words(key: str) -> list[str]:
 
 def _role_of(key: str, bk: RuleBook) -> str | None:
     words = set(key_words(key))
+    words |= {w[:-1] for w in words if w.endswith("s") and len(w) > 3}  # "options", "findings"
     if words & bk.words[Kind.NEGATIVE_KEY]:
         return "negative"
     if words & bk.words[Kind.OTHER_KEY]:
@@ -146,6 +147,9 @@ def _leaves(obj: Any, path: tuple[str, ...], bk: RuleBook, depth: int = 0) -> It
             yield from _leaves(v, path, bk, depth + 1)
         return
     got = _as_text(obj)
+    if got is not None and not path and isinstance(obj, list):
+        yield Leaf(("answer",), got[0], "answer")  # a bare list: ["A", "B", "E"]
+        return
     if got is not None and path:
         role = _role(path, bk)
         if path[-1].lower() in ("name", "function", "type", "id") and role == "unknown":

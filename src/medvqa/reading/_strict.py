@@ -97,8 +97,8 @@ class StrictParser:
                 else one_choice(fast, _LETTERS)
         if len(response) > MAX_RESPONSE_CHARS:
             return abstain("too_long", "structural.too-long")
-        ix = options_of(options)
         bk = self._book
+        ix = options_of(options, bk)
         if bk is not None or not self._quick or len(fast) > _MEMO_LEN:
             return read_response(fast, question_type, ix, question, bk or book(),
                                  self._quick)[0]
@@ -171,8 +171,11 @@ def read_response(text: str, qtype: str, ix: OptionSet, question: str,
     return parsed, reading.used_question
 
 
-_OPEN_END: Final = re.compile(r"(?:[,:\u2013\u2014-]|\b(?:and|or|with|of|the|a|an))\s*$"
-                             r"|(?:^|\n)[ \t]*(?:[-*\u2022]|\d+[.)])[ \t]*$", re.IGNORECASE)
+# (lower case only: "Answer: A" ends with a letter, not the article)
+_OPEN_END: Final = re.compile(r"(?:[,:\u2013\u2014-]|\b(?:and|or|with|of|the|a|an))\s*$")
+# An empty list item ending a list: "1. Mass⏎2. Cyst⏎3." ("3." alone is an answer).
+_EMPTY_ITEM: Final = re.compile(r"\n[ \t]*(?:[-*\u2022]|\d+[.)])[ \t]*\S.*\n[ \t]*(?:[-*\u2022]|\d+[.)])"
+                               r"[ \t]*$")
 
 
 def cut_off(body: str) -> bool:
@@ -186,6 +189,8 @@ def cut_off(body: str) -> bool:
         return False
     if (text.count("{") > text.count("}") or text.count("[") > text.count("]")) and (
             "{" in text[-200:] or "[" in text[-200:] or text[-1] in ',:"'):
+        return True
+    if _EMPTY_ITEM.search("\n" + text[-300:]) is not None:
         return True
     return _OPEN_END.search(text[-40:]) is not None and not text.endswith(("...", "etc."))
 

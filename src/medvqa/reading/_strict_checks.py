@@ -73,16 +73,45 @@ def revised_between(body: str, earlier: Segment, later: Segment, bk: RuleBook) -
 
 #: The kinds of rule by which the text after an answer can undo it (besides a letter, a
 #: structure, "or" opening it, and on a yes/no item a finding).
-TAIL_KINDS: Final = frozenset({Kind.REFUSAL, Kind.HEDGE, Kind.EXCLUSION_HEDGE, Kind.REVISION,
+TAIL_KINDS: Final = frozenset({Kind.REFUSAL, Kind.HEDGE, Kind.HEDGE_SCOPED,
+                               Kind.EXCLUSION_HEDGE, Kind.REVISION,
                                Kind.CONCLUSION, Kind.LETTER_KEYWORD, Kind.ANSWER_MARKER,
                                Kind.NEG_BEFORE, Kind.NEG_NOUN, Kind.NEG_AFTER, Kind.STATUS})
 _FINDING_KINDS: Final = frozenset({Kind.FINDING_ABSENT, Kind.FINDING_PRESENT, Kind.NEG_NOUN,
                                    Kind.NEG_BEFORE})
-#: The kinds by which the text before an answer can undo it: a refusal, a negation.
+#: The kinds by which the text before an answer can undo it: a refusal, a negation, a change
+#: of mind from another answer.
 BEFORE_KINDS: Final = frozenset({Kind.REFUSAL, Kind.NEG_BEFORE, Kind.NEG_NOUN, Kind.NEG_AFTER,
-                                 Kind.STATUS})
+                                 Kind.STATUS, Kind.REVISION})
 _STRUCTURE: Final = frozenset("<>{}[]|()\\")
 _OR_FIRST = re.compile(r"[\s,;.\-\u2014\u2013]*(?:or|oder|ou|o|of|veya|или)\b")
+
+
+_SENTENCES: Final = re.compile(r"[^.!?\n]+[.!?]*|\n+")
+
+
+def _without_disclaimers(tail: str, chosen: frozenset[str], ix: OptionSet, qtype: str,
+                         question: str, bk: RuleBook) -> str:
+    """The tail without the sentences that only say how to confirm the answer or whom to see
+    (``disclaimer.*``), where they name no other option: no hedge or refusal of the answer."""
+    lowered = tail.lower()
+    if not bk.any_of(_DISCLAIMER, lowered, word_tokens(lowered)):
+        return tail
+    kept = []
+    for m in _SENTENCES.finditer(tail):
+        sentence = m.group()
+        low = sentence.lower()
+        if bk.search(Kind.DISCLAIMER, low, word_tokens(low)) is not None:
+            r = scan(sentence, ix, qtype, question, hedge=False, bk=bk)
+            if not (r.named - chosen) and r.verdict is None or r.verdict == "refusal" and not (
+                    r.named - chosen):
+                kept.append(" " * len(sentence))
+                continue
+        kept.append(sentence)
+    return "".join(kept)
+
+
+_DISCLAIMER: Final = frozenset({Kind.DISCLAIMER})
 
 
 def _may_undo(text: str, kinds: frozenset[Kind], bk: RuleBook, yesno: bool) -> bool:
@@ -100,6 +129,7 @@ def tail_undoes(tail: str, chosen: frozenset[str], ix: OptionSet, qtype: str, qu
     """What in the text after a located answer undoes it (the module docstring), or None."""
     if not _may_undo(tail, TAIL_KINDS, bk, ix.yesno):
         return None
+    tail = _without_disclaimers(tail, chosen, ix, qtype, question, bk)
     after = scan(tail, ix, qtype, question, bk=bk)
     if after.verdict in ("refusal", "hedge"):
         return abstain(after.verdict, after.rule)
@@ -170,6 +200,10 @@ def before_undoes(before: str, chosen: frozenset[str], ix: OptionSet, qtype: str
     prior = scan(before, ix, qtype, question, hedge=False, bk=bk)
     if prior.verdict == "refusal":
         return abstain("refusal", prior.rule)
+    lowered = before.lower()
+    if (prior.lettered - chosen) and bk.search(Kind.REVISION, lowered,
+                                               word_tokens(lowered)) is not None:
+        return abstain("not_committed", "revision.change-of-mind")  # "Yes … Correction: No"
     if chosen & prior.negated and not chosen & prior.asserted:
         return abstain("ambiguous", "structural.negated-before")
     return None

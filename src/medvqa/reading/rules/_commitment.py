@@ -19,7 +19,8 @@ _GIVEN = "(provided|available|shown|attached|included|uploaded|given|shared)"
 COMMITMENT = (
     rule("locate.marker", Kind.ANSWER_MARKER,
          ("answer", "choice", "option", "selection", "diagnosis", "impression", "conclusion",
-          "verdict", "classification", "prediction", "final", "therefore", "hence", "selected"),
+          "verdict", "classification", "prediction", "final", "therefore", "hence", "selected",
+          "present"),
          "Where the final answer is: after 'Answer:', 'The answer is', 'Final diagnosis:', "
          "'Impression:' … (and the answer words of other languages); the last explicit "
          "answer wins where a change of mind comes before it.",
@@ -86,7 +87,7 @@ COMMITMENT = (
          ("either ... or", "either way"),
          "Either … or: two answers kept open.",
          examples=(ex("Either pneumothorax or normal."), ex("Either way, pneumothorax."))),
-    rule("hedge.modal", Kind.HEDGE,
+    rule("hedge.modal", Kind.HEDGE_SCOPED,
          ("(might|may|could) [also|well] (be|represent|reflect|indicate|suggest|signify)",),
          "It might, may or could be: not a commitment.",
          examples=(ex("It could be a pneumothorax."), ex("It may represent pneumothorax."),
@@ -114,7 +115,7 @@ COMMITMENT = (
          examples=(ex("Pneumothorax cannot be excluded."), ex("A pneumothorax is not excluded."),
                    ex("We are unable to exclude pneumothorax."),
                    ex("Pleural effusion; a pneumothorax can't be ruled out."))),
-    rule("hedge.differential", Kind.HEDGE,
+    rule("hedge.differential", Kind.HEDGE_SCOPED,
          ("differential [diagnosis] (includes|include|of|is)", "(in|on) the differential", "ddx",
           "(worried|concerned) about", "concern for", "concerning for",
           "(can|may|could) (look|appear) (similar|identical|alike)",
@@ -126,11 +127,11 @@ COMMITMENT = (
                    ex("Findings concerning for pneumothorax."),
                    ex("Pneumothorax can look similar."),
                    ex("Pneumothorax, but pleural effusion has an identical appearance."))),
-    rule("hedge.radiology-query", Kind.HEDGE,
+    rule("hedge.radiology-query", Kind.HEDGE_SCOPED,
          ("questionable", "query", "queried", "r/o"),
          "Radiology's words for a finding not confirmed.",
          template="{} pneumothorax."),
-    rule("hedge.non-diagnostic", Kind.HEDGE,
+    rule("hedge.non-diagnostic", Kind.HEDGE_SCOPED,
          ("suspicious (for|of)", "suspect"),
          "Pathology's and BI-RADS' non-diagnostic categories ('suspicious for X', 'glaucoma "
          "suspect'); not 'I suspect X' nor 'suspicious calcifications'.",
@@ -145,11 +146,12 @@ COMMITMENT = (
          examples=(ex("I consider this a pneumothorax.", "PE", "B"),
                    ex("I suspect a mass.", "MM", "A"),
                    ex("We suspect a pneumothorax.", "PE", "B"))),
-    rule("hedge.consider", Kind.HEDGE,
+    rule("hedge.consider", Kind.HEDGE_SCOPED,
          ("consider", "(should|must|could|might|may|to) [also] be considered", "worth considering",
           "(a|an|one|another) [important|serious|real|strong|major|key] consideration"),
          "A differential rather than a choice: 'consider X' opening a clause, 'X should be "
-         "considered', 'X is a consideration'.",
+         "considered', 'X is a consideration' (not 'consider a stent', which names no "
+         "option: advice).",
          examples=(ex("Consider pneumothorax."), ex("Pneumothorax should be considered."),
                    ex("Pneumothorax is worth considering."),
                    ex("Pneumothorax is a consideration.")),
@@ -216,6 +218,33 @@ COMMITMENT = (
          ("between",),
          "Two readings set between each other: neither chosen.",
          examples=(ex("Between mass and calcification", "MM", None, "multi"),)),
+    rule("elimination.left", Kind.ELIMINATION,
+         ("(that|which|this) leaves", "(we are|we're|i am|i'm) left with", "remaining :",
+          "the remaining (one|option|answer) is", "the only (one|option) left is",
+          "by elimination"),
+         "Every other option ruled out, what is left is the answer: the text after these to "
+         "the end of the sentence is a located answer.",
+         examples=(ex("Pleural effusion is unlikely and so is normal. That leaves "
+                      "pneumothorax, though pleural effusion came to mind.", "PE", "B"),
+                   ex("Pleural effusion came to mind first; we are left with pneumothorax.",
+                      "PE", "B"),
+                   ex("Pleural effusion came to mind first.\nRemaining: pneumothorax", "PE",
+                      "B"),
+                   ex("Pleural effusion came to mind; the remaining option is pneumothorax.",
+                      "PE", "B"),
+                   ex("Pleural effusion came to mind; the only one left is pneumothorax.", "PE",
+                      "B"),
+                   ex("Pleural effusion came to mind; by elimination pneumothorax.", "PE",
+                      "B"))),
+    rule("disclaimer.confirm", Kind.DISCLAIMER,
+         ("(can't|cannot|can not) confirm", "to confirm", "(would be|is|are) (required|needed"
+          "|recommended)", "please (consult|see|seek)", "consult (a|your|an)", "in person",
+          "medical advice", "not a substitute", "clinical correlation", "further (evaluation|"
+          "imaging|workup|work-up|testing)", "definitive (diagnosis|differentiation)"),
+         "After a located answer, a sentence that only says how the answer would be confirmed "
+         "or who to see, naming no other option, is no hedge or refusal of the answer.",
+         template="The answer is pneumothorax. Imaging is limited, so I can't be certain; "
+                  "{} it.", expected="B"),
     rule("conclusion.points-to", Kind.CONCLUSION,
          ("consistent with", "points to", "point to", "pointing to", "indicative of",
           "diagnostic of", "in keeping with", "compatible with", "characteristic of",

@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 from medvqa.reading.rules._build import ex, rule
+from medvqa.reading.rules._options import OPTION_SETS
 from medvqa.reading.rules._types import Kind
 
 __all__ = ["NEGATION"]
+
+_GENERIC = ("shape", "distribution", "morphology", "composition", "margin", "pattern",
+            "appearance", "orientation", "configuration", "sign", "echogenicity", "enhancement",
+            "location", "type", "features", "changes")
+# An option set per generic word for its example ("Regional distribution", "Segmental …").
+OPTION_SETS.update({f"generic-{w}": {"A": f"Regional {w}", "B": f"Segmental {w}"}
+                    for w in _GENERIC})
 
 NEGATION = (
     rule("negation.not", Kind.NEG_BEFORE,
@@ -76,6 +84,10 @@ NEGATION = (
          template="Pneumothorax: {}.",
          counter=(ex("Pneumothorax: no pleural effusion seen.", "PE", "B"),
                   ex("Pleural effusion: not pneumothorax.", "PE", "A"))),
+    rule("option.generic-noun", Kind.OPTION_GENERIC, _GENERIC,
+         "An option whose last word names its kind ('Segmental distribution', 'Taller-than-wide"
+         " shape') is also named without it, where the rest names it alone.",
+         examples=tuple(ex("In my view it is segmental.", f"generic-{w}", "B") for w in _GENERIC)),
     rule("negation.neutral", Kind.NOT_NEGATION,
          ("(no|without|beyond) [a|any] [reasonable] doubt", "not only", "no question",
           "no wonder", "(by|process of|through) [the] elimination", "(i|we) would"),
