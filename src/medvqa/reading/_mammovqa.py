@@ -8,20 +8,21 @@ letter or text equals it). One option → chosen. Otherwise the *combined* score
 text`` candidate (its ratio + its letter's + its text's) decides; a tie again → fuzzywuzzy
 ``process.extract(response, candidates, limit=50)`` (WRatio, default processor) ranks the
 candidates and the same two steps repeat on its scores; a tie after that → no choice (score 0).
-A refusal or garbage therefore still lands on some option nearly always.
+A refusal or garbage therefore still lands on some option nearly always. That ranking is
+computed here by :func:`~._wratio.extract`: the same scores without fuzzywuzzy (GPL-2.0), which
+only a test needs, to check them against it.
 
 Reasoning traces (``<think>…</think>`` and the like) are removed before matching, and nothing
 else of the locate step is applied: the published scorer never saw traces (its models did not
 write them), so this is the only change that keeps its decisions meaningful on today's models;
 its golden decisions are unchanged.
 
-The published code lower-cases the response as well as each candidate (REFERENCE_SCORING.md,
-corrected: ``This is a CC view mammogram.`` with options ``A: MLO, B: CC`` → A). Multiple
-choice: the lower-cased response's ``\b\w+\b`` tokens select every option any of whose
-candidate strings contains one of them.
+The published code lower-cases the response as well as each candidate (``This is a CC view
+mammogram.`` with options ``A: MLO, B: CC`` → A). Multiple choice: the lower-cased response's
+``\b\w+\b`` tokens select every option any of whose candidate strings contains one of them.
 
 difflib and fuzzywuzzy (without python-Levenshtein) are what produced the published numbers;
-rapidfuzz computes other similarities and changes decisions (MEASUREMENTS.md). Speed comes only
+rapidfuzz computes other similarities and changes decisions. Speed comes only
 from work that cannot change a decision: ratios are cached per (response, candidate) and
 decisions per (response, options); each candidate keeps one matcher with its character index
 built once (``set_seq1`` reuses it, as difflib's documentation advises); and candidates are
@@ -39,13 +40,13 @@ from __future__ import annotations
 
 import re
 import threading
-import warnings
 from collections import Counter
 from difflib import SequenceMatcher
 from functools import lru_cache
 
 from medvqa.reading._base import INVALID, ParsedAnswer
 from medvqa.reading._locate import without_reasoning
+from medvqa.reading._wratio import extract
 
 _WORD = re.compile(r"\b\w+\b")
 _LOCAL = threading.local()
@@ -165,16 +166,8 @@ def _difflib_pick(response: str, options: dict[str, str]) -> str | None:
 
 @lru_cache(maxsize=20_000)
 def _wratio(response: str, candidates: tuple[str, ...]) -> tuple[tuple[str, float], ...]:
-    """Fuzzywuzzy ``process.extract(response, candidates, limit=50)``: WRatio, default processor."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # fuzzywuzzy warns it runs on pure-Python difflib
-        from fuzzywuzzy import process, utils
-
-    if not utils.full_process(response):
-        # fuzzywuzzy would log a warning and score every candidate 0: a full tie.
-        return tuple((c, 0.0) for c in candidates)
-    ranked = process.extract(response, list(candidates), limit=50)
-    return tuple((c, float(s)) for c, s in ranked)
+    """The reference's ``process.extract(response, candidates, limit=50)``: the WRatio ranking."""
+    return tuple((c, float(s)) for c, s in extract(response, candidates, limit=50))
 
 
 def _decide(response: str, options: dict[str, str]) -> str | None:
