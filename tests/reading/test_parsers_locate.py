@@ -180,12 +180,15 @@ def test_setting_reasoning_aside_only_removes_text(text):
         assert reasoned.text == text
 
 
-def test_later_explicit_answer_overrides_an_earlier_one():
+def test_an_answer_changed_after_it_was_given_is_not_committed():
+    # Both answers are located; which one the model stands by is a guess, so the strict reader
+    # abstains rather than credit either (a false credit costs more than a miss).
     segments = final_segments("Final answer: A.\nOn reflection, final answer: C.")
     assert [s.text for s in segments] == ["Answer: A.", "Answer: C."]
     options = _options(_POOL[:4])
-    assert make_parser("strict").parse("Final answer: A.\nOn reflection, final answer: C.",
-                                       options, "single").choice == "C"
+    parsed = make_parser("strict").parse("Final answer: A.\nOn reflection, final answer: C.",
+                                         options, "single")
+    assert (parsed.choice, parsed.reason) == (None, "not_committed")
 
 
 def test_mammovqa_and_pathmmu_set_only_the_trace_aside():

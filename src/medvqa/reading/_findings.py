@@ -42,7 +42,7 @@ from medvqa.reading._book import RuleBook, book, word_tokens
 from medvqa.reading._fold import fold
 from medvqa.reading.rules import Kind
 
-__all__ = ["finding_answers", "question_terms", "same_stem"]
+__all__ = ["finding_answers", "other_finding", "question_terms", "same_stem"]
 
 # Words that say nothing about which finding: dropped before comparing with the question.
 _FILLER: Final = frozenset({
@@ -152,7 +152,7 @@ def _absent_asked(x: str, question: str) -> bool:
     return False
 
 
-def _present_asked(x: str, question: str, bk: RuleBook) -> bool:
+def _present_asked(x: str, question: str, bk: RuleBook, lenient: bool = False) -> bool:
     words = _content(_DETERMINERS.sub("", x.strip()))
     if not words or not question:
         return False
@@ -160,20 +160,65 @@ def _present_asked(x: str, question: str, bk: RuleBook) -> bool:
     if flips:
         return False
     nature = {fold(w) for w in bk.words[Kind.NATURE]}
-    missing = (asked & nature) - set(words)
-    return not missing and _in_question(words[-1], asked, abbrs)
+    missing = _unstated(asked & nature, words)
+    return (not missing and _in_question(words[-1], asked, abbrs)
+            and (lenient or _qualifiers_kept(words, question)))
 
 
-def finding_answers(lowered: str, question: str, bk: RuleBook | None = None) -> set[str]:
+def _unstated(natures: frozenset[str], words: list[str]) -> set[str]:
+    """The natures asked ("enlarged", "ulcerated") that the finding's words do not state."""
+    return {n for n in natures if not any(w == n or same_stem(w, n) for w in words)}
+
+
+def other_finding(label: str, question: str) -> bool:
+    """A label that names a finding beside the asked one ("Perineural invasion" to a question
+    about lymphovascular invasion): its "present" or "absent" does not answer the question."""
+    words = _content(_DETERMINERS.sub("", label.strip().lower()))
+    if not words or not question:
+        return False
+    asked = _question(question)[0]
+    return any(same_stem(words[-1], q) for q in asked) and not _qualifiers_kept(words, question)
+
+
+def _qualifiers_kept(words: list[str], question: str) -> bool:
+    """The finding does not replace the question's qualifier of its head noun with another.
+
+    "Perineural invasion is seen" does not answer "Is there lymphovascular invasion?" (and
+    "A small pneumothorax" does not answer "Is there a large pneumothorax?"), while
+    "Consistent with a tear" may answer "Is there a meniscal tear?" and "Multiple large soft
+    drusen are seen" answers "Are drusen present?".
+    """
+    head, own = words[-1], words[:-1]
+    asked = [fold(w) for w in _WORD.findall(question.lower())]
+    for i in range(len(asked) - 1, -1, -1):
+        if asked[i] == head or same_stem(asked[i], head):
+            qualifiers: list[str] = []
+            for w in reversed(asked[:i]):
+                if w in _FILLER or w in _GENERAL:
+                    break
+                qualifiers.append(w)
+            def said(q: str, among: list[str]) -> bool:
+                return q in among or any(same_stem(q, w) for w in among)
+            missing = [q for q in qualifiers if not said(q, own)]
+            added = [w for w in own if not said(w, asked)]
+            return not (missing and added)
+    return True  # the head is the question's abbreviation: nothing to compare
+
+
+def finding_answers(lowered: str, question: str, bk: RuleBook | None = None,
+                    lenient: bool = False) -> set[str]:
     """``{"yes"}``, ``{"no"}``, both (contradictory) or none, from the findings stated.
 
     Args:
         lowered: the lower-cased answer text (option texts blanked, "no doubt" blanked).
         question: the item's question ("" when unknown: only absent findings are read).
         bk: the rule book.
+        lenient: also count a present finding that drops the question's qualifier ("a tear"
+            to "Is there a meniscal tear?"). Used only to find a yes or no word contradicted:
+            a finding that answers must keep the qualifier, one that casts doubt need not.
     """
     bk = bk or book()
-    out: set[str] = set()
+    out, labelled = _labels(lowered, question, bk)
     start = 0
     nature = {fold(w) for w in bk.words[Kind.NATURE]}
     asked_nature = (_question(question)[0] & nature) if question else set()
@@ -183,8 +228,8 @@ def finding_answers(lowered: str, question: str, bk: RuleBook | None = None) -> 
         clause = lowered[start:end].strip()
         start = m.end() if m is not None else end
         sentence_start, opens_sentence = opens_sentence, m is not None and m.group() in ".;!?\n"
-        if len(clause) < 3:
-            continue
+        if len(clause) < 3 or any(a <= end <= b for a, b in labelled):
+            continue  # too short, or on a label's line ("LVI: absent", read whole)
         words = word_tokens(clause)
         got = _absent_in(clause, words, bk)
         if got is not None:
@@ -207,9 +252,10 @@ def finding_answers(lowered: str, question: str, bk: RuleBook | None = None) -> 
                 out.add("no")  # "None seen.": the question's finding
                 continue
             x = _present_in(clause, words, bk)
-            if x is not None and _present_asked(x, question, bk):
+            if x is not None and _present_asked(x, question, bk, lenient):
                 out.add("yes")
-            elif x is None and sentence_start and _noun_phrase_present(clause, question, bk):
+            elif x is None and sentence_start and _noun_phrase_present(clause, question, bk,
+                                                                       lenient):
                 out.add("yes")
     return out
 
@@ -222,6 +268,31 @@ def _phrase(x: str, bk: RuleBook) -> str:
     return x[:ends[0]].strip() if ends else x
 
 
+def _labels(lowered: str, question: str, bk: RuleBook
+            ) -> tuple[set[str], list[tuple[int, int]]]:
+    """Findings written as labels on their own lines stated absent ("LVI: absent").
+
+    (One stated present, "NVD: present", opens its sentence and is read as a noun phrase.)
+
+    Returns the answers and the (start, end) of each line read as a label.
+    """
+    out: set[str] = set()
+    lines: list[tuple[int, int]] = []
+    if ":" not in lowered and " - " not in lowered and "=" not in lowered:
+        return out, lines
+    offset = 0
+    for line in lowered.split("\n"):
+        at, offset = offset, offset + len(line) + 1
+        words = word_tokens(line)
+        for s, e, rule_id in bk.spans(Kind.FINDING_ABSENT, line, words):
+            if rule_id != "finding.label" or line[e:].strip(" .;,)*"):
+                continue
+            if _absent_asked(line[:s].strip(" \t-*\u2022|"), question):
+                out.add("no")
+                lines.append((at, at + len(line)))
+    return out, lines
+
+
 def _absent_in(clause: str, words: frozenset[str], bk: RuleBook) -> str | None:
     """The finding a clause states absent, or None."""
     for rule_id, phrase in bk.candidates(Kind.FINDING_ABSENT, clause, words):
@@ -229,6 +300,8 @@ def _absent_in(clause: str, words: frozenset[str], bk: RuleBook) -> str | None:
         m = pat.search(clause)
         if m is None:
             continue
+        if rule_id == "finding.label":
+            continue  # read on its line (_labels)
         if rule_id == "finding.absent-tail":
             x = clause[:m.start()].strip()
             if _content(x) and m.end() >= len(clause.rstrip(" .")) - 1:
@@ -245,7 +318,7 @@ def _absent_in(clause: str, words: frozenset[str], bk: RuleBook) -> str | None:
 
 def _present_in(clause: str, words: frozenset[str], bk: RuleBook) -> str | None:
     """The finding a clause states present, or None."""
-    for _, phrase in bk.candidates(Kind.FINDING_PRESENT, clause, words):
+    for rule_id, phrase in bk.candidates(Kind.FINDING_PRESENT, clause, words):
         m = phrase.pattern.search(clause)
         if m is None:
             continue
@@ -260,7 +333,8 @@ def _present_in(clause: str, words: frozenset[str], bk: RuleBook) -> str | None:
     return None
 
 
-def _noun_phrase_present(clause: str, question: str, bk: RuleBook) -> bool:
+def _noun_phrase_present(clause: str, question: str, bk: RuleBook, lenient: bool = False
+                         ) -> bool:
     """A clause that opens by naming the question's finding.
 
     With no negation, condition or hedge in it: "Central ulceration with a crust" answers
@@ -269,8 +343,8 @@ def _noun_phrase_present(clause: str, question: str, bk: RuleBook) -> bool:
     if _NEGATED.search(clause) or "?" in clause:
         return False
     words = word_tokens(clause)
-    if bk.any_of(_NOT_STATED, clause, words):
-        return False
+    if bk.any_of(_NOT_STATED | {Kind.FINDING_ABSENT}, clause, words):
+        return False  # "Lymphovascular invasion: absent" names the finding to deny it
     first = clause.split(None, 1)[0] if clause.split() else ""
     if bk.search(Kind.FINDING_ACTION, first, word_tokens(first)) is not None:
         return False  # "Identify the inked margin": an instruction
@@ -279,6 +353,6 @@ def _noun_phrase_present(clause: str, question: str, bk: RuleBook) -> bool:
         return False
     asked, flips, abbrs = _question(question)
     nature = {fold(w) for w in bk.words[Kind.NATURE]}
-    if flips or (asked & nature) - set(head):
+    if flips or _unstated(asked & nature, head):
         return False
-    return _in_question(head[-1], asked, abbrs)
+    return _in_question(head[-1], asked, abbrs) and (lenient or _qualifiers_kept(head, question))

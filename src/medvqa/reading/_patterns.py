@@ -16,7 +16,7 @@ from typing import Final
 from medvqa.reading._book import RuleBook
 from medvqa.reading.rules import Kind
 
-__all__ = ["Patterns", "patterns"]
+__all__ = ["ANSWER_LEAD", "Patterns", "patterns"]
 
 # "X and Y are excluded": the other option, blanked, stands between (three spaces or more),
 # not "X and not Y".
@@ -28,6 +28,12 @@ STATUS_MARKS: Final = "\u2717\u2718\u274c\u2716"
 _NEG_MARKS: Final = STATUS_MARKS + "\u2610"
 _LIST_ITEM: Final = (r"(?:(?!\b(?:is|are|was|were|be|been|has|have|had|shows?|showing|seen|noted"
                      r"|identified|likely|but|which|that|so|answer|it)\b)[a-z0-9'\- ]){1,40}")
+
+
+#: The answer lead a text may open with ("The correct answer is:", "Answer -").
+ANSWER_LEAD: Final = (r"(?:(?:the\s+)?(?:final\s+|correct\s+|best\s+|right\s+)?"
+                      r"(?:answers?|options?|choices?)\s*(?:is|are|would\s+be|:|=|-)?\s*:?\s*)")
+_ONE_LETTER: Final = r"[(\[]?[A-Za-z][)\]]?"
 
 
 def _group(sources: list[str]) -> str:
@@ -44,6 +50,7 @@ class Patterns:
         mark_before: searched in the few characters before a mention: a cross or empty box.
         negated_list: a negation before a list of short noun phrases.
         set_range: a range of letters ("A to C", "C-E"; ``set.range``).
+        only_letters: a whole text of letters, joined by the table's list joiners.
         neg_after_ids: the rule ids of ``neg_after``'s alternatives (by group name).
     """
 
@@ -95,6 +102,14 @@ class Patterns:
         self.or_after = re.compile(r"[\s)\]*,;\u2013\u2014-]*(?:\([^()]{0,60}\)[\s,]*)?(?:and/)?"
                                    + either + r"(?!\s+not\b)")
         self.or_before = re.compile(r"(?:and/)?" + either + r"\s+(?:\w+\s+){0,2}$")
+        words = "|".join(re.escape(w) for w in sorted(bk.words[Kind.LIST_JOIN], key=len,
+                                                      reverse=True) if len(w) > 1)
+        separator = (r"(?:\s*(?:,|;|/|&|\||\+|\n" + (rf"|\b(?:{words})\b" if words else "")
+                     + "|" + either + r")\s*|\s+)")
+        #: The whole text is letters: "B", "(B).", "Answer: A, C", "The answers are A und C".
+        self.only_letters = re.compile(
+            rf"^\s*{ANSWER_LEAD}?(?:option\s+|choice\s+)?({_ONE_LETTER}(?:{separator}"
+            rf"{_ONE_LETTER})*)[\s.!:;,]*$", re.IGNORECASE)
         joins = "|".join(p.pattern.pattern.replace("(?<!\\w)", r"\b").replace("(?!\\w)", r"\b")
                          for _, p in bk.entries(Kind.SET_RANGE)) or "(?!)"
         self.set_range = re.compile(r"(?<![A-Za-z])([A-Z])\s*(?:" + joins

@@ -24,11 +24,11 @@ from typing import Final
 
 from medvqa.reading._answer_words import NO_WORDS, YES_WORDS
 from medvqa.reading._book import RuleBook, book, word_tokens
-from medvqa.reading._findings import finding_answers
+from medvqa.reading._findings import finding_answers, other_finding
 from medvqa.reading._fold import phrase_tokens
 from medvqa.reading._letters import letter_mentions, own_text_follows
 from medvqa.reading._options import OptionSet, bag_mentions
-from medvqa.reading._patterns import patterns
+from medvqa.reading._patterns import ANSWER_LEAD, patterns
 from medvqa.reading._polarity import Mention, Polarity
 from medvqa.reading._text import line_starts, matches_at, prepare
 from medvqa.reading.rules import Kind
@@ -83,15 +83,9 @@ def _stop(verdict: str, rule: str | None) -> Reading:
     return Reading(_EMPTY, _EMPTY, _EMPTY, verdict, rule=rule)
 
 
-_LEAD = (r"(?:(?:the\s+)?(?:final\s+|correct\s+|best\s+|right\s+)?(?:answers?|options?|choices?)"
-         r"\s*(?:is|are|would\s+be|:|=|-)?\s*:?\s*)")
+_LEAD = ANSWER_LEAD
 #: The reader's answer lead at the start of a text ("The correct answer is:", "Answer -").
 LEAD: Final = re.compile(r"\s*" + _LEAD, re.IGNORECASE)
-_ONE = r"[(\[]?[A-Za-z][)\]]?"
-_SEP = r"(?:\s*(?:,|;|/|&|\||\+|\band\b|\bor\b|\n)\s*|\s+)"
-# The whole text is letters: "B", "(B).", "Answer: A, C", "The answers are A and C".
-_ONLY_LETTERS: Final = re.compile(rf"^\s*{_LEAD}?(?:option\s+|choice\s+)?({_ONE}(?:{_SEP}{_ONE})*)"
-                                  r"[\s.!:;,]*$", re.IGNORECASE)
 _ONLY_LETTERS_LEN: Final = 48
 _LETTER: Final = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
 _RUN_OF_LETTERS: Final = re.compile(rf"^\s*{_LEAD}?([A-Z]{{2,6}})[\s.!]*$", re.IGNORECASE)
@@ -132,7 +126,7 @@ def _blank(lowered: str, spans: list[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
-def letters_only(text: str, ix_keys: frozenset[str] | None = None) -> re.Match[str] | None:
+def letters_only(text: str, bk: RuleBook | None = None) -> re.Match[str] | None:
     """The match of a text that is letters only ("(b)", "A, C"), or None.
 
     >>> bool(letters_only("(b)")), bool(letters_only("(case 3)"))
@@ -141,11 +135,11 @@ def letters_only(text: str, ix_keys: frozenset[str] | None = None) -> re.Match[s
     text = prepare(text)
     if len(text) > _ONLY_LETTERS_LEN:
         return None
-    return _ONLY_LETTERS.match(text)
+    return patterns(bk or book()).only_letters.match(text)
 
 
 def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: bool = True,
-         bare: bool = False, bk: RuleBook | None = None) -> Reading:
+         bare: bool = False, bk: RuleBook | None = None, answered: bool = False) -> Reading:
     """Read one text (see the module docstring).
 
     Args:
@@ -158,6 +152,8 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
         bare: the text is an answer by itself (a located answer, a field of structured
             output): a number standing alone is a value there.
         bk: the rule book (the shipped one by default).
+        answered: the text follows a located yes or no, so a finding that only casts doubt on
+            it counts (``finding_answers(lenient=True)``).
     """
     bk = bk or book()
     text = prepare(text)
@@ -204,7 +200,7 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
             spans = [s for s in spans if s[1] <= at]
             value_mentions = [v for v in value_mentions if v.end <= at]
             words = word_tokens(masked)
-    only = letters_only(text) if len(text) <= _ONLY_LETTERS_LEN else None
+    only = letters_only(text, bk) if len(text) <= _ONLY_LETTERS_LEN else None
     if only is None and qtype == "multi" and _RUN_OF_LETTERS.match(text) is not None:
         run = _RUN_OF_LETTERS.match(text).group(1)  # "ABC": a run of distinct option letters
         if set(run) <= ix.keys and len(set(run)) == len(run) and list(run) == sorted(run):
@@ -282,7 +278,8 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
     if ix.yesno:
         if _YN_BOTH.search(masked):
             return _stop("ambiguous", "structural.yes-no-both")
-        after_labels = {w.lower() in YES_WORDS for w in _LABEL_YN.findall(text)}
+        after_labels = {m.group(1).lower() in YES_WORDS for m in _LABEL_YN.finditer(text)
+                        if not other_finding(_line_before(text, m.start()), question)}
         if len(after_labels) == 2:
             return _stop("ambiguous", "structural.yes-no-both")  # "Right: yes … Left: no."
         labelled = _LABELLED_YN.match(text)
@@ -305,7 +302,7 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
                     how.setdefault(said, "structural.yes-no-word")
                 elif state == "negated":
                     negated.add(said)
-        found = finding_answers(masked, question, bk)
+        found = finding_answers(masked, question, bk, lenient=answered or bool(asserted))
         used_question = bool(question)
         for word in found:
             said = ix.yes if word == "yes" else ix.no
@@ -323,6 +320,11 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
     return Reading(frozenset(asserted), frozenset(negated), frozenset(lettered), None,
                    alternatives, used_question, rule, frozenset(named),
                    frozenset(letter_named - negated))
+
+
+def _line_before(text: str, at: int) -> str:
+    """The text of at's line before it: a label's name."""
+    return text[text.rfind("\n", 0, at) + 1:at]
 
 
 # On a yes/no item, a letter label and the yes or no word after it ("A — yes", "B: No").

@@ -130,7 +130,7 @@ def tail_undoes(tail: str, chosen: frozenset[str], ix: OptionSet, qtype: str, qu
     if not _may_undo(tail, TAIL_KINDS, bk, ix.yesno):
         return None
     tail = _without_disclaimers(tail, chosen, ix, qtype, question, bk)
-    after = scan(tail, ix, qtype, question, bk=bk)
+    after = scan(tail, ix, qtype, question, bk=bk, answered=bool(chosen & {ix.yes, ix.no}))
     if after.verdict in ("refusal", "hedge"):
         return abstain(after.verdict, after.rule)
     others = (after.lettered - after.negated) - chosen

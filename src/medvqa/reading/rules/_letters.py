@@ -11,7 +11,7 @@ _CONNECTIVES = (
     "and", "or", "because", "since", "as", "is", "was", "are", "with", "for", "but", "which",
     "given", "due", "seems", "appears", "would", "here", "then", "now", "too", "also", "only",
     "again", "instead", "indeed", "clearly", "definitely", "certainly", "in", "on", "at", "from",
-    "per", "based", "to", "the", "this", "that", "it", "not", "looks", "fits", "best", "seem",
+    "per", "based", "to", "this", "that", "it", "not", "looks", "fits", "best", "seem",
     "appear", "being", "has", "had", "will", "should", "could", "might", "may")
 # The letter is read, then another rule decides: "B or …" (alternatives), "B would …"
 # (discussed), "B not …" (negated).
@@ -28,8 +28,8 @@ LETTERS = (
     rule("letter.connective", Kind.LETTER_CONNECTIVE, _CONNECTIVES,
          "Words that may follow an answer letter without making it part of a name: 'B because "
          "…' is the letter B, 'T cell' is no letter (nor is 'A mass').",
-         examples=tuple(ex(f"Therefore B {w} {'the line says so' if w == 'the' else 'the apex'}"
-                           f" shows a line.", "CXR", None if w in _NOT_READ else "B")
+         examples=tuple(ex(f"Therefore B {w} the apex shows a line.", "CXR",
+                           None if w in _NOT_READ else "B")
                         for w in _CONNECTIVES)),
     rule("letter.list-join", Kind.LIST_JOIN,
          ("and", "y", "et", "und", "ve", "en", "og", "och", "и", "e"),

@@ -34,7 +34,9 @@ SETS = (
 )
 
 _NATURE = ("suspicious", "malignant", "worrisome", "concerning", "abnormal", "pathologic",
-           "pathological", "aggressive", "significant", "acute", "active")
+           "pathological", "aggressive", "significant", "acute", "active", "increased",
+           "enlarged", "thickened", "dilated", "elevated", "widened", "narrowed", "reduced",
+           "decreased", "deviated", "displaced", "ulcerated", "patent")
 
 FINDINGS = (
     rule("finding.absent-lead", Kind.FINDING_ABSENT,
@@ -53,14 +55,13 @@ FINDINGS = (
          template="DWI is bright, but this is shine-through {} restriction.", options="YN",
          expected="B", qtype="yesno", question="Is there restricted diffusion?"),
     rule("finding.none", Kind.FINDING_NONE,
-         ("none (seen|identified|found|present|detected)", "not (seen|identified|found|present|"
-          "detected)"),
+         ("none (seen|identified|found|present|detected)",),
          "'None seen': the question's own finding stated absent.",
          template="{}.", options="YN", expected="B", qtype="yesno",
          question="Is there a rib fracture?"),
     rule("finding.action", Kind.FINDING_ACTION,
          ("identify", "check", "look", "assess", "evaluate", "compare", "measure", "review",
-          "examine", "consider", "determine", "search", "count", "confirm", "exclude", "find",
+          "examine", "consider", "determine", "search", "count", "confirm", "exclude",
           "locate", "inspect", "trace"),
          "A clause opened by one of these verbs is an instruction or a plan, not a finding "
          "('Identify the inked margin.').",
@@ -73,6 +74,12 @@ FINDINGS = (
          "small left pleural effusion with blunting' is about an effusion).",
          template="There is a small pleural effusion {} the base of the lung.", options="YN",
          expected="A", qtype="yesno", question="Is there a pleural effusion?"),
+    rule("finding.label", Kind.FINDING_ABSENT,
+         (": (absent|negative|none|no)", "= (absent|negative|no|0)"),
+         "A finding written as a label with an absent status ('LVI: absent', 'Effusion = "
+         "none') answers no.",
+         template="Lymphovascular invasion {}.", options="YN", expected="B", qtype="yesno",
+         question="Is there lymphovascular invasion?"),
     rule("finding.absent-tail", Kind.FINDING_ABSENT,
          ("(is|are|was|were|has been|have been) not (seen|present|identified|detected|"
           "visualized|visualised|visible|evident|demonstrated|noted|appreciated)",
@@ -87,11 +94,14 @@ FINDINGS = (
           "(that|this) is", "(present|seen|noted|identified|visible|evident)"),
          "A yes/no question answered by a finding stated present, when X is what was asked "
          "and carries the question's words about its nature.",
-         examples=(ex("There is a pneumothorax.", "YN", "A", "yesno", "Is there a pneumothorax?"),
-                   ex("A pneumothorax is seen.", "YN", "A", "yesno", "Is there a pneumothorax?"),
-                   ex("The film shows a pneumothorax.", "YN", "A", "yesno",
+         # each after a comma: a clause opening a sentence may be read as a noun phrase
+         examples=(ex("On the left, there is a pneumothorax.", "YN", "A", "yesno",
                       "Is there a pneumothorax?"),
-                   ex("Positive for pneumothorax.", "YN", "A", "yesno",
+                   ex("On the left, a pneumothorax is seen at the apex.", "YN", "A", "yesno",
+                      "Is there a pneumothorax?"),
+                   ex("On this view, the film shows a pneumothorax.", "YN", "A", "yesno",
+                      "Is there a pneumothorax?"),
+                   ex("On this view, positive for pneumothorax.", "YN", "A", "yesno",
                       "Is there a pneumothorax?"),
                    ex("Findings consistent with a meniscal tear.", "YN", "A", "yesno",
                       "Is there a meniscal tear?"),
