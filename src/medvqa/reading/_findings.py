@@ -17,6 +17,11 @@ When is X the finding asked about?
   every word by which the question asks about the finding's nature (``finding.nature``:
   "calcifications are present but benign" does not answer "Are there suspicious
   calcifications?"); a nature word of the question negated ("not suspicious") is an absence.
+- **Synonyms**: either way, X (bar filler words at its ends; for a present finding also a
+  leading "small", "large" …) is also the finding asked about when it is a synonym of the
+  shipped table for words the question writes in a row: "no pleural fluid" answers "Is there
+  a pleural effusion?", "free air is seen" answers "Is there pneumoperitoneum?". The rules
+  above still hold (not a question about normality; the nature words carried).
 - With the question unknown, only a specific absent finding is read (not a word of
   normality or disease: "No evidence of malignancy" means No to "Is it malignant?" but Yes
   to "Is it benign?").
@@ -29,6 +34,8 @@ When is X the finding asked about?
 ['no']
 >>> sorted(finding_answers("multiple large soft drusen are seen", "Are drusen present?"))
 ['yes']
+>>> sorted(finding_answers("no pleural fluid", "Is there a pleural effusion?"))
+['no']
 """
 
 from __future__ import annotations
@@ -39,7 +46,7 @@ from typing import Final
 
 from medvqa.reading._answer_words import NO_WORDS, YES_WORDS
 from medvqa.reading._book import RuleBook, book, word_tokens
-from medvqa.reading._fold import fold
+from medvqa.reading._fold import fold, phrase_tokens
 from medvqa.reading.rules import Kind
 
 __all__ = ["finding_answers", "other_finding", "question_terms", "same_stem"]
@@ -136,6 +143,32 @@ def _in_question(w: str, asked: frozenset[str], abbrs: frozenset[str]) -> bool:
     return w in asked or w in abbrs or any(same_stem(w, q) for q in asked)
 
 
+@lru_cache(maxsize=4096)
+def _question_sequence(question: str) -> tuple[str, ...]:
+    """The question's folded words in order (where a synonym's words are looked for)."""
+    return phrase_tokens(question)[0]
+
+
+def _synonym_asked(x: str, question: str) -> bool:
+    """Whether X, bar filler words at its ends, is a synonym of words the question writes."""
+    words = _WORD.findall(x)
+    while words and words[0] in _FILLER:
+        words.pop(0)
+    while words and words[-1] in _FILLER:
+        words.pop()
+    if not words:
+        return False
+    from medvqa.reading._option_forms import synonyms_of
+
+    asked = _question_sequence(question)
+    for term in synonyms_of(" ".join(words)):
+        key = phrase_tokens(term)[0]
+        k = len(key)
+        if any(asked[i:i + k] == key for i in range(len(asked) - k + 1)):
+            return True
+    return False
+
+
 def _absent_asked(x: str, question: str) -> bool:
     """X (or one item of the list X: "no ulceration or crusting") is the finding asked."""
     for item in _LIST_SPLIT.split(x):
@@ -147,13 +180,15 @@ def _absent_asked(x: str, question: str) -> bool:
                 return True
             continue
         asked, flips, abbrs = _question(question)
-        if not flips and all(_in_question(w, asked, abbrs) for w in words):
+        if not flips and (all(_in_question(w, asked, abbrs) for w in words)
+                          or _synonym_asked(item, question)):
             return True
     return False
 
 
 def _present_asked(x: str, question: str, bk: RuleBook, lenient: bool = False) -> bool:
-    words = _content(_DETERMINERS.sub("", x.strip()))
+    finding = _DETERMINERS.sub("", x.strip())
+    words = _content(finding)
     if not words or not question:
         return False
     asked, flips, abbrs = _question(question)
@@ -161,8 +196,9 @@ def _present_asked(x: str, question: str, bk: RuleBook, lenient: bool = False) -
         return False
     nature = {fold(w) for w in bk.words[Kind.NATURE]}
     missing = _unstated(asked & nature, words)
-    return (not missing and _in_question(words[-1], asked, abbrs)
-            and (lenient or _qualifiers_kept(words, question)))
+    return not missing and ((_in_question(words[-1], asked, abbrs)
+                             and (lenient or _qualifiers_kept(words, question)))
+                            or _synonym_asked(finding, question))
 
 
 def _unstated(natures: frozenset[str], words: list[str]) -> set[str]:

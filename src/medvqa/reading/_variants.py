@@ -4,13 +4,16 @@ An option is named by its text when the response writes the same words in the sa
 compared word by word after :func:`~._fold.fold` (case, diacritics, possessives, plurals,
 British/American spelling), a hyphen and a space being the same; other punctuation inside an
 option text must be written as in the option (``E. coli``). Each option is also named by the
-other forms of :mod:`._option_forms` (bracketed parts, binomial short forms, abbreviations of
-the shipped table). A hyphenated compound is one word: "glaucoma" is not named inside
+other forms of :mod:`._option_forms` (bracketed parts, binomial short forms, abbreviations and
+synonyms of the shipped tables). A hyphenated compound is one word: "glaucoma" is not named inside
 "non-glaucoma", nor "fatty" inside "fatty-glandular"; where forms overlap, the longest one at a
 place wins.
 
 Abbreviations are read only in capitals, only when they name exactly one option, and never when
-they could be a list of the item's option letters ("AD", not "BCC").
+they could be a list of the item's option letters ("AD", not "BCC"). A synonym (or an
+abbreviation of one) names an option only where no other option is written that way: an
+option's own text, parts and abbreviations come first, and a synonym of two options names
+neither (a phrase of two letters names no option in the scan).
 
 >>> ix = PhraseIndex((("A", "Pulmonary oedema"), ("B", "Hepatocellular carcinoma")))
 >>> text = "HCC, not pulmonary edema"
@@ -28,6 +31,7 @@ from medvqa.reading._fold import anchor, ascii_view, fold, phrase_tokens
 from medvqa.reading._fold import gap as _gap
 from medvqa.reading._option_forms import abbreviations_of as _abbreviations_of
 from medvqa.reading._option_forms import forms as _forms
+from medvqa.reading._option_forms import synonym_forms as _synonym_forms
 
 __all__ = ["PhraseIndex", "fold", "phrase_tokens"]
 
@@ -69,19 +73,35 @@ class PhraseIndex:
         owners: dict[tuple[tuple[str, ...], tuple[str, ...]], set[str]] = {}
         literal: dict[tuple[tuple[str, ...], tuple[str, ...]], str] = {}
         abbreviations: dict[str, set[str]] = {}
+        by_synonym: dict[tuple[tuple[str, ...], tuple[str, ...]], set[str]] = {}
+        abbreviated_synonyms: dict[str, set[str]] = {}
         letters = {k.upper() for k, _ in items}
         for letter, text in items:
             clean = " ".join(text.replace("*", " ").replace("`", " ").split()).rstrip(".")
             if not clean or clean.lower() in skip:
                 continue
-            for form in _forms(clean) + (extra or {}).get(letter, []):
+            for form in _forms(clean, synonyms=False) + (extra or {}).get(letter, []):
                 key = phrase_tokens(form)
                 if key[0]:
                     owners.setdefault(key, set()).add(letter)
                     literal.setdefault(key, " ".join(form.lower().split()))
-            for abbr in _abbreviations_of(clean) + (initials or {}).get(letter, []):
+            for form in _synonym_forms(clean):
+                key = phrase_tokens(form)
+                if key[0]:
+                    by_synonym.setdefault(key, set()).add(letter)
+                    literal.setdefault(key, " ".join(form.lower().split()))
+            own = _abbreviations_of(clean, synonyms=False)
+            for abbr in own + (initials or {}).get(letter, []):
                 if not (set(abbr) <= letters and len(set(abbr)) == len(abbr)):
                     abbreviations.setdefault(abbr, set()).add(letter)
+            for abbr in _abbreviations_of(clean)[len(own):]:
+                if not (set(abbr) <= letters and len(set(abbr)) == len(abbr)):
+                    abbreviated_synonyms.setdefault(abbr, set()).add(letter)
+        # A synonym never takes a form that is how another option is written.
+        for key, who in by_synonym.items():
+            owners.setdefault(key, who)
+        for abbr, who in abbreviated_synonyms.items():
+            abbreviations.setdefault(abbr, who)
         first: dict[str, list[Phrase]] = {}
         for (words, gaps), who in owners.items():
             first.setdefault(words[0], []).append((words, gaps, frozenset(who)))
