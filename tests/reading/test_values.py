@@ -1,4 +1,4 @@
-"""Options read as values: scales and quantities (medvqa.reading._values).
+"""Options read as values: scales and quantities (medvqa.reading._values, its public face).
 
 Each table row is (option set, text, expected mentions); a mention is written as its letters
 (sorted), ``~`` marking one that spans options, ``""`` one that names nothing. A text read
@@ -7,6 +7,7 @@ Each table row is (option set, text, expected mentions); a mention is written as
 
 from __future__ import annotations
 
+import importlib
 import re
 import time
 from decimal import Decimal
@@ -16,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from medvqa.reading import _values
+from medvqa.reading._strict import StrictParser
 from medvqa.reading._values import UNITS, OptionValues, ValueMention, option_values
 
 SETS: dict[str, tuple[str, ...]] = {
@@ -68,6 +69,9 @@ SETS: dict[str, tuple[str, ...]] = {
     "fraction": ("less than 0.5", "0.5-0.89", "0.9 or more"),
     "count": ("1", "2-3", "4 or more"),
     "hu": ("< -100 HU", "-100 to 20 HU", "> 20 HU"),
+    "growth": ("< 3rd centile", "3rd-10th centile", "10th-90th centile", "> 90th centile"),
+    "fitzpatrick": ("Type I-II", "Type III-IV", "Type V-VI"),
+    "pasi": ("Mild (PASI < 5)", "Moderate (PASI 5-10)", "Severe (PASI > 10)"),
 }
 QUESTIONS = {"plain": "What is the Fazekas grade?", "count": "How many lesions are there?",
              "gg": "What is the ISUP grade group?", "ratio": "What is the cup-to-disc ratio?"}
@@ -186,8 +190,9 @@ def test_a_bare_answer_reads_a_number_standing_alone(name: str, text: str,
 
 
 @pytest.mark.parametrize(("name", "text"), [
-    ("grade", "3"), ("grade", "The answer is 3"), ("roman", "III"), ("lungrads", "4b"),
-    ("bosniak", "IIF"), ("figo", "IB"), ("plain", "2"), ("childpugh", "B"),
+    ("grade", "3"), ("grade", "The answer is 3"), ("roman", "III"), ("lungrads", "4"),
+    ("bosniak", "II"), ("figo", "I"), ("plain", "2"), ("childpugh", "B"), ("lungrads", "a 4b"),
+    ("bosniak", "It is IIF"), ("birads", "4B"),
 ])
 def test_a_number_without_a_scale_word_needs_a_bare_answer(name: str, text: str) -> None:
     assert read(name, text) == ()
@@ -292,6 +297,19 @@ def test_spans_are_the_mention_with_its_name_bound_and_unit() -> None:
     (("Pneumonia", "Grade 2"), "", None),
     (("Normal", "Abnormal"), "", None),
     (("5 mm", "Mass"), "", None),
+    (("Type I-II", "Type III-IV", "Type V-VI"), "", "scale"),
+    (("Grade 1-2", "Grade 3-4"), "", "scale"),
+    (("Mild (grade 1)", "Moderate (grade 2)", "Severe (grade \u2265 3)"), "", "scale"),
+    (("Mild (PASI < 5)", "Moderate (PASI 5-10)", "Severe (PASI > 10)"), "", "quantity"),
+    (("Mild (PASI < 5.5)", "Moderate (PASI 5.5-10)", "Severe (PASI > 10)"), "", "quantity"),
+    (("< 3rd percentile", "3rd-10th percentile", "> 10th percentile"), "", "quantity"),
+    (("First-degree", "Second-degree", "Third-degree"), "", "scale"),
+    (("1st degree", "2nd degree", "3rd degree"), "", "scale"),
+    (("Coils", "Gelfoam", "Microspheres (500-700 \u00b5m)"), "", "quantity"),
+    (("Normal", "Mass > 5 cm"), "", "quantity"),
+    (("Coils", "Microspheres (500-700)"), "", None),
+    (("T1 (\u2264 2 cm)", "T2 (2-5 cm)", "T3 (> 5 cm)"), "", "scale"),  # and quantities
+    (("1 degree", "2 degree", "3 degree"), "", "quantity"),
 ])
 def test_the_kind_of_an_option_set(options: tuple[str, ...], question: str,
                                    kind: str | None) -> None:
@@ -302,6 +320,89 @@ def test_the_kind_of_an_option_set(options: tuple[str, ...], question: str,
 def test_options_that_are_not_values_take_no_part() -> None:
     ov = option_values((("A", "Normal"), ("B", "50-69 %"), ("C", "70-99 %"), ("D", "Occlusion")))
     assert ov is not None and ov.letters == frozenset("BC")
+    one = option_values((("A", "Coils"), ("B", "Gelfoam"), ("C", "Microspheres (500-700 \u00b5m)")))
+    assert one is not None and one.letters == frozenset("C")
+
+
+@pytest.mark.parametrize(("name", "text", "holds"), [
+    ("grade", "no number here", False), ("grade", "Grade three", True),
+    ("grade", "grade iii", True), ("roman", "It is IV", True), ("size", "twelve mm", True),
+    ("size", "It is large", False), ("size", "3", True), ("pirads", "pi-rads", True),
+])
+def test_may_hold_is_a_cheap_promise(name: str, text: str, holds: bool) -> None:
+    ov = values(name)
+    assert ov.may_hold(text) is holds
+    if not holds:
+        assert ov.find(text) == [] and ov.find(text, bare=True) == []
+
+
+T_SIZES = ("T1 (\u2264 2 cm)", "T2 (2-5 cm)", "T3 (> 5 cm)")
+GRADE_SIZES = ("Grade 1 (< 5 mm)", "Grade 2 (5-10 mm)", "Grade 3 (> 10 mm)")
+
+
+@pytest.mark.parametrize(("options", "text", "bare", "expected"), [
+    # scale values with quantities in their qualifiers: both are read
+    (T_SIZES, "a 3 cm tumour, T2", False, ("B", "B")), (T_SIZES, "pT3", False, ("C",)),
+    (T_SIZES, "6 cm", False, ("C",)), (T_SIZES, "1.5 cm, T2", False, ("A", "B")),
+    (T_SIZES, "T2 (2-5 cm)", False, ("B", "B")), (T_SIZES, "20 mL", False, ("",)),
+    (GRADE_SIZES, "grade 2", False, ("B",)), (GRADE_SIZES, "7 mm", False, ("B",)),
+    (GRADE_SIZES, "grade 2 (7 mm)", True, ("B", "B")),
+    # where the two readings of one number disagree, it names nothing
+    (GRADE_SIZES, "2", True, ("",)), (GRADE_SIZES, "12", True, ("",)),
+    (GRADE_SIZES, "2", False, ()),
+])
+def test_scale_values_with_quantities_in_qualifiers(options: tuple[str, ...], text: str,
+                                                   bare: bool, expected: tuple[str, ...]) -> None:
+    ov = option_values(tuple(zip("ABC", options, strict=False)))
+    assert ov is not None and ov.kind == "scale" and ov.letters == frozenset("ABC")
+    assert tuple("".join(sorted(m.letters)) for m in ov.find(text, bare=bare)) == expected
+
+
+_PARAGRAPH = ("The study shows the structure in good detail and the findings are described "
+              "in order from the most to the least important, with the measurements. ")
+READER_ROWS = [
+    # a spelled value ending a long text is read on every path (not a plain sentence)
+    (("SFU grade 1", "SFU grade 2", "SFU grade 3", "SFU grade 4"), "What is the SFU grade?",
+     "Marked calyceal dilatation with thinning of the cortex, but the parenchyma preserved. "
+     "Grade three.", "C"),
+    (("SFU grade 1", "SFU grade 2", "SFU grade 3", "SFU grade 4"), "",
+     _PARAGRAPH + "This is grade III.", "C"),
+    (("< 5 mm", "5-10 mm", "> 10 mm"), "", _PARAGRAPH + "It measures about twelve millimetres.",
+     "C"),
+    (("Type I-II", "Type III-IV", "Type V-VI"), "What is the Fitzpatrick skin type?",
+     "Moderate brown skin that tans easily and rarely burns: Fitzpatrick 4.", "B"),
+    (("Lung-RADS 2", "Lung-RADS 3", "Lung-RADS 4A", "Lung-RADS 4B"), "",
+     "4A. Solid nodule of 9 mm in the right upper lobe.", "C"),
+    (("Mild (PASI < 5)", "Moderate (PASI 5-10)", "Severe (PASI > 10)"), "",
+     "Extensive plaques on the trunk and limbs with a PASI of ~18.", "C"),
+    (("Coils", "Gelfoam", "Microspheres (500-700 \u00b5m)"), "",
+     "Embolisation was done with calibrated particles of 0.5 to 0.7 mm.", "C"),
+    (("0.30-0.40", "0.41-0.50", "0.51-0.60", "> 0.60"), "What is the cup-to-disc ratio?",
+     "The cup occupies \u2248 45 % of the disc.", "B"),
+    (("< 3rd percentile", "3rd-10th percentile", "10th-90th percentile", "> 90th percentile"),
+     "", "The estimated fetal weight lies on the 2nd centile.", "A"),
+    (("Type I", "Type II", "Type III"), "", "A type Ia endoleak from the proximal seal zone.",
+     "A"),
+    (("TICI 0", "TICI 1", "TICI 2a", "TICI 2b", "TICI 3"), "",
+     "Reperfusion was achieved, mTICI 2b.", "D"),
+    (("Grade I", "Grade II", "Grade III", "Grade IV"), "What is the Keith-Wagener-Barker grade?",
+     "Papilloedema with flame haemorrhages: KWB IV.", "D"),
+    (T_SIZES, "", "The mass measures 34 mm, without chest wall invasion.", "B"),
+    # values that name no option leave the response unread
+    (("< 40 %", "40-50 %", "51-60 %", "> 60 %"), "", "The 95% CI was wide.", None),
+    (("Coils", "Gelfoam", "Microspheres (500-700 \u00b5m)"), "",
+     "Particles of 100-300 \u00b5m were injected.", None),
+    (("Type I-II", "Type III-IV", "Type V-VI"), "", "Fitzpatrick 4.", None),
+]
+
+
+@pytest.mark.parametrize(("options", "question", "response", "expected"), READER_ROWS)
+def test_the_reader_reads_values(options: tuple[str, ...], question: str, response: str,
+                                 expected: str | None) -> None:
+    opts = dict(zip("ABCDE", options, strict=False))
+    for quick in (True, False):
+        parsed = StrictParser(quick=quick).parse(response, opts, "single", question=question)
+        assert parsed.choice == expected, (quick, parsed)
 
 
 def test_option_values_is_cached() -> None:
@@ -332,11 +433,15 @@ class _NoRegex:
 
 def test_a_text_without_numbers_runs_no_regex(monkeypatch: pytest.MonkeyPatch) -> None:
     text = "The lesion is well circumscribed and benign-appearing; no further work-up needed."
-    monkeypatch.setattr(_values, "_Q_TOKEN", _NoRegex())
-    assert values("size").find(text) == [] and values("size").find(text, bare=True) == []
+    size = values("size")
+    monkeypatch.setattr(size, "_token", _NoRegex())
+    assert not size.may_hold(text)
+    assert size.find(text) == [] and size.find(text, bare=True) == []
     scale = option_values((("A", "PI-RADS 1"), ("B", "PI-RADS 2"), ("C", "PI-RADS 3")), "x")
     assert scale is not None
     monkeypatch.setattr(scale, "_token", _NoRegex())
+    monkeypatch.setattr(scale, "_fast", _NoRegex())
+    assert not scale.may_hold(text.lower())
     assert scale.find(text) == [] and scale.find(text.lower(), bare=True) == []
 
 
@@ -478,11 +583,13 @@ def test_a_range_names_the_one_option_holding_it_or_spans(q: tuple[list[Decimal]
 
 
 _SOUP = ["grade", "Grade", "stage", "III", "IV", "I", "3", "4B", "2-3", "or", "and", "at least",
+         "3rd", "ninety-fifth", "centile", "percentile", "the", "type", "PASI", "p", "n", "CI",
+         "mTICI", "Ia", "second", "degree", "~", "\u2248", "95%", "4A.",
          "PI-RADS", "LR", "-", "/", ":", "mm", "cm", "%", "5", "10", "0.5", "x", "to", "±",
          "between", "not", "3+4", "=", "7", "(", ")", "T2", "N1", "twenty", "five", "per",
          "cent", "\u2265", "<", "> ", "12:30", "0:01:02", "\n", ".", ",", "v2", "HER2", "-5"]
 _SETS = ["grade", "roman", "pirads", "birads4", "lirads", "gleason", "tnm", "size", "ratio",
-         "minutes", "level", "hu"]
+         "minutes", "level", "hu", "growth", "fitzpatrick", "pasi"]
 
 
 @settings(max_examples=300, deadline=None)
@@ -510,7 +617,7 @@ def _best(f: object, repeat: int) -> float:
     return min(times)
 
 
-@pytest.mark.parametrize("name", ["pirads", "size"])
+@pytest.mark.parametrize("name", ["pirads", "size", "growth", "fitzpatrick", "pasi"])
 def test_find_takes_time_linear_in_the_text(name: str) -> None:
     """Ten times the text, about ten times the time (a pattern that backtracks is quadratic).
 
@@ -519,16 +626,19 @@ def test_find_takes_time_linear_in_the_text(name: str) -> None:
     """
     chunk = ("The lesion measures 12 mm (previously 8-10 mm in 2019); PI-RADS 4, grade 3 or "
              "higher, T2-weighted signal, Gleason 3+4=7, between 5 and 7 cm, 0:02:45. I think "
-             "it is benign. ")
+             "it is benign. 4A. The 3rd centile, ninety-fifth percentile (95% CI 1.2-3.4, "
+             "p < 0.05, n = 40), mTICI 2b, type III-IV, a PASI of ~18, second-degree. ")
     small, big = (chunk * (5_000 // len(chunk) + 1))[:5_000], (chunk * 400)[:50_000]
     ov = values(name)
     ov.find(small, bare=True)
     t_small = _best(lambda: ov.find(small, bare=True), 5)
-    t_big = _best(lambda: ov.find(big, bare=True), 2)
+    t_big = _best(lambda: ov.find(big, bare=True), 3)
     assert t_big < 25 * t_small, (t_small, t_big)
 
 
 def test_every_pattern_compiles_once() -> None:
-    """The module's patterns are built at import, not per call (each is a compiled Pattern)."""
-    patterns = [v for k, v in vars(_values).items() if isinstance(v, re.Pattern)]
-    assert len(patterns) >= 10
+    """The modules' patterns are built at import, not per call (each is a compiled Pattern)."""
+    modules = [importlib.import_module(f"medvqa.reading.{name}") for name in (
+        "_numbers", "_quantities", "_scale_names", "_scales", "_units")]
+    patterns = [v for m in modules for v in vars(m).values() if isinstance(v, re.Pattern)]
+    assert len(patterns) >= 20

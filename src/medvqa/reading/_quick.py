@@ -9,8 +9,10 @@ test compares the two on generated sentences); it only decides sooner.
 
 What the check looks for (all derived, none listed here by hand): a non-ASCII character, a
 structural character (``< > { } [ ] | \ " * _ ` # ?`` or a line break), a capital letter
-standing alone (any letter position), a digit where the options are values, and a word of the
-rule table of any kind that can change a single-choice reading of a sentence (:data:`KINDS`).
+standing alone (any letter position), where the options are values anything that may write one
+(a digit, a number word, a Roman numeral or a scale word: ``OptionValues.may_hold``), and a word
+of the rule table of any kind that can change a single-choice reading of a sentence
+(:data:`KINDS`).
 A letter marked as the answer at the start or end of the sentence ("The answer is B.", "B: …",
 "… option B.") is read beside such a sentence when the rest names no other option.
 """
@@ -46,7 +48,6 @@ _LONE_CAPITAL: Final = re.compile(r"(?<![A-Za-z])[A-Z](?![a-zA-Z])")
 # A table's sign for absent after a colon or bracket ("X (-)", "X: 0"): a status without a word.
 _SIGN: Final = re.compile(r"[:(|][ \t]*[-0]")
 _SHORT: Final = 48
-_DIGIT: Final = re.compile(r"\d")
 # A letter marked as the answer where the rest is plain: "The answer is B." opening the text,
 # "B: " / "B. " opening it, "option B." closing it.
 _MARKED: Final = (re.compile(r"The answer is ([A-Z])\.\s+"), re.compile(r"([A-Z])[:.]\s+"))
@@ -79,7 +80,8 @@ def quick_read(text: str, ix: OptionSet, bk: RuleBook) -> ParsedAnswer | None:
     """The reading of a plain sentence, or None where the full reading must run."""
     if len(text) <= _SHORT or ix.yesno:
         return None
-    if ix.values() is not None and _DIGIT.search(text) is not None:
+    values = ix.values()
+    if values is not None and values.may_hold(text):  # "… Grade three." is a value
         return None
     marked = None
     rest = text
