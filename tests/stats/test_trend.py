@@ -8,8 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from medvqa.rng import rng_for
-from medvqa.stats import _trend
-from medvqa.stats import trend_test
+from medvqa.stats import _trend, trend_test
 
 LEVELS = (0, 1, 3, 5)
 

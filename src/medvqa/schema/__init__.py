@@ -50,6 +50,7 @@ if TYPE_CHECKING:
         MetricsBlock,
         MetricsFile,
         MetricValue,
+        Power,
     )
     from medvqa.schema._names import (
         BENCHMARK_FILE,
@@ -109,6 +110,7 @@ _WHERE: dict[str, str] = {
     "MetricsBlock": "_metrics",
     "MetricsFile": "_metrics",
     "MetricValue": "_metrics",
+    "Power": "_metrics",
 }
 
 
@@ -140,6 +142,7 @@ __all__ = [
     "MetricValue",
     "MetricsBlock",
     "MetricsFile",
+    "Power",
     "Prediction",
     "QuestionType",
     "RecordError",

@@ -1,4 +1,4 @@
-"""Statistics: resampled intervals, tests, trend tests — pure functions of arrays, seeded.
+"""Statistics: intervals (closed-form and resampled), tests, power — pure functions of arrays.
 
 ``medvqa.score`` builds its figures from these; nothing here knows a benchmark or a run.
 """
@@ -19,6 +19,30 @@ if TYPE_CHECKING:
         statistic_ci,
         sums_ci,
     )
+    from medvqa.stats._intervals import (
+        BOOTSTRAP,
+        BOOTSTRAP_MIN_COUNT,
+        BOOTSTRAP_MIN_UNITS,
+        DEGENERATE,
+        METHOD_TAG,
+        METHOD_TEXT,
+        RULE_TEXT,
+        ClosedInterval,
+        bootstrap_applies,
+        paired_interval,
+        rate_interval,
+        score_bounds,
+        tango_bounds,
+        weighted_interval,
+        wilson_bounds,
+    )
+    from medvqa.stats._power import (
+        detectable_difference,
+        effective_pairs_needed,
+        icc_anova,
+        independent_discordance,
+        kish_design_effect,
+    )
     from medvqa.stats._resample import (
         MAX_UNITS,
         Columns,
@@ -34,6 +58,7 @@ if TYPE_CHECKING:
         dense_labels,
         group_test,
         holm,
+        mcnemar_midp,
         paired_test,
         repeats,
         sign_flip_p,
@@ -42,6 +67,12 @@ if TYPE_CHECKING:
     from medvqa.stats._trend import PERMUTATION_MAX_UNITS, TrendResult, trend_test
 
 _WHERE: dict[str, str] = {
+    **dict.fromkeys(("BOOTSTRAP", "BOOTSTRAP_MIN_COUNT", "BOOTSTRAP_MIN_UNITS", "DEGENERATE",
+                     "METHOD_TAG", "METHOD_TEXT", "RULE_TEXT", "ClosedInterval",
+                     "bootstrap_applies", "paired_interval", "rate_interval", "score_bounds",
+                     "tango_bounds", "weighted_interval", "wilson_bounds"), "_intervals"),
+    **dict.fromkeys(("detectable_difference", "effective_pairs_needed", "icc_anova",
+                     "independent_discordance", "kish_design_effect"), "_power"),
     "Interval": "_bootstrap",
     "cluster_index": "_bootstrap",
     "ratio_ci": "_bootstrap",
@@ -60,6 +91,7 @@ _WHERE: dict[str, str] = {
     "PERMUTATION_MAX_CASES": "_tests",
     "group_test": "_tests",
     "holm": "_tests",
+    "mcnemar_midp": "_tests",
     "paired_test": "_tests",
     "repeats": "_tests",
     "sign_flip_p": "_tests",
@@ -71,32 +103,53 @@ _WHERE: dict[str, str] = {
 }
 
 __all__ = [
+    "BOOTSTRAP",
+    "BOOTSTRAP_MIN_COUNT",
+    "BOOTSTRAP_MIN_UNITS",
+    "ClosedInterval",
     "Columns",
+    "DEGENERATE",
     "Interval",
     "IntervalRef",
     "MAX_UNITS",
+    "METHOD_TAG",
+    "METHOD_TEXT",
     "PERMUTATION_MAX_CASES",
     "PERMUTATION_MAX_UNITS",
     "Part",
+    "RULE_TEXT",
     "Resampler",
     "TrendResult",
+    "bootstrap_applies",
     "cluster_index",
     "dense_labels",
+    "detectable_difference",
     "draw_indices",
     "draw_weights",
+    "effective_pairs_needed",
     "group_test",
     "holm",
+    "icc_anova",
+    "independent_discordance",
+    "kish_design_effect",
+    "mcnemar_midp",
+    "paired_interval",
     "paired_test",
     "percentile_interval",
+    "rate_interval",
     "ratio_ci",
     "repeats",
     "resampled_sums",
+    "score_bounds",
     "sign_flip_p",
     "significant",
     "statistic_ci",
     "sums_ci",
+    "tango_bounds",
     "trend_test",
     "unit_groups",
+    "weighted_interval",
+    "wilson_bounds",
 ]
 
 __getattr__, __dir__ = lazy_exports(__name__, _WHERE, globals())
