@@ -445,6 +445,18 @@ def _adaptive_other_items(w: Workspace) -> list[str]:
         loglik=0.0, aic=0.0, bic=0.0, iterations=1, converged=True, models=[], items=[]))
     return ["run", str(bench), "--model", "random", "-o", str(w.root / "run"), "--adaptive",
             str(w.root / "irt.json")]
+def _power_other_benchmark(w: Workspace) -> list[str]:
+    run = w.scored(w.bench("a"))
+    return ["power", str(w.bench("b", n=4)), "--runs", str(run)]
+
+
+def _power_items(n: int) -> Setup:
+    def setup(w: Workspace) -> list[str]:
+        bench = w.bench(n=max(n, 1))
+        if not n:
+            w.edit_items(bench, _empty)
+        return ["power", str(bench)]
+    return setup
 
 
 URL = "http://127.0.0.1:9/v1"
@@ -562,6 +574,15 @@ CASES: list[Case] = [
     Case("compare-resamples-0", _scored_then("compare", "--resamples", "0"), 1,
          "--resamples must be at least 1"),
     Case("compare-stale", _stale_compare, 2, "metrics.json is stale"),
+    # power
+    Case("power-no-items", _power_items(0), 2, "0 item(s); a power calculation needs at least 2"),
+    Case("power-one-item", _power_items(1), 2, "1 item(s); a power calculation needs at least 2"),
+    Case("power-delta-above-1", lambda w: ["power", str(w.bench()), "--delta", "1.5"], 2,
+         "--delta 1.5: a difference in accuracy between 0 and 1 (exclusive)"),
+    Case("power-delta-0", lambda w: ["power", str(w.bench()), "--delta", "0"], 2,
+         "--delta 0: a difference in accuracy between 0 and 1 (exclusive)"),
+    Case("power-run-of-another-benchmark", _power_other_benchmark, 2,
+         "made for another benchmark"),
     # report
     Case("report-stale", _stale_after_force_new, 2, "metrics.json is stale: run.json changed"),
     Case("report-corrupt-metrics", _corrupt_metrics, 2, "metrics.json:1: (encoding)"),

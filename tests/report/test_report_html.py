@@ -35,9 +35,14 @@ def report(tmp_path_factory) -> dict[str, Path]:
             "random": root / "random", "frequent": root / "frequent"}
 
 
-def _fmt(mv: dict) -> str:
+def _fmt(mv: dict, units: int = 1000) -> str:
+    """value [low, high], the method's tag (W, B, …) and † on fewer than 30 units."""
+    from medvqa.stats import METHOD_TAG
+
     lo, hi = mv["ci"]
-    return f"{mv['value']:.3f} [{lo:.3f}, {hi:.3f}]"
+    tag = METHOD_TAG.get(mv.get("method") or "", "")
+    return (f"{mv['value']:.3f} [{lo:.3f}, {hi:.3f}]" + (f" {tag}" if tag else "")
+            + ("†" if units < 30 else ""))
 
 
 def test_markdown_leaderboard_holds_the_metrics(report):
@@ -47,7 +52,7 @@ def test_markdown_leaderboard_holds_the_metrics(report):
             "conditions"]["clean"]["overall"]
         row = next(line for line in md.splitlines() if line.startswith(f"| {model}"))
         for key in ("accuracy", "weighted_accuracy", "macro_f1", "invalid_rate"):
-            assert _fmt(overall[key]) in row
+            assert _fmt(overall[key], overall["units"]) in row
         assert f"{overall['random_baseline']:.3f}" in row
 
 
@@ -96,5 +101,5 @@ def test_report_renders_in_chromium_with_the_metrics(report):
             "conditions"]["clean"]["overall"]
         cells = by_model[model]
         assert cells[1].split(" of ")[0] == str(overall["n"])
-        assert cells[2] == _fmt(overall["accuracy"])
-        assert cells[5] == _fmt(overall["invalid_rate"])
+        assert cells[2] == _fmt(overall["accuracy"], overall["units"])
+        assert cells[5] == _fmt(overall["invalid_rate"], overall["units"])

@@ -41,9 +41,9 @@ def adjusted(correct: dict[str, tuple[np.ndarray, np.ndarray]]) -> tuple[dict[st
 
 
 def test_a_control_significant_only_before_holm_gets_no_needs_the_image_verdict() -> None:
-    # blind: 10 items right only when clean, 2 only when blind: McNemar p 0.039, the
+    # blind: 10 items right only when clean, 2 only when blind: McNemar mid-p 0.022, the
     # interval of Δ above 0. Three more shortcut controls that change nothing make the
-    # primary family four tests: Holm p 4 × 0.039 = 0.15.
+    # primary family four tests: Holm p 4 × 0.022 = 0.09.
     correct = {"clean": outcomes(), "blind": outcomes(wrong=range(10), right=[30, 31]),
                "noise": outcomes(), "text-only": outcomes(), "swap": outcomes()}
     controls, _ = adjusted(correct)

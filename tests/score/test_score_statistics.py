@@ -159,8 +159,8 @@ def test_paired_difference_interval_and_discordant_counts():
     assert cmp.difference == pytest.approx(0.2)
     assert (cmp.a_only, cmp.b_only) == (20, 0)
     assert cmp.ci[0] <= 0.2 <= cmp.ci[1] and cmp.excludes_zero
-    assert cmp.test == "McNemar exact" and not cmp.clustered
-    assert cmp.p_value == pytest.approx(2 * 0.5**20)  # 20 discordant pairs, all one way
+    assert cmp.test == "McNemar mid-p" and not cmp.clustered
+    assert cmp.p_value == pytest.approx(0.5**20)  # 20 discordant pairs, all one way: mid-p
 
 
 def test_paired_difference_with_repeating_cases_uses_the_cluster_test():

@@ -17,7 +17,7 @@ from medvqa.errors import BadInputError
 from medvqa.measurements._scale import write_random_run, write_scale_bench
 from medvqa.schema import InputError, Prediction
 from medvqa.score import ScoreConfig, score_run
-from medvqa.score._per_condition import _case_index
+from medvqa.score._per_condition import case_index as _case_index
 from medvqa.score._stream import problem_line
 from medvqa.stats import dense_labels, repeats
 

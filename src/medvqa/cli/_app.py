@@ -29,6 +29,7 @@ from medvqa.cli._import import import_command
 from medvqa.cli._import_predictions import agreement_command, import_predictions_command
 from medvqa.cli._irt import irt_app
 from medvqa.cli._parse import parse_command
+from medvqa.cli._power import power_command
 from medvqa.cli._report import report_command
 from medvqa.cli._review import review_app
 from medvqa.cli._review_audit import adjudicate_command, export_adjudication_command
@@ -80,6 +81,7 @@ app.command("agreement")(agreement_command)
 app.command("run")(run_command)
 app.command("score")(score_command)
 app.command("compare")(compare_command)
+app.command("power")(power_command)
 app.command("report")(report_command)
 app.command("parse")(parse_command)
 app.command("demo")(demo_command)

@@ -12,6 +12,8 @@ _B = "medvqa.measurements"
 SECTIONS: Registry[Callable[[bool], list[BenchFigure]]] = Registry("bench section", {
     "runner": Entry(f"{_B}._runner:bench_runner", "runner throughput against a loopback server"),
     "scoring": Entry(f"{_B}._scoring:bench_scoring", "parsers and bootstrap speed"),
+    "intervals": Entry(f"{_B}._intervals:bench_intervals", "coverage and width of each "
+                       "interval method on small and clustered simulated sets"),
     "scale": Entry(f"{_B}._scale:bench_scale", "scoring a million predictions: time, memory, "
                    "against a bare JSON read"),
     "extraction": Entry(f"{_B}._extraction:bench_extraction", "answer reading on the labelled "

@@ -18,6 +18,13 @@ from medvqa.models import display_name
 from medvqa.report._reading import audit_lines, reader_columns, reader_header, reader_rows
 from medvqa.schema import RUN_FILE, MetricsFile, MetricValue, RunInfo, read_json
 from medvqa.score._metric_table import Metric, metric_names
+from medvqa.score._power import power_line
+from medvqa.stats import METHOD_TAG, METHOD_TEXT
+
+#: A figure resting on fewer resampling units (items, or cases when they repeat) is marked.
+FEW_UNITS = 30
+#: The mark.
+FEW_MARK = "†"
 
 
 def shown_name(info: RunInfo | None, spec: str, folder: Path) -> str:
@@ -29,15 +36,41 @@ def shown_name(info: RunInfo | None, spec: str, folder: Path) -> str:
     return display_name(spec, info.model_info if info is not None else None)
 
 
-def fmt(mv: MetricValue | dict[str, Any] | None) -> str:
-    """'0.612 [0.580, 0.640]' or '–' (a plain dict is an extra, registry-only metric)."""
+def interval_text(lo: float | None, hi: float | None, method: str | None = None,
+                  units: int | None = None, signed: bool = False) -> str:
+    """'[0.580, 0.640] W' — the interval, its method's tag and † on few units; '' for none.
+
+    An interval of zero width (a metrics.json from before schema 3) is never printed: it
+    would claim certainty.
+
+    >>> interval_text(0.58, 0.64, "wilson", 12)
+    '[0.580, 0.640] W†'
+    >>> interval_text(1.0, 1.0), interval_text(None, None, units=5)
+    ('[no interval: zero width]', '†')
+    """
+    mark = FEW_MARK if units is not None and units < FEW_UNITS else ""
+    if lo is None or hi is None:
+        return mark
+    if hi <= lo:
+        return "[no interval: zero width]" + mark
+    tag = METHOD_TAG.get(method or "", "")
+    form = "+.3f" if signed else ".3f"
+    return f"[{lo:{form}}, {hi:{form}}]" + (f" {tag}" if tag else "") + mark
+
+
+def fmt(mv: MetricValue | dict[str, Any] | None, units: int | None = None) -> str:
+    """'0.612 [0.580, 0.640] W' or '–' (a plain dict is an extra, registry-only metric).
+
+    The letter names the interval's method (:func:`legend`); † marks a figure on fewer than
+    :data:`FEW_UNITS` items or cases.
+    """
     if isinstance(mv, dict):
         mv = MetricValue(**mv) if "value" in mv else None
     if mv is None or mv.value is None:
         return "–"
     lo, hi = mv.ci
-    ci = f" [{lo:.3f}, {hi:.3f}]" if lo is not None and hi is not None else ""
-    return f"{mv.value:.3f}{ci}"
+    ci = interval_text(lo, hi, mv.method, units)
+    return f"{mv.value:.3f}" + (f" {ci}" if ci and not ci.startswith(FEW_MARK) else ci)
 
 
 def cell(metric: Metric, block: Any) -> str:
@@ -51,7 +84,33 @@ def cell(metric: Metric, block: Any) -> str:
         return str(got)
     if metric.kind == "rate":
         return f"{got:.3f}"
-    return fmt(got)
+    return fmt(got, getattr(block, "units", None))
+
+
+def legend(methods: set[str], few: bool) -> str:
+    """What the tags after the intervals mean ('' when nothing is tagged or marked).
+
+    >>> legend({"wilson", "bootstrap"}, True)[:58]
+    'B: percentile bootstrap (cases resampled when clustered); '
+    """
+    tags: dict[str, list[str]] = {}
+    for m in sorted(methods):
+        if m in METHOD_TAG:
+            tags.setdefault(METHOD_TAG[m], []).append(METHOD_TEXT[m])
+    parts = [f"{tag}: {' or '.join(texts)}" for tag, texts in tags.items()]
+    if few:
+        parts.append(f"{FEW_MARK} on fewer than {FEW_UNITS} items or cases")
+    return "; ".join(parts)
+
+
+def block_methods(block: Any) -> set[str]:
+    """The interval methods of a block's figures (for :func:`legend`)."""
+    found = set()
+    for name in type(block).model_fields if hasattr(type(block), "model_fields") else ():
+        got = getattr(block, name, None)
+        if isinstance(got, MetricValue) and got.method:
+            found.add(got.method)
+    return found
 
 
 def p_text(p: float | None, holm: float | None = None) -> str:
@@ -70,10 +129,21 @@ def print_metrics(console: Console, metrics: MetricsFile, run_dir: Path) -> None
     table = Table(title=Text(f"{name} on {metrics.benchmark} ({metrics.style})"))
     for col in ("condition", "n", *(m.label for m in shown), "errors"):
         table.add_column(col)
+    methods: set[str] = set()
+    few = False
     for name, cond in metrics.conditions.items():
         o = cond.overall
         table.add_row(name, str(o.n), *(cell(m, o) for m in shown), str(o.errors))
+        methods |= block_methods(o)
+        few = few or (o.units is not None and o.units < FEW_UNITS)
     console.print(table)
+    if (text := legend(methods, few)):
+        console.print(f"intervals: {text}", highlight=False, soft_wrap=True)
+    if metrics.power is not None:
+        p = metrics.power
+        console.print(power_line(p.items, p.cases, p.detectable_difference)
+                      + " (paired test, 80 % power, two-sided 5 %)", highlight=False,
+                      soft_wrap=True)
     for name, cond in metrics.conditions.items():
         for grouping, res in (cond.subgroups or {}).items():
             groups = ", ".join(f"{g} {v['accuracy']:.3f} (n {v['n']})"

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from medvqa.conditions import baseline_of, describe
-from medvqa.report._console import fmt, p_text
+from medvqa.report._console import fmt, interval_text, p_text
 
 if TYPE_CHECKING:
     from medvqa.report._loaded import LoadedRun
@@ -111,7 +111,7 @@ def headline(name: str, runs: list[LoadedRun]) -> dict[str, Any] | None:
     bases = [b for b in (o.random_baseline, o.frequent_baseline) if b is not None]
     check = sample_check(runs)
     return {
-        "benchmark": name, "model": run.label, "n": o.n, "accuracy": fmt(o.accuracy),
+        "benchmark": name, "model": run.label, "n": o.n, "accuracy": fmt(o.accuracy, o.units),
         "random": "–" if o.random_baseline is None else f"{o.random_baseline:.3f}",
         "frequent": "–" if o.frequent_baseline is None else f"{o.frequent_baseline:.3f}",
         "baselines": "above both" if bases and low is not None and low > max(bases)
@@ -128,7 +128,8 @@ def headline(name: str, runs: list[LoadedRun]) -> dict[str, Any] | None:
 def _control_text(cond: str, d: dict[str, Any]) -> str:
     """'blind Δ +0.533 [+0.300, +0.767], Holm p 0.0188' (the unadjusted p when not adjusted)."""
     ci = d.get("ci") or [None, None]
-    interval = f" [{ci[0]:+.3f}, {ci[1]:+.3f}]" if None not in ci else ""
+    interval = " " + interval_text(ci[0], ci[1], d.get("ci_method"), d.get("units"), signed=True) \
+        if None not in ci else ""
     delta = "–" if d.get("delta") is None else f"{d['delta']:+.3f}"
     p = d.get("p_holm")
     test = f"Holm p {p:.3g}" if p is not None else f"p {p_text(d.get('p_value'))}"

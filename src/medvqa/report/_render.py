@@ -83,7 +83,7 @@ def render_markdown(sections: list[BenchmarkSection], methods: str,
         )
         lines += [md_escape(f"{r['model']}: accuracy, prediction-powered [95 % CI] {r['ppi']}")
                   for r in s.leaderboard if r.get("ppi")]
-        lines += [md_escape(n) for n in s.notes]
+        lines += [md_escape(n) for n in [*s.notes, s.legend, s.power_line] if n]
         if s.categories:
             header, rows = s.category_table()
             lines += ["", f"### Accuracy per {md_escape(s.by)}", ""] + _md_table(header, rows)
@@ -93,7 +93,7 @@ def render_markdown(sections: list[BenchmarkSection], methods: str,
                  "p (Holm); test", "Verdict"],
                 [[c[k] for k in ("model", "condition", "n", "clean", "perturbed", "delta", "ci",
                                  "p", "verdict")] for c in s.controls],
-            )
+            ) + ([md_escape(s.power_line)] if s.power_line else [])
         if s.reader_rows:
             lines += ["", "### How much is the reader", ""] + _md_table(
                 s.reader_header, [list(r) for r in s.reader_rows])

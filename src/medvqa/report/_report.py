@@ -13,7 +13,15 @@ from typing import Any
 
 from medvqa import __version__
 from medvqa.conditions import baseline_of, describe
-from medvqa.report._console import cell, fmt, p_text
+from medvqa.report._console import (
+    FEW_UNITS,
+    block_methods,
+    cell,
+    fmt,
+    interval_text,
+    legend,
+    p_text,
+)
 from medvqa.report._figures import accuracy_figures, control_figures, shown_modes
 from medvqa.report._headline import SAMPLE_RULE, SampleCheck, headline, sample_check
 from medvqa.report._loaded import LoadedRun
@@ -22,6 +30,8 @@ from medvqa.schema import (
     ConditionMetrics,
 )
 from medvqa.score._metric_table import metric_names
+from medvqa.score._power import pooled_power, power_note
+from medvqa.stats import RULE_TEXT
 
 # The leaderboard's metric columns: the registry's rows with report=True.
 COLUMNS = tuple(m.name for m in metric_names("report"))
@@ -51,6 +61,10 @@ class BenchmarkSection:
     reader_rows: list[list[str]] = field(default_factory=list)
     #: (model, path) of each run's style_disagreements.jsonl.
     reader_files: list[tuple[str, str]] = field(default_factory=list)
+    #: The smallest difference the sample can show, under each comparison table.
+    power_line: str = ""
+    #: What the tags after the intervals mean.
+    legend: str = ""
 
     def category_table(self) -> tuple[list[str], list[list[object]]]:
         """Header and rows of the per-group table.
@@ -167,7 +181,8 @@ def _stored_controls(run: LoadedRun) -> list[dict[str, Any]]:
             "clean": f"{d['clean']:.3f}" if d["clean"] is not None else "–",
             "perturbed": f"{d['condition']:.3f}" if d["condition"] is not None else "–",
             "delta": f"{d['delta']:+.3f}" if d["delta"] is not None else "–",
-            "ci": f"[{ci[0]:+.3f}, {ci[1]:+.3f}]" if None not in ci else "–",
+            "ci": interval_text(ci[0], ci[1], d.get("ci_method"), d.get("units"), signed=True)
+            if None not in ci else "–",
             "p": p_text(d.get("p_value", d.get("mcnemar_p")), d.get("p_holm"))
             + (f"; {d['test']}" if d.get("test") else ""),
             "verdict": _verdict(cond, d["needs_image"], d["delta"])
@@ -254,7 +269,7 @@ def build_sections(runs: list[LoadedRun], by: str = "category") -> list[Benchmar
         for r, block in baselines:
             per = block.by.get(by, {})
             section.category_rows.append({"model": r.label, "cells": [
-                fmt(per[c].accuracy) if c in per else "–" for c in cats]})
+                fmt(per[c].accuracy, per[c].units) if c in per else "–" for c in cats]})
             per_category[r.label] = [per[c].accuracy.value if c in per else None for c in cats]
         section.notes = _notes(baselines) + [
             line for r in ranked if (line := adaptive_note(r)) is not None]
@@ -268,8 +283,29 @@ def build_sections(runs: list[LoadedRun], by: str = "category") -> list[Benchmar
         random_line = baselines[0][1].overall.random_baseline if baselines else None
         section.control_plots = control_figures(name, ranked, random_line)
         section.headline, section.sample = headline(name, ranked), sample_check(ranked)
+        power = pooled_power([r.metrics.power for r in ranked if r.metrics.power is not None])
+        section.power_line = power_note(power) if power is not None else ""
+        section.legend = _legend(baselines, section.controls)
         sections.append(section)
     return sorted(sections, key=lambda s: s.headline["rank"] if s.headline else (3, 0, s.name))
+
+
+def _legend(baselines: list[tuple[LoadedRun, ConditionMetrics]],
+            controls: list[dict[str, Any]]) -> str:
+    """The legend of the interval tags of a section's tables ('' when nothing is tagged)."""
+    methods: set[str] = set()
+    few = False
+    for run, block in baselines:
+        for b in [block.overall, *(g for groups in block.by.values() for g in groups.values())]:
+            methods |= block_methods(b)
+            few = few or (b.units is not None and b.units < FEW_UNITS)
+        for res in (run.metrics.controls or {}).get("deltas", {}).values():
+            d = res["overall"]
+            methods.add(d.get("ci_method") or "")
+            few = few or (d.get("units") is not None and d["units"] < FEW_UNITS)
+    methods.discard("")
+    text = legend(methods, few)
+    return f"Intervals: {text}." if text else ""
 
 
 def _add_reader(section: BenchmarkSection, runs: list[LoadedRun]) -> None:
@@ -335,14 +371,15 @@ def methods_text(runs: list[LoadedRun]) -> str:
         "invalid (wrong) and reported as the invalid rate, never guessed. Accuracy counts invalid "
         "answers as wrong; weighted accuracy is the mean of per-answer-class accuracies; the "
         "random baseline is the mean chance of a uniform guess. Requests that failed (API errors) "
-        "are excluded and counted, not scored. Intervals are 95 % percentile bootstrap intervals "
-        f"with {m.resamples} resamples, seed {m.seed}, "
+        "are excluded and counted, not scored. Intervals are 95 % intervals: " + RULE_TEXT
+        + f" Bootstrap intervals use {m.resamples} resamples, seed {m.seed}, "
         + ("resampling cases (patients or studies) when a case contributes several items. "
            if clustered else "resampling items (no case contributed more than one item). ")
+        + f"Figures on fewer than {FEW_UNITS} items or cases are marked †. "
         + f"Prompt template(s): {', '.join(templates) or 'default'}. Controls compare each "
-        "condition with the clean run on the same items: paired bootstrap interval of the "
-        "difference and a paired test clustered the same way (McNemar's exact test, or the exact "
-        "cluster sign-flip test when cases repeat). "
+        "condition with the clean run on the same items: a paired interval of the difference "
+        "and a paired test clustered the same way (McNemar's mid-p test, or the exact cluster "
+        "sign-flip test when cases repeat). "
         + FAMILIES_TEXT + " " + SAMPLE_RULE
         + " Failure modes are rule-based tags (refusal and missing-image phrases, unreadable "
         "answers, letters outside the options, visual detail "

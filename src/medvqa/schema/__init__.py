@@ -82,6 +82,7 @@ if TYPE_CHECKING:
         MetricsBlock,
         MetricsFile,
         MetricValue,
+        Power,
     )
     from medvqa.schema._names import (
         BENCHMARK_FILE,
@@ -171,6 +172,7 @@ _WHERE: dict[str, str] = {
     "MetricsBlock": "_metrics",
     "MetricsFile": "_metrics",
     "MetricValue": "_metrics",
+    "Power": "_metrics",
 }
 
 
@@ -231,6 +233,7 @@ __all__ = [
     "MetricValue",
     "MetricsBlock",
     "MetricsFile",
+    "Power",
     "Prediction",
     "QuestionType",
     "RecordError",

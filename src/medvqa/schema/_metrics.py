@@ -15,18 +15,32 @@ from pydantic import (
 # The public format ``medvqa score`` writes and ``medvqa report`` reads. Each field's docstring
 # is its documentation (and its JSON-schema description).
 
-METRICS_VERSION = 2
+#: 3 (issue 40): every interval names its ``method``; small blocks get score intervals; blocks
+#: count their resampling ``units``; ``power``. 2: one bootstrap for the whole run (issue 22).
+METRICS_VERSION = 3
 
 
 class MetricValue(BaseModel):
-    """A figure with its 95 % percentile bootstrap interval."""
+    """A figure with its 95 % interval and the method that made it."""
 
     model_config = ConfigDict(use_attribute_docstrings=True)
 
     value: float | None
     """Point estimate; null where undefined (e.g. accuracy over valid answers with none valid)."""
     ci: list[float | None]
-    """[low, high] of the 95 % percentile bootstrap interval (cases resampled when clustered)."""
+    """[low, high] of the 95 % interval ([null, null]: none); never of zero width for a rate."""
+    method: str | None = None
+    """How ``ci`` was made (``medvqa.stats._intervals``): ``wilson`` (Wilson score interval,
+    the exact Clopper–Pearson bound at 0 or n where wider), ``wilson-ess`` (the same on the
+    effective sample size n / design effect, when items share a case), ``mover-wilson`` /
+    ``mover-wilson-ess`` (weighted accuracy: per-class score intervals combined by MOVER),
+    ``bootstrap`` (percentile, cases resampled when clustered: from 300 units with 10 or
+    more of the rarer outcome, and always for macro-F1, region and open scores), ``none
+    (bootstrap degenerate)`` (every resample gave one value: no interval is claimed); null in
+    files written before schema 3 (all bootstrap)."""
+    design_effect: float | None = None
+    """The design effect the sample size was divided by (score intervals; 1 when no case
+    repeats); null for the bootstrap."""
 
 
 class MetricsBlock(BaseModel):
@@ -59,6 +73,10 @@ class MetricsBlock(BaseModel):
     """Accuracy of always giving the most frequent gold answer text."""
     n: int
     """Items scored (errored requests excluded)."""
+    units: int | None = None
+    """Resampling units of the block: its cases when cases repeat (and clustering is on), else
+    its items. Figures on fewer than 30 are marked in the console and the report; null in files
+    written before schema 3."""
     errors: int = 0
     """Requests that failed (API errors); counted, not scored."""
     region: dict[str, MetricValue] | None = None
@@ -91,6 +109,40 @@ class ConditionMetrics(BaseModel):
     and macro-F1 need a label set (at most 20 distinct gold answers, or at least 2 items per
     answer on average) and get an interval up to 100 answers; empty when every figure is
     there."""
+
+
+class Power(BaseModel):
+    """How small a difference between two models this benchmark's scored items can show.
+
+    From the items scored under the baseline condition: their cases, the intra-case
+    correlation of correctness estimated on them, and Connor's (1987) power of a paired test
+    at 80 % power and two-sided 5 % (``medvqa.stats._power``); ``medvqa power`` computes the
+    same before a run, and for a given difference the items needed.
+    """
+
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
+    items: int
+    """Items scored under the baseline condition."""
+    cases: int
+    """Their cases (an item without a case_id is its own)."""
+    weighted_case_size: float
+    """Σm²/n: the mean number of items per case, weighted by size (1: no case repeats)."""
+    icc: float | None
+    """One-way ANOVA intra-case correlation of correctness on these items (null: no case
+    repeats, or not estimable)."""
+    design_effect: float
+    """1 + (weighted_case_size − 1) · max(icc, 0)."""
+    effective_n: float
+    """items / design_effect."""
+    accuracy: float
+    """Baseline accuracy on these items."""
+    discordance: float
+    """Share of items two models are assumed to disagree on: 2p(1 − p) for two models of this
+    accuracy whose errors are unrelated."""
+    detectable_difference: float | None
+    """Smallest difference in accuracy a paired test detects with 80 % power at two-sided
+    5 %; null when no difference could be (fewer than 4 effective items)."""
 
 
 class MetricsFile(BaseModel):
@@ -162,6 +214,9 @@ class MetricsFile(BaseModel):
     target_se, budget, stop, note, the calibration (irt, item_model, inflation), and
     ``recomputed`` (false: irt.json could not be read, the run's own estimate is shown)
     (medvqa.score._adaptive)."""
+    power: Power | None = None
+    """How small a difference between two models these items can show (null: no baseline
+    condition, or before schema 3)."""
     reading: dict[str, Any] | None = None
     """How much of the score is the reader (``--extract``, ``--styles``; null when neither):
     per condition, rules-only accuracy and invalid rate, the same with the extractor (rescued,

@@ -26,11 +26,19 @@ if TYPE_CHECKING:
         mcnemar_exact,
         paired_difference,
     )
+    from medvqa.score._power import PowerReport, benchmark_power, power_line
+    from medvqa.score._power_config import ASSUMED_ICC, DEFAULT_DELTA, PowerConfig
     from medvqa.score._provenance import require_fresh_run
     from medvqa.score._score import ScoreResult, score_run
     from medvqa.score._subgroups import age_band, subgroup_analysis
 
 _WHERE: dict[str, str] = {
+    "PowerReport": "_power",
+    "benchmark_power": "_power",
+    "power_line": "_power",
+    "ASSUMED_ICC": "_power_config",
+    "DEFAULT_DELTA": "_power_config",
+    "PowerConfig": "_power_config",
     "require_fresh_run": "_provenance",
     "missing_lines": "_coverage",
     "DEFAULT_AGE_BANDS": "_config",
@@ -61,6 +69,12 @@ _WHERE: dict[str, str] = {
 
 
 __all__ = [
+    "ASSUMED_ICC",
+    "DEFAULT_DELTA",
+    "PowerConfig",
+    "PowerReport",
+    "benchmark_power",
+    "power_line",
     "require_fresh_run",
     "missing_lines",
     "DEFAULT_AGE_BANDS",

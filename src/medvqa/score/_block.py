@@ -83,6 +83,7 @@ class PendingBlock:
     values: dict[str, object]
     n: int
     errors: int
+    units: int | None = None
 
 
 def pending_block(key: Hashable, rows: BlockArrays, gold: np.ndarray, chance: np.ndarray,
@@ -103,13 +104,14 @@ def pending_block(key: Hashable, rows: BlockArrays, gold: np.ndarray, chance: np
     b = BlockInput(key, rows.correct.astype(float), rows.invalid.astype(float),
                    gold[rows.item], rows.pred, chance[rows.item], rows.guessed,
                    units[rows.item], rows.extras, resampler, rule.note, rule.interval)
-    return PendingBlock({m.name: m.compute(b) for m in METRICS}, len(rows), errors)
+    return PendingBlock({m.name: m.compute(b) for m in METRICS}, len(rows), errors,
+                        b.n_units if len(rows) else None)
 
 
 def finish_block(pending: PendingBlock) -> MetricsBlock:
     """The :class:`MetricsBlock` of a pending block, once its resampler has run."""
     values = {k: resolve(v) for k, v in pending.values.items()}
-    return MetricsBlock(**values, n=pending.n, errors=pending.errors)
+    return MetricsBlock(**values, n=pending.n, units=pending.units, errors=pending.errors)
 
 
 def arrays_of(rows: list[ScoredRow]) -> tuple[BlockArrays, np.ndarray, np.ndarray]:

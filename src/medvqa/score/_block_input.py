@@ -4,7 +4,9 @@ A block is the rows of one condition, or of one breakdown group of it. Metric fu
 (:data:`~medvqa.score._metric_table.METRICS`) read its arrays and ask for intervals —
 :meth:`BlockInput.base` for statistics of the block's standard sums (correct, invalid, n and,
 where class metrics apply, per-class totals, true and false positives),
-:meth:`BlockInput.ratio` and :meth:`BlockInput.interval` for their own columns. The intervals
+:meth:`BlockInput.ratio` and :meth:`BlockInput.interval` for their own columns, and
+:meth:`BlockInput.rate` for a proportion, which gets a closed-form score interval on small sets
+(:mod:`medvqa.stats._intervals`; the rule in :mod:`medvqa.score._choose`). Bootstrap intervals
 are registered with the run's :class:`~medvqa.stats._resample.Resampler` and filled when it
 runs, so a function returns a :class:`PendingValue`; :func:`resolve` turns it into a
 :class:`~medvqa.schema.MetricValue` afterwards.
@@ -21,8 +23,18 @@ from typing import Any
 import numpy as np
 
 from medvqa.schema import MetricValue
+from medvqa.score._choose import Chosen, n_units
 from medvqa.score._table import Extra
-from medvqa.stats import Columns, IntervalRef, Part, Resampler
+from medvqa.stats import (
+    BOOTSTRAP,
+    DEGENERATE,
+    Columns,
+    IntervalRef,
+    Part,
+    Resampler,
+    bootstrap_applies,
+    rate_interval,
+)
 
 
 def clean(x: float | None) -> float | None:
@@ -36,22 +48,35 @@ def clean(x: float | None) -> float | None:
 
 @dataclass(frozen=True)
 class PendingValue:
-    """A point estimate whose interval is filled by the resampler (None: no interval)."""
+    """A point estimate whose interval is filled now or by the resampler (None: no interval)."""
 
     point: float | None
-    ci: IntervalRef | None
+    ci: Chosen | None
 
 
-def value(point: float | None, ci: IntervalRef | None) -> PendingValue:
-    """A metric's point estimate with the interval it asked for."""
-    return PendingValue(point, ci)
+def value(point: float | None, ci: Chosen | IntervalRef | None) -> PendingValue:
+    """A metric's point estimate with the interval it asked for (a bare ref: the bootstrap)."""
+    return PendingValue(point, Chosen.bootstrap(ci) if isinstance(ci, IntervalRef) else ci)
 
 
 def resolve(found: Any) -> Any:
-    """Pending values (also inside dicts) → :class:`MetricValue`, NaN written as null."""
+    """Pending values (also inside dicts) → :class:`MetricValue`, NaN written as null.
+
+    A bootstrap interval of zero width (every resample gave one value: macro-F1 of a small
+    all-correct set) is no interval: it is written as null, its method saying why.
+    """
     if isinstance(found, PendingValue):
-        ci = found.ci.interval if found.ci is not None else (math.nan, math.nan)
-        return MetricValue(value=clean(found.point), ci=[clean(ci[0]), clean(ci[1])])
+        if found.ci is None:
+            return MetricValue(value=clean(found.point), ci=[None, None])
+        lo, hi = clean(found.ci.ref.low), clean(found.ci.ref.high)
+        method = found.ci.method
+        if method == BOOTSTRAP and lo is not None and lo == hi:
+            lo = hi = None
+            method = DEGENERATE
+        deff = found.ci.design_effect
+        return MetricValue(value=clean(found.point), ci=[lo, hi],
+                           method=method if lo is not None or method == DEGENERATE else None,
+                           design_effect=None if deff is None else round(deff, 4))
     if isinstance(found, dict):
         return {k: resolve(v) for k, v in found.items()}
     return found
@@ -169,6 +194,7 @@ class BlockInput:
     class_interval: bool = True
     _classes: Classes | None = field(default=None, repr=False)
     _names: itertools.count[int] = field(default_factory=itertools.count, repr=False)
+    _units: int | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.correct)
@@ -179,6 +205,33 @@ class BlockInput:
         if self._classes is None:
             self._classes = Classes.of(self.gold, self.pred)
         return self._classes
+
+    @property
+    def n_units(self) -> int:
+        """Distinct resampling units among the block's rows (cases, or items)."""
+        if self._units is None:
+            self._units = n_units(self.units)
+        return self._units
+
+    def rate(self, hits: np.ndarray, statistic: Callable[[BaseSums], np.ndarray],
+             among: np.ndarray | None = None) -> Chosen | None:
+        """The interval of a proportion of 0/1 ``hits`` (over the rows ``among``, or all).
+
+        The Wilson score interval on the effective sample size, or — from
+        :data:`~medvqa.stats.BOOTSTRAP_MIN_UNITS` units with
+        :data:`~medvqa.stats.BOOTSTRAP_MIN_COUNT` of the rarer outcome — the bootstrap of
+        ``statistic`` of the block's standard sums (None for an empty set).
+        """
+        rows_hits = hits if among is None else hits[among]
+        rows_units = self.units if among is None else self.units[among]
+        if not len(rows_hits):
+            return None
+        closed = rate_interval(rows_hits, rows_units)
+        units = self.n_units if among is None else n_units(rows_units)
+        if bootstrap_applies(units, closed.rarer):
+            ref = self.base(statistic)
+            return None if ref is None else Chosen.bootstrap(ref)
+        return Chosen.closed(closed)
 
     def _with_classes(self) -> bool:
         return not self.class_note and self.class_interval

@@ -3,11 +3,13 @@
 For every condition other than the baseline (``clean``) and those scoring combines (the
 ``permute@k`` shifts, ``Condition.combined_as``), the items
 scored under both are paired by id and compared (:func:`paired_delta`): Δ of accuracy with a
-paired percentile bootstrap interval (items resampled together, or whole cases when a
-``case_id`` repeats, as the oncology paper's blind ablation does, seed 003 §4.3; drawn with
-every other interval of the run, :mod:`medvqa.stats._resample`) and a paired
-test clustered the same way (McNemar exact, or the exact cluster sign-flip test when cases
-repeat; :mod:`medvqa.stats._tests`). The same is done per category.
+paired interval — Tango's score interval on the effective sample size, or from 300 units and
+10 discordant pairs the paired percentile bootstrap (items resampled together, or whole cases
+when a ``case_id`` repeats, as the oncology paper's blind ablation does, seed 003 §4.3; drawn
+with every other interval of the run, :mod:`medvqa.stats._resample`; the rule in
+:mod:`medvqa.score._choose`) — and a paired test clustered the same way (McNemar's mid-p test,
+or the exact cluster sign-flip test when cases repeat; :mod:`medvqa.stats._tests`). The same
+is done per category.
 
 Which of these are claims, and how they are adjusted, is the ``family`` of each test
 (:mod:`medvqa.score._family`): the overall Δ of a control that is not a point of a severity
@@ -33,7 +35,8 @@ from pydantic import BaseModel, Field
 
 from medvqa.conditions import baseline_of, describe
 from medvqa.rng import rng_for
-from medvqa.stats import Columns, IntervalRef, Resampler, paired_test, significant, trend_test
+from medvqa.score._choose import Chosen, n_units, paired_choice
+from medvqa.stats import Resampler, paired_test, significant, trend_test
 
 #: Family of the overall Δ of a control that is not a point of a curve (the primary claims).
 PRIMARY = "controls"
@@ -47,13 +50,20 @@ class Delta(BaseModel):
     """Clean − condition on the items scored under both."""
 
     n: int = Field(description="Paired items.")
+    units: int | None = Field(default=None, description="Their resampling units: cases when "
+                              "cases repeat, else items (null before schema 3).")
     clean: float | None = Field(description="Clean accuracy on those items.")
     condition: float | None = Field(description="Accuracy under the condition on those items.")
     delta: float | None = Field(description="clean − condition.")
-    ci: list[float | None] = Field(description="95 % paired bootstrap interval of delta.")
+    ci: list[float | None] = Field(description="95 % paired interval of delta.")
+    ci_method: str = Field(default="", description="How ci was made: 'tango' (Tango's score "
+                           "interval), 'tango-ess' (on the effective sample size, cases "
+                           "repeating) or 'bootstrap' (paired percentile, from 300 units with "
+                           "10 discordant pairs); '' in files before schema 3.")
     p_value: float | None = Field(description="Two-sided p of the paired test (4 significant "
                                   "digits).")
-    test: str = Field(default="", description="McNemar exact, or cluster sign-flip (exact).")
+    test: str = Field(default="", description="McNemar mid-p, or cluster sign-flip (exact) "
+                      "when cases repeat (McNemar exact before schema 3).")
     family: str = Field(default="", description="The family the test is Holm-adjusted in: "
                         "'controls' (primary), 'categories', or '' for a point of a severity "
                         "curve (no claim: its curve has one trend test).")
@@ -108,16 +118,18 @@ def _nan_to_none(x: float | None) -> float | None:
 
 @dataclass
 class PendingDelta:
-    """A :class:`Delta` whose interval the run's resampler fills."""
+    """A :class:`Delta` whose interval is computed, or filled by the run's resampler."""
 
     fields: dict[str, Any]
-    ci: IntervalRef | None
+    ci: Chosen | None
 
     def finish(self) -> Delta:
         """The delta, interval drawn."""
-        lo, hi = (self.ci.low, self.ci.high) if self.ci is not None else (math.nan, math.nan)
+        ref = self.ci.ref if self.ci is not None else None
+        lo, hi = (ref.low, ref.high) if ref is not None else (math.nan, math.nan)
         lo_, hi_ = _nan_to_none(lo), _nan_to_none(hi)
-        return Delta(**self.fields, ci=[lo_, hi_])
+        return Delta(**self.fields, ci=[lo_, hi_],
+                     ci_method=self.ci.method if self.ci is not None else "")
 
 
 def paired_delta(key: Hashable, a: np.ndarray, b: np.ndarray, units: np.ndarray,
@@ -136,17 +148,15 @@ def paired_delta(key: Hashable, a: np.ndarray, b: np.ndarray, units: np.ndarray,
     n = len(a)
     clusters = units if len(np.unique(units)) < n else None
     d = a - b
-    ci = None
-    if n:
-        ci = resampler.interval(key, units, lambda: Columns.dense(d, np.ones(n)),
-                                lambda s: s[:, 0] / s[:, 1])
+    ci = paired_choice(key, a, b, units, resampler)
     test, p = paired_test(a, b, clusters)
 
     def mean(x: np.ndarray) -> float:
         return float(x.mean()) if n else float("nan")
 
     return PendingDelta({
-        "n": n, "clean": _nan_to_none(mean(a)), "condition": _nan_to_none(mean(b)),
+        "n": n, "units": n_units(units) if n else None, "clean": _nan_to_none(mean(a)),
+        "condition": _nan_to_none(mean(b)),
         "delta": _nan_to_none(mean(d)), "p_value": significant(p), "test": test,
         "family": family,
         "clean_only": int(np.sum((a == 1) & (b == 0))),

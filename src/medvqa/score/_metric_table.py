@@ -8,8 +8,12 @@ plus one row here (a name the block model does not declare is kept as an extra k
 block and read back as a plain dict).
 
 A function returns its point estimate with the interval it asks the block for
-(``value(point, b.base(...))``, ``b.ratio(num, den)``, ``b.interval(...)``): the intervals of
-every block are drawn together, once, after all functions ran (:mod:`medvqa.stats._resample`).
+(``value(point, b.rate(...))`` for a proportion, ``b.base(...)``, ``b.ratio(num, den)``,
+``b.interval(...)``): score intervals are computed at once, bootstrap intervals of every block
+are drawn together, once, after all functions ran (:mod:`medvqa.stats._resample`). Which a
+figure gets is the rule of :mod:`medvqa.score._choose`: proportions and weighted accuracy get
+score intervals below 300 resampling units or with fewer than 10 of the rarer outcome, the
+bootstrap beyond; macro-F1, region and open scores always the bootstrap.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import numpy as np
 
 from medvqa.reading import corpus_bleu
 from medvqa.score._block_input import BlockInput, PendingValue, clean, value
+from medvqa.score._choose import Chosen
 from medvqa.score._metrics import (
     accuracy,
     macro_f1,
@@ -30,7 +35,7 @@ from medvqa.score._metrics import (
     weighted_accuracy,
     weighted_accuracy_from_sums,
 )
-from medvqa.stats import Columns, Part
+from medvqa.stats import Columns, Part, bootstrap_applies, weighted_interval
 
 
 @dataclass(frozen=True)
@@ -55,12 +60,20 @@ class Metric:
 
 
 def _weighted(b: BlockInput) -> PendingValue:
-    """Balanced accuracy; null where the items have no label set (open vocabulary)."""
+    """Balanced accuracy; null where the items have no label set (open vocabulary).
+
+    Per-class score intervals combined by MOVER, or the bootstrap when every class has
+    enough of both outcomes in a large block (:func:`~medvqa.stats.bootstrap_applies`).
+    """
     if b.class_note or not len(b):
         return value(None, None)
-    ci = b.base(lambda s: weighted_accuracy_from_sums(s.hits, s.tot)) \
-        if b.class_interval else None
-    return value(weighted_accuracy(b.correct, b.classes.gold), ci)
+    point = weighted_accuracy(b.correct, b.classes.gold)
+    if not b.class_interval:
+        return value(point, None)
+    closed = weighted_interval(b.correct, b.classes.gold, b.units)
+    if not bootstrap_applies(b.n_units, closed.rarer):
+        return value(point, Chosen.closed(closed))
+    return value(point, b.base(lambda s: weighted_accuracy_from_sums(s.hits, s.tot)))
 
 
 def _macro_f1(b: BlockInput) -> PendingValue:
@@ -114,17 +127,17 @@ def _open(b: BlockInput) -> dict[str, PendingValue] | None:
 
 METRICS: tuple[Metric, ...] = (
     Metric("accuracy", "accuracy [95 % CI]",
-           lambda b: value(accuracy(b.correct), b.base(lambda s: s.correct / s.n)),
+           lambda b: value(accuracy(b.correct), b.rate(b.correct, lambda s: s.correct / s.n)),
            console=True, report=True),
     Metric("weighted_accuracy", "weighted acc.", _weighted, console=True, report=True),
     Metric("macro_f1", "macro-F1", _macro_f1, report=True),
     Metric("invalid_rate", "invalid rate",
-           lambda b: value(accuracy(b.invalid), b.base(lambda s: s.invalid / s.n)),
+           lambda b: value(accuracy(b.invalid), b.rate(b.invalid, lambda s: s.invalid / s.n)),
            console=True, report=True),
     Metric("valid_accuracy", "acc. (valid)",
            lambda b: value(valid_accuracy(b.correct, b.invalid),
-                           b.base(lambda s: s.correct / (s.n - s.invalid))
-                           if np.sum(1 - b.invalid) else None), report=True),
+                           b.rate(b.correct, lambda s: s.correct / (s.n - s.invalid),
+                                  b.invalid == 0)), report=True),
     Metric("random_fallbacks", "random guesses", _random_fallbacks, console=True, report=True,
            kind="count"),
     Metric("random_baseline", "random",

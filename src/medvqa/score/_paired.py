@@ -1,10 +1,12 @@
 """Paired comparison of two runs (or two conditions of one run) on the same items.
 
-The difference in accuracy (A − B) gets a paired bootstrap interval — items (or cases, when a
-case_id repeats) are resampled once and both runs are scored on the same resample — and a paired
-test that agrees with it about clustering (:func:`medvqa.stats._tests.paired_test`): McNemar's
-exact test when every case has one item, the exact cluster sign-flip test when cases repeat.
-Items are matched by item id; only items scored (not errored) in both are compared.
+The difference in accuracy (A − B) gets a paired interval chosen as the controls' are
+(:mod:`medvqa.score._choose`): Tango's score interval on the effective sample size, or from
+300 units and 10 discordant pairs the paired bootstrap — items (or cases, when a case_id
+repeats) resampled once and both runs scored on the same resample — and a paired test that
+agrees with it about clustering (:func:`medvqa.stats._tests.paired_test`): McNemar's mid-p
+test when every case has one item, the exact cluster sign-flip test when cases repeat. Items
+are matched by item id; only items scored (not errored) in both are compared.
 
 >>> mcnemar_exact(10, 2)
 0.03857421875
@@ -28,8 +30,9 @@ from medvqa.schema import (
     read_jsonl,
 )
 from medvqa.score._checks import check_resamples
+from medvqa.score._choose import paired_choice
 from medvqa.score._config import ScoreConfig
-from medvqa.stats import Columns, Resampler, cluster_index, paired_test
+from medvqa.stats import Resampler, cluster_index, paired_test
 
 
 def mcnemar_exact(a_only: int, b_only: int) -> float:
@@ -56,6 +59,7 @@ class PairedComparison:
     p_value: float
     test: str
     clustered: bool
+    ci_method: str = ""
 
     @property
     def excludes_zero(self) -> bool:
@@ -74,18 +78,17 @@ def paired_difference(
     units = clusters if clusters is not None else np.arange(n)
     # The draws of metrics.json's intervals (medvqa.stats._resample), on these items' units.
     resampler = Resampler(int(units.max(initial=-1)) + 1, resamples, seed)
-    d = a - b
-    ref = resampler.interval("Δ", units, lambda: Columns.dense(d, np.ones(n)),
-                             lambda s: s[:, 0] / s[:, 1])
+    chosen = paired_choice("Δ", a, b, units, resampler)
     resampler.run()
-    ci = ref.interval
+    ci = chosen.ref.interval if chosen is not None else (float("nan"), float("nan"))
     a_only = int(np.sum((a == 1) & (b == 0)))
     b_only = int(np.sum((a == 0) & (b == 1)))
     test, p = paired_test(a, b, clusters)
     return PairedComparison(
         label_a, label_b, n, float(a.mean()) if n else float("nan"),
         float(b.mean()) if n else float("nan"), float((a - b).mean()) if n else float("nan"),
-        (ci.low, ci.high), a_only, b_only, p, test, clusters is not None,
+        (ci[0], ci[1]), a_only, b_only, p, test, clusters is not None,
+        chosen.method if chosen is not None else "",
     )
 
 

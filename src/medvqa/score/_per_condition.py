@@ -97,7 +97,7 @@ def run_units(has_case: np.ndarray, case: np.ndarray, scored: np.ndarray,
     """
     idx = np.flatnonzero(scored)
     units = np.full(len(scored), -1, dtype=np.int64)
-    inverse = _case_index(has_case[idx], case[idx])
+    inverse = case_index(has_case[idx], case[idx])
     n_cases = int(inverse.max()) + 1 if len(idx) else 0
     if n_cases < len(idx) and cluster:
         units[idx] = inverse
@@ -112,14 +112,14 @@ def run_units(has_case: np.ndarray, case: np.ndarray, scored: np.ndarray,
     return units, text
 
 
-def _case_index(has_case: np.ndarray, case: np.ndarray) -> np.ndarray:
+def case_index(has_case: np.ndarray, case: np.ndarray) -> np.ndarray:
     """Unit of each item, numbered as ``np.unique`` numbers the (no case, case or item) pairs.
 
-    Items with a case first, by case code (:func:`~._tests.dense_labels`: a lookup, not a
+    Items with a case first, by case code (:func:`~medvqa.stats.dense_labels`: a lookup, not a
     sort, for the small codes of cases); then each item without one, in order. Not a unique
     over row pairs (which sorts records: ~90 bytes an item).
 
-    >>> _case_index(np.array([True, False, True, True]), np.array([9, 0, 4, 9])).tolist()
+    >>> case_index(np.array([True, False, True, True]), np.array([9, 0, 4, 9])).tolist()
     [1, 2, 0, 1]
     """
     out = np.empty(len(has_case), dtype=np.int64)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from medvqa.conditions import condition_order
+from medvqa.conditions import baseline_of, condition_order
 from medvqa.errors import BadInputError
 from medvqa.reading import ExtractResult, extract_answers, prepare_extractor
 from medvqa.schema import (
@@ -31,6 +31,7 @@ from medvqa.schema import (
     RUN_FILE,
     Benchmark,
     MetricsFile,
+    Power,
     RunInfo,
     file_sha256,
     read_json,
@@ -48,10 +49,12 @@ from medvqa.score._per_condition import (
     PendingCondition,
     RunData,
     block_arrays,
+    case_index,
     combined_conditions,
     pending_condition,
     run_units,
 )
+from medvqa.score._power import run_power
 from medvqa.score._provenance import Provenance, check_benchmark, run_identity
 from medvqa.score._reading import (
     DISAGREEMENTS_FILE,
@@ -157,6 +160,7 @@ def score_run(config: ScoreConfig) -> ScoreResult:
         model=run_info.model if run_info else "",
         benchmark=bench.name if bench else bench_dir.name,
         conditions={c: p.finish() for c, p in plan.conditions.items()},
+        power=plan.power,
     )
     finished = plan.controls.finish() if plan.controls is not None else None
     metrics.controls = finished.model_dump() if finished is not None else None
@@ -237,6 +241,7 @@ class _Plan:
     clustering: str
     conditions: dict[str, PendingCondition]
     controls: PendingControls | None
+    power: Power | None = None
 
 
 def _plan(items: ItemTable, rows: Rows, tally: Tally, config: ScoreConfig) -> _Plan:
@@ -255,7 +260,17 @@ def _plan(items: ItemTable, rows: Rows, tally: Tally, config: ScoreConfig) -> _P
     cats = items.groups["category"]
     controls = control_table(correct, cats.array(), None if cats.capped else cats.labels, units,
                              resampler)
-    return _Plan(resampler, clustering, pending, controls)
+    return _Plan(resampler, clustering, pending, controls, _power(items, correct))
+
+
+def _power(items: ItemTable, correct: dict[str, tuple[np.ndarray, np.ndarray]]) -> Power | None:
+    """metrics.json's ``power``: the baseline's items, their cases (clustering on or off)."""
+    base = baseline_of(correct)
+    if base is None:
+        return None
+    item, ok = correct[base]
+    item, first = np.unique(item, return_index=True)
+    return run_power(case_index(items.has_case[item], items.case[item]), ok[first])
 
 
 def _check_something_scored(pred_path: Path, rows: Rows, tally: Tally) -> None:

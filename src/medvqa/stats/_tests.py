@@ -1,7 +1,12 @@
 """Hypothesis tests that respect clustering (several items of one case are not independent).
 
-Paired comparison of two sets of 0/1 outcomes on the same items (:func:`paired_test`):
-the **cluster sign-flip test** — the exact randomisation test for clustered matched pairs. With
+Paired comparison of two sets of 0/1 outcomes on the same items (:func:`paired_test`), chosen
+by clustering. Items that share no case: **McNemar's mid-p test** (:func:`mcnemar_midp`) — the
+exact conditional binomial test on the discordant pairs, less half the probability of the count
+observed (Lancaster's mid-p). The exact test is conservative with few discordant pairs (its
+size at nominal 5 % falls well below 5 %; Fagerland, Lydersen & Laake 2013, BMC Med Res Methodol
+13:91, who recommend the mid-p test for matched pairs at every n). Cases that repeat: the
+**cluster sign-flip test** — the exact randomisation test for clustered matched pairs. With
 d_k = Σ_{i∈k}(a_i − b_i) the per-case difference, under H0 (A and B exchangeable within each
 case) every sign pattern of the d_k is equally likely; the p-value is P(|Σ ±d_k| ≥ |Σ d_k|),
 computed *exactly* by convolving per-magnitude binomials (no Monte Carlo). With one item per case
@@ -26,7 +31,7 @@ Monte Carlo p-values are (1 + #{T* ≥ T}) / (B + 1), never 0. :func:`holm` adju
 
 >>> name, p = paired_test(np.array([1] * 10 + [0] * 2), np.array([0] * 10 + [1] * 2), None)
 >>> name, round(p, 8)
-('McNemar exact', 0.03857422)
+('McNemar mid-p', 0.02246094)
 """
 
 from __future__ import annotations
@@ -43,12 +48,34 @@ _CONVOLVE_CELLS = 20_000_000  # beyond: FFT convolution (p below ~1e-12 then app
 
 
 def paired_test(a: np.ndarray, b: np.ndarray, clusters: np.ndarray | None) -> tuple[str, float]:
-    """(test name, two-sided p) for paired 0/1 outcomes; clusters: int labels or None."""
-    d = np.asarray(a, float) - np.asarray(b, float)
-    if clusters is not None:
-        d = np.bincount(clusters, weights=d)
-    name = "cluster sign-flip (exact)" if clusters is not None else "McNemar exact"
-    return name, sign_flip_p(np.rint(d).astype(np.int64))
+    """(test name, two-sided p) for paired 0/1 outcomes; clusters: int labels or None.
+
+    Independent items: McNemar's mid-p test; clustered: the exact cluster sign-flip test.
+    """
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    if clusters is None:
+        return "McNemar mid-p", mcnemar_midp(int(np.sum((a == 1) & (b == 0))),
+                                             int(np.sum((a == 0) & (b == 1))))
+    d = np.bincount(clusters, weights=a - b)
+    return "cluster sign-flip (exact)", sign_flip_p(np.rint(d).astype(np.int64))
+
+
+def mcnemar_midp(a_only: int, b_only: int) -> float:
+    """Two-sided mid-p McNemar test from the discordant counts.
+
+    2·P(X ≤ k) − P(X = k) for X ~ Binomial(a_only + b_only, 1/2), k the smaller count; 1
+    without discordant pairs.
+
+    >>> round(mcnemar_midp(10, 2), 6), mcnemar_midp(3, 3), mcnemar_midp(0, 0)
+    (0.022461, 1.0, 1.0)
+    """
+    n = a_only + b_only
+    if n == 0:
+        return 1.0
+    from scipy.stats import binom
+
+    k = min(a_only, b_only)
+    return float(min(1.0, 2 * binom.cdf(k, n, 0.5) - binom.pmf(k, n, 0.5)))
 
 
 def sign_flip_p(d: np.ndarray) -> float:

@@ -1,0 +1,377 @@
+"""``medvqa bench`` section ``intervals``: coverage and mean width of each interval method.
+
+Simulated sets of n items with known truth, n ∈ :data:`N_GRID`, p ∈ :data:`P_GRID`, items
+independent or **clustered**: cases of 1–4 items (uniform; mean 2.5, as the demo's VQA-RAD
+test set, 47 items in 18 cases), a case's items sharing a case-level probability drawn from
+Beta(p·(1 − ρ)/ρ, (1 − p)·(1 − ρ)/ρ), which gives 0/1 outcomes an intra-case correlation of
+exactly ρ = :data:`ICC`. Three statistics:
+
+- **accuracy** (true p);
+- **paired difference** of two conditions on the same items, A right with probability p, B
+  with p − 0.1, discordant both ways (cells p11, p10 = 0.1 + r, p01 = r, p00 with
+  r = min(p − 0.1, 1 − p) / 4; clustered: a case's four cell probabilities from a Dirichlet of
+  total (1 − ρ)/ρ, so each indicator has ICC ρ); true difference 0.1;
+- **weighted accuracy** of two gold classes (shares 0.6 / 0.4) with accuracies p ± d,
+  d = min(0.1, (1 − p)/2) (clustered: one case-level uniform draw mapped through each
+  class's Beta quantile, so the classes of a case move together); true value p.
+
+Each method's 95 % intervals are computed on the same replicates: **medvqa** (the rule
+metrics.json uses: :mod:`medvqa.stats._intervals` — Wilson, Tango or MOVER on the effective
+sample size; the percentile bootstrap from 300 units with 10 of the rarer outcome), the
+**percentile bootstrap** medvqa used before for every figure (cases resampled when
+clustered; :data:`RESAMPLES` resamples), and for comparison the Jeffreys and
+Clopper–Pearson intervals (accuracy) and Newcombe's square-and-add interval (difference) on
+the same effective sample size. A figure's value is its coverage (share of replicates whose
+interval holds the truth; Monte Carlo standard error ≈ √(0.05·0.95/R), 0.005 at R = 2,000),
+its name the mean width; medvqa's accuracy on independent items is summed exactly over the
+binomial outcomes instead (:func:`exact_accuracy_cell`). Seeded (``rng_for(0, "bench
+intervals", …)``): the same figures on every run. Target (issue 40): medvqa's coverage within
+0.93–0.98 for n ≥ 10 (to three decimals: at n = 10, p = 0.9 an interval either excludes 7 of
+10 — coverage P(X ≥ 8) = 0.9298 — or includes it, 0.987), and no zero-width interval for a
+rate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from medvqa.measurements._figure import BenchFigure
+from medvqa.rng import rng_for
+from medvqa.stats._intervals import (
+    PairedSums,
+    UnitSums,
+    WeightedSums,
+    bootstrap_mask,
+    paired_bounds,
+    rate_bounds,
+    score_bounds,
+    weighted_bounds,
+    wilson_bounds,
+)
+
+#: Set sizes simulated.
+N_GRID = (5, 10, 20, 30, 50, 100, 300)
+#: True accuracies simulated.
+P_GRID = (0.5, 0.7, 0.9, 0.97)
+#: Intra-case correlation of the clustered sets.
+ICC = 0.3
+#: Items per case of the clustered sets: uniform over this range.
+CASE_SIZES = (1, 4)
+#: Replicates and bootstrap resamples per cell (full size, and ``--quick``).
+REPLICATES, QUICK_REPLICATES = 2000, 200
+RESAMPLES, QUICK_RESAMPLES = 999, 199
+#: The issue's coverage target, from this n.
+TARGET, TARGET_FROM_N = (0.93, 0.98), 10
+#: Difference between the two conditions of the paired statistic.
+PAIRED_GAP = 0.1
+
+MEDVQA = "medvqa"
+BOOT = "bootstrap (before)"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One method on one simulated cell.
+
+    Attributes:
+        statistic: accuracy, paired difference or weighted accuracy.
+        clustered: whether items share cases.
+        n: items.
+        p: true accuracy.
+        method: the interval method.
+        coverage: share of replicates whose interval holds the truth.
+        width: mean width.
+        zero_width: replicates whose interval has zero width.
+    """
+
+    statistic: str
+    clustered: bool
+    n: int
+    p: float
+    method: str
+    coverage: float
+    width: float
+    zero_width: int
+
+
+def case_sizes(n: int, reps: int, rng: np.random.Generator, clustered: bool) -> np.ndarray:
+    """Reps × n items per case (cases packed first, zeros after the last case)."""
+    if not clustered:
+        return np.ones((reps, n))
+    lo, hi = CASE_SIZES
+    sizes = rng.integers(lo, hi + 1, size=(reps, n)).astype(float)
+    total = np.cumsum(sizes, axis=1)
+    last = np.argmax(total >= n, axis=1)
+    rows = np.arange(reps)
+    sizes[rows, last] -= total[rows, last] - n
+    sizes[np.arange(n)[None, :] > last[:, None]] = 0
+    return sizes
+
+
+def _concentration() -> float:
+    return (1 - ICC) / ICC
+
+
+def _case_beta(u: np.ndarray, p: float) -> np.ndarray:
+    """The case-level accuracy at uniform draw u: the Beta(p·c, (1 − p)·c) quantile."""
+    from scipy.stats import beta
+
+    c = _concentration()
+    return np.asarray(beta.ppf(u, p * c, (1 - p) * c))
+
+
+def _percentile(stats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile bounds along the last axis, NaN resamples left out (as metrics.json)."""
+    lo, hi = np.nanquantile(stats, [0.025, 0.975], axis=-1)
+    return lo, hi
+
+
+def bootstrap(columns: np.ndarray, sizes: np.ndarray,
+              statistic: Callable[[np.ndarray], np.ndarray], resamples: int,
+              rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile bootstrap of every replicate: units (cases) drawn with replacement.
+
+    ``columns``: reps × units × k per-unit sums; ``statistic`` maps (… × k) sums to values.
+    Replicates with the same number of units share one draw of the unit weights.
+    """
+    units = (sizes > 0).sum(axis=1)
+    lo, hi = np.empty(len(sizes)), np.empty(len(sizes))
+    for k in np.unique(units):
+        at = np.flatnonzero(units == k)
+        weights = rng.multinomial(int(k), np.full(int(k), 1 / k), size=resamples).astype(float)
+        sums = np.einsum("bk,rkc->rbc", weights, columns[at][:, :int(k)], optimize=True)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            values = statistic(sums)
+        lo[at], hi[at] = _percentile(values)
+    return lo, hi
+
+
+def _record(out: list[Cell], key: tuple[str, bool, int, float], method: str, lo: np.ndarray,
+            hi: np.ndarray, truth: float) -> None:
+    width = hi - lo
+    out.append(Cell(*key, method, float(np.mean((lo <= truth + 1e-12) & (truth - 1e-12 <= hi))),
+                    float(np.mean(width)), int(np.sum(width <= 1e-12))))
+
+
+def accuracy_cells(n: int, p: float, clustered: bool, reps: int, resamples: int,
+                   rng: np.random.Generator) -> list[Cell]:
+    """Accuracy: medvqa's rule, the bootstrap, Jeffreys and Clopper–Pearson (effective n)."""
+    from scipy.stats import beta
+
+    m = case_sizes(n, reps, rng, clustered)
+    pk = _case_beta(rng.random(m.shape), p) if clustered else np.full(m.shape, p)
+    y = rng.binomial(m.astype(int), pk).astype(float)
+    x, total = y.sum(1), m.sum(1)
+    ph = x / total
+    rare = np.where((x <= total - x)[:, None], y, m - y)
+    s = UnitSums(x, total, ((y - ph[:, None] * m) ** 2).sum(1), (m * m).sum(1),
+                 (m > 0).sum(1).astype(float), (rare > 0).sum(1).astype(float))
+    lo, hi, deff = rate_bounds(s)
+    blo, bhi = bootstrap(np.stack([y, m], -1), m, lambda v: v[..., 0] / v[..., 1], resamples,
+                         rng)
+    keep = bootstrap_mask(s.k, np.minimum(x, total - x) / deff)
+    key = ("accuracy", clustered, n, p)
+    out: list[Cell] = []
+    if clustered:
+        _record(out, key, MEDVQA, np.where(keep, blo, lo), np.where(keep, bhi, hi), p)
+    else:
+        out.append(exact_accuracy_cell(n, p))
+    _record(out, key, BOOT, blo, bhi, p)
+    xe, ne = x / deff, total / deff
+    with np.errstate(invalid="ignore", divide="ignore"):
+        jl = np.where(x > 0, beta.ppf(0.025, xe + 0.5, ne - xe + 0.5), 0.0)
+        jh = np.where(x < total, beta.ppf(0.975, xe + 0.5, ne - xe + 0.5), 1.0)
+        cl = np.where(x > 0, beta.ppf(0.025, np.maximum(xe, 1e-12), ne - xe + 1), 0.0)
+        ch = np.where(x < total, beta.ppf(0.975, xe + 1, np.maximum(ne - xe, 1e-12)), 1.0)
+    _record(out, key, "Jeffreys (effective n)", jl, jh, p)
+    _record(out, key, "Clopper-Pearson (effective n)", cl, ch, p)
+    return out
+
+
+def exact_accuracy_cell(n: int, p: float) -> Cell:
+    """Medvqa's rule on n independent items, its coverage summed over every outcome exactly.
+
+    Each number right x has one interval: the score interval, or where the rule keeps the
+    bootstrap its limit (the 2.5 % and 97.5 % quantiles of Binomial(n, x/n) / n, what the
+    percentile bootstrap of 0/1 items converges to); coverage is Σ P(x) over the x whose
+    interval holds p — no Monte Carlo error.
+
+    >>> round(exact_accuracy_cell(10, 0.9).coverage, 4)
+    0.9298
+    """
+    from scipy.stats import binom
+
+    x = np.arange(n + 1, dtype=float)
+    lo, hi = score_bounds(x, np.full(n + 1, float(n)))
+    keep = bootstrap_mask(np.full(n + 1, n), np.minimum(x, n - x))
+    lo = np.where(keep, binom.ppf(0.025, n, x / n) / n, lo)
+    hi = np.where(keep, binom.ppf(0.975, n, x / n) / n, hi)
+    pmf = binom.pmf(x, n, p)
+    return Cell("accuracy", False, n, p, MEDVQA, float(pmf[(lo <= p) & (p <= hi)].sum()),
+                float(np.sum(pmf * (hi - lo))), int(np.sum(hi - lo <= 1e-12)))
+
+
+def _paired_cells(p: float) -> np.ndarray:
+    r = min(p - PAIRED_GAP, 1 - p) / 4
+    return np.array([p - PAIRED_GAP - r, PAIRED_GAP + r, r, 1 - p - r])
+
+
+def paired_cells(n: int, p: float, clustered: bool, reps: int, resamples: int,
+                 rng: np.random.Generator) -> list[Cell]:
+    """Paired difference: medvqa's rule (Tango), the bootstrap, Newcombe (effective n)."""
+    m = case_sizes(n, reps, rng, clustered)
+    probs = _paired_cells(p)
+    if clustered:
+        g = rng.gamma(probs * _concentration(), size=m.shape + (4,))
+        pk = g / np.maximum(g.sum(-1, keepdims=True), 1e-300)
+    else:
+        pk = np.broadcast_to(probs, m.shape + (4,))
+    counts = np.zeros(m.shape + (4,))
+    left, mass = m.copy(), np.ones(m.shape)
+    for j in range(3):
+        q = np.clip(pk[..., j] / np.maximum(mass, 1e-300), 0.0, 1.0)
+        counts[..., j] = rng.binomial(left.astype(int), q)
+        left -= counts[..., j]
+        mass = mass - pk[..., j]
+    counts[..., 3] = left
+    a11, b, c, d00 = (counts[..., j].sum(1) for j in range(4))
+    total = m.sum(1)
+    diff = counts[..., 1] - counts[..., 2]
+    delta = (b - c) / total
+    s = PairedSums(b, c, total, ((diff - delta[:, None] * m) ** 2).sum(1), (m * m).sum(1),
+                   (m > 0).sum(1).astype(float),
+                   ((counts[..., 1] + counts[..., 2]) > 0).sum(1).astype(float))
+    lo, hi, deff = paired_bounds(s)
+    blo, bhi = bootstrap(np.stack([diff, m], -1), m, lambda v: v[..., 0] / v[..., 1],
+                         resamples, rng)
+    keep = bootstrap_mask(s.k, (b + c) / deff)
+    key = ("paired difference", clustered, n, p)
+    out: list[Cell] = []
+    _record(out, key, MEDVQA, np.where(keep, blo, lo), np.where(keep, bhi, hi), PAIRED_GAP)
+    _record(out, key, BOOT, blo, bhi, PAIRED_GAP)
+    nl, nh = newcombe(a11 / deff, b / deff, c / deff, d00 / deff)
+    _record(out, key, "Newcombe (effective n)", nl, nh, PAIRED_GAP)
+    return out
+
+
+def newcombe(a: np.ndarray, b: np.ndarray, c: np.ndarray,
+             d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Newcombe's square-and-add interval of a paired difference (his method 10, 1998).
+
+    a: both right, b: A only, c: B only, d: neither (counts may be effective).
+    """
+    n = a + b + c + d
+    p1, p2 = (a + b) / n, (a + c) / n
+    l1, u1 = wilson_bounds(a + b, n)
+    l2, u2 = wilson_bounds(a + c, n)
+    cross = a * d - b * c
+    corrected = np.where(cross > n / 2, cross - n / 2, np.where(cross < 0, cross, 0.0))
+    denom = np.sqrt((a + b) * (c + d) * (a + c) * (b + d))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        phi = np.where(denom > 0, corrected / np.where(denom > 0, denom, 1.0), 0.0)
+    delta = p1 - p2
+    low = delta - np.sqrt(np.maximum((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2)
+                                     + (u2 - p2) ** 2, 0.0))
+    high = delta + np.sqrt(np.maximum((p2 - l2) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1)
+                                      + (u1 - p1) ** 2, 0.0))
+    return np.maximum(low, -1.0), np.minimum(high, 1.0)
+
+
+def _weighted_statistic(v: np.ndarray) -> np.ndarray:
+    """Mean over the classes drawn of per-class accuracy, from (… × [x0, x1, n0, n1]) sums."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        acc = v[..., :2] / v[..., 2:]
+    return np.asarray(np.nanmean(np.where(v[..., 2:] > 0, acc, np.nan), axis=-1))
+
+
+def weighted_cells(n: int, p: float, clustered: bool, reps: int, resamples: int,
+                   rng: np.random.Generator) -> list[Cell]:
+    """Weighted accuracy of two classes: medvqa's rule (MOVER), the bootstrap."""
+    gap = min(0.1, (1 - p) / 2)
+    accs = (p + gap, p - gap)
+    m = case_sizes(n, reps, rng, clustered)
+    m1 = rng.binomial(m.astype(int), 0.4).astype(float)
+    sizes = np.stack([m - m1, m1], -1)
+    if clustered:
+        u = rng.random(m.shape)
+        pk = np.stack([_case_beta(u, a) for a in accs], -1)
+    else:
+        pk = np.broadcast_to(np.array(accs), m.shape + (2,))
+    y = rng.binomial(sizes.astype(int), pk).astype(float)
+    x_c, n_c = y.sum(1), sizes.sum(1)
+    present = n_c > 0
+    w = present / present.sum(-1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p_c = np.where(present, x_c / np.where(present, n_c, 1.0), 0.0)
+        influence = (w[:, None, :] * (y - p_c[:, None, :] * sizes)
+                     / np.where(present, n_c, 1.0)[:, None, :]).sum(-1)
+    resid = ((y - p_c[:, None, :] * sizes) ** 2).sum(1)
+    rare = np.where((x_c <= n_c - x_c)[:, None, :], y, sizes - y)
+    own = UnitSums(x_c, n_c, resid, (sizes ** 2).sum(1), (sizes > 0).sum(1).astype(float),
+                   (rare > 0).sum(1).astype(float))
+    s = WeightedSums(x_c, n_c, (influence ** 2).sum(1), (m * m).sum(1),
+                     (m > 0).sum(1).astype(float), own)
+    lo, hi, _deff, rarer = weighted_bounds(s)
+    truth = float(np.mean(accs))
+    blo, bhi = bootstrap(np.concatenate([y, sizes], -1), m, _weighted_statistic, resamples, rng)
+    keep = bootstrap_mask(s.k, rarer)
+    key = ("weighted accuracy", clustered, n, p)
+    out: list[Cell] = []
+    _record(out, key, MEDVQA, np.where(keep, blo, lo), np.where(keep, bhi, hi), truth)
+    _record(out, key, BOOT, blo, bhi, truth)
+    return out
+
+
+STATISTICS = {"accuracy": accuracy_cells, "paired difference": paired_cells,
+              "weighted accuracy": weighted_cells}
+
+
+def simulate(quick: bool) -> list[Cell]:
+    """Every cell of the grid (``quick``: n 10 and 30, p 0.9, fewer replicates)."""
+    reps = QUICK_REPLICATES if quick else REPLICATES
+    resamples = QUICK_RESAMPLES if quick else RESAMPLES
+    ns, ps = ((10, 30), (0.9,)) if quick else (N_GRID, P_GRID)
+    out: list[Cell] = []
+    for name, fn in STATISTICS.items():
+        for clustered in (False, True):
+            for n in ns:
+                for p in ps:
+                    rng = rng_for(0, "bench intervals", name, clustered, n, p)
+                    out += fn(n, p, clustered, reps, resamples, rng)
+    return out
+
+
+def _in_target(c: Cell) -> bool:
+    return TARGET[0] <= round(c.coverage, 3) <= TARGET[1]
+
+
+def bench_intervals(quick: bool) -> list[BenchFigure]:
+    """Coverage and mean width of each method on the grid; the target on medvqa's rows."""
+    cells = simulate(quick)
+    figures = []
+    for c in cells:
+        design = f"clustered (ICC {ICC:g})" if c.clustered else "independent"
+        aimed = c.method == MEDVQA and c.n >= TARGET_FROM_N
+        figures.append(BenchFigure(
+            "intervals", f"{c.statistic}, {design}, n {c.n}, p {c.p:g}: {c.method}, mean "
+            f"width {c.width:.3f}", c.coverage, "coverage",
+            f"{TARGET[0]:.2f}-{TARGET[1]:.2f}" if aimed else "",
+            _in_target(c) if aimed else None))
+    ours = [c for c in cells if c.method == MEDVQA and c.n >= TARGET_FROM_N]
+    inside = sum(_in_target(c) for c in ours)
+    reps = QUICK_REPLICATES if quick else REPLICATES
+    se = (0.05 * 0.95 / reps) ** 0.5
+    figures.append(BenchFigure("intervals", f"medvqa's cells (n >= {TARGET_FROM_N}) with "
+                               f"coverage in {TARGET[0]:.2f}-{TARGET[1]:.2f} (Monte Carlo SE "
+                               f"of a coverage near 0.95: {se:.3f})", inside,
+                               f"of {len(ours)}"))
+    for method, target in ((MEDVQA, "0"), (BOOT, "")):
+        zero = sum(c.zero_width for c in cells if c.method == method)
+        figures.append(BenchFigure(
+            "intervals", f"zero-width intervals, {method}, every statistic and n "
+            f"({reps:,} replicates a cell)", zero, "intervals", target,
+            zero == 0 if target else None))
+    return figures
