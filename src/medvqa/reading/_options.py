@@ -214,18 +214,24 @@ def _holds(options: dict[str, str], items: tuple[tuple[str, str], ...]) -> bool:
 
 
 def bag_mentions(text: str, ix: OptionSet,
-                 taken: list[tuple[int, int, frozenset[str]]]) -> list[tuple[int, int,
-                                                                            frozenset[str]]]:
+                 taken: list[tuple[int, int, frozenset[str]]],
+                 words: frozenset[str] | None = None) -> list[tuple[int, int, frozenset[str]]]:
     """Where an option's words occur close together in another order ("collapse of the left
     lung" for "Total lung collapse"): (start, end, letters), not over ``taken`` spans.
 
     Each option with two or more distinguishing words (:attr:`OptionSet.bags`) is named where
     all of them fall within a window of their number plus three words; a window that holds
-    two options' words names neither.
+    two options' words names neither. ``words``: the text's :func:`~._book.word_tokens`,
+    where the caller has them.
     """
     if not ix.bags:
         return []
-    toks = [(m.start(), m.end(), fold(m.group())) for m in TOKEN.finditer(text.lower())]
+    lowered = text.lower()
+    # the text's words (``word_tokens`` where the caller has them), folded
+    present = set(map(fold, TOKEN.findall(lowered) if words is None else words))
+    if not any(bag <= present for bag in ix.bags.values()):
+        return []  # no option has all its words here (the common case, cheaply)
+    toks = [(m.start(), m.end(), fold(m.group())) for m in TOKEN.finditer(lowered)]
     found: list[tuple[int, int, frozenset[str]]] = []
     for letter, bag in ix.bags.items():
         where = [i for i, t in enumerate(toks) if t[2] in bag]

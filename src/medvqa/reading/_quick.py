@@ -56,6 +56,8 @@ _CLOSING: Final = re.compile(r"\s+(?:option|choice)\s+([A-Z])\.?$")
 #: naming no option decides by its refusals, hedges and plans alone.
 _LOCATING: Final = frozenset({Kind.ANSWER_MARKER, Kind.ANSWER_PICK})
 _VERDICT_KINDS: Final = KINDS - _LOCATING
+# Where the full reading alone can tell whether a hedge keeps the answer open.
+_UNSURE: Final = frozenset({Kind.HEDGE_LEAD, Kind.NOT_HEDGE})
 
 
 def _plain(text: str, ix: OptionSet, bk: RuleBook) -> tuple[str, frozenset[str]] | None:
@@ -100,10 +102,10 @@ def quick_read(text: str, ix: OptionSet, bk: RuleBook) -> ParsedAnswer | None:
     got = _plain(rest.strip(), ix, bk)
     if got is None:
         return _verdict(text, ix, bk) if marked is None else None
-    lowered, _ = got
+    lowered, tokens = got
     spans = ix.phrases.find(rest.strip(), lowered)
     if ix.bags:
-        spans = spans + bag_mentions(rest.strip(), ix, spans)
+        spans = spans + bag_mentions(rest.strip(), ix, spans, tokens)
     named = {k for _, _, letters in spans for k in letters}
     if marked is not None:
         if named - {marked}:
@@ -128,11 +130,14 @@ def _verdict(text: str, ix: OptionSet, bk: RuleBook) -> ParsedAnswer | None:
     lowered = text.lower()
     tokens = word_tokens(lowered)
     if (bk.any_of(_LOCATING, lowered, tokens) or _letter_cued(lowered, tokens, ix, bk)
-            or ix.phrases.find(text, lowered) or ix.bags and bag_mentions(text, ix, [])):
+            or ix.phrases.find(text, lowered) or ix.bags and bag_mentions(text, ix, [], tokens)):
         return None
+    if bk.any_of(_UNSURE, lowered, tokens):
+        return None  # (the full reading decides: a hedge's lead, not-a-hedge phrases)
     hedge = bk.search(Kind.HEDGE, lowered, tokens)
-    if hedge is not None or bk.any_of(frozenset({Kind.HEDGE_SCOPED}), lowered, tokens):
-        return None  # (the full reading decides: not-a-hedge phrases, scopes)
+    if hedge is not None:
+        return abstain("hedge", hedge[0])
+    # (a scoped hedge keeps open only a sentence that names an option: none is named here)
     refusal = bk.search(Kind.REFUSAL, lowered, tokens)
     exclusion = bk.search(Kind.EXCLUSION_HEDGE, lowered, tokens)
     if refusal is not None:

@@ -169,7 +169,7 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
         return _stop("empty", "structural.empty")
     spans: list[tuple[int, int, frozenset[str]]] = ix.phrases.find(text, lowered)
     if ix.bags:
-        spans = sorted(spans + bag_mentions(text, ix, spans))
+        spans = sorted(spans + bag_mentions(text, ix, spans, tokens))
     values = ix.values(question)
     value_mentions = values.find(text, bare=bare) if values is not None else []
     blanked = [(s, e) for s, e, _ in spans] + [(v.start, v.end) for v in value_mentions]

@@ -190,7 +190,7 @@ def cut_off(body: str) -> bool:
     if (text.count("{") > text.count("}") or text.count("[") > text.count("]")) and (
             "{" in text[-200:] or "[" in text[-200:] or text[-1] in ',:"'):
         return True
-    if _EMPTY_ITEM.search("\n" + text[-300:]) is not None:
+    if "\n" in text and _EMPTY_ITEM.search("\n" + text[-300:]) is not None:
         return True
     return _OPEN_END.search(text[-40:]) is not None and not text.endswith(("...", "etc."))
 
