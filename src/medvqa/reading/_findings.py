@@ -207,8 +207,11 @@ def _unstated(natures: frozenset[str], words: list[str]) -> set[str]:
 
 
 def other_finding(label: str, question: str) -> bool:
-    """A label that names a finding beside the asked one ("Perineural invasion" to a question
-    about lymphovascular invasion): its "present" or "absent" does not answer the question."""
+    """Whether a label names a finding beside the asked one, not the asked one.
+
+    "Perineural invasion" to a question about lymphovascular invasion: its "present" or
+    "absent" does not answer the question.
+    """
     words = _content(_DETERMINERS.sub("", label.strip().lower()))
     if not words or not question:
         return False
@@ -354,7 +357,7 @@ def _absent_in(clause: str, words: frozenset[str], bk: RuleBook) -> str | None:
 
 def _present_in(clause: str, words: frozenset[str], bk: RuleBook) -> str | None:
     """The finding a clause states present, or None."""
-    for rule_id, phrase in bk.candidates(Kind.FINDING_PRESENT, clause, words):
+    for _rule_id, phrase in bk.candidates(Kind.FINDING_PRESENT, clause, words):
         m = phrase.pattern.search(clause)
         if m is None:
             continue

@@ -244,8 +244,11 @@ _ELIMINATING: Final = frozenset({Kind.ELIMINATION})
 
 
 def _elimination_segments(text: str, lowered: str, bk: RuleBook) -> list[Segment]:
-    """What is left once the others are ruled out: the text after ``elimination.*`` phrases to
-    the end of the sentence ("That leaves B.", "Remaining: haemangioma")."""
+    """What is left once the others are ruled out.
+
+    The text after ``elimination.*`` phrases to the end of the sentence ("That leaves B.",
+    "Remaining: haemangioma").
+    """
     out = []
     for _, e, _ in bk.spans(Kind.ELIMINATION, lowered, word_tokens(lowered)):
         end = min((i for i in (text.find(c, e) for c in ".!?\n;") if i >= 0), default=len(text))

@@ -1,16 +1,15 @@
 """Whether the answer-reading rules run compiled, and their source wherever a build is stale.
 
-The strict parser's modules (:data:`COMPILED_MODULES`) are plain, fully typed Python. Where a C
-compiler is at hand, installing medvqa compiles them with mypyc into C extension modules
-(``setup.py``) that read answers about twice as fast, with the same decisions
-(``tests/score/test_compiled_rules.py`` compares the two on the labelled set and on generated
-responses). Python imports an extension module before the source file beside it, so a build
-older than its sources would silently run old rules. A build is therefore used only when it is
-complete and was made from exactly the sources beside it: the build writes their SHA-256 to
-:data:`MANIFEST` once every module is compiled. Otherwise (a rule edited since the build, a
-partial or failed build, or ``MEDVQA_PURE_PYTHON=1`` in the environment) :func:`choose_build`
-puts a finder first on ``sys.meta_path`` that loads every one of these modules from source:
-never a mix of the two.
+medvqa is pure Python by default. The strict parser's modules (:data:`COMPILED_MODULES`) are
+fully typed, and ``make compile`` (opt-in) compiles them with mypyc into C extension modules
+(``setup.py``) that read the same decisions about twice as fast
+(``tests/reading/test_compiled_rules.py``). Python imports an extension module before the
+source file beside it, so a build older than its sources would silently run old rules. A build
+is therefore used only when it is complete and was made from exactly the sources beside it: the
+build writes their SHA-256 to :data:`MANIFEST` once every module is compiled. Where a compiled
+build is present but stale (a rule edited since, a partial build), :func:`choose_build` puts a
+finder first on ``sys.meta_path`` that loads every one of these modules from source: never a
+mix of the two. Where nothing was compiled, nothing is put there.
 
 This module is never compiled itself (it decides which build is imported).
 """
@@ -21,22 +20,19 @@ import hashlib
 import importlib.machinery
 import importlib.util
 import json
-import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["COMPILED_MODULES", "MANIFEST", "PURE_ENV", "choose_build", "compiled_rules",
-           "pure_requested", "source_digests", "stale_reason"]
+__all__ = ["COMPILED_MODULES", "MANIFEST", "choose_build", "compiled_rules", "force_source",
+           "source_digests", "stale_reason"]
 
 PACKAGE = "medvqa.reading"
 #: The modules of the strict reading (the parse of every response runs through them).
 COMPILED_MODULES = ("_fold", "_letters", "_marks", "_polarity", "_scan", "_text", "_variants")
 #: Written by the build beside the compiled modules: the SHA-256 of each source it compiled.
 MANIFEST = "_native_build.json"
-#: Set to 1 to run the rules from source even where a compiled build is installed.
-PURE_ENV = "MEDVQA_PURE_PYTHON"
 
 _DIR = Path(__file__).resolve().parent
 
@@ -44,11 +40,6 @@ _DIR = Path(__file__).resolve().parent
 def source_digests(folder: Path, modules: Sequence[str] = COMPILED_MODULES) -> dict[str, str]:
     """SHA-256 of each module's source file in ``folder`` (what a build records)."""
     return {m: hashlib.sha256((folder / f"{m}.py").read_bytes()).hexdigest() for m in modules}
-
-
-def pure_requested(environ: Mapping[str, str] | None = None) -> bool:
-    """Whether :data:`PURE_ENV` asks for the rules from source (set, and not "0")."""
-    return (os.environ if environ is None else environ).get(PURE_ENV, "") not in ("", "0")
 
 
 def _extension_of(folder: Path, module: str) -> Path | None:
@@ -59,18 +50,15 @@ def _extension_of(folder: Path, module: str) -> Path | None:
     return None
 
 
-def stale_reason(folder: Path, modules: Sequence[str] = COMPILED_MODULES,
-                 environ: Mapping[str, str] | None = None) -> str | None:
+def stale_reason(folder: Path, modules: Sequence[str] = COMPILED_MODULES) -> str | None:
     """Why the compiled build in ``folder`` must not be used, or None when it may.
 
     None only when every module has an extension module, the build's manifest is there and
-    each source's SHA-256 is the one it records, and :data:`PURE_ENV` is not set.
+    each source's SHA-256 is the one it records.
     """
-    if pure_requested(environ):
-        return f"{PURE_ENV} is set"
     missing = [m for m in modules if _extension_of(folder, m) is None]
     if len(missing) == len(modules):
-        return "not compiled (no C compiler at install, or installed without it)"
+        return "pure Python (the default; `make compile` builds the compiled rules)"
     if missing:
         return f"partial build (no compiled {', '.join(missing)})"
     try:
@@ -106,10 +94,24 @@ def choose_build(package: str = PACKAGE, folder: Path = _DIR,
     if all(_extension_of(folder, m) is None for m in modules):
         return stale_reason(folder, modules)  # pure Python: nothing to redirect, no finder
     reason = stale_reason(folder, modules)
-    if reason is not None and not any(isinstance(f, _SourceFirst) and f.names.keys() & {
+    if reason is not None:
+        _put_first(package, folder, modules)
+    return reason
+
+
+def _put_first(package: str, folder: Path, modules: Sequence[str]) -> None:
+    if not any(isinstance(f, _SourceFirst) and f.names.keys() & {
             f"{package}.{m}" for m in modules} for f in sys.meta_path):
         sys.meta_path.insert(0, _SourceFirst(package, folder, modules))
-    return reason
+
+
+def force_source(package: str = PACKAGE, folder: Path = _DIR,
+                 modules: Sequence[str] = COMPILED_MODULES) -> None:
+    """Load the rules from source even beside a fresh compiled build (the bench's pure figure).
+
+    Must run before any of the modules is imported.
+    """
+    _put_first(package, folder, modules)
 
 
 def compiled_rules() -> tuple[bool, str]:

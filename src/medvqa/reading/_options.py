@@ -179,45 +179,17 @@ def option_set(items: tuple[tuple[str, str], ...], bk: RuleBook | None = None) -
     return OptionSet(items, bk)
 
 
-_BY_DICT: Final[dict[int, tuple[dict[str, str], tuple[tuple[str, str], ...], OptionSet]]] = {}
-_BY_DICT_SIZE: Final = 1024
-
-
 def options_of(options: dict[str, str], bk: RuleBook | None = None) -> OptionSet:
-    """``option_set(tuple(options.items()))``, found by the dict's identity where it can be.
-
-    A run passes one item's dict with each of its responses: building and hashing the tuple
-    of its items costs more than reading a repeated short answer. The entry holds the dict
-    (so its id is not reused while it is here) and its items, which confirm it is unchanged.
-    """
-    if bk is not None:
-        return option_set(tuple(options.items()), bk)
-    got = _BY_DICT.get(id(options))
-    if got is not None and got[0] is options and _holds(options, got[1]):
-        return got[2]
-    items = tuple(options.items())
-    ix = option_set(items)
-    if len(_BY_DICT) >= _BY_DICT_SIZE:
-        _BY_DICT.clear()
-    _BY_DICT[id(options)] = (options, items, ix)
-    return ix
-
-
-def _holds(options: dict[str, str], items: tuple[tuple[str, str], ...]) -> bool:
-    """Whether ``options`` holds exactly ``items`` in order: the same key and value objects."""
-    if len(options) != len(items):
-        return False
-    for (key, value), (k, v) in zip(options.items(), items, strict=True):
-        if key is not k or value is not v:
-            return False
-    return True
+    """The cached :class:`OptionSet` of an item's options (read with the rule book ``bk``)."""
+    return option_set(tuple(options.items()), bk)
 
 
 def bag_mentions(text: str, ix: OptionSet,
                  taken: list[tuple[int, int, frozenset[str]]],
                  words: frozenset[str] | None = None) -> list[tuple[int, int, frozenset[str]]]:
-    """Where an option's words occur close together in another order ("collapse of the left
-    lung" for "Total lung collapse"): (start, end, letters), not over ``taken`` spans.
+    """Where an option's words occur close together in another order: (start, end, letters).
+
+    "collapse of the left lung" for "Total lung collapse"; not over ``taken`` spans.
 
     Each option with two or more distinguishing words (:attr:`OptionSet.bags`) is named where
     all of them fall within a window of their number plus three words; a window that holds
@@ -252,5 +224,4 @@ def bag_mentions(text: str, ix: OptionSet,
 
 def forget_option_sets() -> None:
     """Forget every remembered option set (benchmarks start cold with it)."""
-    _BY_DICT.clear()
     option_set.cache_clear()

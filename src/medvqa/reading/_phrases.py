@@ -270,8 +270,11 @@ def compile_phrase(source: str) -> CompiledPhrase:
     closes = r"(?!\w)" if _closes_with_word(tokens) else ""
     pattern = re.compile(opens + body + closes, re.IGNORECASE)
     words, stems = _best(tokens)
+    if not any(c.isalnum() for c in source):  # a mark standing for itself ("-", "\u2013")
+        return CompiledPhrase(source, pattern, frozenset(), frozenset(),
+                              frozenset({source.strip()}))
     if not words and not stems:
-        if all(t in _PUNCT for t in tokens):  # a mark standing for itself ("-")
+        if all(t in _PUNCT for t in tokens):
             return CompiledPhrase(source, pattern, frozenset(), frozenset(),
                                   frozenset({source.strip()}))
         raise PhraseError(f"no required word in {source!r}")

@@ -160,8 +160,8 @@ class Polarity:
         if self.pat.neg_after.match(masked, m.end, after_stop) is not None:
             return "negated"
         if ("." in masked[m.end:m.end + 3] or ":" in masked[m.end:m.end + 3]):
-            nxt = self._next_end(m.end)
-            if self.pat.neg_after_verb.match(lowered, m.end, nxt) is not None:
+            sentence_end = self._next_end(m.end)
+            if self.pat.neg_after_verb.match(lowered, m.end, sentence_end) is not None:
                 return "negated"
         if label and self.may_label and self.pat.status_after.match(lowered, m.end) is not None:
             return "negated"
@@ -229,10 +229,11 @@ class Polarity:
         ordered = sorted((m for m in mentions if m.letters & asserted), key=lambda m: m.start)
         if len(ordered) < 2:
             return False
-        first, last = ordered[0], ordered[-1]
+        first = ordered[0]
         for s, e, rule_id in found:
             if rule_id == "alternative.or" and any(
-                    a.end <= s and e <= b.start and not _SENTENCE_END.search(self.masked, a.end, b.start)
+                    a.end <= s and e <= b.start
+                    and not _SENTENCE_END.search(self.masked, a.end, b.start)
                     for a, b in zip(ordered, ordered[1:], strict=False)):
                 return True
             if rule_id == "alternative.between" and e <= first.start and self.clause(s) == \

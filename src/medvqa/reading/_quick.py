@@ -78,11 +78,12 @@ def _letter_cued(lowered: str, tokens: frozenset[str], ix: OptionSet, bk: RuleBo
         _KEYWORDS, lowered, tokens)
 
 
-def quick_read(text: str, ix: OptionSet, bk: RuleBook) -> ParsedAnswer | None:
+def quick_read(text: str, ix: OptionSet, bk: RuleBook,
+               question: str = "") -> ParsedAnswer | None:
     """The reading of a plain sentence, or None where the full reading must run."""
     if len(text) <= _SHORT or ix.yesno:
         return None
-    values = ix.values()
+    values = ix.values(question)
     if values is not None and values.may_hold(text):  # "… Grade three." is a value
         return None
     marked = None

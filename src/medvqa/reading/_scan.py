@@ -201,8 +201,9 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
             value_mentions = [v for v in value_mentions if v.end <= at]
             words = word_tokens(masked)
     only = letters_only(text, bk) if len(text) <= _ONLY_LETTERS_LEN else None
-    if only is None and qtype == "multi" and _RUN_OF_LETTERS.match(text) is not None:
-        run = _RUN_OF_LETTERS.match(text).group(1)  # "ABC": a run of distinct option letters
+    run_match = _RUN_OF_LETTERS.match(text) if only is None and qtype == "multi" else None
+    if run_match is not None:
+        run = run_match.group(1)  # "ABC": a run of distinct option letters
         if set(run) <= ix.keys and len(set(run)) == len(run) and list(run) == sorted(run):
             return Reading(frozenset(run), _EMPTY, frozenset(run), None,
                            rule="structural.letters")

@@ -39,7 +39,7 @@ from medvqa.reading._book import RuleBook, book, word_tokens
 from medvqa.reading._decide import decide, from_segments, read_shape
 from medvqa.reading._locate import Segment, final_segments, set_aside_reasoning
 from medvqa.reading._marks import forget_kinds
-from medvqa.reading._options import OptionSet, forget_option_sets, options_of
+from medvqa.reading._options import OptionSet, forget_option_sets, option_set, options_of
 from medvqa.reading._quick import quick_read
 from medvqa.reading._scan import LEAD, Reading, restated, scan
 from medvqa.reading._text import normalize
@@ -98,14 +98,16 @@ class StrictParser:
         if len(response) > MAX_RESPONSE_CHARS:
             return abstain("too_long", "structural.too-long")
         bk = self._book
-        ix = options_of(options, bk)
         if bk is not None or not self._quick or len(fast) > _MEMO_LEN:
-            return read_response(fast, question_type, ix, question, bk or book(),
-                                 self._quick)[0]
-        key = (fast, question_type, ix, question) if ix.yesno else (fast, question_type, ix)
+            return read_response(fast, question_type, options_of(options, bk), question,
+                                 bk or book(), self._quick)[0]
+        # the options' items stand for their option set in the key: a repeated answer is
+        # found without building it; the question joins the key (it may name a finding or a
+        # scale the reading depends on)
+        key = (fast, question_type, tuple(options.items()), question)
         got = _MEMO.get(key)
         if got is None:
-            got = read_response(fast, question_type, ix, question, book())
+            got = read_response(fast, question_type, option_set(key[2]), question, book())
             if len(_MEMO) < _MEMO_SIZE:
                 _MEMO[key] = got
         return got[0]
@@ -122,7 +124,7 @@ def read_response(text: str, qtype: str, ix: OptionSet, question: str,
     if cut_off(body):
         return abstain("not_committed", "structural.cut-off"), False
     if quick and not reasoned.trace and qtype in ("single", "grade"):
-        plain = quick_read(body.strip(), ix, bk)
+        plain = quick_read(body.strip(), ix, bk, question)
         if plain is not None:
             return plain, False
     lowered = body.lower()
@@ -174,8 +176,8 @@ def read_response(text: str, qtype: str, ix: OptionSet, question: str,
 # (lower case only: "Answer: A" ends with a letter, not the article)
 _OPEN_END: Final = re.compile(r"(?:[,:\u2013\u2014-]|\b(?:and|or|with|of|the|a|an))\s*$")
 # An empty list item ending a list: "1. Mass⏎2. Cyst⏎3." ("3." alone is an answer).
-_EMPTY_ITEM: Final = re.compile(r"\n[ \t]*(?:[-*\u2022]|\d+[.)])[ \t]*\S.*\n[ \t]*(?:[-*\u2022]|\d+[.)])"
-                               r"[ \t]*$")
+_EMPTY_ITEM: Final = re.compile(r"\n[ \t]*(?:[-*\u2022]|\d+[.)])[ \t]*\S.*"
+                               r"\n[ \t]*(?:[-*\u2022]|\d+[.)])[ \t]*$")
 
 
 def cut_off(body: str) -> bool:

@@ -92,8 +92,11 @@ _SENTENCES: Final = re.compile(r"[^.!?\n]+[.!?]*|\n+")
 
 def _without_disclaimers(tail: str, chosen: frozenset[str], ix: OptionSet, qtype: str,
                          question: str, bk: RuleBook) -> str:
-    """The tail without the sentences that only say how to confirm the answer or whom to see
-    (``disclaimer.*``), where they name no other option: no hedge or refusal of the answer."""
+    """The tail without the sentences that only say how to confirm the answer or whom to see.
+
+    Those sentences (``disclaimer.*``) naming no other option are no hedge or refusal of the
+    answer.
+    """
     lowered = tail.lower()
     if not bk.any_of(_DISCLAIMER, lowered, word_tokens(lowered)):
         return tail
