@@ -39,6 +39,7 @@ from medvqa.reading._book import RuleBook, book, word_tokens
 from medvqa.reading._decide import decide, from_segments, read_shape
 from medvqa.reading._locate import Segment, final_segments, set_aside_reasoning
 from medvqa.reading._marks import forget_kinds
+from medvqa.reading._offers import offered_beside
 from medvqa.reading._options import OptionSet, forget_option_sets, option_set, options_of
 from medvqa.reading._quick import quick_read
 from medvqa.reading._scan import LEAD, Reading, restated, scan
@@ -116,17 +117,28 @@ class StrictParser:
 def read_response(text: str, qtype: str, ix: OptionSet, question: str,
                   bk: RuleBook, quick: bool = True) -> tuple[ParsedAnswer, bool]:
     """The parsed answer of a response and whether it depended on the question."""
+    got, used, body = _read(text, qtype, ix, question, bk, quick)
+    if isinstance(got.choice, str) and qtype != "multi":
+        undone = offered_beside(body, got.choice, ix, qtype, question, bk)
+        if undone is not None:
+            return undone, used
+    return got, used
+
+
+def _read(text: str, qtype: str, ix: OptionSet, question: str,
+                  bk: RuleBook, quick: bool = True) -> tuple[ParsedAnswer, bool, str]:
+    """The parsed answer, whether it depended on the question, and the body it read."""
     text = normalize(text)
     reasoned = set_aside_reasoning(text)
     body = reasoned.text
     if reasoned.trace and not body.strip(_BLANK):
-        return abstain("not_committed", "structural.trace-only"), False
+        return abstain("not_committed", "structural.trace-only"), False, body
     if cut_off(body):
-        return abstain("not_committed", "structural.cut-off"), False
+        return abstain("not_committed", "structural.cut-off"), False, body
     if quick and not reasoned.trace and qtype in ("single", "grade"):
         plain = quick_read(body.strip(), ix, bk, question)
         if plain is not None:
-            return plain, False
+            return plain, False, body
     lowered = body.lower()
     tokens = word_tokens(lowered)
     lead = bk.search(Kind.HEDGE_LEAD, lowered, tokens)
@@ -153,7 +165,7 @@ def read_response(text: str, qtype: str, ix: OptionSet, question: str,
 
         got = from_segments(body, segments, qtype, ix, question, bk, read_segment)
         if got is not None:
-            return got
+            return got[0], got[1], body
     reading = scan(body, ix, qtype, question, bare=len(body) <= 40, bk=bk)
     span = restated(body, ix) if reading.verdict is None else None
     if span is not None:
@@ -166,11 +178,11 @@ def read_response(text: str, qtype: str, ix: OptionSet, question: str,
         words = word_tokens(low)
         plan = bk.search(Kind.PLAN, low, words)
         if plan is not None:
-            return abstain("not_committed", plan[0]), reading.used_question
+            return abstain("not_committed", plan[0]), reading.used_question, body
         deferral = bk.search(Kind.DEFERRAL, low, words)
         if deferral is not None:
-            return abstain("not_committed", deferral[0]), reading.used_question
-    return parsed, reading.used_question
+            return abstain("not_committed", deferral[0]), reading.used_question, body
+    return parsed, reading.used_question, body
 
 
 # (lower case only: "Answer: A" ends with a letter, not the article)

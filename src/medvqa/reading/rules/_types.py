@@ -66,6 +66,9 @@ class Kind(str, Enum):
     """A mention in a plan is not an answer ("next I will answer B after checking …")."""
     ALTERNATIVE = "alternative"
     """Joins two readings as alternatives ("X or Y"): never one answer."""
+    SECOND_READING = "second-reading"
+    """Offers a second reading beside the answer ("second choice", "if not, C"): ambiguous
+    where its sentence names another option."""
     CONCLUSION = "conclusion"
     """A clause that states a conclusion: an option asserted there after the answer is a
     second answer ("… these point to an endometrioma")."""
