@@ -230,7 +230,8 @@ COMMITMENT = (
     rule("alternative.conditional", Kind.STRUCTURAL, (),
          "A sentence that binds the answer and another option each to a condition ('B if the "
          "line is real, A if it is a fold') offers both: ambiguous.",
-         examples=(ex("Pneumothorax if the line is real, pleural effusion if it is a skin fold.", "PE"),
+         examples=(ex("Pneumothorax if the line is real, pleural effusion if it is a skin fold.",
+                      "PE"),
                    ex("Yes if the line is real, no if it is a skin fold.", "YN", None,
                       "yesno"))),
     rule("revision.left-open", Kind.STRUCTURAL, (),
