@@ -35,7 +35,7 @@ read; the whole response being a letter (``B``) is read by the caller.
 []
 >>> text = "Answer: (B) squamous cell carcinoma"
 >>> [(l, s) for l, s, _ in letter_mentions(text, text.lower(), words, ("answer",))]
-[('B', 9), ('B', 9)]
+[('B', 9)]
 """
 
 from __future__ import annotations

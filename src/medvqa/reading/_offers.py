@@ -31,7 +31,27 @@ __all__ = ["offered_beside"]
 _SECOND: Final = frozenset({Kind.SECOND_READING})
 _CONDITION: Final = frozenset({Kind.CONDITION})
 _REVISION: Final = frozenset({Kind.REVISION})
+_CONCLUSION: Final = frozenset({Kind.CONCLUSION})
 _CUES: Final = _SECOND | _CONDITION | _REVISION
+# A letter opening the response, followed by its separator (not the article "A pneumothorax").
+_HEAD_LETTER: Final = re.compile(r"\W{0,3}([A-Z])(?:[,:)\]]|\s+\(|\s*[-\u2013\u2014]\s)")
+# "Option 2", "option #3", "choice 4", a boxed number, or a bare number as the whole response.
+_POSITION: Final = re.compile(r"(?i:\b(?:option|choice)\s*#?\s*(\d+)\b)|\\boxed\{\s*(\d+)\s*\}|"
+                              r"\A\W*(?=\d+\W*\Z)(\d+)")
+# A line that is one capital letter ("C", "(C)", "C.").
+_LONE_LINE: Final = re.compile(r"(?m)^[ \t]*[(\[]?([A-Z])[)\]]?[.!]?[ \t]*$")
+# The opening sentence up to its end or an opening bracket ("Right middle lobe (…). …").
+_FIRST_SENTENCE: Final = re.compile(r"([^.!?\n(]+)(?:[.!\n]|\s\()")
+_MARKS: Final = re.compile(r"[*_`#>:\-]+")
+#: Fewer words than this are a terse answer, not a response cut off mid-sentence.
+_CUT_WORDS: Final = 8
+# "X is the most likely …", "X is most likely": the conclusion's subject stands before it.
+_SUBJECT_BEFORE: Final = re.compile(r"\b(?:is|are|was)\s+(?:the\s+)?\Z")
+# "… and so is normal": "so" standing for "likewise", no conclusion.
+_LIKEWISE: Final = re.compile(r"so\s+(?:is|are|was|were|does|do)\b")
+_NO_BEFORE_WORD: Final = re.compile(r"\b(?:no|non|n\u00e3o|nao)\s+(?=\w)")
+_NOUN_BEFORE: Final = re.compile(r"\b(?:a|an|the|in|of|see|per|this|that)\s+\Z")
+_CLOSED: Final = frozenset(".!?)]}\"'`*_\u3002")
 _SENTENCES: Final = re.compile(r"(?<=[.!?])\s+|\n+")
 _LONE: Final = re.compile(r"(?<![\w'\u2019-])([A-Z])(?![\w'\u2019-])")
 _WORD_AFTER: Final = re.compile(r"\s+[a-z]")
@@ -39,17 +59,29 @@ _YES_NO: Final = re.compile(r"(?<!\w)(" + "|".join(
     re.escape(w) for w in sorted(YES_WORDS | NO_WORDS, key=len, reverse=True)) + r")(?!\w)")
 
 
-def offered_beside(body: str, chosen: str, ix: OptionSet, qtype: str, question: str,
-                   bk: RuleBook) -> ParsedAnswer | None:
+def offered_beside(full: str, body: str, chosen: str, ix: OptionSet, qtype: str,
+                   question: str, bk: RuleBook) -> ParsedAnswer | None:
     """The abstention a second reading beside ``chosen`` calls for, or None (the credit stays).
 
-    ``body``: the response with its reasoning trace set aside.
+    ``full``: the whole (normalized) response; ``body``: the same with its reasoning trace set
+    aside.
     """
+    letters = frozenset((chosen,))
+    conflict = _position_conflict(body, letters, ix, qtype, question, bk)
+    if conflict is not None:
+        return conflict
+    undone = (_cut_on_a_prefix(body, chosen, ix) or _yes_and_no(body, ix)
+              or _two_answers(body, letters, ix, qtype, question, bk)
+              or _image_side(body, ix, bk))
+    if undone is not None:
+        return undone
+    contradicted = _concluded_otherwise(full, letters, ix, qtype, question, bk)
+    if contradicted is not None:
+        return contradicted
     lowered = body.lower()
     words = word_tokens(lowered)
     if not bk.any_of(_CUES, lowered, words):
         return None
-    letters = frozenset((chosen,))
     whole = scan(body, ix, qtype, question, hedge=False, bk=bk)
     body_named = (whole.named | whole.asserted | _lone_letters(body, ix)) - whole.negated
     for sentence in _SENTENCES.split(body):
@@ -84,6 +116,119 @@ def _sentence_offers(sentence: str, chosen: frozenset[str], body_named: frozense
     return None
 
 
+def _position_conflict(body: str, chosen: frozenset[str], ix: OptionSet, qtype: str,
+                       question: str, bk: RuleBook) -> ParsedAnswer | None:
+    """A letter or a position that names another option than the one read.
+
+    The letter opening the response ("C, macular hole", "A (drusen)"), "Option 2" on a line
+    whose text reads another option, or a bare number that is one option's position and
+    another's value ("3" where B is "BI-RADS 3"): the response says two things.
+    """
+    if _LONE_LINE.search(body) is not None and any(
+            m.group(1) in ix.keys and m.group(1) not in chosen
+            for m in _LONE_LINE.finditer(body)):
+        return abstain("ambiguous", "structural.tail-letter")  # "… tear.\n\nReferences …\n\nC"
+    head = _HEAD_LETTER.match(body)
+    if head is not None and head.group(1) in ix.keys - {"I"} and head.group(1) not in chosen:
+        clause = body[head.end():]
+        clause = clause[:min((i for i in (clause.find(c) for c in ".!?\n") if i >= 0),
+                             default=len(clause))]
+        if chosen & scan(clause, ix, qtype, question, hedge=False, bk=bk).asserted:
+            # "C, macular hole": the letter and the text beside it name two options
+            return abstain("ambiguous", "structural.letter-text-conflict")
+    keys = sorted(ix.keys)
+    for m in _POSITION.finditer(body):
+        n = int(m.group(1) or m.group(2) or m.group(3))
+        if 1 <= n <= len(keys) and keys[n - 1] not in chosen:
+            return abstain("ambiguous", "structural.position-conflict")
+    return None
+
+
+def _cut_on_a_prefix(body: str, chosen: str, ix: OptionSet) -> ParsedAnswer | None:
+    """A response ending, unpunctuated, on the answer's text that opens another option's."""
+    text = body.rstrip()
+    if not text or text[-1] in _CLOSED or len(text.split()) < _CUT_WORDS or chosen in \
+            _lone_letters(text, ix):
+        return None  # a terse "Type I", or "B) Type II" whose letter says which
+    texts = dict(ix.items)
+    own = texts.get(chosen, "").lower()
+    if not own or not text.lower().endswith(own):
+        return None
+    if any(t.lower().startswith(own) and k != chosen for k, t in texts.items()):
+        return abstain("not_committed", "structural.cut-off-prefix")
+    return None
+
+
+def _yes_and_no(body: str, ix: OptionSet) -> ParsedAnswer | None:
+    """A yes and a no word among the first words of a yes/no answer ("Ja, nein — …")."""
+    if not ix.yesno:
+        return None
+    head = " ".join(body.split()[:3]).lower()
+    # "Yes, no abnormality": a "no" before a word is its determiner, not the answer "no"
+    head = _NO_BEFORE_WORD.sub(" ", head)
+    if len(_yes_no_said(head, ix)) == 2:
+        return abstain("ambiguous", "structural.yes-no-both")
+    return None
+
+
+def _two_answers(body: str, chosen: frozenset[str], ix: OptionSet, qtype: str, question: str,
+                 bk: RuleBook) -> ParsedAnswer | None:
+    """A short opening sentence naming another option than the answer read after it."""
+    first = _FIRST_SENTENCE.match(body.lstrip())
+    if first is None or len(first.group(1).split()) > 6 or len(first.group(0)) >= len(
+            body.strip()):
+        return None
+    opening = " ".join(_MARKS.sub(" ", first.group(1)).lower().split())
+    named = [k for k, t in ix.items if " ".join(_MARKS.sub(" ", t).lower().split()) == opening]
+    if not named and ix.yesno and question:
+        # "No DME. Answer: A": a finding stated absent (or present) before a yes (or no)
+        r = scan(first.group(1), ix, qtype, question, hedge=False, bk=bk)
+        named = sorted(r.asserted - r.negated) if r.used_question and r.verdict is None else []
+    if len(named) == 1 and named[0] not in chosen:
+        return abstain("ambiguous", "structural.two-answers")
+    return None
+
+
+def _image_side(body: str, ix: OptionSet, bk: RuleBook) -> ParsedAnswer | None:
+    """A left or right answer given in the image's frame (``laterality.image-side``)."""
+    if not any(t.lower() in ("left", "right") for _, t in ix.items):
+        return None
+    lowered = body.lower()
+    if bk.search(Kind.IMAGE_SIDE, lowered, word_tokens(lowered)) is None:
+        return None
+    return abstain("ambiguous", "laterality.image-side")
+
+
+def _concluded_otherwise(full: str, chosen: frozenset[str], ix: OptionSet, qtype: str,
+                         question: str, bk: RuleBook) -> ParsedAnswer | None:
+    """A conclusion elsewhere, trace included, that asserts another option and not the answer.
+
+    "Pleural effusion is the most likely diagnosis. … Final answer: D", a trace ending "so the
+    answer is B" before "Answer: A". A change of mind after the conclusion lets it go.
+    """
+    lowered = full.lower()
+    words = word_tokens(lowered)
+    if not bk.any_of(_CONCLUSION, lowered, words):
+        return None
+    revised = [s for s, _, _ in bk.spans(Kind.REVISION, lowered, words)] \
+        if bk.any_of(_REVISION, lowered, words) else []
+    for s, _, _ in bk.spans(Kind.CONCLUSION, lowered, words):
+        if any(r > s for r in revised) or _LIKEWISE.match(lowered, s):
+            continue
+        end = min((i for i in (lowered.find(c, s) for c in ".;\n") if i >= 0),
+                  default=len(lowered))
+        # the clause the phrase opens ("so the answer is B"); for a subject that the phrase
+        # follows ("Glioblastoma is the most likely diagnosis"), the sentence from its start
+        begin = s
+        if _SUBJECT_BEFORE.search(lowered, max(0, s - 12), s):
+            begin = max(lowered.rfind(c, 0, s) for c in ".;\n") + 1
+        r = scan(full[begin:end], ix, qtype, question, hedge=False, bk=bk)
+        said = r.asserted - r.negated
+        if said and not said & chosen:
+            return abstain("ambiguous", "conclusion.contradicts")
+    return None
+
+
 def _yes_no_said(lowered: str, ix: OptionSet) -> frozenset[str]:
     """On a yes/no item, the options whose words the sentence holds as whole words."""
     if not ix.yesno:
@@ -106,15 +251,15 @@ def _left_open(body: str, lowered: str, words: frozenset[str], chosen: frozenset
     """A change of mind whose text does not restate the answer (``revision.left-open``)."""
     if not bk.any_of(_REVISION, lowered, words):
         return None
-    spans = bk.spans(Kind.REVISION, lowered, words)
+    # a cue that opens a sentence or clause ("Wait, …", "… no. Actually …"), not a noun
+    # inside one ("to follow in an addendum")
+    spans = [sp for sp in bk.spans(Kind.REVISION, lowered, words)
+             if not _NOUN_BEFORE.search(lowered, 0, sp[0])]
     if not spans:
         return None
     end = max(e for _, e, _ in spans)
-    rest = body[end:]
-    if not rest.strip(" \t\n.,:;!?-\u2014\u2013*_"):
-        # "… Final answer: B (revised)": the cue closes the text; nothing after it revises
-        return None
-    after = scan(rest, ix, qtype, question, bk=bk)
-    if after.asserted & chosen and not (after.asserted - chosen):
+    after = scan(body[end:], ix, qtype, question, bk=bk)
+    said = after.asserted | (_lone_letters(body[end:], ix) - after.negated)
+    if said & chosen and not (after.asserted - chosen):
         return None
     return abstain("not_committed", "revision.left-open")

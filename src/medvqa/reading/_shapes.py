@@ -128,11 +128,21 @@ def _as_text(value: Any) -> tuple[str, bool] | None:
     return None
 
 
+class _Repeated(list):  # type: ignore[type-arg]
+    """An object whose keys repeat (``{"answer": "A", "answer": "E"}``): every pair kept."""
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any] | _Repeated:
+    """A JSON object, keeping each value of a repeated key (json keeps only the last)."""
+    keys = [k for k, _ in pairs]
+    return dict(pairs) if len(set(keys)) == len(keys) else _Repeated(pairs)
+
+
 def _leaves(obj: Any, path: tuple[str, ...], bk: RuleBook, depth: int = 0) -> Iterator[Leaf]:
     if depth > 40:
         return
-    if isinstance(obj, dict):
-        for k, v in obj.items():
+    if isinstance(obj, (dict, _Repeated)):
+        for k, v in (obj.items() if isinstance(obj, dict) else obj):
             key = str(k)
             if isinstance(v, str) and v.lstrip()[:1] in "{[" and key.lower() in (
                     "arguments", "args", "input", "parameters"):
@@ -142,7 +152,7 @@ def _leaves(obj: Any, path: tuple[str, ...], bk: RuleBook, depth: int = 0) -> It
                     pass
             yield from _leaves(v, (*path, key), bk, depth + 1)
         return
-    if isinstance(obj, list) and any(isinstance(v, (dict, list)) for v in obj):
+    if isinstance(obj, list) and any(isinstance(v, (dict, list, _Repeated)) for v in obj):
         for v in obj:
             yield from _leaves(v, path, bk, depth + 1)
         return
@@ -159,7 +169,7 @@ def _leaves(obj: Any, path: tuple[str, ...], bk: RuleBook, depth: int = 0) -> It
 
 def _json_shapes(text: str, bk: RuleBook) -> list[Shape]:
     out: list[Shape] = []
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(object_pairs_hook=_pairs)
     tries = 0
     i = 0
     n = len(text)

@@ -119,7 +119,7 @@ def read_response(text: str, qtype: str, ix: OptionSet, question: str,
     """The parsed answer of a response and whether it depended on the question."""
     got, used, body = _read(text, qtype, ix, question, bk, quick)
     if isinstance(got.choice, str) and qtype != "multi":
-        undone = offered_beside(body, got.choice, ix, qtype, question, bk)
+        undone = offered_beside(normalize(text), body, got.choice, ix, qtype, question, bk)
         if undone is not None:
             return undone, used
     return got, used

@@ -9,6 +9,7 @@ __all__ = ["OPTION_SETS"]
 #: Name → options (letter → text, display order).
 OPTION_SETS: Final[dict[str, dict[str, str]]] = {
     "LR": {"A": "Left", "B": "Right"},
+    "SH": {"A": "Type I", "B": "Type II", "C": "Type III", "D": "Type IV"},
     "YN": {"A": "Yes", "B": "No"},
     "NY": {"A": "No", "B": "Yes"},
     "PE": {"A": "Pleural effusion", "B": "Pneumothorax", "C": "Normal"},

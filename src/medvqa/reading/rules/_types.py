@@ -69,6 +69,9 @@ class Kind(str, Enum):
     SECOND_READING = "second-reading"
     """Offers a second reading beside the answer ("second choice", "if not, C"): ambiguous
     where its sentence names another option."""
+    IMAGE_SIDE = "image-side"
+    """A side named in the image's frame ("left of the image"), not the patient's: a left or
+    right option read there is ambiguous."""
     CONCLUSION = "conclusion"
     """A clause that states a conclusion: an option asserted there after the answer is a
     second answer ("… these point to an endometrioma")."""
