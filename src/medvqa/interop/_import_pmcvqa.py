@@ -70,7 +70,7 @@ def import_pmc_vqa(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
             except ValueError as exc:
                 ctx.problems.add(where, str(exc))
                 continue
-            rel = ctx.store_row_image(ctx.root / spec.path / name, f"{spec.path}/{name}", where)
+            rel = ctx.store_row_image(ctx.root / spec.path, name, f"{spec.path}/{name}", where)
             if rel is None:
                 continue
             split = split_name(row.get("split") or Path(table).stem)
