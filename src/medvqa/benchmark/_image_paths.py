@@ -20,8 +20,8 @@ from medvqa.schema import ITEMS_FILE, RecordError
 def image_path_problem(bench_dir: str | Path, rel: str) -> str | None:
     """Why image ``rel`` of ``bench_dir`` may not be read, or None (inside, a regular file).
 
-    >>> image_path_problem("B", "/etc/passwd")
-    "image path '/etc/passwd' is an absolute path: refused as outside the benchmark folder (only paths inside it are read)"
+    >>> image_path_problem("B", "/etc/passwd").split(":")[0]
+    "image path '/etc/passwd' is an absolute path"
     """
     try:
         path = inside(bench_dir, rel, what="image path", root_name="the benchmark folder")

@@ -190,7 +190,9 @@ def validate_benchmark(bench_dir: str | Path, max_image_pixels: int | None = Non
     for rel, (lineno, i) in image_users.items():
         why = check_image(bench, rel, max_image_pixels)
         if why is not None:
-            problems.append(RecordError(str(items_file), lineno, f"images.{i}", f"{rel}: {why}"))
+            shown = rel if rel.isprintable() else repr(rel)
+            problems.append(RecordError(str(items_file), lineno, f"images.{i}",
+                                        f"{shown}: {why}"))
     report.warnings.extend(structural_warnings(items_file))
     if leaks and report.n_items:
         from medvqa.benchmark.audit import cheap_leaks
