@@ -130,8 +130,8 @@ def open_regular(path: str | Path, *, shown: str = "") -> BinaryIO:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except (OSError, ValueError) as exc:
-        raise UnsafePathError(f"{name}: cannot be read "
-                              f"({getattr(exc, 'strerror', None) or exc})") from None
+        raise UnsafePathError(f"cannot read {name}: "
+                              f"{getattr(exc, 'strerror', None) or exc}") from None
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)

@@ -9,8 +9,9 @@ Two tables live in one SQLite file opened in WAL mode:
   depend on it: the ``random`` baseline draws from (seed, item id, condition), and a sampling
   model's draw for one item is no answer for another; without it, two items whose requests
   look alike (a text-only model under ``noise``, a templated question under ``blind``) shared
-  whichever response was cached first, so the responses depended on timing. Errors are stored too, so a run killed after an error was recorded does not
-  send that request again; callers choose whether to reuse them (``--retry-errors`` does not).
+  whichever response was cached first, so the responses depended on timing. Errors are
+  stored too, so a run killed after an error was recorded does not send that request again;
+  callers choose whether to reuse them (``--retry-errors`` does not).
 * ``predictions`` — the run's journal: one row per ``(item_id, condition)`` with the position of
   the item in items.jsonl, so ``predictions.jsonl`` can be written from it in benchmark order.
 
