@@ -156,6 +156,23 @@ def read_regular(path: str | Path, *, max_bytes: int = 0, shown: str = "") -> by
         return fh.read()
 
 
+def read_utf8(path: str | Path) -> str:
+    """The text of a data file: a regular file, UTF-8 (a leading byte-order mark dropped).
+
+    Raises:
+        UnsafePathError: missing, unreadable or not a regular file.
+        BadInputError: bytes that are not UTF-8 (the message names the line and byte).
+
+    """
+    data = read_regular(path)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise BadInputError(f"{path}:{line}: not UTF-8 (byte {exc.start}); save the file as "
+                            "UTF-8 and try again") from None
+
+
 def own_file(folder: str | Path, name: str) -> Path:
     """``folder/name``, a file a format keeps in its folder (items.jsonl, benchmark.json).
 
@@ -192,4 +209,4 @@ def copy_inside(root: str | Path, rel: str, dest: str | Path, *, what: str = "pa
 
 
 __all__ = ["UnsafePathError", "copy_inside", "form_problem", "inside", "open_regular",
-           "own_file", "read_inside", "read_regular", "regular_problem", "where"]
+           "own_file", "read_inside", "read_regular", "read_utf8", "regular_problem", "where"]

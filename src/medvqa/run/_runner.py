@@ -183,6 +183,8 @@ def _prepare(config: RunConfig) -> _Prepared:
             raise BadInputError(f"{f}: file is missing (is {bench_dir} a benchmark folder?)")
     if out_dir.resolve() == bench_dir.resolve():
         raise UsageError(f"--out {out_dir} is the benchmark folder; choose a RUN/ folder")
+    if out_dir.exists() and not out_dir.is_dir():
+        raise BadInputError(f"--out {out_dir}: is a file, not a folder; choose a RUN/ folder")
     try:
         card = read_json(bench_file, Benchmark)
     except InputError as exc:
