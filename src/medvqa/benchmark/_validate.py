@@ -141,8 +141,8 @@ def validate_benchmark(bench_dir: str | Path, max_image_pixels: int | None = Non
         try:
             template = load_bench_template(bench, card.prompt_template)
         except PromptError as exc:
-            why = str(exc).removeprefix(f"{bench_file}: prompt_template: ")
-            problems.append(RecordError(str(bench_file), 1, "prompt_template", why))
+            said = str(exc).removeprefix(f"{bench_file}: prompt_template: ")
+            problems.append(RecordError(str(bench_file), 1, "prompt_template", said))
     if not items_file.is_file():
         problems.append(RecordError(str(items_file), 0, "(file)", "file is missing"))
         return report
