@@ -557,6 +557,16 @@ def _review_export_inside(w: Workspace) -> list[str]:
     return ["review", "export", str(bench), "-o", str(bench / "v2"), "--db",
             str(w.root / "r.sqlite")]
 
+
+def _a_folder(w: Workspace, *argv: str) -> list[str]:
+    (w.root / "dir").mkdir()
+    return [a.replace("DIR", str(w.root / "dir")) for a in argv]
+
+
+def _not_utf8_table(w: Workspace) -> list[str]:
+    (w.root / "t.tsv").write_bytes(b"question\tanswer\n\xff\xfe\tA\n")
+    return ["import", "vlmevalkit", str(w.root / "t.tsv"), "-o", str(w.root / "b")]
+
 CASES: list[Case] = [
     # validate
     Case("validate-not-utf8", _edited_validate(_not_utf8), 2,
@@ -743,6 +753,18 @@ CASES: list[Case] = [
          "predictions.jsonl:1: condition: unknown condition 'nosuch'",
          absent=("run/metrics.json",)),
     Case("compare-mixed-styles", _mixed_styles, 2, "runs read by different styles"),
+    # a file where a folder goes, a folder where a file goes, bytes that are not UTF-8
+    Case("run-out-is-a-file", lambda w: (w.root / "f").touch() or
+         ["run", str(w.bench()), "-m", "random", "-o", str(w.root / "f")], 2,
+         "is a file, not a folder; choose a RUN/ folder"),
+    Case("report-out-is-a-folder", lambda w: _a_folder(w, "report", str(w.scored(w.bench())),
+                                                       "-o", "DIR"), 2,
+         "is a folder; give the HTML file to write"),
+    Case("export-out-is-a-folder", lambda w: _a_folder(w, "export", str(w.bench()), "--format",
+                                                       "vlmevalkit", "-o", "DIR"), 2,
+         "is a folder; the vlmevalkit export writes a file"),
+    Case("import-table-not-utf8", _not_utf8_table, 2, "t.tsv:2: not UTF-8 (byte 16)",
+         absent=("b",)),
 ]
 
 
