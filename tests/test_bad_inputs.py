@@ -471,6 +471,102 @@ def _models_run(text: str) -> Setup:
                 str(w.root / "run")]
     return setup
 
+
+BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+
+
+def _image_outside(w: Workspace) -> list[str]:
+    bench = w.bench()
+    shutil.copy(next((bench / "images").rglob("*.jpeg")), w.root / "secret.jpeg")
+
+    def edit(lines: list[bytes]) -> list[bytes]:
+        item = json.loads(lines[0])
+        item["images"] = ["../secret.jpeg"]
+        lines[0] = (json.dumps(item) + "\n").encode()
+        return lines
+    w.edit_items(bench, edit)
+    return ["export", str(bench), "--format", "vlmevalkit", "-o", str(w.root / "out.tsv")]
+
+
+def _image_fifo(w: Workspace) -> list[str]:
+    bench = w.bench()
+    rel = json.loads((bench / "items.jsonl").read_text().splitlines()[0])["images"][0]
+    (bench / rel).unlink()
+    os.mkfifo(bench / rel)
+    return ["validate", str(bench)]
+
+
+def _card_template(name: str, then: str = "validate") -> Setup:
+    def setup(w: Workspace) -> list[str]:
+        bench = w.bench()
+        (w.root / "local.yaml").write_text("name: local\ntemplates: {single: '{question}'}\n")
+        card = json.loads((bench / "benchmark.json").read_text())
+        card["prompt_template"] = name.replace("ROOT", str(w.root))
+        (bench / "benchmark.json").write_text(json.dumps(card))
+        if then == "run":
+            return ["run", str(bench), "-m", "random", "-o", str(w.root / "run")]
+        return ["validate", str(bench)]
+    return setup
+
+
+def _items_link_out(w: Workspace) -> list[str]:
+    bench = w.bench()
+    shutil.move(bench / "items.jsonl", w.root / "elsewhere.jsonl")
+    (bench / "items.jsonl").symlink_to(w.root / "elsewhere.jsonl")
+    return ["run", str(bench), "-m", "random", "-o", str(w.root / "run")]
+
+
+def _prompt_bomb(w: Workspace) -> list[str]:
+    (w.root / "p.yaml").write_text("name: p\ntemplates: {single: '{question}'}\n" + BOMB)
+    return ["run", str(w.bench()), "-m", "random", "--prompt", str(w.root / "p.yaml"), "-o",
+            str(w.root / "run")]
+
+
+def _recipe_bomb(w: Workspace) -> list[str]:
+    (w.root / "r.yaml").write_text("name: r\n" + BOMB)
+    return ["build", str(w.root / "r.yaml"), "-o", str(w.root / "b")]
+
+
+def _predictions(edit: Callable[[list[str]], list[str]], command: str = "score") -> Setup:
+    def setup(w: Workspace) -> list[str]:
+        bench = w.bench()
+        run = w.run(bench)
+        path = run / "predictions.jsonl"
+        path.write_text("".join(edit(path.read_text().splitlines(keepends=True))))
+        return ["score", str(bench), str(run)]
+    return setup
+
+
+def _other_item(lines: list[str]) -> list[str]:
+    return lines + [lines[0].replace('"lung-000"', '"elsewhere-7"')]
+
+
+def _unknown_condition(lines: list[str]) -> list[str]:
+    return [lines[0].replace('"clean"', '"nosuch"')] + lines[1:]
+
+
+def _mixed_styles(w: Workspace) -> list[str]:
+    bench = w.bench()
+    a, b = w.scored(bench, "a"), w.run(bench, "b")
+    score_run(ScoreConfig(bench, b, resamples=99, style="mammovqa"))
+    return ["compare", str(a), str(b)]
+
+
+def _review_export_inside(w: Workspace) -> list[str]:
+    bench = w.bench()
+    return ["review", "export", str(bench), "-o", str(bench / "v2"), "--db",
+            str(w.root / "r.sqlite")]
+
+
+def _a_folder(w: Workspace, *argv: str) -> list[str]:
+    (w.root / "dir").mkdir()
+    return [a.replace("DIR", str(w.root / "dir")) for a in argv]
+
+
+def _not_utf8_table(w: Workspace) -> list[str]:
+    (w.root / "t.tsv").write_bytes(b"question\tanswer\n\xff\xfe\tA\n")
+    return ["import", "vlmevalkit", str(w.root / "t.tsv"), "-o", str(w.root / "b")]
+
 CASES: list[Case] = [
     # validate
     Case("validate-not-utf8", _edited_validate(_not_utf8), 2,
@@ -626,6 +722,49 @@ CASES: list[Case] = [
     Case("irt-not-scored", _irt_not_scored, 2, "not scored", absent=("irt.json",)),
     Case("adaptive-other-items", _adaptive_other_items, 2, "calibrated on other items",
          absent=("run",)),
+    # paths from data (issue 39): inside the benchmark, regular files, never a local file
+    Case("export-image-outside", _image_outside, 2, "items.jsonl:1: images[0]: image path "
+         "'../secret.jpeg' holds a '..' component", absent=("out*.tsv",)),
+    Case("validate-image-fifo", _image_fifo, 2, "is a FIFO (named pipe), not a regular file"),
+    Case("validate-template-absolute", _card_template("ROOT/local.yaml"), 2,
+         "prompt_template: prompt template"),
+    Case("run-template-outside", _card_template("../local.yaml", "run"), 2,
+         "benchmark.json: prompt_template: prompt template '../local.yaml' holds a '..' "
+         "component", absent=("run",)),
+    Case("run-items-link-out", _items_link_out, 2, "items.jsonl: file 'items.jsonl' is outside "
+         "its folder", absent=("run",)),
+    Case("review-export-inside-bench", _review_export_inside, 2,
+         "is inside the benchmark being reviewed", absent=("bench/v2",)),
+    # YAML from users: no alias expansion
+    Case("run-prompt-yaml-bomb", _prompt_bomb, 2, "p.yaml:3: an anchor (&a) is not read",
+         absent=("run",)),
+    Case("models-yaml-bomb", _models_run("  - spec: random\n    parameters:\n      extra:\n"
+                                         "        a: &a [x, x]\n        b: [*a, *a]\n"), 2,
+         "models.yaml:7: an anchor (&a) is not read", absent=("run",)),
+    Case("build-recipe-yaml-bomb", _recipe_bomb, 2, "r.yaml:2: an anchor (&a) is not read",
+         absent=("b",)),
+    # predictions.jsonl: one line per (item, condition), items of this benchmark
+    Case("score-duplicate-prediction", _predictions(lambda ls: ls + [ls[0]]), 2,
+         "predictions.jsonl:7: item lung-000, condition clean: a second prediction (the first "
+         "is on line 1)", absent=("run/metrics.json",)),
+    Case("score-item-of-another-benchmark", _predictions(_other_item), 2,
+         "predictions.jsonl:7: item_id 'elsewhere-7': not in", absent=("run/metrics.json",)),
+    Case("score-unknown-condition", _predictions(_unknown_condition), 2,
+         "predictions.jsonl:1: condition: unknown condition 'nosuch'",
+         absent=("run/metrics.json",)),
+    Case("compare-mixed-styles", _mixed_styles, 2, "runs read by different styles"),
+    # a file where a folder goes, a folder where a file goes, bytes that are not UTF-8
+    Case("run-out-is-a-file", lambda w: (w.root / "f").touch() or
+         ["run", str(w.bench()), "-m", "random", "-o", str(w.root / "f")], 2,
+         "is a file, not a folder; choose a RUN/ folder"),
+    Case("report-out-is-a-folder", lambda w: _a_folder(w, "report", str(w.scored(w.bench())),
+                                                       "-o", "DIR"), 2,
+         "is a folder; give the HTML file to write"),
+    Case("export-out-is-a-folder", lambda w: _a_folder(w, "export", str(w.bench()), "--format",
+                                                       "vlmevalkit", "-o", "DIR"), 2,
+         "is a folder; the vlmevalkit export writes a file"),
+    Case("import-table-not-utf8", _not_utf8_table, 2, "t.tsv:2: not UTF-8 (byte 16)",
+         absent=("b",)),
 ]
 
 

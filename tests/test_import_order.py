@@ -19,8 +19,8 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "medvqa"
 #: rank never import each other.
 LAYERS: list[set[str]] = [
     {"__init__", "errors", "_suggest", "rng", "_resources", "_lazy"},
-    {"_registry", "_optional", "store"},
-    {"stats"},
+    {"_registry", "_optional", "store", "_path_guard"},
+    {"stats", "_yaml_loader"},
     {"schema"},
     {"sources"},
     {"benchmark"},

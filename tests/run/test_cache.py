@@ -35,7 +35,8 @@ def test_cache_round_trip_and_wal(tmp_path: Path) -> None:
 
 def test_cache_key_covers_every_answer_changing_input() -> None:
     base = dict(
-        model="m", params={"t": 0}, system=None, prompt="p", image_sha256s=["a"], condition="clean"
+        model="m", params={"t": 0}, system=None, prompt="p", image_sha256s=["a"], condition="clean",
+        item_id="i",
     )
     k = cache_key(**base)
     for change in (
@@ -46,6 +47,7 @@ def test_cache_key_covers_every_answer_changing_input() -> None:
         {"image_sha256s": ["b"]},
         {"image_sha256s": []},
         {"condition": "blind"},
+        {"item_id": "j"},  # the random baseline's draw depends on it
     ):
         assert cache_key(**(base | change)) != k, change
     # params order does not matter (canonical JSON)

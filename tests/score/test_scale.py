@@ -171,12 +171,14 @@ def test_any_order_of_predictions_gives_the_same_metrics(tmp_path):
     lines = (ordered / "predictions.jsonl").read_text().splitlines(keepends=True)
     order = np.random.default_rng(0).permutation(len(lines))
     (shuffled / "predictions.jsonl").write_text("".join(lines[i] for i in order))
-    # An id the benchmark lacks, and a duplicated item line (the later one wins).
+    # An id the benchmark lacks: refused, unless --allow-other-benchmark (then a named skip).
     with (shuffled / "predictions.jsonl").open("a") as fh:
         fh.write(Prediction(item_id="nowhere", response="A").model_dump_json() + "\n")
+    with pytest.raises(BadInputError, match="item_id 'nowhere': not in"):
+        score_run(ScoreConfig(bench, shuffled, resamples=199))
     out = []
     for run in (ordered, shuffled):
-        result = score_run(ScoreConfig(bench, run, resamples=199))
+        result = score_run(ScoreConfig(bench, run, resamples=199, allow_other_benchmark=True))
         metrics = json.loads((run / "metrics.json").read_text())
         metrics.pop("provenance"), metrics.pop("skipped"), metrics.pop("coverage")
         out.append((metrics, result.problems))

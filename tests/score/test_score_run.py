@@ -77,7 +77,11 @@ def test_bad_predictions_are_named_skipped_and_counted(scored, tmp_path):
     lines[0] = json.dumps(bad)
     lines.append(json.dumps({**json.loads(lines[1]), "item_id": "no-such-item"}))
     (run / "predictions.jsonl").write_text("\n".join(lines) + "\n")
-    result = score_run(ScoreConfig(scored["bench"], run, resamples=199))
+    # An item of another benchmark is refused (mixed-in lines?) unless asked to score the rest.
+    with pytest.raises(BadInputError, match="item_id 'no-such-item': not in"):
+        score_run(ScoreConfig(scored["bench"], run, resamples=199))
+    result = score_run(ScoreConfig(scored["bench"], run, resamples=199,
+                                   allow_other_benchmark=True))
     assert result.metrics.skipped == 2
     assert any(f"item {bad['item_id']}" in p and "response" in p for p in result.problems)
     assert any("no-such-item" in p for p in result.problems)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from medvqa._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from medvqa.benchmark._image_paths import image_path_problem, refuse_unsafe_images
     from medvqa.benchmark._images import (
         ALLOWED_FORMATS,
         MAX_IMAGE_PIXELS,
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
         mime_for,
         pixel_problem,
         quiet_pillow,
+        read_image_file,
         resolve_inside,
     )
     from medvqa.benchmark._item_checks import (
@@ -42,6 +44,7 @@ if TYPE_CHECKING:
         PromptTemplate,
         format_options,
         list_templates,
+        load_bench_template,
         load_template,
         render_prompt,
     )
@@ -58,7 +61,10 @@ _WHERE: dict[str, str] = {
     "ImageLoadError": "_images",
     "decoded_mime": "_images",
     "mime_for": "_images",
+    "read_image_file": "_images",
     "resolve_inside": "_images",
+    "image_path_problem": "_image_paths",
+    "refuse_unsafe_images": "_image_paths",
     "ItemFlaw": "_item_checks",
     "answer_position_flaw": "_item_checks",
     "grounding_flaw": "_item_checks",
@@ -70,6 +76,7 @@ _WHERE: dict[str, str] = {
     "PromptTemplate": "_prompts",
     "format_options": "_prompts",
     "list_templates": "_prompts",
+    "load_bench_template": "_prompts",
     "load_template": "_prompts",
     "render_prompt": "_prompts",
     "ValidationReport": "_validate",
@@ -97,12 +104,16 @@ __all__ = [
     "item_flaws",
     "iter_items",
     "list_templates",
+    "load_bench_template",
     "load_template",
     "mime_for",
     "pixel_problem",
     "quiet_pillow",
     "render_prompt",
+    "read_image_file",
     "resolve_inside",
+    "image_path_problem",
+    "refuse_unsafe_images",
     "structural_warnings",
     "validate_benchmark",
 ]

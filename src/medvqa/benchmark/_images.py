@@ -25,7 +25,6 @@ from __future__ import annotations
 import hashlib
 import io
 import mimetypes
-import os
 import re
 import threading
 import warnings
@@ -36,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from medvqa._path_guard import UnsafePathError, inside, read_regular
 from medvqa.errors import BadInputError
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -142,16 +142,25 @@ def resolve_inside(bench_dir: str | Path, rel: str) -> Path:
         ImageLoadError: the path leaves the benchmark folder (the message says where to).
 
     """
-    rel_path = Path(rel)
-    if rel_path.is_absolute() or ".." in rel_path.parts:
-        raise ImageLoadError(f"image path {rel!r} is outside the benchmark folder")
-    root = os.path.realpath(bench_dir)
-    real = os.path.realpath(os.path.join(root, rel_path))
-    if os.path.commonpath([root, real]) != root:
-        raise ImageLoadError(
-            f"image path {rel!r} is outside the benchmark folder (a link to {real})"
-        )
-    return Path(real)
+    try:
+        return inside(bench_dir, rel, what="image path", root_name="the benchmark folder")
+    except UnsafePathError as exc:
+        raise ImageLoadError(str(exc)) from None
+
+
+def read_image_file(bench_dir: str | Path, rel: str) -> bytes:
+    """The bytes of image ``rel`` of a benchmark: inside it, and a regular file (never a FIFO).
+
+    Raises:
+        ImageLoadError: the path leaves the benchmark folder, or is not a readable regular
+            file (a FIFO, a device, missing).
+
+    """
+    path = resolve_inside(bench_dir, rel)
+    try:
+        return read_regular(path, shown=f"image {rel}")
+    except UnsafePathError as exc:
+        raise ImageLoadError(str(exc)) from None
 
 
 def decoded_mime(data: bytes, thorough: bool = False,
@@ -253,11 +262,7 @@ class ImageLoader:
             if hit is not None:
                 self._memo.move_to_end(rel)
                 return hit
-        path = resolve_inside(self.bench_dir, rel)
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise ImageLoadError(f"cannot read image {rel}: {exc.strerror or exc}") from None
+        data = read_image_file(self.bench_dir, rel)
         try:
             mime = decoded_mime(data, max_pixels=self.max_pixels)
         except ImageLoadError as exc:

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
-
+from medvqa._path_guard import UnsafePathError, inside
 from medvqa._resources import shipped_path
 from medvqa._suggest import did_you_mean
+from medvqa._yaml_loader import YamlError, load_yaml, read_yaml_text
 from medvqa.errors import BadInputError
 from medvqa.schema import Item
 
@@ -67,8 +67,11 @@ def load_template(name_or_path: str) -> PromptTemplate:
     Raises:
         PromptError: unknown name (with close matches) or a malformed file.
     """
-    if name_or_path.endswith((".yaml", ".yml")) and Path(name_or_path).is_file():
-        text = Path(name_or_path).read_text("utf-8")
+    if name_or_path.endswith((".yaml", ".yml")) and Path(name_or_path).exists():
+        try:
+            text = read_yaml_text(name_or_path)
+        except YamlError as exc:
+            raise PromptError(str(exc)) from None
     else:
         shipped = _packaged()
         if name_or_path not in shipped:
@@ -78,7 +81,10 @@ def load_template(name_or_path: str) -> PromptTemplate:
                 f"Known: {', '.join(sorted(shipped))}"
             )
         text = shipped[name_or_path]
-    data = yaml.safe_load(text)
+    try:
+        data = load_yaml(text, name_or_path)
+    except YamlError as exc:
+        raise PromptError(str(exc)) from None
     try:
         return PromptTemplate(
             name=str(data["name"]),
@@ -90,6 +96,38 @@ def load_template(name_or_path: str) -> PromptTemplate:
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise PromptError(f"{name_or_path}: malformed prompt template ({exc})") from None
+
+
+def load_bench_template(bench_dir: str | Path, name: str) -> PromptTemplate:
+    """The template a benchmark's card names: a shipped name, or a YAML file inside BENCH/.
+
+    A benchmark may come from anywhere, so its ``prompt_template`` is never a path to a local
+    file: a name with a ``.yaml`` suffix is resolved inside the benchmark folder (symbolic
+    links followed) and must be a regular file there; anything else must be a shipped name.
+    A user's own file is passed with ``--prompt`` instead.
+
+    Raises:
+        PromptError: an unknown name, a path that leaves the benchmark, or a bad file (the
+            message names benchmark.json's field).
+
+    """
+    field = f"{Path(bench_dir) / 'benchmark.json'}: prompt_template"
+    if not name.endswith((".yaml", ".yml")):
+        try:
+            return load_template(name)
+        except PromptError as exc:
+            raise PromptError(f"{field}: {exc}") from None
+    try:
+        path = inside(bench_dir, name, what="prompt template",
+                      root_name="the benchmark folder")
+    except UnsafePathError as exc:
+        raise PromptError(f"{field}: {exc} (a template of your own goes to --prompt)") from None
+    if not path.exists():
+        raise PromptError(f"{field}: {name!r} is not a file inside the benchmark folder")
+    try:
+        return load_template(str(path))
+    except PromptError as exc:
+        raise PromptError(f"{field}: {exc}") from None
 
 
 def format_options(options: dict[str, str], template: PromptTemplate) -> str:

@@ -18,13 +18,19 @@ should score on it unaware.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from medvqa.benchmark._item_checks import structural_warnings
 from medvqa.benchmark._items import iter_items
-from medvqa.benchmark._prompts import PromptError, PromptTemplate, load_template, render_prompt
+from medvqa.benchmark._prompts import (
+    PromptError,
+    PromptTemplate,
+    load_bench_template,
+    render_prompt,
+)
 from medvqa.schema import (
     BENCHMARK_FILE,
     ITEMS_FILE,
@@ -71,6 +77,7 @@ def check_image(bench_dir: Path, rel: str, max_pixels: int | None = None) -> str
     default cap; 0: none) and the bytes decode as an image of an allowed format; then the bytes
     must hash to the digest in the file's name.
     """
+    from medvqa._path_guard import UnsafePathError, read_regular
     from medvqa.benchmark._images import (
         MAX_IMAGE_PIXELS,
         ImageLoadError,
@@ -81,10 +88,13 @@ def check_image(bench_dir: Path, rel: str, max_pixels: int | None = None) -> str
     try:
         path = resolve_inside(bench_dir, rel)
     except ImageLoadError as exc:
-        return "path is outside the benchmark folder" + str(exc).partition(" folder")[2]
-    if not path.is_file():
+        return "path " + str(exc).partition(f"{rel!r} ")[2]
+    if not os.path.lexists(path):
         return "file is missing"
-    data = path.read_bytes()
+    try:
+        data = read_regular(path, shown="file")
+    except UnsafePathError as exc:
+        return str(exc)
     stem = Path(rel).stem.lower()
     if _HEX64.match(stem):
         actual = hashlib.sha256(data).hexdigest()
@@ -129,9 +139,10 @@ def validate_benchmark(bench_dir: str | Path, max_image_pixels: int | None = Non
             problems.append(exc.error)
     if card is not None:
         try:
-            template = load_template(card.prompt_template)
+            template = load_bench_template(bench, card.prompt_template)
         except PromptError as exc:
-            problems.append(RecordError(str(bench_file), 1, "prompt_template", str(exc)))
+            said = str(exc).removeprefix(f"{bench_file}: prompt_template: ")
+            problems.append(RecordError(str(bench_file), 1, "prompt_template", said))
     if not items_file.is_file():
         problems.append(RecordError(str(items_file), 0, "(file)", "file is missing"))
         return report
@@ -179,7 +190,9 @@ def validate_benchmark(bench_dir: str | Path, max_image_pixels: int | None = Non
     for rel, (lineno, i) in image_users.items():
         why = check_image(bench, rel, max_image_pixels)
         if why is not None:
-            problems.append(RecordError(str(items_file), lineno, f"images.{i}", f"{rel}: {why}"))
+            shown = rel if rel.isprintable() else repr(rel)
+            problems.append(RecordError(str(items_file), lineno, f"images.{i}",
+                                        f"{shown}: {why}"))
     report.warnings.extend(structural_warnings(items_file))
     if leaks and report.n_items:
         from medvqa.benchmark.audit import cheap_leaks

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from medvqa._path_guard import UnsafePathError, inside, regular_problem
 from medvqa.benchmark import MAX_IMAGE_PIXELS, pixel_problem, quiet_pillow
 from medvqa.schema import Item
 from medvqa.sources import ImageRef, Problems
@@ -109,13 +110,26 @@ class BuildContext:
             self._stored[key] = rel
         return rel
 
-    def store_row_image(self, path: Path, shown: str, where: str) -> str | None:
+    def store_row_image(self, folder: Path, name: str, shown: str, where: str) -> str | None:
         """Store the image a label row names; None (and a problem) when missing or unreadable.
 
-        ``shown`` is how the problem line names the file (recipe-relative).
+        The name comes from data (a table, a JSON file downloaded with the images), so it must
+        stay inside ``folder``, links followed, and name a regular file
+        (:mod:`medvqa._path_guard`): an absolute path, ``..`` or a link out of the folder is a
+        problem of that row, never a copy of a local file into the benchmark. ``shown`` is how
+        the problem line names the file (recipe-relative).
         """
-        if not path.is_file():
+        try:
+            path = inside(folder, name, what="image", root_name=f"the image folder {folder}")
+        except UnsafePathError as exc:
+            self.problems.add(where, str(exc))
+            return None
+        if not os.path.lexists(path):
             self.problems.add(where, f"label row with no image: {shown} not found")
+            return None
+        problem = regular_problem(path)
+        if problem:
+            self.problems.add(where, f"image {shown} {problem}")
             return None
         return self.store_image(ImageRef(path=path), where)
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from medvqa._resources import shipped_path, shipped_text
 from medvqa._suggest import did_you_mean
+from medvqa._yaml_loader import load_yaml, read_yaml_text
 from medvqa.benchmark import MAX_IMAGE_PIXELS
 from medvqa.errors import BadInputError, UsageError
 from medvqa.sources import SourceSpec
@@ -115,7 +115,7 @@ def shipped_recipes() -> dict[str, str]:
     folder = shipped_path("recipes")
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".yaml"):
-            data = yaml.safe_load(entry.read_text(encoding="utf-8")) or {}
+            data = load_yaml(entry.read_text(encoding="utf-8"), entry.name) or {}
             out[entry.name[: -len(".yaml")]] = str(data.get("description", "")).strip()
     return out
 
@@ -131,7 +131,7 @@ def resolve_recipe(name_or_path: str) -> tuple[str, Path | None]:
     if path.suffix in {".yaml", ".yml"} or path.is_file():
         if not path.is_file():
             raise BadInputError(f"{path}: recipe file not found")
-        return path.read_text(encoding="utf-8"), path.resolve().parent
+        return read_yaml_text(path), path.resolve().parent
     names = shipped_recipes()
     if name_or_path not in names:
         hint = did_you_mean(name_or_path, names)
@@ -144,10 +144,7 @@ def resolve_recipe(name_or_path: str) -> tuple[str, Path | None]:
 
 def parse_recipe(text: str, where: str = "recipe") -> Recipe:
     """Validate recipe YAML; a bad field raises :class:`BadInputError` naming it."""
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise BadInputError(f"{where}: not valid YAML: {exc}") from None
+    data = load_yaml(text, where)
     if not isinstance(data, dict):
         raise BadInputError(f"{where}: a recipe is a YAML mapping")
     try:

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from medvqa.cli._help import default_of, names_help, print_listing
+from medvqa.errors import BadInputError
 from medvqa.interop import EXPORTERS, ExportConfig
 
 _out = Console()
@@ -43,6 +44,9 @@ def export_command(
     if bench is None or not fmt or out is None:
         raise UsageError("give BENCH/, --format and -o (formats: `medvqa export --list`)")
     splits = tuple(s.strip() for s in split.split(",") if s.strip())
+    if fmt == "vlmevalkit" and out.is_dir():
+        raise BadInputError(f"-o {out}: is a folder; the vlmevalkit export writes a file "
+                            "(e.g. -o out/NAME.tsv)")
     summary = export_benchmark(fmt, ExportConfig(bench, out, splits, template))
     for line in summary.wrote:
         _out.print(line, highlight=False, soft_wrap=True, markup=False)

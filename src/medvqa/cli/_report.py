@@ -38,5 +38,10 @@ def report_command(
         from medvqa.errors import BadInputError
 
         raise BadInputError("name the RUN/ folders to report, or give --models models.yaml")
+    if out.is_dir():
+        from medvqa.errors import BadInputError
+
+        raise BadInputError(f"-o {out}: is a folder; give the HTML file to write "
+                            "(e.g. -o report.html; report.md is written beside it)")
     html, md = write_report(runs, out, bench, by)
     Console().print(f"wrote {html} and {md}")

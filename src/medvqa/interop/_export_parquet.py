@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from medvqa.benchmark import read_image_file
 from medvqa.errors import BadInputError
 from medvqa.schema import BENCHMARK_FILE, ITEMS_FILE, Benchmark, Item, read_jsonl
 
@@ -86,7 +87,7 @@ def item_row(item: Item, bench: Path) -> dict[str, Any]:
     answer = item.answer if isinstance(item.answer, list) else [item.answer]
     return {
         "id": item.id,
-        "images": [{"bytes": (bench / rel).read_bytes(), "path": rel} for rel in item.images],
+        "images": [{"bytes": read_image_file(bench, rel), "path": rel} for rel in item.images],
         "question": item.question,
         "options": [{"letter": k, "text": v} for k, v in item.options.items()],
         "answer": [str(a) for a in answer],

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from medvqa.benchmark import read_image_file
 from medvqa.errors import BadInputError
 from medvqa.interop._import_vlmevalkit import LETTERS
 from medvqa.schema import CHOICE_TYPES, ITEMS_FILE, Item, read_jsonl
@@ -103,7 +104,7 @@ def _header(items: Iterable[Item], choice: bool, image: bool = True) -> list[str
 
 
 def _row(item: Item, index: int, cols: list[str], bench: Path) -> list[str]:
-    b64 = [base64.b64encode((bench / rel).read_bytes()).decode("ascii") for rel in item.images]
+    b64 = [base64.b64encode(read_image_file(bench, rel)).decode("ascii") for rel in item.images]
     cell = b64[0] if len(b64) == 1 else json.dumps(b64)
     values = {
         "index": str(index), "image": cell, "question": item.question,

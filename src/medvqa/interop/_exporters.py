@@ -136,4 +136,7 @@ def export_benchmark(fmt: str, config: ExportConfig) -> ExportSummary:
     exporter = EXPORTERS.get(fmt)
     if not (config.bench / ITEMS_FILE).is_file():
         raise BadInputError(f"{config.bench}: no items.jsonl (not a benchmark folder)")
+    from medvqa.benchmark import refuse_unsafe_images
+
+    refuse_unsafe_images(config.bench, "nothing was exported")
     return exporter(config)

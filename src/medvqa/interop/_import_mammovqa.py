@@ -87,7 +87,7 @@ def import_mammovqa(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
         paths = sample["Path"] if isinstance(sample["Path"], list) else [sample["Path"]]
         rels: list[str] = []
         for name in paths:
-            rel = ctx.store_row_image(base / str(name).lstrip("/"), f"{spec.path}/{name}", where)
+            rel = ctx.store_row_image(base, str(name).lstrip("/"), f"{spec.path}/{name}", where)
             if rel is None:
                 break
             rels.append(rel)

@@ -39,7 +39,7 @@ def import_omnimedvqa(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
                 ctx.problems.add(where, f"gt_answer {said!r} matches {len(letters)} options")
                 continue
             name = str(row.get("image_path", "")).strip()
-            rel = ctx.store_row_image(ctx.root / spec.path / name, f"{spec.path}/{name}", where)
+            rel = ctx.store_row_image(ctx.root / spec.path, name, f"{spec.path}/{name}", where)
             if rel is None:
                 continue
             meta = {k: row[k] for k in _META_KEYS if k in row}

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import cast
 
+from medvqa._path_guard import UnsafePathError, inside
 from medvqa.builders import BuildContext, Draft, Recipe
 from medvqa.schema import Item, Split
 from medvqa.sources import ImageRef
@@ -70,7 +71,12 @@ def import_pathmmu(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
             meta["label_rows"] = [where]
             images: list[str] = []
             name = str(row.get("img", ""))
-            path = base / name
+            try:  # a name from the data stays inside the image folder (links followed)
+                path = inside(base, name, what="image", root_name=f"the image folder {base}") \
+                    if name else base
+            except UnsafePathError as exc:
+                ctx.problems.add(where, str(exc))
+                continue
             if name and path.is_file():
                 rel = ctx.store_image(ImageRef(path=path), where)
                 if rel is None:

@@ -10,11 +10,13 @@ the row's ``split`` or the file's name (``test_2.csv`` → test).
 from __future__ import annotations
 
 import csv
+import io
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import cast
 
+from medvqa._path_guard import read_utf8
 from medvqa.builders import BuildContext, Draft, Recipe, unique_id
 from medvqa.errors import UsageError
 from medvqa.interop._import_common import require_fields, split_name
@@ -54,8 +56,7 @@ def import_pmc_vqa(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
         raise UsageError("pmc_vqa: sources[0].labels must name the PMC-VQA CSV files")
     seen: set[str] = set()
     for table in spec.labels:
-        with (ctx.root / table).open(encoding="utf-8", newline="") as fh:
-            rows = list(csv.DictReader(fh))
+        rows = list(csv.DictReader(io.StringIO(read_utf8(ctx.root / table), newline="")))
         require_fields(rows, FIELDS, table, "PMC-VQA")
         for i, row in enumerate(rows):
             where = f"{table}:{i + 2}"
@@ -70,7 +71,7 @@ def import_pmc_vqa(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
             except ValueError as exc:
                 ctx.problems.add(where, str(exc))
                 continue
-            rel = ctx.store_row_image(ctx.root / spec.path / name, f"{spec.path}/{name}", where)
+            rel = ctx.store_row_image(ctx.root / spec.path, name, f"{spec.path}/{name}", where)
             if rel is None:
                 continue
             split = split_name(row.get("split") or Path(table).stem)

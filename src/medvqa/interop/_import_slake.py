@@ -54,7 +54,7 @@ def import_slake(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
             if not name or not question or not answer:
                 ctx.problems.add(where, "row without img_name, question or answer")
                 continue
-            rel = ctx.store_row_image(ctx.root / spec.path / name, f"{spec.path}/{name}", where)
+            rel = ctx.store_row_image(ctx.root / spec.path, name, f"{spec.path}/{name}", where)
             if rel is None:
                 continue
             meta = {key: row[key] for key in _META_KEYS if key in row}

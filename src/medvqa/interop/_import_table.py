@@ -77,7 +77,7 @@ def _image(cell: Any, ctx: BuildContext, folder: str, where: str) -> str | None:
             ctx.problems.add(where, str(exc))
             return None
     name = str(cell or "").strip()
-    return ctx.store_row_image(ctx.root / folder / name, f"{folder}/{name}", where)
+    return ctx.store_row_image(ctx.root / folder, name, f"{folder}/{name}", where)
 
 
 def import_table(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:

@@ -26,6 +26,7 @@ from typing import Any, cast
 
 from PIL import Image
 
+from medvqa._path_guard import read_utf8
 from medvqa.builders import BuildContext, Draft, Recipe
 from medvqa.errors import BadInputError
 from medvqa.interop._import_common import split_name
@@ -133,10 +134,9 @@ def import_vlmevalkit(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
     spec = recipe.sources[0]
     default_split = split_name(recipe.import_options.get("split", "test"))
     for name in spec.labels or [spec.path]:
-        with (ctx.root / name).open("r", encoding="utf-8", newline="") as fh:
-            reader = csv.DictReader(fh, delimiter="\t")
-            rows = [(reader.line_num, {k: v or "" for k, v in row.items() if k})
-                    for row in reader]
+        reader = csv.DictReader(io.StringIO(read_utf8(ctx.root / name), newline=""),
+                                delimiter="\t")
+        rows = [(reader.line_num, {k: v or "" for k, v in row.items() if k}) for row in reader]
         if rows and not {"question", "answer"} <= set(rows[0][1]):
             found = ", ".join(sorted(rows[0][1])[:12])
             raise BadInputError(f"{name}: not a VLMEvalKit TSV: no question / answer column "

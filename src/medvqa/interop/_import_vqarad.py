@@ -54,7 +54,7 @@ def import_vqa_rad(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
         if not name or not question or not answer:
             ctx.problems.add(where, "row without image_name, question or answer")
             continue
-        rel = ctx.store_row_image(base / name, f"{spec.path}/{name}", where)
+        rel = ctx.store_row_image(base, name, f"{spec.path}/{name}", where)
         if rel is None:
             continue
         item_id = unique_id(f"vqa_rad/{row.get('qid', i + 1)}", seen)

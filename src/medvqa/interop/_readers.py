@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import csv
 import glob
+import io
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from medvqa._optional import optional_import
+from medvqa._path_guard import read_utf8
 from medvqa._registry import Entry, Registry
 from medvqa.errors import BadInputError
 from medvqa.interop._exporters import LMMS_EVAL_SPLIT
@@ -58,8 +60,8 @@ def _table(path: Path) -> tuple[list[str], list[list[str]]]:
         book.close()
     else:
         csv.field_size_limit(1 << 30)  # base64 image cells exceed the 128 KiB default
-        with path.open(encoding="utf-8", newline="") as fh:
-            rows = list(csv.reader(fh, delimiter="\t" if suffix == ".tsv" else ","))
+        rows = list(csv.reader(io.StringIO(read_utf8(path), newline=""),
+                               delimiter="\t" if suffix == ".tsv" else ","))
     if not rows:
         raise BadInputError(f"{path}: empty file")
     return rows[0], rows[1:]
@@ -158,7 +160,7 @@ def _lmms_arguments(args: Any) -> tuple[str | None, str]:
 def read_lmms_eval(path: Path) -> ImportedFile:
     """Answers of an lmms-eval ``samples_*.jsonl`` log (``--log_samples``)."""
     answers: list[Imported] = []
-    with path.open(encoding="utf-8") as fh:
+    with io.StringIO(read_utf8(path)) as fh:
         for lineno, line in enumerate(fh, start=1):
             if not line.strip():
                 continue

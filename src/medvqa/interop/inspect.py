@@ -47,20 +47,21 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import Generate, Solver, TaskState, multiple_choice, solver
 from inspect_ai.solver import generate as generate_solver
 
-from medvqa.benchmark import load_template, render_prompt
+from medvqa.benchmark import load_template, read_image_file, render_prompt
 from medvqa.schema import CHOICE_TYPES, ITEMS_FILE, Item, read_jsonl
 
 __all__ = ["bench_dataset", "item_sample", "medvqa_scorer", "medvqa_solver", "medvqa_task"]
 
 
-def _data_uri(path: Path) -> str:
-    mime = mimetypes.guess_type(path.name)[0] or "image/png"
-    return f"data:{mime};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}"
+def _data_uri(bench: Path, rel: str) -> str:
+    mime = mimetypes.guess_type(rel)[0] or "image/png"
+    data = read_image_file(bench, rel)  # inside BENCH/, a regular file
+    return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
 
 
 def item_sample(item: Item, bench: Path, template: str = "default") -> Sample:
     """The Inspect sample of one item (choice items carry ``choices`` in option order)."""
-    images: list[Any] = [ContentImage(image=_data_uri(bench / rel)) for rel in item.images]
+    images: list[Any] = [ContentImage(image=_data_uri(bench, rel)) for rel in item.images]
     choice_item = item.question_type in CHOICE_TYPES
     text = item.question if choice_item else render_prompt(item, load_template(template))
     answer = item.answer if isinstance(item.answer, list) else [item.answer]

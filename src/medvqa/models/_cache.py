@@ -4,9 +4,14 @@ Two tables live in one SQLite file opened in WAL mode:
 
 * ``responses`` — the item-level cache. The key is the SHA-256 of the canonical JSON of
   everything that can change an answer (model name, answer-changing parameters, system prompt,
-  rendered prompt, image SHA-256s, condition), so a cached response is reused only for exactly
-  the same request. Errors are stored too, so a run killed after an error was recorded does not
-  send that request again; callers choose whether to reuse them (``--retry-errors`` does not).
+  rendered prompt, image SHA-256s, condition, item id), so a cached response is reused only for
+  exactly the same request of the same item. The item id is part of it because an answer may
+  depend on it: the ``random`` baseline draws from (seed, item id, condition), and a sampling
+  model's draw for one item is no answer for another; without it, two items whose requests
+  look alike (a text-only model under ``noise``, a templated question under ``blind``) shared
+  whichever response was cached first, so the responses depended on timing. Errors are
+  stored too, so a run killed after an error was recorded does not send that request again;
+  callers choose whether to reuse them (``--retry-errors`` does not).
 * ``predictions`` — the run's journal: one row per ``(item_id, condition)`` with the position of
   the item in items.jsonl, so ``predictions.jsonl`` can be written from it in benchmark order.
 
@@ -65,16 +70,21 @@ def cache_key(
     prompt: str,
     image_sha256s: Sequence[str],
     condition: str,
+    item_id: str = "",
 ) -> str:
     """SHA-256 (hex) of the canonical JSON of everything that can change the answer.
 
-    >>> len(cache_key("random", {"seed": 0}, None, "Which side?", ["ab"], "clean"))
+    >>> len(cache_key("random", {"seed": 0}, None, "Which side?", ["ab"], "clean", "q1"))
     64
+    >>> a = cache_key("random", {"seed": 0}, None, "Which side?", [], "noise", "q1")
+    >>> a == cache_key("random", {"seed": 0}, None, "Which side?", [], "noise", "q2")
+    False
     """
     payload = canonical_json(
         {
             "condition": condition,
             "images": list(image_sha256s),
+            "item_id": item_id,
             "model": model,
             "params": params,
             "prompt": prompt,
@@ -93,6 +103,7 @@ def request_key(model: str, params: dict[str, Any], request: GenerateRequest) ->
         request.prompt,
         [im.sha256 for im in request.images],
         request.condition,
+        request.item_id,
     )
 
 

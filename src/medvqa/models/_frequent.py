@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import time
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -88,7 +87,6 @@ class FrequentModel:
 
     async def generate(self, requests: Sequence[GenerateRequest]) -> list[GenerateResponse]:
         """Answer every request at once (no I/O)."""
-        t0 = time.perf_counter()
-        texts = [self.answer(r) for r in requests]
-        dt = (time.perf_counter() - t0) / max(len(requests), 1)
-        return [GenerateResponse(text=t, latency_s=dt) for t in texts]
+        # Latency 0: a baseline does no I/O, and a measured time would make two runs of the
+        # same command differ byte for byte.
+        return [GenerateResponse(text=self.answer(r), latency_s=0.0) for r in requests]

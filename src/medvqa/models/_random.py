@@ -1,12 +1,14 @@
 """``random``: a seeded uniform guess over the options — the chance baseline every table needs.
 
 The draw depends only on (seed, item id, condition), so a resumed or repeated run answers
-identically whatever order requests arrive in.
+identically whatever order requests arrive in; the response cache keys on the item id too
+(``models._cache``), so two items whose requests look alike (a text-only model under ``noise``)
+each keep their own draw. Latency is recorded as 0, so two runs of the same command write the
+same predictions.jsonl byte for byte, under every condition.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -45,7 +47,6 @@ class RandomModel:
 
     async def generate(self, requests: Sequence[GenerateRequest]) -> list[GenerateResponse]:
         """Answer every request at once (no I/O)."""
-        t0 = time.perf_counter()
-        texts = [self.answer(r) for r in requests]
-        dt = (time.perf_counter() - t0) / max(len(requests), 1)
-        return [GenerateResponse(text=t, latency_s=dt) for t in texts]
+        # Latency 0: a baseline does no I/O, and a measured time would make two runs of the
+        # same command differ byte for byte.
+        return [GenerateResponse(text=self.answer(r), latency_s=0.0) for r in requests]

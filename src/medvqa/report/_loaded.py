@@ -94,7 +94,11 @@ def load_runs(paths: list[Path]) -> list[LoadedRun]:
     """
     from concurrent.futures import ThreadPoolExecutor
 
+    from medvqa.score import refuse_mixed_styles
+
     if len(paths) < 2:
         return named_apart([load_run(p) for p in paths])
     with ThreadPoolExecutor(max_workers=min(len(paths), os.cpu_count() or 1)) as pool:
-        return named_apart(list(pool.map(load_run, paths)))
+        runs = list(pool.map(load_run, paths))
+    refuse_mixed_styles({str(r.path): r.metrics.style for r in runs})
+    return named_apart(runs)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from medvqa.benchmark import image_path_problem, resolve_inside
 from medvqa.errors import BadInputError
 from medvqa.schema import (
     BENCHMARK_FILE,
@@ -78,13 +79,9 @@ class ReviewBench:
         Both checks matter: the whitelist refuses ``../`` and arbitrary files (benchmark.json,
         a database), and resolving symlinks refuses a link inside BENCH/ pointing outside it.
         """
-        if rel not in self.images:
+        if rel not in self.images or image_path_problem(self.path, rel):
             return None
-        root = self.path.resolve()
-        target = (root / rel).resolve()
-        if not target.is_relative_to(root) or not target.is_file():
-            return None
-        return target
+        return resolve_inside(self.path, rel)
 
 
 def load_bench(path: Path) -> ReviewBench:

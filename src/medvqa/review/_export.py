@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from medvqa import __version__
+from medvqa.benchmark import image_path_problem, read_image_file
 from medvqa.builders import BenchWriter, bench_counts
 from medvqa.errors import BadInputError
 from medvqa.review._bench import ReviewBench
@@ -23,7 +24,7 @@ from medvqa.review._criteria import REASONS
 from medvqa.review._resolve import Final, resolve_all
 from medvqa.review._stats import StatsConfig, review_stats
 from medvqa.review._store import ReviewStore
-from medvqa.schema import BENCHMARK_FILE, Item
+from medvqa.schema import BENCHMARK_FILE, ITEMS_FILE, Item
 from medvqa.store import atomic_write_text
 
 CHANGELOG_FILE = "changelog.jsonl"
@@ -92,6 +93,9 @@ def export_reviewed(
     out = Path(out)
     if out.resolve() == bench.path.resolve():
         raise BadInputError(f"{out}: is the benchmark being reviewed; choose another folder")
+    if out.resolve().is_relative_to(bench.path.resolve()):
+        raise BadInputError(f"{out}: is inside the benchmark being reviewed (it would become "
+                            "part of it); choose a folder outside it")
     if out.exists() and any(out.iterdir()):
         raise BadInputError(f"{out}: exists and is not empty; not replacing it")
     reviews = store.latest_reviews(bench.key)
@@ -112,11 +116,13 @@ def export_reviewed(
             reviews.get(item_id, {}).values())
         when = max((d.created_at for d in deciders), default=None)
         log.append(_entry(item, final, versions, new, when))
+    _refuse_unsafe(bench, kept)
     stats = review_stats(bench, store, cfg)
     with BenchWriter(out) as writer:
         written = writer.write_items(kept)
         for rel in sorted({p for i in kept for p in i.images}):
-            if writer.images.add_file(bench.path / rel) != rel:
+            data = read_image_file(bench.path, rel)
+            if writer.images.add_bytes(data, Path(rel).suffix or ".bin") != rel:
                 raise BadInputError(f"{bench.path / rel}: bytes do not match its content name")
         card = _card(bench, kept, written.sha256, stats, log)
         atomic_write_text(writer.folder / BENCHMARK_FILE,
@@ -128,6 +134,20 @@ def export_reviewed(
     n = {c: sum(1 for e in log if e["change"] == c) for c in ("accepted", "edited", "removed")}
     return ExportResult(out, len(kept), n["edited"], n["removed"],
                         sum(1 for e in log if e["change"] == "left_out"))
+
+
+def _refuse_unsafe(bench: ReviewBench, kept: list[Item]) -> None:
+    """Refuse the export when a kept item's image leaves BENCH/ or is not a regular file.
+
+    Checked before anything is written, so the new version is never half-made and no local
+    file (a link inside BENCH/ to a file elsewhere) is copied into it.
+    """
+    for item in kept:
+        for i, rel in enumerate(item.images):
+            why = image_path_problem(bench.path, rel)
+            if why:
+                raise BadInputError(f"{bench.path / ITEMS_FILE}: item {item.id}: images[{i}]: "
+                                    f"{why}; nothing was exported")
 
 
 def _card(bench: ReviewBench, kept: list[Item], digest: str, stats: dict[str, Any],

@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from medvqa._yaml_loader import compose_yaml, load_yaml, read_yaml_text
 from medvqa.errors import BadInputError
 from medvqa.models import ModelConfig, parse_model_spec
 from medvqa.models._endpoint import missing_key_problem
@@ -161,19 +162,10 @@ def load_models_file(path: Path) -> ModelsFile:
         BadInputError: a missing file, bad YAML, an unknown field or a bad value (one line:
             file, line, field, what to do), or two models with the same display name.
     """
-    import yaml
-
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-        node = yaml.compose(text)
-        data = yaml.safe_load(text)
-    except OSError as exc:
-        raise BadInputError(f"{path}: cannot read ({exc.strerror})") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f":{mark.line + 1}" if mark is not None else ""
-        raise BadInputError(f"{path}{where}: not valid YAML") from None
+    text = read_yaml_text(path)
+    node = compose_yaml(text, str(path))
+    data = load_yaml(text, str(path))
     if node is None or not isinstance(data, dict):
         raise BadInputError(f"{path}:1: expected a mapping with a 'models:' list")
     try:
@@ -219,9 +211,8 @@ def missing_keys(path: Path, configs: list[ModelConfig],
     for i, config in enumerate(configs):
         problem = missing_key_problem(config.spec, config.api_key_env, environ)
         if problem is not None:
-            import yaml
 
-            node = yaml.compose(Path(path).read_text(encoding="utf-8"))
+            node = compose_yaml(read_yaml_text(path), str(path))
             line = _line_of(node, ("models", i, "spec"))
             problem = problem.replace("--api-key-env", "parameters.api_key_env")
             raise BadInputError(f"{path}:{line}: models[{i}]: {problem}")

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from medvqa import __version__
-from medvqa.benchmark import ImageLoader, PromptError, load_template
+from medvqa.benchmark import ImageLoader, PromptError, load_bench_template, load_template
 from medvqa.conditions import Condition, expand_conditions, get_condition
 from medvqa.errors import BadInputError, UsageError
 from medvqa.models import ResponseCache, display_name
@@ -183,15 +183,18 @@ def _prepare(config: RunConfig) -> _Prepared:
             raise BadInputError(f"{f}: file is missing (is {bench_dir} a benchmark folder?)")
     if out_dir.resolve() == bench_dir.resolve():
         raise UsageError(f"--out {out_dir} is the benchmark folder; choose a RUN/ folder")
+    if out_dir.exists() and not out_dir.is_dir():
+        raise BadInputError(f"--out {out_dir}: is a file, not a folder; choose a RUN/ folder")
     try:
         card = read_json(bench_file, Benchmark)
     except InputError as exc:
         raise BadInputError(str(exc)) from None
     template_name = config.prompt or card.prompt_template
     try:
-        template = load_template(template_name)
+        template = (load_template(template_name) if config.prompt
+                    else load_bench_template(bench_dir, template_name))
     except PromptError as exc:
-        raise BadInputError(f"prompt template: {exc}") from None
+        raise BadInputError(f"prompt template: {exc}" if config.prompt else str(exc)) from None
     conditions = _resolve_conditions(config.conditions or [CLEAN], config.seed)
     selection = ItemSelection(items_file, config.split, config.category, config.limit)
     scan = scan_selection(selection)

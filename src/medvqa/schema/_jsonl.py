@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, BinaryIO, NamedTuple, TypeVar
 
 from pydantic import (
     BaseModel,
     ValidationError,
 )
 
+from medvqa._path_guard import open_regular, own_file
 from medvqa.errors import BadInputError
+from medvqa.schema._names import BENCHMARK_FILE, ITEMS_FILE
 from medvqa.store import atomic_write_text, atomic_writer
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -96,6 +99,26 @@ class RawLine(NamedTuple):
 _new_tuple = tuple.__new__
 
 
+def open_input(path: str | Path) -> BinaryIO:
+    """``path`` opened to read a record file: a regular file, inside its folder.
+
+    A benchmark's own files (items.jsonl, benchmark.json) are read only from inside their
+    folder (:mod:`medvqa._path_guard`), and a FIFO never blocks the open.
+
+    Raises:
+        UnsafePathError: a FIFO, device or folder, or a benchmark file linked out of its
+            folder.
+        OSError: the file is missing or unreadable (as ``open`` raises it).
+
+    """
+    path = Path(path)
+    if path.name in (ITEMS_FILE, BENCHMARK_FILE):
+        own_file(path.parent, path.name)
+    if os.path.exists(path):
+        return open_regular(path)
+    return path.open("rb")
+
+
 def raw_lines(path: str | Path) -> Iterator[RawLine]:
     """Every non-blank line of a JSON-lines file, undecoded: what every reader here reads.
 
@@ -104,7 +127,7 @@ def raw_lines(path: str | Path) -> Iterator[RawLine]:
     :func:`iter_json_lines`.
     """
     offset = 0
-    with Path(path).open("rb") as fh:
+    with open_input(path) as fh:
         for lineno, raw in enumerate(fh, start=1):
             if raw.strip():
                 # tuple.__new__: the NamedTuple's own constructor is a Python call per line.
@@ -244,7 +267,8 @@ def read_json(path: str | Path, model: type[ModelT]) -> ModelT:
     """
     path = Path(path)
     try:
-        text = path.read_bytes().decode("utf-8")
+        with open_input(path) as fh:
+            text = fh.read().decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(RecordError(str(path), 1, "(encoding)",
                                      f"not UTF-8 (byte at offset {exc.start})")) from None

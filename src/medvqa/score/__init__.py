@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from medvqa.score._power import PowerReport, benchmark_power, power_line
     from medvqa.score._power_config import ASSUMED_ICC, DEFAULT_DELTA, PowerConfig
     from medvqa.score._provenance import require_fresh_run
-    from medvqa.score._score import ScoreResult, score_run
+    from medvqa.score._score import ScoreResult, previous_style, refuse_mixed_styles, score_run
     from medvqa.score._subgroups import age_band, subgroup_analysis
 
 _WHERE: dict[str, str] = {
@@ -63,6 +63,8 @@ _WHERE: dict[str, str] = {
     "ScoreConfig": "_config",
     "ScoreResult": "_score",
     "score_run": "_score",
+    "previous_style": "_score",
+    "refuse_mixed_styles": "_score",
     "age_band": "_subgroups",
     "subgroup_analysis": "_subgroups",
 }
@@ -98,6 +100,8 @@ __all__ = [
     "parse_verdict",
     "run_judge",
     "score_run",
+    "previous_style",
+    "refuse_mixed_styles",
     "subgroup_analysis",
     "valid_accuracy",
     "weighted_accuracy",

@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from medvqa._resources import shipped_path
+from medvqa._yaml_loader import YamlError, load_yaml_file
 from medvqa.errors import BadInputError
 from medvqa.schema import Item
 
@@ -81,8 +80,10 @@ def load_judge_prompt(path: str | Path | None = None) -> JudgePrompt:
     """
     file = Path(path) if path is not None else _default_path()
     try:
-        data = yaml.safe_load(file.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
+        data = load_yaml_file(file)
+    except YamlError:
+        raise
+    except OSError as exc:
         raise BadInputError(f"{file}: cannot read the judge prompt: {exc}") from None
     if not isinstance(data, dict):
         raise BadInputError(f"{file}: the judge prompt must be a YAML mapping")

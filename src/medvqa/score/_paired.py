@@ -117,6 +117,10 @@ def compare_runs(
     dropped silently.
     """
     check_resamples(resamples)
+    from medvqa.score._score import previous_style, refuse_mixed_styles
+
+    refuse_mixed_styles({str(r): previous_style(Path(r) / METRICS_FILE) or "strict"
+                         for r in dict.fromkeys((run_a, run_b))})
     a, b = _scored(run_a, condition_a), _scored(run_b, condition_b)
     ids = sorted(a.keys() & b.keys())
     if not ids:

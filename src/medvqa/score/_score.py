@@ -128,7 +128,7 @@ def score_run(config: ScoreConfig) -> ScoreResult:
         with _disagreements(run_dir, reading):
             table, tally = score_lines(pred_path, items, StreamConfig(
                 config.style, seed, config.parser_seed, config.judge is not None, reading,
-                human), problems)
+                human, config.allow_other_benchmark), problems)
     finally:
         items.close()
     rows = table.freeze()
@@ -185,8 +185,39 @@ def score_run(config: ScoreConfig) -> ScoreResult:
     if config.judge is not None:
         _add_judge(metrics, run_judge(config.judge, dict(tally.judge_queue), run_dir / CACHE_FILE,
                                       bench_dir), run_dir, run_info)
+    replaced = previous_style(run_dir / METRICS_FILE)
+    if replaced is not None and replaced != config.style:
+        notes.append(f"metrics.json read by style {replaced!r} was replaced by this reading "
+                     f"with style {config.style!r}; `medvqa compare` and `medvqa report` refuse "
+                     "runs read by different styles")
     write_json(run_dir / METRICS_FILE, metrics)
     return ScoreResult(metrics, problems.lines(), notes)
+
+
+def previous_style(path: Path) -> str | None:
+    """The ``style`` of the metrics.json at ``path``, or None (absent or unreadable)."""
+    try:
+        value = json.loads(path.read_text(encoding="utf-8")).get("style")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return str(value) if value is not None else None
+
+
+def refuse_mixed_styles(runs: dict[str, str]) -> None:
+    """Refuse runs (name → style of their metrics.json) that were read by different styles.
+
+    A figure read by the strict style (abstaining, the invalid rate reported) and one read by
+    a published scorer's style (which guesses) are not the same measurement; setting them side
+    by side, or testing their difference, would compare the readers as much as the models.
+
+    Raises:
+        BadInputError: two or more styles among ``runs`` (each run named with its style).
+
+    """
+    if len(set(runs.values())) > 1:
+        named = ", ".join(f"{name} ({style})" for name, style in runs.items())
+        raise BadInputError(f"runs read by different styles: {named}; score them all with the "
+                            "same --style (`medvqa score BENCH RUN --style STYLE`)")
 
 
 def _extract(config: ScoreConfig, pred_path: Path, items: ItemTable,

@@ -31,6 +31,7 @@ from pydantic import ValidationError
 from pydantic_core import to_json
 
 from medvqa.conditions import get_condition
+from medvqa.errors import BadInputError, MedvqaError
 from medvqa.reading import make_parser
 from medvqa.schema import (
     ABSENT_WHEN_NULL,
@@ -144,6 +145,20 @@ class StreamConfig:
     judge: bool
     reading: Reading | None = None
     human: HumanReader | None = None
+    allow_other_benchmark: bool = False
+
+
+def duplicate_line(path: Path, lineno: int, item_id: str, condition: str, first: int) -> str:
+    """The refusal of a second prediction of one (item, condition): one line, what to do.
+
+    Two lines for one item and condition are not one run's output (another run's lines were
+    appended, or a file was concatenated); counting both would weigh that item twice and
+    keeping either would be a guess, so the file is refused.
+    """
+    return (f"{path}:{lineno}: item {item_id}, condition {condition}: a second prediction "
+            f"(the first is on line {first}); predictions.jsonl holds one line per item and "
+            "condition (another run's lines mixed in?): remove the extra lines or run again; "
+            "nothing was scored")
 
 
 @dataclass
@@ -153,6 +168,7 @@ class _Condition:
     transform: Callable[[Item], Item]
     seen: np.ndarray
     failures: FailureCounts
+    lines: np.ndarray  # the line each item's prediction was on (0: none yet)
     parsers: dict[str, Any] = field(default_factory=dict)
 
 
@@ -187,16 +203,23 @@ def score_lines(pred_path: Path, items: ItemTable, config: StreamConfig,
             if failed:
                 coverage_errors[cond] += 1
             if index is None:
+                if not config.allow_other_benchmark:
+                    raise BadInputError(
+                        f"{pred_path}:{lineno}: item_id {pred.item_id!r}: not in {items.path} "
+                        "(predictions of another benchmark mixed in?); remove the line, or "
+                        "pass --allow-other-benchmark to score the rest; nothing was scored")
                 tally.unknown[cond].add(pred.item_id)
                 problems.add(f"{pred_path}: item {pred.item_id}: not in {items.path}")
                 line = scored_line(pred)
             else:
                 state = conditions.get(cond)
                 if state is None:
-                    state = conditions[cond] = _Condition(
-                        get_condition(cond, config.seed).transform_item,
-                        tally.answered.setdefault(cond, np.zeros(len(items), dtype=bool)),
-                        tally.failures[cond])
+                    state = conditions[cond] = _new_condition(cond, config, items, tally,
+                                                              pred_path, lineno)
+                if state.lines[index]:
+                    raise BadInputError(duplicate_line(pred_path, lineno, pred.item_id, cond,
+                                                       int(state.lines[index])))
+                state.lines[index] = lineno
                 state.seen[index] = True
                 if failed:
                     errors[cond] += 1
@@ -214,6 +237,19 @@ def score_lines(pred_path: Path, items: ItemTable, config: StreamConfig,
         _flush(written, digest, out)
     tally.sha256 = digest.hexdigest()
     return rows, tally
+
+
+def _new_condition(cond: str, config: StreamConfig, items: ItemTable, tally: Tally,
+                   pred_path: Path, lineno: int) -> _Condition:
+    """The loop's state of condition ``cond``; an unknown condition names its line."""
+    try:
+        transform = get_condition(cond, config.seed).transform_item
+    except (MedvqaError, ValueError, KeyError) as exc:
+        why = str(exc).rstrip(".")
+        raise BadInputError(f"{pred_path}:{lineno}: condition: {why}; nothing was scored") from None
+    return _Condition(transform,
+                      tally.answered.setdefault(cond, np.zeros(len(items), dtype=bool)),
+                      tally.failures[cond], np.zeros(len(items), dtype=np.int64))
 
 
 def _flush(lines: list[bytes], digest: Any, out: IO[Any]) -> None:

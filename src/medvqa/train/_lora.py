@@ -159,7 +159,7 @@ def train_lora(config: LoraTrainConfig,
     require("torch", "transformers", "peft")
     import torch
 
-    from medvqa.benchmark import load_template, render_prompt
+    from medvqa.benchmark import load_bench_template, render_prompt
     from medvqa.models._hf_device import resolve_device
 
     if config.target not in TARGETS:
@@ -169,7 +169,7 @@ def train_lora(config: LoraTrainConfig,
     device = resolve_device(config.device)
     path, gguf = model_location(config.model)
     items, template_name = read_items(config.bench_dir, config.split, config.limit)
-    template = load_template(template_name)
+    template = load_bench_template(config.bench_dir, template_name)
     processor, base, vision = _load(path, gguf)
     groups = sorted({it.question_type for it in items}) if config.by else [""]
     results = []

@@ -54,6 +54,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from medvqa._path_guard import UnsafePathError, read_regular
 from medvqa.benchmark._images import ImageLoadError
 
 
@@ -287,9 +288,8 @@ def fingerprint_file(path: str, perceptual: bool = True) -> Fingerprint:
         ImageLoadError: the file cannot be read or does not decode.
 
     """
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as exc:
-        raise ImageLoadError(f"cannot read: {exc.strerror or exc}") from None
+    try:  # a regular file only: a FIFO would hang the audit
+        data = read_regular(path, shown="the file")
+    except UnsafePathError as exc:
+        raise ImageLoadError(str(exc).removeprefix("the file: ")) from None
     return fingerprint(data, perceptual)

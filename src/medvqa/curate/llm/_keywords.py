@@ -16,10 +16,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, Field, ValidationError
 
 from medvqa._resources import shipped_path
+from medvqa._yaml_loader import YamlError, load_yaml
 from medvqa.errors import BadInputError
 
 
@@ -70,8 +70,10 @@ def load_keywords(name_or_path: str | Path = "mira_ir") -> KeywordList:
     if text is None:
         raise BadInputError(f"{where}: not found (give a YAML file or 'mira_ir')")
     try:
-        return KeywordList.model_validate(yaml.safe_load(text))
-    except (ValidationError, yaml.YAMLError) as exc:
+        return KeywordList.model_validate(load_yaml(text, where))
+    except YamlError:
+        raise
+    except ValidationError as exc:
         raise BadInputError(f"{where}: not a keyword list: {str(exc).splitlines()[0]}") from None
 
 

@@ -13,9 +13,9 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from medvqa._yaml_loader import YamlError, load_yaml_file
 from medvqa.curate.llm._generate import Task
 from medvqa.curate.llm._texts import TextRecord, load_prompts, resource_path
 from medvqa.errors import BadInputError
@@ -119,8 +119,10 @@ def load_fewshot(path: str | Path | None = None) -> list[dict[str, Any]]:
     """
     path = Path(path) if path else resource_path("captions", "fewshot_ir.yaml")
     try:
-        examples = list(yaml.safe_load(path.read_text("utf-8"))["examples"])
-    except (OSError, yaml.YAMLError, KeyError, TypeError) as exc:
+        examples = list(load_yaml_file(path)["examples"])
+    except YamlError:
+        raise
+    except (OSError, KeyError, TypeError) as exc:
         raise BadInputError(f"{path}: not a few-shot file with 'examples': {exc}") from None
     for n, ex in enumerate(examples, start=1):
         try:

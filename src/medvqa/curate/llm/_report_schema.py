@@ -15,6 +15,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
+from medvqa._yaml_loader import load_yaml_file
 from medvqa.curate.llm._generate import Task, generate_structured
 from medvqa.curate.llm._texts import TextRecord, load_prompts, resource_path
 from medvqa.errors import BadInputError
@@ -115,7 +116,7 @@ def load_schema(name_or_path: str | Path) -> ReportSchema:
             f"--schema {name_or_path}: not a preset ({', '.join(PRESETS)}) or a file"
         )
     try:
-        return ReportSchema.model_validate(yaml.safe_load(text_path.read_text("utf-8")))
+        return ReportSchema.model_validate(load_yaml_file(text_path))
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])

@@ -1,0 +1,259 @@
+"""The path guard's contract: every command that opens a path written in data, every path form.
+
+A downloaded benchmark (or a folder to import) is untrusted. Each command below opens a path it
+read from data — an item's image, ``prompt_template``, ``items.jsonl`` itself, an import's image
+column — and is tried with each hostile form: an absolute path, ``..``, a link out of the
+folder, a FIFO (which would hang a plain ``open``) and a NUL byte. Every one must refuse with
+one line naming the file (exit 2), or, for imports, skip that row naming its line; never copy,
+embed or send the outside file, never hang, never a traceback. A SIGALRM bounds each test, so a
+hang fails instead of blocking the suite.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from _lung_bench import make_bench
+from _medvqa_cli import cli
+
+from medvqa.benchmark import ImageLoader, ImageLoadError
+from medvqa.schema import file_sha256
+
+FORMS = ("absolute", "dotdot", "link", "fifo", "nul")
+SECRET = b"MEDVQA-TEST-SECRET"
+#: A fragment of the refusal of each form.
+SAYS = {"absolute": "is an absolute path", "dotdot": "holds a '..' component",
+        "link": "(a link to", "fifo": "FIFO", "nul": "NUL byte"}
+
+
+@pytest.fixture(autouse=True)
+def _no_hang() -> Iterator[None]:
+    def hung(*_: object) -> None:
+        raise TimeoutError("the command hung (a FIFO opened blocking?)")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(60)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, old)
+
+
+def _secret(root: Path, like: Path) -> Path:
+    """A real image outside every benchmark, with a marker appended (still decodes)."""
+    path = root / "secret.jpeg"
+    path.write_bytes(like.read_bytes() + SECRET)
+    return path
+
+
+def _reseal(bench: Path) -> None:
+    card = json.loads((bench / "benchmark.json").read_text())
+    card["items_sha256"] = file_sha256(bench / "items.jsonl")
+    (bench / "benchmark.json").write_text(json.dumps(card))
+
+
+def hostile_image(root: Path, form: str) -> Path:
+    """A 6-item benchmark whose first item's image is ``form``."""
+    bench = make_bench(root / "B", 6)
+    lines = (bench / "items.jsonl").read_text().splitlines()
+    item = json.loads(lines[0])
+    rel = item["images"][0]
+    secret = _secret(root, bench / rel)
+    if form == "absolute":
+        item["images"] = [str(secret)]
+    elif form == "dotdot":
+        item["images"] = ["../secret.jpeg"]
+    elif form == "nul":
+        item["images"] = ["images/a\x00b.jpeg"]
+    elif form == "link":
+        (bench / rel).unlink()
+        (bench / rel).symlink_to(secret)
+    elif form == "fifo":
+        (bench / rel).unlink()
+        os.mkfifo(bench / rel)
+    lines[0] = json.dumps(item)
+    (bench / "items.jsonl").write_text("\n".join(lines) + "\n")
+    _reseal(bench)
+    return bench
+
+
+def hostile_template(root: Path, form: str) -> Path:
+    """A benchmark whose ``prompt_template`` is ``form`` (a valid template lies outside)."""
+    bench = make_bench(root / "B", 6)
+    outside = root / "local.yaml"
+    outside.write_text("name: local\ntemplates: {single: 'SECRET {question}'}\n")
+    name = {"absolute": str(outside), "dotdot": "../local.yaml", "link": "t.yaml",
+            "fifo": "t.yaml", "nul": "t\x00.yaml"}[form]
+    if form == "link":
+        (bench / "t.yaml").symlink_to(outside)
+    elif form == "fifo":
+        os.mkfifo(bench / "t.yaml")
+    card = json.loads((bench / "benchmark.json").read_text())
+    card["prompt_template"] = name
+    (bench / "benchmark.json").write_text(json.dumps(card))
+    return bench
+
+
+def _err(capsys: pytest.CaptureFixture[str]) -> str:
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    return out.err
+
+
+def _no_secret_under(folder: Path) -> None:
+    for path in folder.rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            assert SECRET not in path.read_bytes(), path
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_validate_refuses_an_image(form: str, tmp_path: Path, capsys) -> None:
+    bench = hostile_image(tmp_path, form)
+    assert cli("validate", str(bench)) == 2
+    assert SAYS[form] in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("fmt", ["vlmevalkit", "parquet", "lmms-eval"])
+@pytest.mark.parametrize("form", FORMS)
+def test_export_refuses_an_image(form: str, fmt: str, tmp_path: Path, capsys) -> None:
+    bench = hostile_image(tmp_path, form)
+    out = tmp_path / "out"
+    assert cli("export", str(bench), "--format", fmt, "-o", str(out / "x.tsv")) == 2
+    err = _err(capsys)
+    assert "items.jsonl:1: images[0]:" in err and SAYS[form] in err
+    assert "nothing was exported" in err
+    assert not out.exists() or not any(out.rglob("*"))
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_the_runner_records_an_item_error(form: str, tmp_path: Path) -> None:
+    bench = hostile_image(tmp_path, form)
+    rel = json.loads((bench / "items.jsonl").read_text().splitlines()[0])["images"][0]
+    with pytest.raises(ImageLoadError) as refused:
+        ImageLoader(bench).load(rel)
+    assert SAYS[form] in str(refused.value)
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_audit_and_card_skip_the_image_without_hanging(form: str, tmp_path: Path,
+                                                       capsys) -> None:
+    bench = hostile_image(tmp_path, form)
+    assert cli("audit", str(bench), "--no-html") in {0, 3}
+    findings = (bench / "audit.json").read_text()
+    assert "skipped by every image check" in findings
+    assert cli("card", str(bench)) == 0
+    _err(capsys)
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_review_export_refuses_an_accepted_image(form: str, tmp_path: Path, capsys) -> None:
+    from medvqa.review import ReviewStore, load_bench
+
+    bench = hostile_image(tmp_path, form)
+    db = tmp_path / "r.sqlite"
+    store = ReviewStore(str(db))
+    key = load_bench(bench).key
+    store.add_reviewer("a", "reviewer", [key])
+    (reviewer,) = store.reviewers()
+    for n in range(6):
+        store.record_decision(nonce=str(n), bench=key, item_id=f"lung-{n:03d}",
+                              reviewer=reviewer, kind="review", verdict="accept")
+    out = tmp_path / "v2"
+    assert cli("review", "export", str(bench), "-o", str(out), "--db", str(db),
+               "--per-item", "1") == 2
+    err = _err(capsys)
+    assert "item lung-000: images[0]:" in err and SAYS[form] in err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_a_prompt_template_outside_the_benchmark_is_refused(form: str, tmp_path: Path,
+                                                            capsys) -> None:
+    bench = hostile_template(tmp_path, form)
+    assert cli("validate", str(bench)) == 2
+    assert "prompt_template" in capsys.readouterr().out
+    assert cli("run", str(bench), "-m", "random", "-o", str(tmp_path / "run")) == 2
+    err = _err(capsys)
+    assert "benchmark.json: prompt_template:" in err
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("form", ["link", "fifo"])
+def test_items_jsonl_itself_must_be_a_file_inside(form: str, tmp_path: Path, capsys) -> None:
+    bench = make_bench(tmp_path / "B", 6)
+    items = bench / "items.jsonl"
+    if form == "link":
+        outside = tmp_path / "elsewhere.jsonl"
+        shutil.move(items, outside)
+        items.symlink_to(outside)
+    else:
+        items.unlink()
+        os.mkfifo(items)
+    for argv in (["validate", str(bench)], ["export", str(bench), "--format", "vlmevalkit",
+                                             "-o", str(tmp_path / "x.tsv")],
+                 ["run", str(bench), "-m", "random", "-o", str(tmp_path / "run")]):
+        assert cli(*argv) == 2, argv
+        _err(capsys)
+    assert not (tmp_path / "run").exists()
+
+
+def _vqa_rad_source(root: Path, form: str) -> Path:
+    """A VQA-RAD JSON of three rows, the third naming its image in ``form``."""
+    rad = sorted((Path(__file__).resolve().parents[1] / "data" / "vqa_rad" /
+                  "VQA_RAD Image Folder").glob("*.jpg"))
+    folder = root / "src" / "VQA_RAD Image Folder"
+    folder.mkdir(parents=True)
+    for img in rad[:2]:
+        shutil.copy(img, folder / img.name)
+    secret = _secret(root, rad[2])
+    name = {"absolute": str(secret), "dotdot": "../../secret.jpeg", "link": "l.jpg",
+            "fifo": "f.jpg", "nul": "a\x00b.jpg"}[form]
+    if form == "link":
+        (folder / "l.jpg").symlink_to(secret)
+    elif form == "fifo":
+        os.mkfifo(folder / "f.jpg")
+    rows = [{"qid": i, "image_name": n, "question": "Is there a mass?", "answer": "yes",
+             "answer_type": "CLOSED", "phrase_type": "test_freeform", "question_type": "PRES"}
+            for i, n in enumerate([rad[0].name, rad[1].name, name])]
+    table = root / "src" / "VQA_RAD Dataset Public.json"
+    table.write_text(json.dumps(rows))
+    return table
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_import_vqa_rad_skips_the_row(form: str, tmp_path: Path, capsys) -> None:
+    table = _vqa_rad_source(tmp_path, form)
+    assert cli("import", "vqa_rad", str(table), "-o", str(tmp_path / "b")) == 0
+    out = capsys.readouterr()
+    assert "VQA_RAD Dataset Public.json:3:" in out.out + out.err
+    assert "2 items" in out.out + out.err
+    _no_secret_under(tmp_path / "b")
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_import_table_skips_the_row(form: str, tmp_path: Path, capsys) -> None:
+    lung = sorted((Path(__file__).resolve().parents[1] / "data" / "lc25000_lung_224" /
+                   "lung_image_sets" / "lung_n").glob("*.jpeg"))
+    src = tmp_path / "src"
+    src.mkdir()
+    shutil.copy(lung[0], src / "a.jpeg")
+    secret = _secret(tmp_path, lung[1])
+    name = {"absolute": str(secret), "dotdot": "../secret.jpeg", "link": "l.jpeg",
+            "fifo": "f.jpeg", "nul": "a\x00b.jpeg"}[form]
+    if form == "link":
+        (src / "l.jpeg").symlink_to(secret)
+    elif form == "fifo":
+        os.mkfifo(src / "f.jpeg")
+    rows = [{"q": "Is it benign?", "gt": "yes", "img": "a.jpeg"},
+            {"q": "Is it benign?", "gt": "no", "img": name}]
+    (src / "t.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert cli("import", "table", str(src / "t.jsonl"), "--map",
+               "question=q;answer=gt;image=img", "-o", str(tmp_path / "b")) == 0
+    out = capsys.readouterr()
+    assert "t.jsonl:2:" in out.out + out.err
+    _no_secret_under(tmp_path / "b")
