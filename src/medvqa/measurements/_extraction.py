@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from medvqa.measurements._blind_sets import blind_figures
 from medvqa.measurements._figure import BenchFigure
 from medvqa.measurements._rules_build import rules_build
 
@@ -84,6 +85,25 @@ def rule_figures(rows: list[dict[str, Any]], parsed: list[Any]) -> list[BenchFig
         BenchFigure(_AREA, "rules: invalid rate, all responses",
                     sum(p.invalid for p in parsed) / len(parsed), "fraction"),
     ]
+
+
+def hostile_figures() -> list[BenchFigure]:
+    """The slowest strict decision on the hostile responses (target: at most 50 ms each)."""
+    from medvqa.reading import clear_caches, make_parser
+    from medvqa.reading._hostile import hostile_responses
+
+    parser = make_parser("strict")
+    options = {"A": "Pleural effusion", "B": "Pneumothorax", "C": "Normal"}
+    parser.parse("B", options, "single")  # the rule book is built once, before timing
+    slowest = 0.0
+    for response in hostile_responses().values():
+        clear_caches()
+        t0 = time.perf_counter()
+        parser.parse(response, options, "single")  # type: ignore[arg-type]
+        slowest = max(slowest, time.perf_counter() - t0)
+    ms = slowest * 1000
+    return [BenchFigure(_AREA, "rules: slowest decision on a hostile response (1 MB, JSON "
+                        "10,000 deep, binary, not text)", ms, "ms", "<= 50", ms <= 50)]
 
 
 def realistic_mix(n: int, seed: int = 0) -> list[tuple[str, dict[str, str], str, str]]:
@@ -226,7 +246,8 @@ def bench_extraction(quick: bool, extract: str | None = None) -> list[BenchFigur
     """
     rows = labelled_rows()
     parsed = _parse_all(rows)
-    figures = rule_figures(rows, parsed) + speed_figures(rows, quick)
+    figures = (rule_figures(rows, parsed) + blind_figures() + hostile_figures()
+               + speed_figures(rows, quick))
     spec = extract if extract is not None else (None if quick else "smollm2")
     if spec:
         from medvqa.errors import BadInputError

@@ -98,6 +98,8 @@ class Segment:
 
 _TAG: Final = re.compile(r"<(/?)(?:think|thinking|reasoning|thought)>|\u25c1(/?)think\u25b7",
                          re.IGNORECASE)
+#: An opening or closing reasoning tag (group 1 or 2 holds "/" for a closing one).
+TRACE_TAG: Final = _TAG
 
 
 def set_aside_reasoning(text: str) -> Reasoned:

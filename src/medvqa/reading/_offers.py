@@ -22,6 +22,7 @@ from typing import Final
 from medvqa.reading._answer_words import NO_WORDS, YES_WORDS
 from medvqa.reading._base import ParsedAnswer, abstain
 from medvqa.reading._book import RuleBook, word_tokens
+from medvqa.reading._locate import TRACE_TAG as _TRACE_TAG
 from medvqa.reading._options import OptionSet
 from medvqa.reading._scan import scan
 from medvqa.reading.rules import Kind
@@ -75,6 +76,9 @@ def offered_beside(full: str, body: str, chosen: str, ix: OptionSet, qtype: str,
               or _image_side(body, ix, bk))
     if undone is not None:
         return undone
+    reopened = _reopened(full, letters, ix, qtype, question, bk)
+    if reopened is not None:
+        return reopened
     contradicted = _concluded_otherwise(full, letters, ix, qtype, question, bk)
     if contradicted is not None:
         return contradicted
@@ -163,7 +167,7 @@ def _yes_and_no(body: str, ix: OptionSet) -> ParsedAnswer | None:
     """A yes and a no word among the first words of a yes/no answer ("Ja, nein — …")."""
     if not ix.yesno:
         return None
-    head = " ".join(body.split()[:3]).lower()
+    head = " ".join(body.split()[:4]).lower()
     # "Yes, no abnormality": a "no" before a word is its determiner, not the answer "no"
     head = _NO_BEFORE_WORD.sub(" ", head)
     if len(_yes_no_said(head, ix)) == 2:
@@ -197,6 +201,30 @@ def _image_side(body: str, ix: OptionSet, bk: RuleBook) -> ParsedAnswer | None:
     if bk.search(Kind.IMAGE_SIDE, lowered, word_tokens(lowered)) is None:
         return None
     return abstain("ambiguous", "laterality.image-side")
+
+
+def _reopened(full: str, chosen: frozenset[str], ix: OptionSet, qtype: str, question: str,
+              bk: RuleBook) -> ParsedAnswer | None:
+    """An answer followed by a reasoning block never closed that doubts it or names another.
+
+    The open block is set aside as thinking ("B <think>let me double-check"), but what it says
+    after the answer still reopens it: a hedge, a refusal, another option asserted, or a change
+    of mind naming any option ("… Edit: on second look, A").
+    """
+    opened = list(_TRACE_TAG.finditer(full))
+    if not opened or opened[-1].group(1) or opened[-1].group(2) or not full[
+            :opened[-1].start()].strip():
+        return None
+    tail = full[opened[-1].end():]
+    r = scan(tail, ix, qtype, question, bk=bk)
+    if r.verdict in ("hedge", "refusal"):
+        return abstain("not_committed", "structural.open-trace-after")
+    others = (r.asserted | _lone_letters(tail, ix)) - r.negated - chosen
+    lowered = tail.lower()
+    if (r.asserted - r.negated - chosen) or others and bk.any_of(
+            _REVISION, lowered, word_tokens(lowered)):
+        return abstain("not_committed", "structural.open-trace-after")
+    return None
 
 
 def _concluded_otherwise(full: str, chosen: frozenset[str], ix: OptionSet, qtype: str,

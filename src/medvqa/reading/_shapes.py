@@ -167,8 +167,27 @@ def _leaves(obj: Any, path: tuple[str, ...], bk: RuleBook, depth: int = 0) -> It
         yield Leaf(path, got[0], role, got[1])
 
 
+#: Deeper nesting than this is no answer's structure: the text is not decoded as JSON (a
+#: response nested 10,000 deep would otherwise be tried at every bracket).
+MAX_DEPTH: Final = 64
+_BRACKETS: Final = re.compile(r"[\[\]{}]")
+
+
+def _too_deep(text: str) -> bool:
+    """Whether brackets nest deeper than :data:`MAX_DEPTH` anywhere (strings not told apart)."""
+    depth = 0
+    for m in _BRACKETS.finditer(text):
+        depth += 1 if m.group() in "[{" else -1
+        if depth > MAX_DEPTH:
+            return True
+        depth = max(depth, 0)
+    return False
+
+
 def _json_shapes(text: str, bk: RuleBook) -> list[Shape]:
     out: list[Shape] = []
+    if _too_deep(text):
+        return out
     decoder = json.JSONDecoder(object_pairs_hook=_pairs)
     tries = 0
     i = 0
