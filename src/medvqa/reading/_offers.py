@@ -167,9 +167,8 @@ def _yes_and_no(body: str, ix: OptionSet) -> ParsedAnswer | None:
     """A yes and a no word among the first words of a yes/no answer ("Ja, nein — …")."""
     if not ix.yesno:
         return None
-    head = " ".join(body.split()[:4]).lower()
     # "Yes, no abnormality": a "no" before a word is its determiner, not the answer "no"
-    head = _NO_BEFORE_WORD.sub(" ", head)
+    head = " ".join(_NO_BEFORE_WORD.sub(" ", body[:120].lower()).split()[:4])
     if len(_yes_no_said(head, ix)) == 2:
         return abstain("ambiguous", "structural.yes-no-both")
     return None
