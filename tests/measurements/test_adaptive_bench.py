@@ -34,3 +34,18 @@ def test_a_small_zoo_with_and_without_exposure_control(monkeypatch):
         assert 0 < s["used"] <= 1 and s["n"] == 6
     # The same new models, the same targets: only the choice of items differs.
     assert by[5]["used"] >= by[1]["used"] - 0.1
+
+
+def test_the_section_names_its_targets_and_the_exposure_comparison(monkeypatch):
+    monkeypatch.setattr(_adaptive, "QUICK_ZOOS", ((10, 120, 1), (30, 150, 1)))
+    monkeypatch.setattr(_adaptive, "TEST_MODELS", 4)
+    monkeypatch.setattr(_adaptive, "_planted", lambda models, items, reps, seed: (0.9, 0.6))
+    monkeypatch.setattr(_adaptive, "_real_matrix", lambda tmp, quick, seed: [])
+    figures = {f.name: f for f in _adaptive.bench_adaptive(quick=True)}
+    label = "30 simulated models, 150 items"
+    assert figures[f"{label}: coverage of the 95 % interval"].target == ">= 0.93"
+    assert f"{label}: exposure, most-asked item's share of the models" in figures
+    assert any(n.startswith(f"{label}, no exposure control") for n in figures)
+    assert not any(n.startswith("10 simulated models, 120 items, no exposure") for n in figures)
+    recall = figures["planted label errors (5 %), 30 models: recall"]
+    assert recall.target == ">= 0.8" and recall.met
