@@ -120,3 +120,24 @@ def test_unreachable_target_stops_at_the_budget() -> None:
         for i in s.next_items():
             s.record(i, False)
     assert s.stop_reason() == "budget" and len(s.asked) == 5
+
+
+def test_adaptive_ability_agrees_with_girths_eap() -> None:
+    """The session's ability (posterior mean, standard-normal prior) is girth's EAP."""
+    girth = pytest.importorskip("girth")
+    truth, _, y = _zoo(40, 120, seed=4)
+    fit = calibrate(y, "2pl")
+    bank = ItemBank(fit.bank.a, fit.bank.d)  # no cases: every item independent evidence
+    rng = rng_for(4, "test-eap")
+    for m in range(5):
+        session = AdaptiveSession(bank, AdaptiveSettings(target_se=0.0, budget=30),
+                                  rng_for(4, "test-eap", m))
+        answers = rng.random(len(bank)) < 0.6
+        while session.stop_reason() is None:
+            for i in session.next_items():
+                session.record(i, bool(answers[i]))
+        asked = np.asarray(session.asked)
+        theirs = girth.ability_eap(answers[asked][:, None].astype(int), bank.b[asked],
+                                   bank.a[asked],
+                                   options={"quadrature_bounds": (-6, 6), "quadrature_n": 241})
+        assert session.estimate().theta == pytest.approx(float(theirs[0]), abs=2e-3)

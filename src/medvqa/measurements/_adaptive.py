@@ -10,7 +10,10 @@ Reported per zoo, pooled over replicates:
 * **items ratio**: benchmark items / mean items asked for that same interval width;
 * **Spearman**: rank correlation of the adaptive estimates with the full-run accuracies;
 * **error**: mean absolute error of the reconstructed full-benchmark accuracy;
-* **coverage**: share of adaptive 95 % intervals that hold the full-run accuracy.
+* **coverage**: share of adaptive 95 % intervals that hold the full-run accuracy;
+* **exposure**: the most-asked item's share of the tested models, and the share of the bank
+  asked at all (:func:`exposure`). At 30 models the same new models are also tested without
+  exposure control (always the single most informative item), to show what it changes.
 
 Planted label errors: 5 % of the items get their key moved to a plausible distractor; the
 calibration's label-error flags are scored for recall and precision against them.
@@ -30,9 +33,11 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
+from medvqa.irt import AdaptiveSettings
 from medvqa.measurements._figure import BenchFigure
 from medvqa.rng import rng_for
 
@@ -45,6 +50,8 @@ QUICK_ZOOS = ((10, 500, 1), (30, 1000, 2), (100, 2000, 1))
 TEST_MODELS = 50
 #: Share of items with a planted wrong key.
 PLANTED = 0.05
+#: Zoos per size with planted errors (50 each): 300 planted, recall within about ±0.05.
+PLANTED_REPLICATES = 6
 #: The issue's targets at 30 models.
 TARGETS = {"ratio": 3.0, "spearman": 0.95, "error": 0.02, "coverage": 0.93,
            "recall": 0.8, "precision": 0.5}
@@ -60,23 +67,63 @@ class HeldOut:
     high: float
     asked: int
     items: int
+    chosen: tuple[int, ...] = ()
+
+
+class Exposure(NamedTuple):
+    """How evenly adaptive tests spread over the bank (the point of exposure control).
+
+    Attributes:
+        max_rate: the most-asked item's share of the tested models (mean over replicates):
+            1 means every model was asked it, so it is the item a leak would hurt most.
+        mean_rate: the mean item's share (items asked / bank size, averaged).
+        used: share of the bank asked of at least one model.
+    """
+
+    max_rate: float
+    mean_rate: float
+    used: float
+
+
+def exposure(rows: list[list[HeldOut]]) -> Exposure:
+    """Item exposure over replicates, each a list of models tested on one bank.
+
+    >>> rep = [HeldOut(0.5, 0.5, 0.4, 0.6, 2, 4, (0, 1)), HeldOut(0.5, 0.5, 0.4, 0.6, 2, 4, (0, 2))]
+    >>> exposure([rep])
+    Exposure(max_rate=1.0, mean_rate=0.5, used=0.75)
+    """
+    rates = []
+    for rep in rows:
+        if not rep:
+            continue
+        counts = np.zeros(rep[0].items)
+        for h in rep:
+            counts[list(h.chosen)] += 1
+        rates.append(counts / len(rep))
+    if not rates:
+        return Exposure(float("nan"), float("nan"), float("nan"))
+    return Exposure(float(np.mean([r.max() for r in rates])),
+                    float(np.mean([r.mean() for r in rates])),
+                    float(np.mean([(r > 0).mean() for r in rates])))
 
 
 def _adaptive(bank: object, answers: np.ndarray, inflation: float, seed: int,
-              key: object) -> HeldOut:
+              key: object, randomesque: int = AdaptiveSettings.randomesque) -> HeldOut:
     """Test one model adaptively (its real answers) until its full-run width."""
-    from medvqa.irt import AdaptiveSession, AdaptiveSettings
+    from medvqa.irt import AdaptiveSession
 
     full = float(answers.mean())
     target = max(float(np.sqrt(full * (1 - full) / len(answers))), 1e-4)
-    session = AdaptiveSession(bank, AdaptiveSettings(target_se=target, inflation=inflation),  # type: ignore[arg-type]
+    settings = AdaptiveSettings(target_se=target, inflation=inflation, randomesque=randomesque)
+    session = AdaptiveSession(bank, settings,  # type: ignore[arg-type]
                               rng_for(seed, "bench-adaptive", key))
     est = session.estimate()
     while session.stop_reason(est) is None:
         for i in session.next_items():
             session.record(i, bool(answers[i]))
         est = session.estimate()
-    return HeldOut(full, est.value, est.low, est.high, est.asked, len(answers))
+    return HeldOut(full, est.value, est.low, est.high, est.asked, len(answers),
+                   tuple(session.asked))
 
 
 def _summary(rows: list[list[HeldOut]]) -> dict[str, float]:
@@ -93,10 +140,15 @@ def _summary(rows: list[list[HeldOut]]) -> dict[str, float]:
         "error": float(np.mean([abs(h.estimate - h.full) for h in flat])),
         "coverage": float(np.mean([h.low <= h.full <= h.high for h in flat])),
         "n": float(len(flat)),
+        "max_exposure": exposure(rows).max_rate,
+        "used": exposure(rows).used,
     }
 
 
-def _simulated(models: int, items: int, replicates: int, seed: int) -> dict[str, float]:
+def _simulated(models: int, items: int, replicates: int, seed: int,
+               controls: tuple[int, ...] = (AdaptiveSettings.randomesque,)
+               ) -> dict[int, dict[str, float]]:
+    """Per randomesque setting in ``controls``, the pooled figures of one zoo size."""
     from medvqa.irt import (
         Priors,
         calibrate,
@@ -106,7 +158,7 @@ def _simulated(models: int, items: int, replicates: int, seed: int) -> dict[str,
         simulate_items,
     )
 
-    rows: list[list[HeldOut]] = []
+    rows: dict[int, list[list[HeldOut]]] = {c: [] for c in controls}
     for r in range(replicates):
         rng = rng_for(seed, "bench-zoo", models, items, r)
         bank_true = simulate_items(items, rng)
@@ -117,9 +169,10 @@ def _simulated(models: int, items: int, replicates: int, seed: int) -> dict[str,
                                    compare=False).inflation
         new = correctness(bank_true, simulate_choices(bank_true, rng.normal(size=TEST_MODELS),
                                                       rng))
-        rows.append([_adaptive(cal.bank, new[m], inflation, seed, (models, items, r, m))
-                     for m in range(TEST_MODELS)])
-    return _summary(rows)
+        for c in controls:
+            rows[c].append([_adaptive(cal.bank, new[m], inflation, seed, (models, items, r, m),
+                                      randomesque=c) for m in range(TEST_MODELS)])
+    return {c: _summary(rows[c]) for c in controls}
 
 
 def _planted(models: int, items: int, replicates: int, seed: int) -> tuple[float, float]:
@@ -158,6 +211,10 @@ def _figures(label: str, s: dict[str, float], targeted: bool) -> list[BenchFigur
         fig("Spearman, adaptive vs full-run ranking", "spearman", "rho", ">="),
         fig("absolute error of the reconstructed accuracy", "error", "accuracy", "<="),
         fig("coverage of the 95 % interval", "coverage", "fraction", ">="),
+        BenchFigure("adaptive", f"{label}: exposure, most-asked item's share of the models",
+                    s["max_exposure"], "fraction"),
+        BenchFigure("adaptive", f"{label}: exposure, share of the items ever asked", s["used"],
+                    "fraction"),
     ]
 
 
@@ -212,11 +269,24 @@ def bench_adaptive(quick: bool) -> list[BenchFigure]:
     seed = 0
     out: list[BenchFigure] = []
     t0 = time.perf_counter()
+    control = AdaptiveSettings.randomesque
     for models, items, replicates in (QUICK_ZOOS if quick else ZOOS):
-        s = _simulated(models, items, replicates, seed)
-        out += _figures(f"{models} simulated models, {items} items", s, targeted=models == 30)
+        # At 30 models the same tests also run without exposure control, to show its effect.
+        controls = (control, 1) if models == 30 else (control,)
+        by = _simulated(models, items, replicates, seed, controls)
+        label = f"{models} simulated models, {items} items"
+        out += _figures(label, by[control], targeted=models == 30)
+        if 1 in by and control != 1:
+            none = by[1]
+            out += [BenchFigure("adaptive", f"{label}, no exposure control (always the most "
+                                "informative item): most-asked item's share of the models",
+                                none["max_exposure"], "fraction"),
+                    BenchFigure("adaptive", f"{label}, no exposure control: items asked (mean)",
+                                none["asked"], "items"),
+                    BenchFigure("adaptive", f"{label}, no exposure control: coverage of the "
+                                "95 % interval", none["coverage"], "fraction")]
     for models in (10, 30, 100):
-        recall, precision = _planted(models, 1000, 1 if quick else 3, seed)
+        recall, precision = _planted(models, 1000, 2 if quick else PLANTED_REPLICATES, seed)
         targeted = models == 30
         out.append(BenchFigure("adaptive", f"planted label errors (5 %), {models} models: "
                                "recall", recall, "fraction", ">= 0.8" if targeted else "",

@@ -20,8 +20,8 @@ FLAG_REASONS: dict[str, str] = {
                                "(negative discrimination): check the answer key",
     "consensus-other-answer": "most of the stronger models give one other answer: check the "
                               "answer key",
-    "other-answer-rises": "stronger models choose another answer more often: check the "
-                          "answer key",
+    "other-answer-rises": "stronger models turn to another answer more than to the key: "
+                          "check the answer key",
     "near-zero-discrimination": "right or wrong regardless of how strong the model is "
                                 "(near-zero discrimination): ambiguous or broken item?",
     "misfit": "answers do not follow the item model (misfit): check the item",

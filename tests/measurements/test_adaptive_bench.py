@@ -1,0 +1,51 @@
+"""The ``adaptive`` bench section's pieces: item exposure, and a small simulated zoo."""
+
+from __future__ import annotations
+
+import pytest
+
+from medvqa.measurements import _adaptive
+from medvqa.measurements._adaptive import HeldOut, exposure
+
+
+def _held(chosen: tuple[int, ...], items: int = 4) -> HeldOut:
+    return HeldOut(0.5, 0.5, 0.4, 0.6, len(chosen), items, chosen)
+
+
+def test_exposure_is_each_items_share_of_the_models_per_bank():
+    one = [_held((0, 1)), _held((0, 2))]  # item 0 asked of both models
+    other = [_held((3,)), _held((2,))]
+    e = exposure([one, other])
+    assert e.max_rate == pytest.approx((1.0 + 0.5) / 2)
+    assert e.mean_rate == pytest.approx((4 / 8 + 2 / 8) / 2)
+    assert e.used == pytest.approx((3 / 4 + 2 / 4) / 2)
+
+
+def test_exposure_of_nothing_is_undefined_not_an_error():
+    assert all(v != v for v in exposure([]))  # NaN
+
+
+def test_a_small_zoo_with_and_without_exposure_control(monkeypatch):
+    monkeypatch.setattr(_adaptive, "TEST_MODELS", 6)
+    by = _adaptive._simulated(10, 150, 1, 0, controls=(5, 1))
+    assert set(by) == {5, 1}
+    for s in by.values():
+        assert 0 < s["asked"] <= 150 and 0 < s["max_exposure"] <= 1
+        assert 0 < s["used"] <= 1 and s["n"] == 6
+    # The same new models, the same targets: only the choice of items differs.
+    assert by[5]["used"] >= by[1]["used"] - 0.1
+
+
+def test_the_section_names_its_targets_and_the_exposure_comparison(monkeypatch):
+    monkeypatch.setattr(_adaptive, "QUICK_ZOOS", ((10, 120, 1), (30, 150, 1)))
+    monkeypatch.setattr(_adaptive, "TEST_MODELS", 4)
+    monkeypatch.setattr(_adaptive, "_planted", lambda models, items, reps, seed: (0.9, 0.6))
+    monkeypatch.setattr(_adaptive, "_real_matrix", lambda tmp, quick, seed: [])
+    figures = {f.name: f for f in _adaptive.bench_adaptive(quick=True)}
+    label = "30 simulated models, 150 items"
+    assert figures[f"{label}: coverage of the 95 % interval"].target == ">= 0.93"
+    assert f"{label}: exposure, most-asked item's share of the models" in figures
+    assert any(n.startswith(f"{label}, no exposure control") for n in figures)
+    assert not any(n.startswith("10 simulated models, 120 items, no exposure") for n in figures)
+    recall = figures["planted label errors (5 %), 30 models: recall"]
+    assert recall.target == ">= 0.8" and recall.met
