@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from harness_corpus import MAX_CHARS
 from test_parsers_reference import REFERENCE_ROWS
 from test_parsers_strict_table import OPTIONS, ROWS
 from test_wratio import FUZZY_STAGE
@@ -87,7 +88,8 @@ def test_the_corpus_holds_the_decision_tables_golden_rows_rules_and_labelled_set
     labelled = [json.loads(line) for line in
                 shipped_text("resources", "answers", "labelled_responses.jsonl").splitlines()]
     wanted = {
-        "strict decision table": [(r, OPTIONS[o], q, qq) for _, q, o, r, _, qq in ROWS],
+        "strict decision table": [(r, OPTIONS[o], q, qq) for _, q, o, r, _, _, qq in ROWS
+                                  if not isinstance(r, str) or len(r) <= MAX_CHARS],
         "mammovqa reference rows": [(r, o, q, "") for o, q, r, _ in REFERENCE_ROWS],
         "mammovqa fuzzy stage rows": [(r, o, "single", "") for r, o, _ in FUZZY_STAGE],
         "rule examples": [(e.response, OPTION_SETS[e.options], e.qtype, e.question)
