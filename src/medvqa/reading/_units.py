@@ -53,7 +53,12 @@ molar concentration: nmol/L=1/1000000; \u00b5mol/L umol/L=1/1000; mmol/L=1; mol/
 #: Written unit → (its dimension, its size in the dimension's base unit). One-letter units are
 #: read only as written (m, s, h, g, l, L); the others in any case.
 UNITS: Final = _unit_table()
-_UNIT_CI: Final = {" ".join(k.lower().split()): v for k, v in UNITS.items() if len(k) > 1}
+def _folded(written: str) -> str:
+    """A unit's case-free key: lower case, one space, the micro sign as the Greek mu (NFKC)."""
+    return " ".join(written.lower().replace("\u00b5", "\u03bc").split())
+
+
+_UNIT_CI: Final = {_folded(k): v for k, v in UNITS.items() if len(k) > 1}
 #: Any written unit (longest first; one-letter units case-sensitive).
 UNIT_RE: Final = "|".join(
     (r"(?i:" + r"[ \t]+".join(map(re.escape, k.split())) + ")") if len(k) > 1 else re.escape(k)
@@ -62,4 +67,4 @@ UNIT_RE: Final = "|".join(
 
 def unit(written: str) -> tuple[str, Fraction]:
     """A written unit's dimension and size (any case for units of two letters or more)."""
-    return UNITS.get(written) or _UNIT_CI[" ".join(written.lower().split())]
+    return UNITS.get(written) or _UNIT_CI[_folded(written)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from medvqa.reading.rules._build import rule
+from medvqa.reading.rules._build import ex, rule
 from medvqa.reading.rules._types import Kind
 
 __all__ = ["SHAPES"]
@@ -30,5 +30,7 @@ SHAPES = (
          ("excluded", "exclude", "ruled", "rejected", "unlikely", "incorrect", "wrong",
           "eliminated", "distractor", "absent", "negative"),
          "A key whose values are rejected options.",
-         template='{{"answer": "B", "{}": "B"}}', options="CXR"),
+         template='{{"answer": "B", "{}": "B"}}', options="CXR",
+         examples=(ex('{"answer": "B", "excluded": ["A", "B"]}', "CXR"),),
+         counter=(ex('{"answer": "B", "excluded": ["A", "C"]}', "CXR", "B"),)),
 )
