@@ -46,10 +46,11 @@ BRAIN = {"A": "Glioblastoma (GBM)", "B": "Meningioma", "C": "Crohn's disease"}
 ZH = {"A": "是", "B": "否"}
 NY = {"A": "No", "B": "Yes"}
 DIST = {"A": "Regional distribution", "B": "Segmental distribution"}
+SH = {"A": "Type I", "B": "Type II", "C": "Type III", "D": "Type IV"}
 OPTIONS = {"LR": LR, "YN": YN, "PE": PE, "BD": BD, "LUNG": LUNG, "ST": ST, "GL": GL, "CA": CA,
            "MM": MM, "SK": SK, "MH": MH, "CXR": CXR, "LIVER": LIVER, "ORG": ORG, "EMB": EMB,
            "ICH": ICH, "OCT": OCT, "DERM": DERM, "BRAIN": BRAIN, "ZH": ZH, "NY": NY,
-           "DIST": DIST}
+           "DIST": DIST, "SH": SH}
 PTX_Q = "Is there a pneumothorax?"
 
 # (family, question type, options, response, expected, rule id[, question])
@@ -804,6 +805,37 @@ TABLE: list[Row] = [
     ("findings", "yesno", "YN", "Pneumothorax: absent.", "B", "finding.label", PTX_Q),
     ("findings", "yesno", "YN", "The DWI signal is T2 shine-through rather than restriction.",
      "B", "finding.absent-contrast", "Is there restricted diffusion?"),
+    # --- findings stated absent in other languages ---
+    ("findings", "yesno", "YN", "No se observa neumotórax.", "B", "finding.absent-lead.es",
+     "¿Hay neumotórax?"),
+    ("findings", "yesno", "YN", "Sem sinais de pneumotórax.", "B", "finding.absent-lead.pt",
+     "Há pneumotórax?"),
+    ("findings", "yesno", "YN", "Pas de pneumothorax.", "B", "finding.absent-lead.fr",
+     "Y a-t-il un pneumothorax ?"),
+    ("findings", "yesno", "YN", "Non è presente pneumotorace.", "B", "finding.absent-lead.it",
+     "C'è uno pneumotorace?"),
+    ("findings", "yesno", "YN", "Kein Pneumothorax.", "B", "finding.absent-lead.de",
+     "Liegt ein Pneumothorax vor?"),
+    # --- a second reading beside the answer, on every path ---
+    ("second reading", "single", "PE", "Pneumothorax. Second most likely would be a pleural "
+     "effusion.", None, "alternative.second-reading"),
+    ("second reading", "single", "PE", "B. If that is wrong, A.", None,
+     "alternative.second-reading"),
+    ("second reading", "single", "PE",
+     "Pneumothorax if the line is real, pleural effusion if it is a fold.", None,
+     "alternative.conditional"),
+    ("second reading", "yesno", "YN", "Yes if the line is real, no if it is a fold.", None,
+     "alternative.conditional", PTX_Q),
+    ("second reading", "single", "PE", "B. Actually, no.", None, "revision.left-open"),
+    ("second reading", "yesno", "YN", "Yes.\n\nUpdate: on second look, no.", None,
+     "revision.left-open", PTX_Q),
+    ("second reading", "single", "PE", "Pneumothorax (a pleural line). Answer: A", None,
+     "structural.two-answers"),
+    ("second reading", "single", "LR", "The pneumothorax is on the left of the image.", None,
+     "laterality.image-side"),
+    ("second reading", "single", "SH",
+     "The fracture line runs through the physis, so Salter-Harris type I", None,
+     "structural.cut-off-prefix"),
 ]
 
 

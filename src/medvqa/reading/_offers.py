@@ -23,7 +23,7 @@ from medvqa.reading._answer_words import NO_WORDS, YES_WORDS
 from medvqa.reading._base import ParsedAnswer, abstain
 from medvqa.reading._book import RuleBook, word_tokens
 from medvqa.reading._locate import TRACE_TAG as _TRACE_TAG
-from medvqa.reading._options import OptionSet
+from medvqa.reading._options import OptionSet, bag_mentions
 from medvqa.reading._scan import scan
 from medvqa.reading.rules import Kind
 
@@ -61,19 +61,24 @@ _YES_NO: Final = re.compile(r"(?<!\w)(" + "|".join(
 
 
 def offered_beside(full: str, body: str, chosen: str, ix: OptionSet, qtype: str,
-                   question: str, bk: RuleBook) -> ParsedAnswer | None:
+                   question: str, bk: RuleBook, one_named: bool = False) -> ParsedAnswer | None:
     """The abstention a second reading beside ``chosen`` calls for, or None (the credit stays).
 
     ``full``: the whole (normalized) response; ``body``: the same with its reasoning trace set
-    aside.
+    aside; ``one_named``: the quick reading read it, a plain sentence that names one option
+    and no other, so no check that needs another option named can apply.
     """
     letters = frozenset((chosen,))
     conflict = _position_conflict(body, letters, ix, qtype, question, bk)
     if conflict is not None:
         return conflict
-    undone = (_cut_on_a_prefix(body, chosen, ix) or _yes_and_no(body, ix)
-              or _two_answers(body, letters, ix, qtype, question, bk)
-              or _image_side(body, ix, bk))
+    undone = _cut_on_a_prefix(body, chosen, ix) or _image_side(body, ix, bk)
+    if undone is not None:
+        return undone
+    if one_named:
+        lowered = body.lower()
+        return _left_open(body, lowered, word_tokens(lowered), letters, ix, qtype, question, bk)
+    undone = _yes_and_no(body, ix) or _two_answers(body, letters, ix, qtype, question, bk)
     if undone is not None:
         return undone
     reopened = _reopened(full, letters, ix, qtype, question, bk)
@@ -235,7 +240,8 @@ def _concluded_otherwise(full: str, chosen: frozenset[str], ix: OptionSet, qtype
     """
     lowered = full.lower()
     words = word_tokens(lowered)
-    if not bk.any_of(_CONCLUSION, lowered, words):
+    if not bk.any_of(_CONCLUSION, lowered, words) or not _names_another(full, lowered, chosen,
+                                                                         ix):
         return None
     revised = [s for s, _, _ in bk.spans(Kind.REVISION, lowered, words)] \
         if bk.any_of(_REVISION, lowered, words) else []
@@ -254,6 +260,19 @@ def _concluded_otherwise(full: str, chosen: frozenset[str], ix: OptionSet, qtype
         if said and not said & chosen:
             return abstain("ambiguous", "conclusion.contradicts")
     return None
+
+
+def _names_another(text: str, lowered: str, chosen: frozenset[str], ix: OptionSet) -> bool:
+    """Whether a text may name another option than ``chosen`` (its words, values or letter).
+
+    A gate before clauses are read: False only where no other option can be asserted.
+    """
+    if ix.yesno or ix.values() is not None:
+        return True  # yes/no words and values are read by their own rules
+    if any(ks - chosen for _, _, ks in ix.phrases.find(text, lowered)):
+        return True
+    return bool(_lone_letters(text, ix) - chosen) or bool(
+        {k for _, _, ks in bag_mentions(text, ix, []) for k in ks} - chosen)
 
 
 def _yes_no_said(lowered: str, ix: OptionSet) -> frozenset[str]:

@@ -117,28 +117,33 @@ class StrictParser:
 def read_response(text: str, qtype: str, ix: OptionSet, question: str,
                   bk: RuleBook, quick: bool = True) -> tuple[ParsedAnswer, bool]:
     """The parsed answer of a response and whether it depended on the question."""
-    got, used, body = _read(text, qtype, ix, question, bk, quick)
+    got, used, body, plain = _read(text, qtype, ix, question, bk, quick)
     if isinstance(got.choice, str) and qtype != "multi":
-        undone = offered_beside(normalize(text), body, got.choice, ix, qtype, question, bk)
+        undone = offered_beside(normalize(text), body, got.choice, ix, qtype, question, bk,
+                                one_named=plain)
         if undone is not None:
             return undone, used
     return got, used
 
 
 def _read(text: str, qtype: str, ix: OptionSet, question: str,
-                  bk: RuleBook, quick: bool = True) -> tuple[ParsedAnswer, bool, str]:
-    """The parsed answer, whether it depended on the question, and the body it read."""
+                  bk: RuleBook, quick: bool = True) -> tuple[ParsedAnswer, bool, str, bool]:
+    """The parsed answer and how it was read.
+
+    Also whether it depended on the question, the body it read, and whether the quick reading
+    read it (a plain sentence naming one option).
+    """
     text = normalize(text)
     reasoned = set_aside_reasoning(text)
     body = reasoned.text
     if reasoned.trace and not body.strip(_BLANK):
-        return abstain("not_committed", "structural.trace-only"), False, body
+        return abstain("not_committed", "structural.trace-only"), False, body, False
     if cut_off(body):
-        return abstain("not_committed", "structural.cut-off"), False, body
+        return abstain("not_committed", "structural.cut-off"), False, body, False
     if quick and not reasoned.trace and qtype in ("single", "grade"):
         plain = quick_read(body.strip(), ix, bk, question)
         if plain is not None:
-            return plain, False, body
+            return plain, False, body, True
     lowered = body.lower()
     tokens = word_tokens(lowered)
     lead = bk.search(Kind.HEDGE_LEAD, lowered, tokens)
@@ -165,7 +170,7 @@ def _read(text: str, qtype: str, ix: OptionSet, question: str,
 
         got = from_segments(body, segments, qtype, ix, question, bk, read_segment)
         if got is not None:
-            return got[0], got[1], body
+            return got[0], got[1], body, False
     reading = scan(body, ix, qtype, question, bare=len(body) <= 40, bk=bk)
     span = restated(body, ix) if reading.verdict is None else None
     if span is not None:
@@ -178,11 +183,11 @@ def _read(text: str, qtype: str, ix: OptionSet, question: str,
         words = word_tokens(low)
         plan = bk.search(Kind.PLAN, low, words)
         if plan is not None:
-            return abstain("not_committed", plan[0]), reading.used_question, body
+            return abstain("not_committed", plan[0]), reading.used_question, body, False
         deferral = bk.search(Kind.DEFERRAL, low, words)
         if deferral is not None:
-            return abstain("not_committed", deferral[0]), reading.used_question, body
-    return parsed, reading.used_question, body
+            return abstain("not_committed", deferral[0]), reading.used_question, body, False
+    return parsed, reading.used_question, body, False
 
 
 # (lower case only: "Answer: A" ends with a letter, not the article)
