@@ -6,7 +6,7 @@ motion blur, defocus blur) at levels 1–5, level 0 being the clean image. The s
 follow the spirit of Hendrycks & Dietterich's ImageNet-C (the reference PathMMU cites through
 Zhang et al. 2022), re-parametrised so that every table is monotone (PSNR against the clean
 image falls as severity rises) and written with OpenCV/NumPy: the ``imagecorruptions`` package
-has no hue corruption and its glass blur takes ~46 s per 1024² image (MEASUREMENTS.md).
+has no hue corruption and its glass blur takes ~46 s per 1024² image (measured).
 
 Each corruption is a pure function ``fn(image, severity, rng) -> image`` on a ``uint8`` array,
 ``H×W`` (greyscale) or ``H×W×3`` (BGR, OpenCV's order). Greyscale stays greyscale. Spatial

@@ -35,7 +35,7 @@ def write_synthetic_bench(root: Path, n: int, image_size: int = 0, seed: int = 0
     """Write a BENCH/ of ``n`` four-option items; with ``image_size``, one distinct PNG each.
 
     Images are smooth gradients with mild noise, every one distinct: ~260 KB PNGs (~350 KB of
-    base64), the size MEASUREMENTS.md timed HTTP clients with.
+    base64), the size HTTP clients were timed with.
     """
     rng = np.random.default_rng(seed)
     store = ImageStore(root)

@@ -8,7 +8,7 @@ default is sdpa; ``flash_attention_2`` needs the flash-attn package). Every choi
 before any weight is read, so a wrong flag costs one line and exit 2, not a 30 s load.
 
 The KV cache: on a GPU a plain ``generate`` loop is launch-bound (≈ 55 ms per decode step for a
-2B model on an H100, MEASUREMENTS.md), and ``cache_implementation="static"`` removes most of
+2B model on an H100, measured), and ``cache_implementation="static"`` removes most of
 that (≈ 10× at batch 1). So ``cache="auto"`` is static on CUDA for models that take a
 ``Cache`` object, dynamic elsewhere; if a static-cache generation raises, the backend falls back
 to dynamic once and records why (:func:`generate_with_fallback`).

@@ -2,7 +2,7 @@
 
 vLLM, SGLang, Ollama, LM Studio and OpenAI all speak this protocol. aiohttp is used because the
 runner's throughput target (≥ 1,000 items/s) is out of reach for the openai SDK and httpx on two
-cores (MEASUREMENTS.md). Each image's ``data:`` URL is built once and its JSON fragment reused,
+cores (measured). Each image's ``data:`` URL is built once and its JSON fragment reused,
 so a request costs one small ``json.dumps`` plus string joins. The API key is read here, from
 the environment variable the user names, and is sent only as a header: it never enters
 ``params``, ``info``, error messages, logs or stored answers (an answer that echoes it has it

@@ -2,7 +2,7 @@
 
 A serving engine batches continuously and keeps the GPU busy, so it is the way to run an
 open-weights model over many items (a plain ``generate`` loop reaches a few per cent of a GPU,
-MEASUREMENTS.md). This module only launches the engine's own OpenAI-compatible server as a
+measured). This module only launches the engine's own OpenAI-compatible server as a
 child process, polls ``GET /v1/models`` until it answers, and returns the ``openai:`` spec to
 give ``medvqa run``. The engines are optional extras, never imported here: whether one is
 installed is checked with ``importlib.util.find_spec`` and a missing one is one line.

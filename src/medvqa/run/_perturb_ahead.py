@@ -2,7 +2,7 @@
 
 A control run asks every item under several image conditions; perturbing and PNG-encoding
 those images is CPU work that, done in the runner's request builder, competes with the event
-loop for the GIL (MEASUREMENTS.md: the conditions added 62–73 % to a run). Here the items are
+loop for the GIL (measured: the conditions added 62–73 % to a run). Here the items are
 taken in blocks of :data:`BLOCK`; while the runner builds the requests of one block, the
 perturbations of the next ones are computed by worker processes (one per core, started lazily;
 plain child processes, see :mod:`._perturb_worker`). Each result is written to the run's

@@ -12,7 +12,7 @@ ways, chosen by cost:
 - *types*: units with identical rows are exchangeable, so resampling n units with replacement
   gives Multinomial(n, count_t / n) copies of each distinct row t. With 0/1 outcomes there are
   only a few distinct rows, so 9,999 resamples of 100,000 items take milliseconds
-  (MEASUREMENTS.md: "for 0/1 outcomes the resampled mean is exactly Binomial(N, p)/N").
+  (for 0/1 outcomes the resampled mean is exactly Binomial(N, p)/N).
 - *gather*: draw unit indices and sum their rows, in chunks of ~12 M cells (~100 MB), when
   rows are mostly distinct (e.g. per-case region F1 sums).
 
