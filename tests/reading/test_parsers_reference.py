@@ -1,5 +1,5 @@
-"""The ``mammovqa`` and ``pathmmu`` styles against the reference examples of
-the published scorers' described behaviour, and against plain re-statements of the described algorithms."""
+"""The ``mammovqa`` and ``pathmmu`` styles against the published scorers' described examples,
+and against plain re-statements of the described algorithms."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ FIVE = {"A": "Hepatitis A", "B": "Cirrhosis", "C": "Hepatitis C infection", "D":
         "E": "Normal liver"}
 
 
-# --- mammovqa: every example of the published scorers' described behaviour, row by row --------------------------
+# --- mammovqa: every described example of the published scorer, row by row ---------------
 
 DENSITY = {"A": "Heterogeneously dense", "B": "Extremely dense", "C": "Fatty",
            "D": "Scattered fibroglandular densities"}
@@ -78,7 +78,7 @@ def test_mammovqa_refusal_still_lands_on_an_option():
 # --- mammovqa: the pruned, cached implementation equals the plain algorithm ----------------
 
 def _plain_mammovqa(response: str, options: dict[str, str]) -> str | None:
-    """the published scorers' described behaviour's single-choice steps 1-5, with no caching and no pruning.
+    """The published scorer's single-choice steps 1-5, with no caching and no pruning.
 
     Step 4 is fuzzywuzzy itself where it is installed (the ``test`` extra), else the parser's
     own WRatio (checked against fuzzywuzzy in ``test_wratio.py``).
@@ -220,8 +220,8 @@ DUP = {"A": "Steatosis", "B": "Cirrhosis", "C": "Steatosis", "D": "Normal liver"
 
 
 def test_pathmmu_duplicate_option_texts_count_as_the_same_answer(tmp_path):
-    # the published scorers' described behaviour: the prediction is the chosen letter's text, right when it equals
-    # the gold text. C and A read "Steatosis", so answering C to a gold A is right.
+    # as the published scorer describes it: the prediction is the chosen letter's text, right when
+    # it equals the gold text. C and A read "Steatosis", so answering C to a gold A is right.
     from medvqa.reading._batch import parse_records
 
     lines = [{"id": "q1", "response": "(C)", "options": DUP, "answer": "A"},

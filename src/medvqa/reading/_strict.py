@@ -41,6 +41,7 @@ from medvqa.reading._locate import Segment, final_segments, set_aside_reasoning
 from medvqa.reading._marks import forget_kinds
 from medvqa.reading._offers import offered_beside
 from medvqa.reading._options import OptionSet, forget_option_sets, option_set, options_of
+from medvqa.reading._positions import position_letter, strip_special_tokens
 from medvqa.reading._quick import quick_read
 from medvqa.reading._scan import LEAD, Reading, restated, scan
 from medvqa.reading._text import normalize
@@ -119,8 +120,8 @@ def read_response(text: str, qtype: str, ix: OptionSet, question: str,
     """The parsed answer of a response and whether it depended on the question."""
     got, used, body, plain = _read(text, qtype, ix, question, bk, quick)
     if isinstance(got.choice, str) and qtype != "multi":
-        undone = offered_beside(normalize(text), body, got.choice, ix, qtype, question, bk,
-                                one_named=plain)
+        undone = offered_beside(strip_special_tokens(normalize(text)), body, got.choice, ix,
+                                qtype, question, bk, one_named=plain)
         if undone is not None:
             return undone, used
     return got, used
@@ -133,7 +134,7 @@ def _read(text: str, qtype: str, ix: OptionSet, question: str,
     Also whether it depended on the question, the body it read, and whether the quick reading
     read it (a plain sentence naming one option).
     """
-    text = normalize(text)
+    text = strip_special_tokens(normalize(text))
     reasoned = set_aside_reasoning(text)
     body = reasoned.text
     if reasoned.trace and not body.strip(_BLANK):
@@ -178,6 +179,10 @@ def _read(text: str, qtype: str, ix: OptionSet, question: str,
         if rest.asserted:
             reading = rest
     parsed = decide(reading, qtype)
+    if parsed.reason in ("no_answer", "out_of_range") and qtype != "multi":
+        by_place = position_letter(body, ix)
+        if by_place is not None and not reading.negated:
+            return one_choice(by_place, "structural.option-position"), False, body, False
     if parsed.reason == "no_answer":
         low = body.lower()
         words = word_tokens(low)

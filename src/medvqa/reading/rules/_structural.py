@@ -30,8 +30,9 @@ STRUCTURAL = (
                    ex("<think>The answer is A.</think> B", "CXR", "B"))),
     rule("structural.letters", _S, (),
          "A response that is letters only, after an optional answer lead, names those letters "
-         "('B', '(B).', 'Answer: A, C').",
+         "('B', '(B).', 'Answer: A, C'); tokenizer markers after it ('<|endoftext|>') are no text.",
          examples=(ex("B", "LR", "B"), ex("(B)", "LR", "B"), ex("Answer: (B).", "LR", "B"),
+                   ex("B<|endoftext|><|endoftext|>", "LR", "B"),
                    ex("A, C", "MM", ("A", "C"), "multi"))),
     rule("structural.out-of-range", _S, (),
          "A letter that is not an option in an answer position (`out_of_range`).",
@@ -98,4 +99,12 @@ STRUCTURAL = (
          "Before the located answer, the chosen option negated and never asserted makes it "
          "ambiguous.",
          examples=(ex("Pneumothorax is ruled out. The answer is B.", "CXR"),)),
+    rule("structural.option-position", _S, (),
+         "Where nothing else reads an answer, an option named by its place ('option 2', 'the "
+         "second option') or, on a yes/no or left/right item, a capital that is one option's "
+         "initial ('Y', 'R').",
+         examples=(ex("The correct choice is option 2.", "CXR", "B"),
+                   ex("The second option is correct.", "CXR", "B"),
+                   ex("R", "LR", "B"), ex("Y", "YN", "A", "yesno")),
+         counter=(ex("Option 2 or option 3.", "CXR"), ex("Option 7.", "CXR"))),
 )
