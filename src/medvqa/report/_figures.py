@@ -1,11 +1,12 @@
 """The figures of one benchmark's section: each draws every model of it at once.
 
 A zoo of 12 models under 8 conditions gets the same handful of figures as one model: accuracy
-with intervals (one bar per model), accuracy per category (a radar up to
-:data:`MAX_RADAR` categories, a heatmap up to :data:`MAX_HEATMAP`, beyond that the table alone),
+with intervals (one bar per model), accuracy per category (a dot plot with intervals up to
+:data:`MAX_DOTS` categories, a heatmap up to :data:`MAX_HEATMAP`, beyond that the table alone),
 confusion matrices of the :data:`MAX_CONFUSION` best models, one degradation figure (a panel per
 corruption, a line per model) and one failure-mode heatmap (rule tags; the LLM judge's labels
 apart). So the page stays a few megabytes and opens at once whatever the number of runs.
+Every figure draws a model in the report's one style for it (:mod:`medvqa.report._colours`).
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from typing import Any
 from medvqa.conditions import describe
 from medvqa.report import _plots
 
-#: Categories up to which the per-category figure is a radar …
-MAX_RADAR = 12
+#: Categories up to which the per-category figure is a dot plot with intervals …
+MAX_DOTS = 12
 #: … and up to which it is a heatmap (beyond: the table only).
 MAX_HEATMAP = 60
 #: Confusion matrices drawn (the best-ranked models; the rest are in metrics.json).
@@ -29,7 +30,8 @@ Figure = tuple[str, str]
 
 
 def accuracy_figures(name: str, labels: list[str], blocks: list[Any], categories: list[str],
-                     per_category: dict[str, list[float | None]]) -> list[Figure]:
+                     per_category: dict[str, list[Any]], styles: dict[str, Any],
+                     by: str = "category") -> list[Figure]:
     """Accuracy with intervals, accuracy per category and the best models' confusion matrices.
 
     Args:
@@ -37,19 +39,24 @@ def accuracy_figures(name: str, labels: list[str], blocks: list[Any], categories
         labels: model labels, best first.
         blocks: each model's baseline ConditionMetrics, in the same order.
         categories: the breakdown's groups.
-        per_category: model → accuracy per category (None where not scored).
+        per_category: model → per category ``(value, low, high)`` (None where not scored).
+        styles: model → (colour, marker), the report's one mapping.
+        by: the breakdown's name, for the titles.
     """
     out: list[Figure] = []
     if blocks:
         overall = [b.overall for b in blocks]
         out.append(("Accuracy with 95 % CI", _plots.ci_bars(
             labels, [o.accuracy.value for o in overall], [o.accuracy.ci for o in overall],
-            overall[0].random_baseline, name)))
-    if 3 <= len(categories) <= MAX_RADAR and per_category:
-        out.append(("Accuracy per category", _plots.radar(categories, per_category, name)))
-    elif MAX_RADAR < len(categories) <= MAX_HEATMAP and per_category:
-        out.append(("Accuracy per category", _plots.heatmap(
-            list(per_category), categories, list(per_category.values()), name)))
+            overall[0].random_baseline, name, [styles[label].colour for label in labels])))
+    if 2 <= len(categories) <= MAX_DOTS and per_category:
+        out.append((f"Accuracy per {by} with 95 % CI", _plots.category_dots(
+            categories, per_category, styles, f"{name}: accuracy per {by}")))
+    elif MAX_DOTS < len(categories) <= MAX_HEATMAP and per_category:
+        out.append((f"Accuracy per {by}", _plots.heatmap(
+            list(per_category), categories,
+            [[None if c is None else c[0] for c in v] for v in per_category.values()],
+            f"{name}: accuracy per {by}")))
     confusions = [(label, b.confusion) for label, b in zip(labels, blocks, strict=True)
                   if b.confusion]
     for label, conf in confusions[:MAX_CONFUSION]:
@@ -61,13 +68,15 @@ def accuracy_figures(name: str, labels: list[str], blocks: list[Any], categories
     return out
 
 
-def control_figures(name: str, runs: list[Any], baseline: float | None) -> list[Figure]:
+def control_figures(name: str, runs: list[Any], baseline: float | None,
+                    styles: dict[str, Any] | None = None) -> list[Figure]:
     """Degradation under corruption and failure modes of every run, one figure each.
 
     Args:
         name: the benchmark.
         runs: the section's runs (:class:`~medvqa.report._report.LoadedRun`), best first.
         baseline: the random-guess accuracy line.
+        styles: model → (colour, marker), the report's one mapping.
     """
     out: list[Figure] = []
     curves: dict[str, dict[str, list[float | None]]] = {}
@@ -76,7 +85,7 @@ def control_figures(name: str, runs: list[Any], baseline: float | None) -> list[
             curves[r.label] = found
     if curves:
         out.append(("Accuracy under corruption (each model)",
-                    _plots.degradation_grid(curves, baseline, name)))
+                    _plots.degradation_grid(curves, baseline, name, styles)))
     rules = _failure_grid(runs, _rule_tags)
     if rules:
         out.append(("Failure modes (rule-based tags)", _plots.heatmap(

@@ -15,6 +15,7 @@ from medvqa.report._report import (
     COLLAPSE_ROWS,
     COLUMNS,
     HEADERS,
+    TRANSPOSE_AFTER,
     BenchmarkSection,
     build_sections,
     methods_text,
@@ -38,17 +39,26 @@ _HEADLINE_KEYS = ("benchmark", "model", "n", "accuracy", "random", "frequent", "
 
 
 def render_html(sections: list[BenchmarkSection], methods: str,
-                builds: list[dict[str, object]] | None = None) -> str:
-    """The report page; CSS and SVG inline, no external resource."""
+                builds: list[dict[str, object]] | None = None, items_page: str = "") -> str:
+    """The report page; CSS and SVG inline, no external resource.
+
+    ``items_page``: the item view's file name beside the report ("" when none was written);
+    each table row and figure then links to the items behind it.
+    """
     from jinja2 import Environment, select_autoescape
 
+    from medvqa.report._items_page import items_href
+
     env = Environment(autoescape=select_autoescape(["html"]), keep_trailing_newline=True)
+    env.globals["items"] = (lambda bench, **f: items_href(items_page, bench, **f)) \
+        if items_page else None
     template = env.from_string(
         shipped_text("report", "templates", "report.html.j2")
     )
     return template.render(sections=sections, methods=methods, columns=COLUMNS,
                            headers=_HEADERS, version=__version__, builds=builds or [],
-                           collapse=COLLAPSE_ROWS, intro=INTRO, sample_rule=SAMPLE_RULE)
+                           collapse=COLLAPSE_ROWS, intro=INTRO, transpose=TRANSPOSE_AFTER,
+                           sample_rule=SAMPLE_RULE)
 
 
 def _md_table(header: list[str], rows: list[list[object]]) -> list[str]:
@@ -118,13 +128,19 @@ def render_markdown(sections: list[BenchmarkSection], methods: str,
 
 
 def write_report(run_dirs: list[Path], out: Path, benches: list[Path] | None = None,
-                 by: str = "category") -> tuple[Path, Path]:
+                 by: str = "category", items: list[Path] | None = None) -> tuple[Path, Path]:
     """Write ``out`` (HTML) and ``out`` with suffix .md; return both paths.
 
     ``benches``: BENCH/ folders whose build yield (generated, kept, dropped) is shown.
     ``by`` picks the breakdown of the per-group table (a key of metrics.json's ``by``).
+    ``items``: BENCH/ folders whose items (question, options, images) the item view shows
+    beside each response (:func:`~medvqa.report._items.gather_items`); the view, a CSV and a
+    JSONL of every response are written beside ``out`` (:func:`~medvqa.report._items_page.
+    item_files`) whether or not any is given.
     """
     from medvqa.report._builds import build_rows
+    from medvqa.report._items import gather_items
+    from medvqa.report._items_page import write_items
 
     builds = build_rows(list(benches or []))
     runs = load_runs([Path(p) for p in run_dirs])
@@ -138,6 +154,9 @@ def write_report(run_dirs: list[Path], out: Path, benches: list[Path] | None = N
                           for m, f in s.reader_files]
     methods = methods_text(runs)
     md_path = Path(out).with_suffix(".md")
-    atomic_write_text(out, render_html(sections, methods, builds))
+    gathered = gather_items(runs, [*(benches or []), *(items or [])], Path(out).parent)
+    colours = {m: st.colour for m, st in (sections[0].styles if sections else {}).items()}
+    files = write_items(gathered, colours, Path(out))
+    atomic_write_text(out, render_html(sections, methods, builds, files.html.name))
     atomic_write_text(md_path, render_markdown(sections, methods, builds))
     return Path(out), md_path

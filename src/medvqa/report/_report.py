@@ -13,6 +13,7 @@ from typing import Any
 
 from medvqa import __version__
 from medvqa.conditions import baseline_of, describe
+from medvqa.report._colours import Style, model_styles
 from medvqa.report._console import (
     FEW_UNITS,
     block_methods,
@@ -65,6 +66,8 @@ class BenchmarkSection:
     power_line: str = ""
     #: What the tags after the intervals mean.
     legend: str = ""
+    #: Model → its colour and marker, the one mapping of the whole report.
+    styles: dict[str, Style] = field(default_factory=dict)
 
     def category_table(self) -> tuple[list[str], list[list[object]]]:
         """Header and rows of the per-group table.
@@ -177,7 +180,7 @@ def _stored_controls(run: LoadedRun) -> list[dict[str, Any]]:
         cats = res.get("by_category", {})
         needs_cats = [c for c, v in cats.items() if v["needs_image"]]
         rows.append({
-            "model": run.label, "condition": cond, "n": d["n"],
+            "model": run.label, "condition": cond, "cond": cond, "n": d["n"],
             "clean": f"{d['clean']:.3f}" if d["clean"] is not None else "–",
             "perturbed": f"{d['condition']:.3f}" if d["condition"] is not None else "–",
             "delta": f"{d['delta']:+.3f}" if d["delta"] is not None else "–",
@@ -200,6 +203,7 @@ def _trend_rows(run: LoadedRun) -> list[dict[str, Any]]:
         rows.append({
             "model": run.label,
             "condition": f"{curve} (severities {', '.join(map(str, t['levels'][1:]))})",
+            "cond": "*",
             "n": t["n"], "clean": acc[0], "perturbed": " → ".join(acc[1:]),
             "delta": "–" if t["slope"] is None else f"slope {t['slope']:+.3f}/level", "ci": "",
             "p": p_text(t.get("p_value"), t.get("p_holm")) + f"; {t['test']}, one-sided",
@@ -226,7 +230,8 @@ def _controls(run: LoadedRun) -> list[dict[str, Any]]:
         if block.consistency is None:  # only a combined condition (circular) has one
             continue
         rows.append({
-            "model": run.label, "condition": f"{name} (circular)", "n": block.overall.n,
+            "model": run.label, "condition": f"{name} (circular)", "cond": name,
+            "n": block.overall.n,
             "clean": "", "perturbed": fmt(block.overall.accuracy), "delta": "",
             "ci": "", "p": "", "verdict": f"consistency {block.consistency:.3f}",
         })
@@ -257,31 +262,38 @@ def build_sections(runs: list[LoadedRun], by: str = "category") -> list[Benchmar
     by_bench: dict[str, list[LoadedRun]] = defaultdict(list)
     for run in runs:
         by_bench[run.metrics.benchmark].append(run)
+    # One style per model for the whole report, best-ranked first within each benchmark.
+    styles = model_styles([r.label for name in sorted(by_bench)
+                           for r in sorted(by_bench[name], key=lambda r: -_baseline_accuracy(r))])
     sections = []
     for name in sorted(by_bench):
-        section = BenchmarkSection(name, by=by)
+        section = BenchmarkSection(name, by=by, styles=styles)
         ranked = sorted(by_bench[name], key=lambda r: -_baseline_accuracy(r))
         section.leaderboard = [row for r in ranked if (row := _leaderboard_row(r))]
         baselines = [(r, found[1]) for r in ranked if (found := _baseline(r))]
         cats = sorted({c for _, block in baselines for c in block.by.get(by, {})})
         section.categories = cats
-        per_category: dict[str, list[float | None]] = {}
+        per_category: dict[str, list[tuple[float | None, float | None, float | None] | None]] = {}
         for r, block in baselines:
             per = block.by.get(by, {})
             section.category_rows.append({"model": r.label, "cells": [
                 fmt(per[c].accuracy, per[c].units) if c in per else "–" for c in cats]})
-            per_category[r.label] = [per[c].accuracy.value if c in per else None for c in cats]
+            per_category[r.label] = [
+                (per[c].accuracy.value, per[c].accuracy.ci[0], per[c].accuracy.ci[1])
+                if c in per else None
+                for c in cats]
         section.notes = _notes(baselines) + [
             line for r in ranked if (line := adaptive_note(r)) is not None]
         section.plots = accuracy_figures(name, [r.label for r, _ in baselines],
-                                         [b for _, b in baselines], cats, per_category)
+                                         [b for _, b in baselines], cats, per_category, styles,
+                                         by)
         for r in ranked:
             section.controls.extend(_controls(r))
             section.subgroup_rows.extend(_subgroup_rows(r))
             section.failure_rows.extend(_failure_rows(r))
         _add_reader(section, ranked)
         random_line = baselines[0][1].overall.random_baseline if baselines else None
-        section.control_plots = control_figures(name, ranked, random_line)
+        section.control_plots = control_figures(name, ranked, random_line, styles)
         section.headline, section.sample = headline(name, ranked), sample_check(ranked)
         power = pooled_power([r.metrics.power for r in ranked if r.metrics.power is not None])
         section.power_line = power_note(power) if power is not None else ""
