@@ -8,6 +8,7 @@ from pathlib import Path
 from medvqa import __version__
 from medvqa._resources import shipped_text
 from medvqa.errors import BadInputError
+from medvqa.report._header import METHODS_COLUMNS
 from medvqa.report._headline import SAMPLE_RULE
 from medvqa.report._loaded import load_runs
 from medvqa.report._markdown import md_escape
@@ -58,7 +59,7 @@ def render_html(sections: list[BenchmarkSection], methods: str,
     return template.render(sections=sections, methods=methods, columns=COLUMNS,
                            headers=_HEADERS, version=__version__, builds=builds or [],
                            collapse=COLLAPSE_ROWS, intro=INTRO, transpose=TRANSPOSE_AFTER,
-                           sample_rule=SAMPLE_RULE)
+                           methods_columns=METHODS_COLUMNS, sample_rule=SAMPLE_RULE)
 
 
 def _md_table(header: list[str], rows: list[list[object]]) -> list[str]:
@@ -85,9 +86,20 @@ def render_markdown(sections: list[BenchmarkSection], methods: str,
         lines += [f"## {md_escape(s.name)}", ""]
         if s.sample and s.sample.too_small:
             lines += [md_escape(f"Sample {s.sample.text()}: {SAMPLE_RULE}"), ""]
+        lines += [md_escape(s.summary), ""] + _md_table(
+            [h for _, h in METHODS_COLUMNS], [[m[k] for k, _ in METHODS_COLUMNS]
+                                              for m in s.methods]) + [""]
+        split = " " + md_escape(f"(split: {s.split})") if s.split else ""
+        lines += [f"### Leaderboard{split}", ""]
+        if s.common:
+            lines += [md_escape(s.common.note()), ""]
+        common = [f"Accuracy on the {s.common.n} common items [95 % CI]"] \
+            if s.ranked_on_common and s.common else []
         lines += _md_table(
-            ["Model", "n", *(_HEADERS[c] for c in COLUMNS), "Random", "Frequent", "Errors"],
-            [[r["model"] + (" (text only)" if r["text_only"] else ""), r["n"],
+            ["Model", *common, "n (all its items)", *(_HEADERS[c] for c in COLUMNS), "Random",
+             "Frequent", "Errors"],
+            [[r["model"] + (" (text only)" if r["text_only"] else ""),
+              *([r["common"] or "–"] if common else []), r["n"],
               *(r[c] for c in COLUMNS), r["random"], r["frequent"], r["errors"]]
              for r in s.leaderboard],
         )
@@ -96,9 +108,10 @@ def render_markdown(sections: list[BenchmarkSection], methods: str,
         lines += [md_escape(n) for n in [*s.notes, s.legend, s.power_line] if n]
         if s.categories:
             header, rows = s.category_table()
-            lines += ["", f"### Accuracy per {md_escape(s.by)}", ""] + _md_table(header, rows)
+            lines += ["", f"### Accuracy per {md_escape(s.by)}{split}", ""] + _md_table(
+                header, rows)
         if s.controls:
-            lines += ["", "### Controls (clean − condition)", ""] + _md_table(
+            lines += ["", f"### Controls (clean − condition){split}", ""] + _md_table(
                 ["Model", "Condition", "n", "Clean", "Perturbed", "Δ", "95 % CI",
                  "p (Holm); test", "Verdict"],
                 [[c[k] for k in ("model", "condition", "n", "clean", "perturbed", "delta", "ci",
@@ -116,7 +129,7 @@ def render_markdown(sections: list[BenchmarkSection], methods: str,
                  for g in s.subgroup_rows],
             )
         if s.failure_rows:
-            lines += ["", "### Failure modes", ""] + _md_table(
+            lines += ["", f"### Failure modes{split}", ""] + _md_table(
                 ["Model", "Condition", "n", "Failures", "Abstention rate", "Tags (rules)",
                  "LLM judge"],
                 [[f[k] for k in ("model", "condition", "n", "failures", "abstention", "tags",
@@ -147,14 +160,14 @@ def write_report(run_dirs: list[Path], out: Path, benches: list[Path] | None = N
     scored_by = {k for r in runs for c in r.metrics.conditions.values() for k in c.by}
     if by != "category" and by not in scored_by:
         raise BadInputError(f"no run was scored by {by} (run `medvqa score BENCH RUN --by {by}`)")
-    sections = build_sections(runs, by)
+    gathered = gather_items(runs, [*(benches or []), *(items or [])], Path(out).parent)
+    sections = build_sections(runs, by, gathered)
     for s in sections:
         # Linked from where the report is, so the link survives opening it elsewhere.
         s.reader_files = [(m, os.path.relpath(Path(f).resolve(), Path(out).resolve().parent))
                           for m, f in s.reader_files]
     methods = methods_text(runs)
     md_path = Path(out).with_suffix(".md")
-    gathered = gather_items(runs, [*(benches or []), *(items or [])], Path(out).parent)
     colours = {m: st.colour for m, st in (sections[0].styles if sections else {}).items()}
     files = write_items(gathered, colours, Path(out))
     atomic_write_text(out, render_html(sections, methods, builds, files.html.name))
