@@ -8,6 +8,7 @@ from pathlib import Path
 from medvqa import __version__
 from medvqa._resources import shipped_text
 from medvqa.errors import BadInputError
+from medvqa.report._figures import TAG_TEXT, tags_legend
 from medvqa.report._header import METHODS_COLUMNS
 from medvqa.report._headline import SAMPLE_RULE
 from medvqa.report._loaded import load_runs
@@ -59,7 +60,8 @@ def render_html(sections: list[BenchmarkSection], methods: str,
     return template.render(sections=sections, methods=methods, columns=COLUMNS,
                            headers=_HEADERS, version=__version__, builds=builds or [],
                            collapse=COLLAPSE_ROWS, intro=INTRO, transpose=TRANSPOSE_AFTER,
-                           methods_columns=METHODS_COLUMNS, sample_rule=SAMPLE_RULE)
+                           methods_columns=METHODS_COLUMNS, sample_rule=SAMPLE_RULE,
+                           tags_note=tags_legend(list(TAG_TEXT)))
 
 
 def _md_table(header: list[str], rows: list[list[object]]) -> list[str]:
@@ -134,7 +136,7 @@ def render_markdown(sections: list[BenchmarkSection], methods: str,
                  "LLM judge"],
                 [[f[k] for k in ("model", "condition", "n", "failures", "abstention", "tags",
                                  "judge")] for f in s.failure_rows],
-            )
+            ) + [md_escape(tags_legend(list(TAG_TEXT)))]
         lines.append("")
     lines += ["## Methods", "", md_escape(methods), ""]
     return "\n".join(lines)

@@ -325,7 +325,8 @@ def build_sections(runs: list[LoadedRun], by: str = "category",
             line for r in ranked if (line := adaptive_note(r)) is not None]
         section.plots = accuracy_figures(name, [r.label for r, _ in baselines],
                                          [b for _, b in baselines], cats, per_category, styles,
-                                         by)
+                                         by, section.common if section.ranked_on_common
+                                         else None)
         for r in ranked:
             section.controls.extend(_controls(r))
             section.subgroup_rows.extend(_subgroup_rows(r))
