@@ -308,7 +308,7 @@ def build_sections(runs: list[LoadedRun], by: str = "category",
         section.leaderboard = [row for r in ranked if (row := _leaderboard_row(r))]
         for row in section.leaderboard:
             row["common"] = _common_cell(section.common, row["model"])
-        section.split = _split_of(ranked)
+        section.split = _split_of(ranked, answers.get(name))
         baselines = [(r, found[1]) for r in ranked if (found := _baseline(r))]
         cats = sorted({c for _, block in baselines for c in block.by.get(by, {})})
         section.categories = cats
@@ -363,11 +363,19 @@ def _common_cell(common: CommonSet | None, model: str) -> str:
     return f"{c.value:.3f} " + interval_text(c.low, c.high, c.method, common.n)
 
 
-def _split_of(runs: list[LoadedRun]) -> str:
-    """The splits of the runs' baseline items, in words ('' when not scored by split)."""
+def _split_of(runs: list[LoadedRun], items: BenchItems | None) -> str:
+    """The splits of the runs' baseline items, in words ('' when not known).
+
+    From the items answered where the benchmark was given, else the runs' ``--split`` and
+    their breakdown by split (a breakdown of one group is not written to metrics.json).
+    """
     names: set[str] = set()
-    for r in runs:
-        if (found := _baseline(r)) is not None:
+    if items is not None:
+        names = {it.split for it in items.items if it.split}
+    for r in runs if not names else []:
+        if r.info and (chosen := (r.info.selection or {}).get("split")):
+            names.add(str(chosen))
+        elif (found := _baseline(r)) is not None:
             names |= set(found[1].by.get("split", {}))
     return ", ".join(sorted(names))
 
