@@ -45,6 +45,7 @@ if TYPE_CHECKING:
         load_template,
         render_prompt,
     )
+    from medvqa.benchmark._provenance import PROVENANCE_KEYS, item_provenance
     from medvqa.benchmark._validate import ValidationReport, check_image, validate_benchmark
 
 _WHERE: dict[str, str] = {
@@ -66,6 +67,8 @@ _WHERE: dict[str, str] = {
     "structural_warnings": "_item_checks",
     "bad_item_lines": "_items",
     "iter_items": "_items",
+    "PROVENANCE_KEYS": "_provenance",
+    "item_provenance": "_provenance",
     "PromptError": "_prompts",
     "PromptTemplate": "_prompts",
     "format_options": "_prompts",
@@ -80,6 +83,7 @@ _WHERE: dict[str, str] = {
 __all__ = [
     "ALLOWED_FORMATS",
     "MAX_IMAGE_PIXELS",
+    "PROVENANCE_KEYS",
     "ImageInput",
     "ImageLoadError",
     "ImageLoader",
@@ -95,6 +99,7 @@ __all__ = [
     "grounding_flaw",
     "image_size",
     "item_flaws",
+    "item_provenance",
     "iter_items",
     "list_templates",
     "load_template",

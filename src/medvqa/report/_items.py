@@ -130,12 +130,10 @@ def _bench_dirs(benches: list[Path]) -> dict[str, Path]:
 
 
 def _provenance(item: Item) -> str:
-    """Where a label-built item came from, in words (empty when the item's meta says nothing)."""
-    meta = item.meta or {}
-    parts = [f"{k}: {meta[k]}" for k in ("source_file", "label_file", "label_row", "label",
-                                         "provenance", "source_id") if meta.get(k) not in
-             (None, "")]
-    return "; ".join(parts)
+    """Where a label-built item came from, in words ('' when nothing is recorded)."""
+    from medvqa.benchmark import item_provenance
+
+    return "; ".join(f"{k}: {v}" for k, v in item_provenance(item))
 
 
 def _item_view(item: Item, bench: Path, out_dir: Path) -> ItemView:
