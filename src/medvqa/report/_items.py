@@ -189,9 +189,17 @@ class _Why:
     """Who decided each reading: re-reads a response with the run's style for its rule."""
 
     def __init__(self, style: str, seed: int):
+        from medvqa.conditions import get_condition
+        from medvqa.reading import REASONS, make_parser
+        from medvqa.score._reading import choice_style
+
         self.style, self.seed = style, seed
         self.parsers: dict[tuple[str, str], Any] = {}
         self.transforms: dict[str, Any] = {}
+        self.get_condition, self.make_parser = get_condition, make_parser
+        self.reasons, self.choice_style = REASONS, choice_style
+        # Runs of one benchmark often give the same response to an item (baselines, copies).
+        self.memo: dict[tuple[str, str, str, Any], str] = {}
 
     def __call__(self, pred: dict[str, Any], item: Item | None) -> str:
         if pred.get("error"):
@@ -210,30 +218,34 @@ class _Why:
         return self._rule(pred, item)
 
     def _rule(self, pred: dict[str, Any], item: Item) -> str:
-        from medvqa.conditions import get_condition
-        from medvqa.reading import REASONS, make_parser
-        from medvqa.score._reading import choice_style
-
         cond = pred.get("condition", "clean")
+        response = pred.get("response") or ""
+        key = (cond, item.id, response, _key(pred.get("choice")))
+        got = self.memo.get(key)
+        if got is None:
+            got = self.memo[key] = self._read(cond, response, pred.get("choice"), item)
+        return got
+
+    def _read(self, cond: str, response: str, choice: Any, item: Item) -> str:
         try:
             if cond not in self.transforms:
-                self.transforms[cond] = get_condition(cond, self.seed).transform_item
+                self.transforms[cond] = self.get_condition(cond, self.seed).transform_item
             shown = self.transforms[cond](item)
         except (ValueError, LookupError):
             return f"{self.style} reader"
-        style = choice_style(shown, self.style)
+        style = self.choice_style(shown, self.style)
         parser = self.parsers.get((cond, style))
         if parser is None:
-            parser = self.parsers[(cond, style)] = make_parser(style)
-        got = parser.parse(pred.get("response") or "", shown.options, shown.question_type,
+            parser = self.parsers[(cond, style)] = self.make_parser(style)
+        got = parser.parse(response, shown.options, shown.question_type,
                            question=shown.question)
-        if _key(got.choice) != _key(pred.get("choice")):
+        if _key(got.choice) != _key(choice):
             return f"{style} reader (read when scored)"
         parts = [f"{style} reader"]
         if got.rule:
             parts.append(f"rule {got.rule}")
         if got.reason:
-            parts.append(f"{got.reason}: {REASONS.get(got.reason, '')}".rstrip(": "))
+            parts.append(f"{got.reason}: {self.reasons.get(got.reason, '')}".rstrip(": "))
         return "; ".join(parts)
 
 

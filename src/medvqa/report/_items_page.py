@@ -97,19 +97,25 @@ def render_items_page(benches: list[BenchItems], colours: dict[str, str], report
             .replace("__DATA__", _page_data(benches, colours)))
 
 
+#: One encoder for every line (``json.dumps`` with options builds one per call).
+_JSON = json.JSONEncoder(ensure_ascii=False)
+
+
 def _rows(benches: list[BenchItems]) -> list[dict[str, str]]:
     rows = []
     for b in benches:
         for it in b.items:
+            options = _JSON.encode(it.options)
+            images = " ".join(i for i in it.images if i)
             for a in it.answers:
                 rows.append({
                     "benchmark": b.name, "split": it.split, "category": it.category,
                     "item_id": it.id, "case_id": it.case_id, "question": it.question,
-                    "options": json.dumps(it.options, ensure_ascii=False), "gold": it.gold,
+                    "options": options, "gold": it.gold,
                     "model": a.model, "condition": a.condition, "response": a.response,
                     "choice": a.choice, "outcome": a.outcome, "why": a.why,
                     "readers_disagree": "yes" if a.disagree else "",
-                    "images": " ".join(i for i in it.images if i), "provenance": it.provenance})
+                    "images": images, "provenance": it.provenance})
     return rows
 
 
@@ -133,6 +139,5 @@ def write_items(benches: list[BenchItems], colours: dict[str, str], report: Path
     atomic_write_text(files.html, render_items_page(benches, colours, Path(report).name))
     # A byte-order mark, so a spreadsheet opens the file as UTF-8.
     atomic_write_text(files.csv, "\ufeff" + _csv_text(rows))
-    atomic_write_text(files.jsonl, "".join(json.dumps(r, ensure_ascii=False) + "\n"
-                                           for r in rows))
+    atomic_write_text(files.jsonl, "".join(_JSON.encode(r) + "\n" for r in rows))
     return files
