@@ -11,7 +11,7 @@ from _medvqa_cli import cli
 
 @pytest.fixture(scope="module")
 def scored(tmp_path_factory) -> dict[str, Path]:
-    """12 real lung tiles; random on every item (clean, blind), frequent on the first 6."""
+    """12 real lung tiles (9 test); random on the test split (clean, blind), frequent on 6."""
     root = tmp_path_factory.mktemp("items")
     bench = make_bench(root / "bench")
     for model, extra in (("random", ["--conditions", "clean,blind"]),

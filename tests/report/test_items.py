@@ -19,11 +19,12 @@ def test_every_response_is_a_row_of_the_csv_and_jsonl(scored):
     with files.csv.open(encoding="utf-8-sig", newline="") as f:
         rows = list(csv.DictReader(f))
     lines = [json.loads(x) for x in files.jsonl.read_text("utf-8").splitlines()]
-    # random: 12 items × 2 conditions; frequent: 6 items × clean.
-    assert len(rows) == len(lines) == 12 * 2 + 6
+    # The default split, test: random on its 9 items × 2 conditions; frequent on 6 × clean.
+    assert len(rows) == len(lines) == 9 * 2 + 6
+    assert {r["split"] for r in rows} == {"test"}
     first = rows[0]
-    assert first["benchmark"] == "lung-test" and first["item_id"] == "lung-000"
-    assert first["question"].startswith("[lung-000]") and first["gold"] == "A"
+    assert first["benchmark"] == "lung-test" and first["item_id"] == "lung-001"
+    assert first["question"].startswith("[lung-001]") and first["gold"] == "B"
     assert first["outcome"] in {"correct", "wrong", "invalid"}
     assert first["why"].startswith("strict reader; rule ")
     assert first["images"].startswith("../bench/images/")
@@ -42,7 +43,7 @@ def test_the_leaderboard_ranks_on_the_items_every_model_answered(scored):
     md = scored["out"].with_suffix(".md").read_text("utf-8")
     assert "Ranked on the 6 items every model answered (clean" in md
     assert "Accuracy on the 6 common items [95 % CI]" in md
-    assert "### Leaderboard (split: test, train)" in md
+    assert "### Leaderboard (split: test)" in md
     assert "| Model | Spec | Split | Parser style | Prompt (name, SHA-256) |" in md
     # A text-only baseline's image control is not applicable, not "no evidence".
     controls = md.split("### Controls", 1)[1].split("###", 1)[0]

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
         render_prompt,
     )
     from medvqa.benchmark._provenance import PROVENANCE_KEYS, item_provenance
+    from medvqa.benchmark._splits import ALL_SPLITS, DEFAULT_SPLIT, chosen_split, has_split
     from medvqa.benchmark._validate import ValidationReport, check_image, validate_benchmark
 
 _WHERE: dict[str, str] = {
@@ -75,6 +76,10 @@ _WHERE: dict[str, str] = {
     "list_templates": "_prompts",
     "load_template": "_prompts",
     "render_prompt": "_prompts",
+    "ALL_SPLITS": "_splits",
+    "DEFAULT_SPLIT": "_splits",
+    "chosen_split": "_splits",
+    "has_split": "_splits",
     "ValidationReport": "_validate",
     "check_image": "_validate",
     "validate_benchmark": "_validate",
@@ -82,6 +87,8 @@ _WHERE: dict[str, str] = {
 
 __all__ = [
     "ALLOWED_FORMATS",
+    "ALL_SPLITS",
+    "DEFAULT_SPLIT",
     "MAX_IMAGE_PIXELS",
     "PROVENANCE_KEYS",
     "ImageInput",
@@ -94,9 +101,11 @@ __all__ = [
     "answer_position_flaw",
     "bad_item_lines",
     "check_image",
+    "chosen_split",
     "decoded_mime",
     "format_options",
     "grounding_flaw",
+    "has_split",
     "image_size",
     "item_flaws",
     "item_provenance",
