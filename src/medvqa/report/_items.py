@@ -93,8 +93,10 @@ class BenchItems:
 def outcome_of(pred: dict[str, Any]) -> str:
     """The outcome of one scored prediction line.
 
-    >>> outcome_of({"correct": True}), outcome_of({"invalid": True}), outcome_of({"error": "x"})
-    ('correct', 'invalid', 'error')
+    >>> outcome_of({"correct": True}), outcome_of({"correct": False, "invalid": True})
+    ('correct', 'invalid')
+    >>> outcome_of({"error": "x"}), outcome_of({"response": "B"})
+    ('error', 'unscored')
     """
     if pred.get("error"):
         return "error"
