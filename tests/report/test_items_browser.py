@@ -116,3 +116,33 @@ def test_markup_long_responses_and_missing_images_never_break_the_page(browser, 
     assert "more characters" in cells.nth(1).inner_text()
     errors = [e for e in errors if "missing.png" not in e and "ERR_FILE_NOT_FOUND" not in e]
     assert errors == []
+
+
+_CURVES = """svg => Array.from(svg.querySelectorAll("g[id^='curve:']")).map(g => {
+  const path = g.querySelector("path");
+  return [g.id, getComputedStyle(path).stroke];
+})"""
+
+
+def test_a_model_keeps_its_colour_in_every_panel_and_no_text_overlaps(browser, tmp_path):
+    from medvqa.report._colours import model_styles
+    from medvqa.report._plots import degradation_grid
+
+    # smollm2 has no jpeg curve: cnn must keep its own colour there, not take smollm2's.
+    styles = model_styles(["smollm2", "cnn"])
+    svg = degradation_grid({"smollm2": {"hue": [0.4, 0.3, None, None, None, 0.2]},
+                            "cnn": {"hue": [0.9, 0.8, None, None, None, 0.4],
+                                    "jpeg": [0.9, 0.85, None, None, None, 0.6]}},
+                           1 / 3, "lung: accuracy under corruption", styles)
+    page_file = tmp_path / "grid.html"
+    page_file.write_text(f"<!DOCTYPE html><html><body>{svg}</body></html>", "utf-8")
+    page = browser.new_page()
+    page.goto(page_file.as_uri())
+    curves = dict(page.locator("svg").first.evaluate(_CURVES))
+    overlaps = page.locator("svg").first.evaluate(_OVERLAPS, OVERLAP_PX2)
+    assert set(curves) == {"curve:hue:smollm2", "curve:hue:cnn", "curve:jpeg:cnn"}
+    assert curves["curve:hue:cnn"] == curves["curve:jpeg:cnn"] != curves["curve:hue:smollm2"]
+    hex_cnn = styles["cnn"].colour.lstrip("#")
+    rgb = tuple(int(hex_cnn[i:i + 2], 16) for i in (0, 2, 4))
+    assert curves["curve:jpeg:cnn"] == f"rgb({rgb[0]}, {rgb[1]}, {rgb[2]})"
+    assert overlaps == []

@@ -199,9 +199,10 @@ def degradation_grid(series: dict[str, dict[str, list[float | None]]], baseline:
                 if not values:
                     continue
                 points = [(s, v) for s, v in enumerate(values) if v is not None]
+                # The id names the panel and the model, so a test can check the colours.
                 ax.plot([p[0] for p in points], [p[1] for p in points],
                         marker=styles[model][1], color=styles[model][0], markersize=3,
-                        label=model)
+                        label=model, gid=f"curve:{curve}:{model}")
             if baseline is not None:
                 ax.axhline(baseline, color="#b54a4a", linestyle="--", linewidth=1)
             ax.set_title(curve, fontsize=9)
