@@ -216,3 +216,19 @@ def test_benchmark_without_images_exports_what_vlmevalkit_loads(tmp_path: Path) 
     assert "A" in data and "B" in data and "image" not in data and "image_path" not in data
     assert "question" in [c.lower() for c in data.columns]
     assert list(data["id"]) == [i.id for i in items[:3]]
+
+
+def test_the_export_takes_the_default_split_as_run_does(tmp_path: Path) -> None:
+    from _lung_bench import make_bench
+
+    from medvqa.interop import export_benchmark
+    from medvqa.interop._exporters import ExportConfig
+
+    bench = make_bench(tmp_path / "bench")  # 9 test items, 3 train
+    summary = export_benchmark("vlmevalkit", ExportConfig(bench, tmp_path / "t.tsv"))
+    with (tmp_path / "t.tsv").open(newline="") as fh:
+        assert {r["split"] for r in csv.DictReader(fh, delimiter="\t")} == {"test"}
+    assert "split test" in summary.wrote[0]
+    export_benchmark("vlmevalkit", ExportConfig(bench, tmp_path / "a.tsv", ("all",)))
+    with (tmp_path / "a.tsv").open(newline="") as fh:
+        assert len(list(csv.DictReader(fh, delimiter="\t"))) == 12

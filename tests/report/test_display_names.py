@@ -54,9 +54,12 @@ def test_a_classifier_is_shown_by_its_architecture_and_its_spec_only_in_the_meth
     text, page = md.read_text(), html.read_text()
     assert "| small-cnn (supervised) |" in text
     body, methods = text.split("## Methods", 1)
-    assert "demo-out/runs" not in body and f"small-cnn (supervised): {SPEC}" in methods
+    # The spec is in the who/what/how table above the leaderboard and in the methods only.
+    box, tables = body.split("### Leaderboard", 1)
+    assert f"| small-cnn (supervised) | {SPEC} |" in box
+    assert "demo-out/runs" not in tables and f"small-cnn (supervised): {SPEC}" in methods
     assert "Confusion matrix: small-cnn (supervised)" in page
-    assert page.count("demo-out/runs/idrid_dr_grade--supervised_small-cnn") == 1  # methods
+    assert page.count("demo-out/runs/idrid_dr_grade--supervised_small-cnn") == 2
 
 
 def test_two_runs_with_one_display_name_are_told_apart(bench_factory, tmp_path: Path) -> None:

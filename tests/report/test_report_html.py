@@ -50,7 +50,8 @@ def test_markdown_leaderboard_holds_the_metrics(report):
     for model in ("random", "frequent"):
         overall = json.loads((report[model] / "metrics.json").read_text())[
             "conditions"]["clean"]["overall"]
-        row = next(line for line in md.splitlines() if line.startswith(f"| {model}"))
+        board = md.split("### Leaderboard", 1)[1]
+        row = next(line for line in board.splitlines() if line.startswith(f"| {model}"))
         for key in ("accuracy", "weighted_accuracy", "macro_f1", "invalid_rate"):
             assert _fmt(overall[key], overall["units"]) in row
         assert f"{overall['random_baseline']:.3f}" in row

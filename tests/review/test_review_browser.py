@@ -83,8 +83,13 @@ def test_review_exam_and_export_in_chromium(browser, bench, tmp_path):
         assert "benign mass" in page.inner_text("mark")
         assert "judge1" in page.inner_text("table.judges")
         page.screenshot(path=str(shots / "review_page.png"), full_page=True)
+        progress = page.inner_text("#progress")
+        assert progress.startswith("Item 1 of ") and "0 reviewed by you" in progress
         page.keyboard.press("a")  # accept (keyboard shortcut)
-        page.wait_for_url("**/item?id=r1")
+        page.wait_for_url("**/item?id=r1*")
+        # The key press was saved, and says so; the counter moved on.
+        assert page.inner_text("#saved") == "Saved: item r0 accepted."
+        assert "1 reviewed by you" in page.inner_text("#progress")
         # r1: edit.
         page.keyboard.press("e")
         page.fill("#edit-question", "Which breast density category is shown?")
@@ -92,12 +97,13 @@ def test_review_exam_and_export_in_chromium(browser, bench, tmp_path):
         page.fill("#edit-answer", "C")
         page.fill("#edit-explanation", "Mostly dense fibroglandular tissue.")
         page.click("#save-edit")
-        page.wait_for_url("**/item?id=r2")
+        page.wait_for_url("**/item?id=r2*")
+        assert page.inner_text("#saved") == "Saved: item r1 edited and accepted."
         # r2: the hostile item renders as text; reject it.
         assert "<script>alert('x')</script>" in page.inner_text("#question")
         page.select_option("#reason", "guessable")
         page.click("#reject")
-        page.wait_for_url("**/item?id=r3")
+        page.wait_for_url("**/item?id=r3*")
         # Adjudication: alice (edit) and bob (reject) disagree on r1.
         page.goto(f"{url}/admin")
         page.click("#queue-0")

@@ -46,7 +46,8 @@ def test_usage_errors_exit_1_in_one_message() -> None:
 
 def test_run_random_end_to_end_and_rerun(bench: Path, tmp_path: Path) -> None:
     out = tmp_path / "run"
-    proc = medvqa_cli("run", str(bench), "--model", "random", "--out", str(out), "--seed", "3")
+    proc = medvqa_cli("run", str(bench), "--model", "random", "--out", str(out), "--seed", "3",
+                      "--split", "all")
     assert proc.returncode == 0, proc.stderr
     assert "12 sent" in proc.stdout
     preds = list(read_jsonl(out / "predictions.jsonl", Prediction))
@@ -57,7 +58,8 @@ def test_run_random_end_to_end_and_rerun(bench: Path, tmp_path: Path) -> None:
     assert "OPENAI_API_KEY" not in json.dumps(info.model_dump())
     first = (out / "predictions.jsonl").read_text()
 
-    again = medvqa_cli("run", str(bench), "--model", "random", "--out", str(out), "--seed", "3")
+    again = medvqa_cli("run", str(bench), "--model", "random", "--out", str(out), "--seed", "3",
+                      "--split", "all")
     assert again.returncode == 0 and "0 sent" in again.stdout and "12 already done" in again.stdout
     assert (out / "predictions.jsonl").read_text() == first
 
@@ -81,3 +83,14 @@ def test_unreachable_openai_endpoint_exits_2_naming_url(bench: Path, tmp_path: P
     proc = medvqa_cli("run", str(bench), "-m", f"openai:test@{url}", "-o", str(tmp_path / "r"))
     assert proc.returncode == 2
     assert url in proc.stderr.replace("\n", "")
+
+
+def test_run_defaults_to_the_test_split_and_says_so(bench: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    proc = medvqa_cli("run", str(bench), "-m", "random", "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "split: test (the default where a benchmark has one" in proc.stderr
+    preds = list(read_jsonl(out / "predictions.jsonl", Prediction))
+    # The fixture's items 0, 4 and 8 are train.
+    assert [p.item_id for p in preds] == [f"lung-{i:03d}" for i in range(12) if i % 4]
+    assert read_json(out / "run.json", RunInfo).selection["split"] == "test"

@@ -84,7 +84,7 @@ def test_auth_failure_with_verbose_logging_is_one_line(bench: Path, tmp_path: Pa
     with CountingServer(fail={"": [401] * 100}) as server:
         proc = subprocess.run(
             [sys.executable, "-m", "medvqa.cli", "-v", "run", str(bench), "-m",
-             f"openai:t@{server.url}", "-o", str(tmp_path / "run")],
+             f"openai:t@{server.url}", "-o", str(tmp_path / "run"), "--split", "all"],
             capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2, proc.stderr
     assert "refused the key: HTTP 401" in proc.stderr
@@ -96,7 +96,7 @@ def test_every_request_failing_exits_non_zero(bench: Path, tmp_path: Path) -> No
     with CountingServer(fail={"": [500] * 100}) as server:
         proc = subprocess.run(
             [sys.executable, "-m", "medvqa.cli", "run", str(bench), "-m", f"openai:t@{server.url}",
-             "-o", str(tmp_path / "run"), "--max-retries", "0"],
+             "-o", str(tmp_path / "run"), "--max-retries", "0", "--split", "all"],
             capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "every request of this run failed (12)" in proc.stderr
@@ -114,7 +114,8 @@ def test_image_errors_equal_to_answers_are_not_every_request_failing(
     for item in items[:2]:
         (bench / item["images"][0]).write_bytes(b"not an image at all")
     with CountingServer() as server, pytest.raises(SystemExit) as exit_info:
-        main(["run", str(bench), "-m", f"openai:t@{server.url}", "-o", str(tmp_path / "run")])
+        main(["run", str(bench), "-m", f"openai:t@{server.url}", "-o", str(tmp_path / "run"),
+              "--split", "all"])
     out = capsys.readouterr()
     assert exit_info.value.code == 0, out.out + out.err
     assert "every request" not in out.err
@@ -159,7 +160,7 @@ def test_a_second_run_on_the_same_folder_is_refused_naming_the_holder(
 ) -> None:
     out = tmp_path / "run"
     command = [sys.executable, "-m", "medvqa.cli", "run", str(bench), "-o", str(out),
-               "--concurrency", "1"]
+               "--concurrency", "1", "--split", "all"]
     with CountingServer(latency_s=0.25) as server:
         first = subprocess.Popen(command + ["-m", f"openai:t@{server.url}"],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

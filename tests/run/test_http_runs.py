@@ -83,7 +83,7 @@ def _journaled(run: Path) -> set[str]:
 def _command(bench: Path, run: Path, url: str, concurrency: int) -> list[str]:
     return [
         sys.executable, "-m", "medvqa.cli", "run", str(bench), "--model", f"openai:test@{url}",
-        "--out", str(run), "--concurrency", str(concurrency),
+        "--out", str(run), "--concurrency", str(concurrency), "--split", "all",
     ]  # fmt: skip
 
 

@@ -122,7 +122,7 @@ def test_a_13000_square_png_is_one_items_error_in_little_memory(
     with ChatServer() as server:
         proc = subprocess.run(
             [sys.executable, "-c", code, "run", str(bench), "-m", f"openai:t@{server.url}",
-             "--conditions", "clean,noise", "-o", str(run)],
+             "--conditions", "clean,noise", "-o", str(run), "--split", "all"],
             capture_output=True, text=True, timeout=300, env={**os.environ, "COLUMNS": "300"})
     assert proc.returncode == 0, proc.stderr
     assert "DecompressionBomb" not in proc.stderr and "warnings.warn" not in proc.stderr

@@ -61,7 +61,8 @@ def test_run_records_the_cap_it_used(bench_factory, tmp_path: Path) -> None:
         spec = f"openai:m@{server.url}"
         for bench, out, extra in ((closed, "a", []), (mixed, "b", []),
                                   (mixed, "c", ["--max-tokens", "20"])):
-            assert cli("run", str(bench), "-m", spec, "-o", str(tmp_path / out), *extra) == 0
+            assert cli("run", str(bench), "-m", spec, "-o", str(tmp_path / out), "--split", "all",
+                       *extra) == 0
         sent = [body["max_tokens"] for body in server.bodies]
     caps = [read_json(tmp_path / out / "run.json", RunInfo).model_params["max_tokens"]
             for out in "abc"]

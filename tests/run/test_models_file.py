@@ -74,7 +74,7 @@ def test_every_model_runs_into_its_own_folder_and_is_reported(tmp_path: Path, be
     f = tmp_path / "models.yaml"
     f.write_text(GOOD)
     runs = tmp_path / "runs"
-    proc = medvqa_cli("run", str(bench), "--models", str(f), "-o", str(runs))
+    proc = medvqa_cli("run", str(bench), "--models", str(f), "-o", str(runs), "--split", "all")
     assert proc.returncode == 0, proc.stderr
     assert read_json(runs / "chance" / "run.json", RunInfo).model == "random"
     assert read_json(runs / "chance-4" / "run.json", RunInfo).model_params["seed"] == 4

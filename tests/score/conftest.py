@@ -16,6 +16,6 @@ def lung_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     medvqa("build", "lc25000_lung", "-o", str(root / "bench"), "--data-root", str(REPO / "data"))
     out = {"bench": root / "bench"}
     for model in ("random", "frequent"):
-        medvqa("run", str(root / "bench"), "-m", model, "-o", str(root / model))
+        medvqa("run", str(root / "bench"), "-m", model, "-o", str(root / model), "--split", "all")
         out[model] = root / model
     return out

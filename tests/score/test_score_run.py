@@ -61,7 +61,7 @@ def test_scoring_is_byte_identical_when_repeated(scored, tmp_path):
 
 def test_clustered_when_a_case_has_several_items(bench_factory, tmp_path):
     bench = bench_factory(tmp_path / "bench", 24)  # case-{i // 2}: two items per case
-    medvqa("run", str(bench), "-m", "random", "-o", str(tmp_path / "run"))
+    medvqa("run", str(bench), "-m", "random", "-o", str(tmp_path / "run"), "--split", "all")
     result = score_run(ScoreConfig(bench, tmp_path / "run", resamples=499))
     assert result.metrics.clustered
     flat = score_run(ScoreConfig(bench, tmp_path / "run", resamples=499, cluster=False))

@@ -48,6 +48,8 @@ if TYPE_CHECKING:
         load_template,
         render_prompt,
     )
+    from medvqa.benchmark._provenance import PROVENANCE_KEYS, item_provenance
+    from medvqa.benchmark._splits import ALL_SPLITS, DEFAULT_SPLIT, chosen_split, has_split
     from medvqa.benchmark._validate import ValidationReport, check_image, validate_benchmark
 
 _WHERE: dict[str, str] = {
@@ -72,6 +74,8 @@ _WHERE: dict[str, str] = {
     "structural_warnings": "_item_checks",
     "bad_item_lines": "_items",
     "iter_items": "_items",
+    "PROVENANCE_KEYS": "_provenance",
+    "item_provenance": "_provenance",
     "PromptError": "_prompts",
     "PromptTemplate": "_prompts",
     "format_options": "_prompts",
@@ -79,6 +83,10 @@ _WHERE: dict[str, str] = {
     "load_bench_template": "_prompts",
     "load_template": "_prompts",
     "render_prompt": "_prompts",
+    "ALL_SPLITS": "_splits",
+    "DEFAULT_SPLIT": "_splits",
+    "chosen_split": "_splits",
+    "has_split": "_splits",
     "ValidationReport": "_validate",
     "check_image": "_validate",
     "validate_benchmark": "_validate",
@@ -86,7 +94,10 @@ _WHERE: dict[str, str] = {
 
 __all__ = [
     "ALLOWED_FORMATS",
+    "ALL_SPLITS",
+    "DEFAULT_SPLIT",
     "MAX_IMAGE_PIXELS",
+    "PROVENANCE_KEYS",
     "ImageInput",
     "ImageLoadError",
     "ImageLoader",
@@ -97,11 +108,14 @@ __all__ = [
     "answer_position_flaw",
     "bad_item_lines",
     "check_image",
+    "chosen_split",
     "decoded_mime",
     "format_options",
     "grounding_flaw",
+    "has_split",
     "image_size",
     "item_flaws",
+    "item_provenance",
     "iter_items",
     "list_templates",
     "load_bench_template",

@@ -25,6 +25,7 @@ from medvqa.cli._data import data_app
 from medvqa.cli._demo import demo_command
 from medvqa.cli._export import export_command
 from medvqa.cli._filter import filter_app
+from medvqa.cli._help import reflow_help
 from medvqa.cli._import import import_command
 from medvqa.cli._import_predictions import agreement_command, import_predictions_command
 from medvqa.cli._irt import irt_app
@@ -95,6 +96,7 @@ review_app.command("export-adjudication")(export_adjudication_command)
 app.add_typer(review_app, name="review")
 app.add_typer(train_app, name="train")
 app.add_typer(irt_app, name="irt")
+reflow_help(app)
 
 
 def _usage_errors() -> tuple[type[Exception], ...]:

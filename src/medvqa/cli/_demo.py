@@ -134,11 +134,14 @@ def demo_command(
         run_dirs += train_steps(step, bench.recipe, bench_dir, out, seed)
 
     captions = None if no_llm else _captions_step(step, out, data_root, seed, console)
-    built = ["--bench", str(captions)] if captions else []
+    # Every benchmark given, so the report's item view shows each item beside its responses.
+    built = [a for b in DEMO_PLAN for a in ("--bench", str(out / "bench" / b.recipe))]
+    built += ["--bench", str(captions)] if captions else []
     step("report", ["report", *run_dirs, *built, "-o", str(out / "report.html")])
     console.print(
         f"[green]demo finished in {time.perf_counter() - start:.0f} s[/green]: "
-        f"open {out / 'report.html'} (Markdown: {out / 'report.md'})"
+        f"open {out / 'report.html'} (Markdown: {out / 'report.md'}; every response: "
+        f"{out / 'report.items.html'})"
     )
     if captions:
         console.print("Review the caption-built items in the browser (token printed once):\n"

@@ -22,8 +22,10 @@ def export_command(
                             help=names_help(EXPORTERS)),
     out: Path | None = typer.Option(None, "-o", "--out",
                                     help="TSV file (vlmevalkit) or folder."),
-    split: str = typer.Option("", "--split", help="Only these splits, comma-separated "
-                              "(lmms-eval: the split evaluated, default test)."),
+    split: str = typer.Option("", "--split", help="Only these splits, comma-separated; default "
+                              "test where the benchmark has one (as `medvqa run`), all: every "
+                              "split (parquet: always every split, labelled; lmms-eval: the "
+                              "one split evaluated)."),
     template: str = typer.Option(default_of(ExportConfig, "template"), "--template",
                                  help="lmms-eval: prompt template."),
     list_formats: bool = typer.Option(False, "--list", help="List the formats and exit."),

@@ -43,3 +43,37 @@ def print_listing(registry: Registry[Any], width: int = 24) -> None:
     """One ``name   summary`` line per row of ``registry`` (a command's ``--list``)."""
     for name, summary in registry.listing():
         typer.echo(f"{name:<{width}} {summary}".rstrip())
+
+
+def reflow(doc: str | None) -> str | None:
+    r"""A docstring with each paragraph's lines joined, so help wraps to the terminal.
+
+    Typer's rich help keeps a docstring's line breaks, so a paragraph broken for the source's
+    100 columns wraps mid-sentence at 80. Lines that are indented or start with ``Example``
+    (commands to copy) stay on their own lines.
+
+    >>> reflow("First line\n    goes on.\n\n    Example: medvqa x\n      medvqa y")
+    'First line goes on.\n\nExample: medvqa x\n  medvqa y'
+    """
+    if not doc:
+        return doc
+    import inspect
+
+    out: list[str] = []
+    for para in inspect.cleandoc(doc).split("\n\n"):
+        lines = para.split("\n")
+        if any(line.startswith((" ", "Example")) for line in lines):
+            out.append(para)
+        else:
+            out.append(" ".join(line.strip() for line in lines))
+    return "\n\n".join(out)
+
+
+def reflow_help(app: typer.Typer) -> None:
+    """:func:`reflow` every command's docstring of ``app`` and of its sub-apps, in place."""
+    for info in app.registered_commands:
+        if info.callback is not None:
+            info.callback.__doc__ = reflow(info.callback.__doc__)
+    for group in app.registered_groups:
+        if group.typer_instance is not None:
+            reflow_help(group.typer_instance)

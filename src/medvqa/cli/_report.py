@@ -19,11 +19,16 @@ def report_command(
     by: str = typer.Option("category", "--by", help="Breakdown table: a --by of `medvqa score` "
                            "(category, source, split, meta.KEY …)."),
     bench: list[Path] = typer.Option(
-        [], "--bench", help="BENCH/ whose build yield (generated, kept, dropped) to show."),
+        [], "--bench", help="BENCH/ of the runs: its items (question, options, images) are shown "
+        "beside each response in the item view, its build yield (generated, kept, dropped) in "
+        "the report."),
 ) -> None:
     """Write a leaderboard, per-category tables, plots, controls and methods as HTML + Markdown.
 
-    Example: medvqa report runs/idrid-random runs/idrid-smollm2 -o report.html
+    Beside OUT: OUT.items.html (every response with its item, reading and why; filterable,
+    works from file://), OUT.items.csv and OUT.items.jsonl.
+
+    Example: medvqa report runs/idrid-random runs/idrid-smollm2 --bench bench/idrid -o report.html
     """
     from rich.console import Console
 
@@ -44,4 +49,8 @@ def report_command(
         raise BadInputError(f"-o {out}: is a folder; give the HTML file to write "
                             "(e.g. -o report.html; report.md is written beside it)")
     html, md = write_report(runs, out, bench, by)
-    Console().print(f"wrote {html} and {md}")
+    from medvqa.report._items_page import item_files
+
+    files = item_files(html)
+    Console().print(f"wrote {html} and {md}; every response: {files.html} ({files.csv.name}, "
+                    f"{files.jsonl.name})", highlight=False, soft_wrap=True)

@@ -89,7 +89,9 @@ def run_command(
     concurrency: int = typer.Option(_d("concurrency"), "--concurrency", min=1,
                                     help="Requests in flight."),
     limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N items."),
-    split: str | None = typer.Option(None, "--split", help="Only items of this split."),
+    split: str | None = typer.Option(
+        None, "--split", help="Only items of this split; default test where the benchmark has "
+        "one; all: every split."),
     category: str | None = typer.Option(None, "--category", help="Only items of this category."),
     retry_errors: bool = typer.Option(
         False, "--retry-errors", help="Ask again only the items that ended in an error."
@@ -192,9 +194,17 @@ def run_command(
     """
     import os
 
+    from rich.console import Console
+
+    from medvqa.benchmark import ALL_SPLITS, chosen_split
     from medvqa.errors import BadInputError
     from medvqa.run import run_models
 
+    if split is None and (chosen := chosen_split(bench, None)) is not None:
+        Console(stderr=True, highlight=False).print(
+            f"split: {chosen} (the default where a benchmark has one; --split {ALL_SPLITS} for "
+            "every split)", markup=False)
+    split = chosen_split(bench, split)
     config = RunConfig(
         bench_dir=bench,
         out_dir=out,

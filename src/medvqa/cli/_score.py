@@ -131,7 +131,9 @@ def score_command(
         result = score_run(config)
     err = Console(stderr=True)
     print_skipped(result.problems, err)
-    print_metrics(Console(), result.metrics, run)
+    # Breakdowns asked for by name are printed; the default ones are named (metrics.json).
+    print_metrics(Console(), result.metrics, run,
+                  config.by if config.by != tuple(_d("by")) else ())
     if result.metrics.failure_judge is not None:
         _print_judge(Console(), result.metrics.failure_modes or {})
     if result.problems:
@@ -166,6 +168,14 @@ def _print_judge(console: Console, modes: dict[str, dict[str, object]]) -> None:
             f"errors {j['errors']}; {labels or 'no labels'}", highlight=False, soft_wrap=True)
 
 
+def _shown(run: Path) -> str:
+    """'random (runs/idrid-random)': the run's display name and its folder, told apart."""
+    from medvqa.report import load_run
+
+    name = load_run(Path(run)).display
+    return name if name == Path(run).name else f"{name} ({run})"
+
+
 def compare_command(
     run_a: Path = typer.Argument(..., help="First scored RUN/."),
     run_b: Path = typer.Argument(None, help="Second scored RUN/ (default: the same run)."),
@@ -190,8 +200,8 @@ def compare_command(
     from dataclasses import asdict
 
     from rich.console import Console
-    from rich.table import Table
 
+    from medvqa.report._console import fitted_table, say
     from medvqa.score import compare_runs, require_fresh_run
     from medvqa.store import atomic_write_text
 
@@ -199,15 +209,16 @@ def compare_command(
         require_fresh_run(r)
     result = compare_runs(run_a, run_b or run_a, condition, vs_condition, bench, resamples, seed,
                           cluster=not no_cluster)
-    table = Table(title="paired comparison")
-    for col in ("A", "B", "n", "acc A", "acc B", "A − B", "95 % CI", "p", "test"):
-        table.add_column(col)
-    table.add_row(result.label_a, result.label_b, str(result.n), f"{result.accuracy_a:.3f}",
-                  f"{result.accuracy_b:.3f}", f"{result.difference:+.3f}",
-                  f"[{result.ci[0]:+.3f}, {result.ci[1]:+.3f}]", f"{result.p_value:.4g}",
-                  result.test)
-    Console().print(table)
-    Console().print("resampled " + ("cases" if result.clustered else "items"), highlight=False)
+    console = Console()
+    rows = [[which, _shown(path), cond, str(result.n), f"{acc:.3f}"]
+            for which, path, cond, acc in (("A", run_a, condition, result.accuracy_a),
+                                          ("B", run_b or run_a, vs_condition,
+                                           result.accuracy_b))]
+    console.print(fitted_table("paired comparison", ["", "run", "condition", "n", "accuracy"],
+                               rows, names=(1, 2), width=console.width))
+    say(console, f"A − B {result.difference:+.3f} [{result.ci[0]:+.3f}, {result.ci[1]:+.3f}] "
+        f"(95 % CI), p {result.p_value:.4g} ({result.test}), on {result.n} paired items")
+    say(console, "resampled " + ("cases" if result.clustered else "items"))
     if out:
         atomic_write_text(out, json.dumps(asdict(result) | {"excludes_zero": result.excludes_zero},
                                           indent=2) + "\n")

@@ -28,7 +28,9 @@ class ExportConfig:
     Attributes:
         bench: the BENCH/ folder.
         out: the file (vlmevalkit) or folder to write.
-        splits: only these splits ("" = every split; lmms-eval evaluates one, default test).
+        splits: only these splits; empty: the default split (``test`` where the benchmark has
+            one, :func:`medvqa.benchmark.chosen_split`), ``all``: every split. The parquet
+            export writes every split, each labelled.
         template: the prompt template (lmms-eval).
     """
 
@@ -57,11 +59,19 @@ def _named(ids: list[str]) -> str:
 
 def vlmevalkit_export(config: ExportConfig) -> ExportSummary:
     """VLMEvalKit TSVs (base64 images), one per dataset type."""
+    from medvqa.benchmark import ALL_SPLITS, chosen_split
     from medvqa.interop._export_vlmevalkit import export_vlmevalkit
 
-    result = export_vlmevalkit(config.bench, config.out, list(config.splits) or None)
-    summary = ExportSummary([f"wrote {f.path}: {f.rows} rows (VLMEvalKit {f.kind} dataset)"
-                             for f in result.files])
+    if ALL_SPLITS in config.splits:
+        splits: list[str] = []
+    elif config.splits:
+        splits = list(config.splits)
+    else:  # the one default of run and export: test, where the benchmark has it
+        splits = [x for x in [chosen_split(config.bench, None)] if x]
+    result = export_vlmevalkit(config.bench, config.out, splits or None)
+    which = f"split {', '.join(splits)}" if splits else "every split"
+    summary = ExportSummary([f"wrote {f.path}: {f.rows} rows (VLMEvalKit {f.kind} dataset, "
+                             f"{which})" for f in result.files])
     if result.text_only:
         summary.warnings.append(
             f"{len(result.text_only)} choice item(s) without an image went to the text TSV, "
@@ -87,8 +97,8 @@ def parquet_export(config: ExportConfig) -> ExportSummary:
     """A Hugging Face ``datasets`` folder (Parquet per split)."""
     from medvqa.interop._export_parquet import export_parquet
 
-    if config.splits:
-        raise UsageError("--split: the parquet export writes every split")
+    if config.splits and config.splits != ("all",):
+        raise UsageError("--split: the parquet export writes every split, each labelled")
     res = export_parquet(config.bench, config.out)
     rows = ", ".join(f"{k} {v}" for k, v in res.rows.items())
     return ExportSummary([f"wrote {res.out}: {sum(res.rows.values())} rows ({rows}); load "
@@ -101,6 +111,8 @@ def lmms_eval_export(config: ExportConfig) -> ExportSummary:
 
     if len(config.splits) > 1:
         raise UsageError("--split: lmms-eval evaluates one split")
+    if config.splits == ("all",):
+        raise UsageError("--split all: lmms-eval evaluates one split")
     split = config.splits[0] if config.splits else LMMS_EVAL_SPLIT
     lm = export_lmms_eval(config.bench, config.out, split, config.template)
     logs = lm.out / "logs"

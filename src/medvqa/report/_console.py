@@ -23,6 +23,9 @@ from medvqa.stats import METHOD_TAG, METHOD_TEXT
 
 #: A figure resting on fewer resampling units (items, or cases when they repeat) is marked.
 FEW_UNITS = 30
+#: Width up to which an identifying column (condition, model, run) is kept on one line; a
+#: longer name is folded onto the next line, never cut.
+NAME_WIDTH = 28
 #: The mark.
 FEW_MARK = "†"
 
@@ -120,53 +123,143 @@ def p_text(p: float | None, holm: float | None = None) -> str:
     return f"{p:.3g}" + (f" (Holm {holm:.3g})" if holm is not None else "")
 
 
-def print_metrics(console: Console, metrics: MetricsFile, run_dir: Path) -> None:
-    """One row per condition: the registry's console metrics, then the subgroup tests."""
+def fitted_table(title: str, headers: list[str], rows: list[list[str]],
+                 names: tuple[int, ...] = (0,), width: int = 80) -> Table:
+    """A rich table ``width`` columns wide at most that never cuts a cell.
+
+    Rich's default shortens a cell with an ellipsis (``corrupt…`` twice: two rows alike) and
+    crops columns that do not fit. Here identifying columns ``names`` are kept whole up to
+    :data:`NAME_WIDTH` characters (longer ones folded onto the next line), and the rest of
+    the width is shared by the other columns, whose cells wrap at spaces or fold; a column of
+    nothing but dashes is left out.
+    """
+    from rich import box
+
+    # A column with nothing but dashes carries nothing at 80 columns.
+    keep = [i for i in range(len(headers)) if i in names or not rows
+            or any(r[i] not in ("–", "") for r in rows)]
+    names = tuple(keep.index(i) for i in names if i in keep)
+    headers, rows = [headers[i] for i in keep], [[r[i] for i in keep] for r in rows]
+    natural = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
+    room = width - 2 * len(headers)  # two spaces between columns (padding collapsed)
+    fixed = {i: min(natural[i], NAME_WIDTH) for i in names if i < len(headers)}
+    others = [i for i in range(len(headers)) if i not in fixed]
+    left = room - sum(fixed.values())
+    widths = dict(fixed)
+    if sum(natural[i] for i in others) <= left:
+        widths |= {i: natural[i] for i in others}
+    else:
+        # Each column its longest word, then the rest to those that wrap, by what they lack.
+        words = {i: max(len(w) for c in [headers[i], *(r[i] for r in rows)]
+                        for w in (c.split() or [""])) for i in others}
+        extra = max(0, left - sum(words.values()))
+        lack = {i: natural[i] - words[i] for i in others}
+        total = sum(lack.values()) or 1
+        widths |= {i: words[i] + int(extra * lack[i] / total) for i in others}
+    table = Table(title=Text(title), box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1),
+                  collapse_padding=True)
+    for i, head in enumerate(headers):
+        table.add_column(head, overflow="fold", width=widths[i])
+    for row in rows:
+        table.add_row(*(Text(c) for c in row))
+    return table
+
+
+def say(console: Console, text: str) -> None:
+    """A line of prose: wrapped at word boundaries to the console's width, markup off."""
+    console.print(text, highlight=False, markup=False)
+
+
+#: Groups of a breakdown printed before the rest is left to metrics.json.
+MAX_GROUPS_PRINTED = 30
+
+
+def print_breakdown(console: Console, metrics: MetricsFile, by: tuple[str, ...]) -> None:
+    """A table per grouping of ``by`` (baseline condition): group, n, accuracy [95 % CI].
+
+    Groupings not named in ``by`` are summarised in one line (they are in metrics.json).
+    """
+    from medvqa.conditions import baseline_of
+
+    name = baseline_of(metrics.conditions)
+    if name is None:
+        return
+    block = metrics.conditions[name]
+    for grouping in by:
+        groups = block.by.get(grouping, {})
+        if not groups:
+            continue
+        shown = list(groups.items())[:MAX_GROUPS_PRINTED]
+        rows = [[g, str(b.n), fmt(b.accuracy, b.units)] for g, b in shown]
+        console.print(fitted_table(f"{name} by {grouping}", [grouping, "n", "accuracy [95 % CI]"],
+                                   rows, width=console.width))
+        if len(groups) > len(shown):
+            say(console, f"{len(groups) - len(shown)} more {grouping} groups in metrics.json")
+    rest = [f"{g} ({len(v)} groups)" for g, v in block.by.items() if g not in by and v]
+    if rest:
+        say(console, f"breakdowns in metrics.json: {', '.join(rest)}; `medvqa score --by "
+                     f"{next(g for g in block.by if g not in by)}` prints one")
+
+
+def print_metrics(console: Console, metrics: MetricsFile, run_dir: Path,
+                  by: tuple[str, ...] = ()) -> None:
+    """One row per condition: the registry's console metrics, then the subgroup tests.
+
+    ``by``: the breakdowns to print as tables (``medvqa score --by``); the others are named.
+    """
     shown = metric_names("console")
     info_file = Path(run_dir) / RUN_FILE
     info = read_json(info_file, RunInfo) if info_file.is_file() else None
     name = shown_name(info, metrics.model, Path(run_dir))
-    table = Table(title=Text(f"{name} on {metrics.benchmark} ({metrics.style})"))
-    for col in ("condition", "n", *(m.label for m in shown), "errors"):
-        table.add_column(col)
+    split = _split_words(metrics, info)
     methods: set[str] = set()
     few = False
-    for name, cond in metrics.conditions.items():
+    rows = []
+    for cname, cond in metrics.conditions.items():
         o = cond.overall
-        table.add_row(name, str(o.n), *(cell(m, o) for m in shown), str(o.errors))
+        rows.append([cname, str(o.n), *(cell(m, o) for m in shown), str(o.errors)])
         methods |= block_methods(o)
         few = few or (o.units is not None and o.units < FEW_UNITS)
-    console.print(table)
+    console.print(fitted_table(f"{name} on {metrics.benchmark} ({metrics.style}; split {split})",
+                               ["condition", "n", *(m.label for m in shown), "errors"], rows,
+                               width=console.width))
     if (text := legend(methods, few)):
-        console.print(f"intervals: {text}", highlight=False, soft_wrap=True)
+        say(console, f"intervals: {text}")
     if metrics.power is not None:
         p = metrics.power
-        console.print(power_line(p.items, p.cases, p.detectable_difference)
-                      + " (paired test, 80 % power, two-sided 5 %)", highlight=False,
-                      soft_wrap=True)
+        say(console, power_line(p.items, p.cases, p.detectable_difference)
+            + " (paired test, 80 % power, two-sided 5 %)")
+    print_breakdown(console, metrics, by)
     for name, cond in metrics.conditions.items():
         for grouping, res in (cond.subgroups or {}).items():
             groups = ", ".join(f"{g} {v['accuracy']:.3f} (n {v['n']})"
                                for g, v in res["groups"].items())
-            console.print(f"{name} by {grouping}: {groups}; {res['test']} p "
-                          f"{p_text(res['p_value'], res.get('p_holm'))}", highlight=False,
-                          soft_wrap=True)
+            say(console, f"{name} by {grouping}: {groups}; {res['test']} p "
+                         f"{p_text(res['p_value'], res.get('p_holm'))}")
     if metrics.reading and (found := reader_columns([metrics.reading])):
         columns = replace(found, audit=False)  # the audit is printed as lines (80 columns)
-        reader = Table(title=f"how much is the reader ({metrics.reading['style']} rules)")
-        for col in reader_header(columns):
-            reader.add_column(col)
-        for row in reader_rows(metrics.reading, columns):
-            reader.add_row(*row)
-        console.print(reader)
+        console.print(fitted_table(
+            f"how much is the reader ({metrics.reading['style']} rules)",
+            list(reader_header(columns)), [list(r) for r in reader_rows(metrics.reading,
+                                                                          columns)],
+            width=console.width))
         plain = {c: b.overall.accuracy.model_dump() for c, b in metrics.conditions.items()}
         for line in audit_lines(metrics.reading, plain):
-            console.print(f"reader audit, {line}", highlight=False, soft_wrap=True)
+            say(console, f"reader audit, {line}")
         for written in (metrics.reading.get("extractor", {}).get("file"),
                         metrics.reading.get("disagreements_file")):
             if written:
                 console.print(f"wrote {run_dir / written}", highlight=False, soft_wrap=True)
-    console.print(f"wrote {run_dir / 'metrics.json'}; CIs: {metrics.resamples} resamples, "
-                  f"seed {metrics.seed}, resampling "
-                  f"{metrics.clustering or ('cases' if metrics.clustered else 'items')}",
-                  highlight=False, soft_wrap=True)
+    say(console, f"wrote {run_dir / 'metrics.json'}; CIs: {metrics.resamples} resamples, "
+        f"seed {metrics.seed}, resampling "
+        f"{metrics.clustering or ('cases' if metrics.clustered else 'items')}")
+
+
+def _split_words(metrics: MetricsFile, info: RunInfo | None) -> str:
+    """The splits the run's items are of: its ``--split``, else its breakdown by split."""
+    if info is not None and (chosen := (info.selection or {}).get("split")):
+        return str(chosen)
+    found = sorted({s for c in metrics.conditions.values() for s in c.by.get("split", {})})
+    if not found:
+        return "one, not named in metrics.json"
+    return f"every split ({', '.join(found)})"

@@ -88,11 +88,14 @@ def _image_controls(run: LoadedRun) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-def headline(name: str, runs: list[LoadedRun]) -> dict[str, Any] | None:
+def headline(name: str, runs: list[LoadedRun],
+             common: dict[str, float] | None = None) -> dict[str, Any] | None:
     """The headline row of one benchmark (None when no run has a clean condition).
 
     The model is the most accurate (clean) of the runs with an image control — models sent
-    the images before text-only ones — or of all runs when none has one. ``rank`` orders
+    the images before text-only ones — or of all runs when none has one; with ``common``
+    (model → accuracy on the items every model answered), the most accurate there, so a model
+    measured on a few lucky items is not picked over one measured on all. ``rank`` orders
     benchmarks: a model that needs the image first, then one with an image control, then the
     rest; larger samples first within each.
     """
@@ -103,7 +106,8 @@ def headline(name: str, runs: list[LoadedRun]) -> dict[str, Any] | None:
     # A model that is sent the images first: a text-only model's image control is moot.
     run, block = max(with_control or scored, key=lambda rb: (
         not (rb[0].info and rb[0].info.model_info.get("text_only")),
-        rb[1].overall.accuracy.value or 0.0))
+        (common or {}).get(rb[0].label, rb[1].overall.accuracy.value or 0.0), rb[1].overall.n))
+    text_only = bool(run.info and run.info.model_info.get("text_only"))
     o = block.overall
     controls = _image_controls(run)
     needs = any(d.get("needs_image") for _, d in controls)
@@ -117,7 +121,8 @@ def headline(name: str, runs: list[LoadedRun]) -> dict[str, Any] | None:
         "baselines": "above both" if bases and low is not None and low > max(bases)
         else "not above both",
         "control": "; ".join(_control_text(c, d) for c, d in controls) or "no image control run",
-        "verdict": ("needs the image" if needs else "no evidence it needs the image")
+        "verdict": ("not applicable (a text-only model never sees the image)" if text_only
+                    else "needs the image" if needs else "no evidence it needs the image")
         if controls else "–",
         "sample": check.text() if check else "–",
         "too_small": bool(check and check.too_small),

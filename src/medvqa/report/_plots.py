@@ -24,8 +24,11 @@ def _svg(fig: Any) -> str:
 
 
 def ci_bars(labels: list[str], values: list[float | None], cis: list[list[float | None]],
-            baseline: float | None, title: str) -> str:
-    """Horizontal bars with 95 % CI whiskers and a dashed random-guess line."""
+            baseline: float | None, title: str, colours: list[str] | None = None) -> str:
+    """Horizontal bars with 95 % CI whiskers and a dashed random-guess line.
+
+    ``colours``: one per bar (each model's colour in the report); default one blue.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
@@ -36,7 +39,7 @@ def ci_bars(labels: list[str], values: list[float | None], cis: list[list[float 
         v = [x if x is not None else 0.0 for x in values]
         lo = [max(0.0, x - (c[0] if c[0] is not None else x)) for x, c in zip(v, cis, strict=False)]
         hi = [max(0.0, (c[1] if c[1] is not None else x) - x) for x, c in zip(v, cis, strict=False)]
-        ax.barh(range(len(labels)), v, xerr=[lo, hi], color="#4a7fb5", capsize=3)
+        ax.barh(range(len(labels)), v, xerr=[lo, hi], color=colours or "#4a7fb5", capsize=3)
         ax.set_yticks(range(len(labels)), labels)
         ax.invert_yaxis()
         ax.set_xlim(0, 1)
@@ -48,25 +51,45 @@ def ci_bars(labels: list[str], values: list[float | None], cis: list[list[float 
         return _svg(fig)
 
 
-def radar(categories: list[str], series: dict[str, list[float | None]], title: str) -> str:
-    """Accuracy per category, one polygon per model (oncology paper and LMOD use these)."""
+def category_dots(categories: list[str], series: dict[str, list[Any]],
+                  styles: dict[str, Any], title: str) -> str:
+    """Accuracy per category with 95 % intervals: a row per category, a dot per model.
+
+    ``series``: model → per category ``(value, low, high)`` or None (not scored: no dot, the
+    model is absent there, never drawn at 0). ``styles``: model → (colour, marker), the
+    report's one mapping. Replaces a radar chart, whose area depends on the order of the axes
+    and which collapses to its centre when accuracies are low.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    models = list(series)
+    step = 0.8 / max(1, len(models))
     with plt.rc_context(_STYLE):
-        angles = [2 * math.pi * i / len(categories) for i in range(len(categories))]
-        fig = plt.figure(figsize=(5, 5))
-        ax = fig.add_subplot(projection="polar")
-        for name, vals in series.items():
-            v = [x if x is not None else 0.0 for x in vals]
-            ax.plot(angles + angles[:1], v + v[:1], label=name)
-            ax.fill(angles + angles[:1], v + v[:1], alpha=0.1)
-        ax.set_xticks(angles, categories)
-        ax.set_ylim(0, 1)
+        fig, ax = plt.subplots(figsize=(6.4, 0.9 + len(categories) * max(0.35, 0.14 * len(models))),
+                               layout="constrained")
+        for k, model in enumerate(models):
+            colour, marker = styles[model]
+            ys, xs, lo, hi = [], [], [], []
+            for i, cell in enumerate(series[model]):
+                if cell is None or cell[0] is None:
+                    continue
+                value, low, high = cell
+                ys.append(i - 0.4 + step * (k + 0.5))
+                xs.append(value)
+                lo.append(max(0.0, value - (low if low is not None else value)))
+                hi.append(max(0.0, (high if high is not None else value) - value))
+            ax.errorbar(xs, ys, xerr=[lo, hi], fmt=marker, color=colour, markersize=4,
+                        elinewidth=1, capsize=2, label=model)
+        ax.set_yticks(range(len(categories)), categories)
+        ax.invert_yaxis()
+        ax.set_xlim(0, 1)
+        ax.set_xlabel("accuracy (95 % CI)")
+        ax.grid(axis="x", alpha=0.3)
         ax.set_title(title)
-        ax.legend(loc="upper right", bbox_to_anchor=(1.35, 1.1), frameon=False)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
         return _svg(fig)
 
 
@@ -140,11 +163,13 @@ def failure_bars(counts: dict[str, dict[str, int]], title: str) -> str:
 
 
 def degradation_grid(series: dict[str, dict[str, list[float | None]]], baseline: float | None,
-                     title: str) -> str:
+                     title: str, styles: dict[str, Any] | None = None) -> str:
     """Accuracy against severity 0 (clean) … 5: one panel per corruption, one line per model.
 
     Many models in one figure instead of one figure per model (a zoo of 12 models stays one
-    plot); beyond :data:`MAX_PANELS` corruptions, the last panel is their mean.
+    plot); beyond :data:`MAX_PANELS` corruptions, the last panel is their mean. Each model is
+    drawn in its ``styles`` entry (colour, marker) in every panel; a model without a curve in
+    a panel is absent from it, and the legend names every model once.
     """
     import matplotlib
 
@@ -157,8 +182,16 @@ def degradation_grid(series: dict[str, dict[str, list[float | None]]], baseline:
     cols = min(3, len(shown))
     rows = math.ceil(len(shown) / cols)
     with plt.rc_context(_STYLE):
-        fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols + 1.6, 2.6 * rows),
-                                 squeeze=False, sharey=True)
+        if styles is None:
+            from medvqa.report._colours import model_styles
+
+            styles = model_styles(list(series))
+        fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols + 1.6, 2.8 * rows),
+                                 squeeze=False, sharey=True, layout="constrained")
+        from matplotlib.lines import Line2D
+
+        handles = [Line2D([], [], color=styles[m][0], marker=styles[m][1], markersize=4,
+                          label=m) for m in series]
         for ax, curve in zip(axes.flat, shown, strict=False):
             for model, per in series.items():
                 values = per.get(curve) if curve in per else _mean_curve(
@@ -166,8 +199,10 @@ def degradation_grid(series: dict[str, dict[str, list[float | None]]], baseline:
                 if not values:
                     continue
                 points = [(s, v) for s, v in enumerate(values) if v is not None]
-                ax.plot([p[0] for p in points], [p[1] for p in points], marker="o",
-                        markersize=3, label=model)
+                # The id names the panel and the model, so a test can check the colours.
+                ax.plot([p[0] for p in points], [p[1] for p in points],
+                        marker=styles[model][1], color=styles[model][0], markersize=3,
+                        label=model, gid=f"curve:{curve}:{model}")
             if baseline is not None:
                 ax.axhline(baseline, color="#b54a4a", linestyle="--", linewidth=1)
             ax.set_title(curve, fontsize=9)
@@ -178,9 +213,7 @@ def degradation_grid(series: dict[str, dict[str, list[float | None]]], baseline:
         axes[0][0].set_ylabel("accuracy")
         fig.supxlabel("corruption severity (0 = clean); dashed: random guess", fontsize=9)
         fig.suptitle(title)
-        handles, labels = axes[0][0].get_legend_handles_labels()
-        fig.legend(handles, labels, loc="center left", bbox_to_anchor=(1.0, 0.5),
-                   frameon=False)
+        fig.legend(handles=handles, loc="outside right center", frameon=False)
         return _svg(fig)
 
 

@@ -8,6 +8,8 @@ from pathlib import Path
 from medvqa import __version__
 from medvqa._resources import shipped_text
 from medvqa.errors import BadInputError
+from medvqa.report._figures import TAG_TEXT, tags_legend
+from medvqa.report._header import METHODS_COLUMNS
 from medvqa.report._headline import SAMPLE_RULE
 from medvqa.report._loaded import load_runs
 from medvqa.report._markdown import md_escape
@@ -15,6 +17,7 @@ from medvqa.report._report import (
     COLLAPSE_ROWS,
     COLUMNS,
     HEADERS,
+    TRANSPOSE_AFTER,
     BenchmarkSection,
     build_sections,
     methods_text,
@@ -38,17 +41,27 @@ _HEADLINE_KEYS = ("benchmark", "model", "n", "accuracy", "random", "frequent", "
 
 
 def render_html(sections: list[BenchmarkSection], methods: str,
-                builds: list[dict[str, object]] | None = None) -> str:
-    """The report page; CSS and SVG inline, no external resource."""
+                builds: list[dict[str, object]] | None = None, items_page: str = "") -> str:
+    """The report page; CSS and SVG inline, no external resource.
+
+    ``items_page``: the item view's file name beside the report ("" when none was written);
+    each table row and figure then links to the items behind it.
+    """
     from jinja2 import Environment, select_autoescape
 
+    from medvqa.report._items_page import items_href
+
     env = Environment(autoescape=select_autoescape(["html"]), keep_trailing_newline=True)
+    env.globals["items"] = (lambda bench, **f: items_href(items_page, bench, **f)) \
+        if items_page else None
     template = env.from_string(
         shipped_text("report", "templates", "report.html.j2")
     )
     return template.render(sections=sections, methods=methods, columns=COLUMNS,
                            headers=_HEADERS, version=__version__, builds=builds or [],
-                           collapse=COLLAPSE_ROWS, intro=INTRO, sample_rule=SAMPLE_RULE)
+                           collapse=COLLAPSE_ROWS, intro=INTRO, transpose=TRANSPOSE_AFTER,
+                           methods_columns=METHODS_COLUMNS, sample_rule=SAMPLE_RULE,
+                           tags_note=tags_legend(list(TAG_TEXT)))
 
 
 def _md_table(header: list[str], rows: list[list[object]]) -> list[str]:
@@ -75,9 +88,20 @@ def render_markdown(sections: list[BenchmarkSection], methods: str,
         lines += [f"## {md_escape(s.name)}", ""]
         if s.sample and s.sample.too_small:
             lines += [md_escape(f"Sample {s.sample.text()}: {SAMPLE_RULE}"), ""]
+        lines += [md_escape(s.summary), ""] + _md_table(
+            [h for _, h in METHODS_COLUMNS], [[m[k] for k, _ in METHODS_COLUMNS]
+                                              for m in s.methods]) + [""]
+        split = " " + md_escape(f"(split: {s.split})") if s.split else ""
+        lines += [f"### Leaderboard{split}", ""]
+        if s.common:
+            lines += [md_escape(s.common.note()), ""]
+        common = [f"Accuracy on the {s.common.n} common items [95 % CI]"] \
+            if s.ranked_on_common and s.common else []
         lines += _md_table(
-            ["Model", "n", *(_HEADERS[c] for c in COLUMNS), "Random", "Frequent", "Errors"],
-            [[r["model"] + (" (text only)" if r["text_only"] else ""), r["n"],
+            ["Model", *common, "n (all its items)", *(_HEADERS[c] for c in COLUMNS), "Random",
+             "Frequent", "Errors"],
+            [[r["model"] + (" (text only)" if r["text_only"] else ""),
+              *([r["common"] or "–"] if common else []), r["n"],
               *(r[c] for c in COLUMNS), r["random"], r["frequent"], r["errors"]]
              for r in s.leaderboard],
         )
@@ -86,9 +110,10 @@ def render_markdown(sections: list[BenchmarkSection], methods: str,
         lines += [md_escape(n) for n in [*s.notes, s.legend, s.power_line] if n]
         if s.categories:
             header, rows = s.category_table()
-            lines += ["", f"### Accuracy per {md_escape(s.by)}", ""] + _md_table(header, rows)
+            lines += ["", f"### Accuracy per {md_escape(s.by)}{split}", ""] + _md_table(
+                header, rows)
         if s.controls:
-            lines += ["", "### Controls (clean − condition)", ""] + _md_table(
+            lines += ["", f"### Controls (clean − condition){split}", ""] + _md_table(
                 ["Model", "Condition", "n", "Clean", "Perturbed", "Δ", "95 % CI",
                  "p (Holm); test", "Verdict"],
                 [[c[k] for k in ("model", "condition", "n", "clean", "perturbed", "delta", "ci",
@@ -106,38 +131,47 @@ def render_markdown(sections: list[BenchmarkSection], methods: str,
                  for g in s.subgroup_rows],
             )
         if s.failure_rows:
-            lines += ["", "### Failure modes", ""] + _md_table(
+            lines += ["", f"### Failure modes{split}", ""] + _md_table(
                 ["Model", "Condition", "n", "Failures", "Abstention rate", "Tags (rules)",
                  "LLM judge"],
                 [[f[k] for k in ("model", "condition", "n", "failures", "abstention", "tags",
                                  "judge")] for f in s.failure_rows],
-            )
+            ) + [md_escape(tags_legend(list(TAG_TEXT)))]
         lines.append("")
     lines += ["## Methods", "", md_escape(methods), ""]
     return "\n".join(lines)
 
 
 def write_report(run_dirs: list[Path], out: Path, benches: list[Path] | None = None,
-                 by: str = "category") -> tuple[Path, Path]:
+                 by: str = "category", items: list[Path] | None = None) -> tuple[Path, Path]:
     """Write ``out`` (HTML) and ``out`` with suffix .md; return both paths.
 
     ``benches``: BENCH/ folders whose build yield (generated, kept, dropped) is shown.
     ``by`` picks the breakdown of the per-group table (a key of metrics.json's ``by``).
+    ``items``: BENCH/ folders whose items (question, options, images) the item view shows
+    beside each response (:func:`~medvqa.report._items.gather_items`); the view, a CSV and a
+    JSONL of every response are written beside ``out`` (:func:`~medvqa.report._items_page.
+    item_files`) whether or not any is given.
     """
     from medvqa.report._builds import build_rows
+    from medvqa.report._items import gather_items
+    from medvqa.report._items_page import write_items
 
     builds = build_rows(list(benches or []))
     runs = load_runs([Path(p) for p in run_dirs])
     scored_by = {k for r in runs for c in r.metrics.conditions.values() for k in c.by}
     if by != "category" and by not in scored_by:
         raise BadInputError(f"no run was scored by {by} (run `medvqa score BENCH RUN --by {by}`)")
-    sections = build_sections(runs, by)
+    gathered = gather_items(runs, [*(benches or []), *(items or [])], Path(out).parent)
+    sections = build_sections(runs, by, gathered)
     for s in sections:
         # Linked from where the report is, so the link survives opening it elsewhere.
         s.reader_files = [(m, os.path.relpath(Path(f).resolve(), Path(out).resolve().parent))
                           for m, f in s.reader_files]
     methods = methods_text(runs)
     md_path = Path(out).with_suffix(".md")
-    atomic_write_text(out, render_html(sections, methods, builds))
+    colours = {m: st.colour for m, st in (sections[0].styles if sections else {}).items()}
+    files = write_items(gathered, colours, Path(out))
+    atomic_write_text(out, render_html(sections, methods, builds, files.html.name))
     atomic_write_text(md_path, render_markdown(sections, methods, builds))
     return Path(out), md_path

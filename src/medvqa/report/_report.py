@@ -13,6 +13,8 @@ from typing import Any
 
 from medvqa import __version__
 from medvqa.conditions import baseline_of, describe
+from medvqa.report._colours import Style, model_styles
+from medvqa.report._common import CommonSet, common_set
 from medvqa.report._console import (
     FEW_UNITS,
     block_methods,
@@ -23,7 +25,9 @@ from medvqa.report._console import (
     p_text,
 )
 from medvqa.report._figures import accuracy_figures, control_figures, shown_modes
+from medvqa.report._header import methods_rows, summary_sentence
 from medvqa.report._headline import SAMPLE_RULE, SampleCheck, headline, sample_check
+from medvqa.report._items import BenchItems
 from medvqa.report._loaded import LoadedRun
 from medvqa.report._reading import audit_cell, reader_columns, reader_header, reader_rows
 from medvqa.schema import (
@@ -65,6 +69,21 @@ class BenchmarkSection:
     power_line: str = ""
     #: What the tags after the intervals mean.
     legend: str = ""
+    #: Model → its colour and marker, the one mapping of the whole report.
+    styles: dict[str, Style] = field(default_factory=dict)
+    #: The items every model answered and each one's accuracy on them (None: not known).
+    common: CommonSet | None = None
+    #: The splits the leaderboard's items are of, in words ("test", "test, train, val").
+    split: str = ""
+    #: One sentence: what was compared and what the headline found (``_header``).
+    summary: str = ""
+    #: A row per run: spec, split, parser, prompt, date, version and commit, hardware.
+    methods: list[dict[str, str]] = field(default_factory=list)
+
+    @property
+    def ranked_on_common(self) -> bool:
+        """Whether the leaderboard is ranked on a common set smaller than some model's items."""
+        return bool(self.common and not self.common.same and self.common.n)
 
     def category_table(self) -> tuple[list[str], list[list[object]]]:
         """Header and rows of the per-group table.
@@ -150,9 +169,19 @@ def n_of(cov: dict[str, Any] | None, condition: str, n: int) -> str:
     return of + (f", {c['missing']} missing" if c["missing"] else "")
 
 
-def _verdict(condition: str, needs: bool, delta: float | None) -> str:
-    """What a positive Δ means depends on what the condition took away (its ``removes``)."""
+#: The verdict of an image control on a model that is never sent the image.
+NOT_APPLICABLE = "not applicable (a text-only model never sees the image)"
+
+
+def _verdict(condition: str, needs: bool, delta: float | None, text_only: bool = False) -> str:
+    """What a positive Δ means depends on what the condition took away (its ``removes``).
+
+    An image control on a text-only model is not applicable: it took away nothing the model
+    was given, so "no evidence it needs the image" would be a finding about nothing.
+    """
     taken = describe(condition).removes
+    if text_only and "image" in taken and "question" not in taken and "domain" not in taken:
+        return NOT_APPLICABLE
     if "question" in taken:
         return "needs the question" if needs else "no evidence it needs the question"
     if "domain" in taken:
@@ -169,6 +198,7 @@ def _stored_controls(run: LoadedRun) -> list[dict[str, Any]]:
     (:func:`_trend_rows`), and each severity is drawn in the degradation figure.
     """
     rows = []
+    text_only = bool(run.info and run.info.model_info.get("text_only"))
     for cond, res in (run.metrics.controls or {}).get("deltas", {}).items():
         if describe(cond).curve is not None:
             continue
@@ -177,7 +207,7 @@ def _stored_controls(run: LoadedRun) -> list[dict[str, Any]]:
         cats = res.get("by_category", {})
         needs_cats = [c for c, v in cats.items() if v["needs_image"]]
         rows.append({
-            "model": run.label, "condition": cond, "n": d["n"],
+            "model": run.label, "condition": cond, "cond": cond, "n": d["n"],
             "clean": f"{d['clean']:.3f}" if d["clean"] is not None else "–",
             "perturbed": f"{d['condition']:.3f}" if d["condition"] is not None else "–",
             "delta": f"{d['delta']:+.3f}" if d["delta"] is not None else "–",
@@ -185,7 +215,7 @@ def _stored_controls(run: LoadedRun) -> list[dict[str, Any]]:
             if None not in ci else "–",
             "p": p_text(d.get("p_value", d.get("mcnemar_p")), d.get("p_holm"))
             + (f"; {d['test']}" if d.get("test") else ""),
-            "verdict": _verdict(cond, d["needs_image"], d["delta"])
+            "verdict": _verdict(cond, d["needs_image"], d["delta"], text_only)
             + (f" (by category: {_first(needs_cats)})"
                if needs_cats and "domain" not in describe(cond).removes else ""),
         })
@@ -200,6 +230,7 @@ def _trend_rows(run: LoadedRun) -> list[dict[str, Any]]:
         rows.append({
             "model": run.label,
             "condition": f"{curve} (severities {', '.join(map(str, t['levels'][1:]))})",
+            "cond": "*",
             "n": t["n"], "clean": acc[0], "perturbed": " → ".join(acc[1:]),
             "delta": "–" if t["slope"] is None else f"slope {t['slope']:+.3f}/level", "ci": "",
             "p": p_text(t.get("p_value"), t.get("p_holm")) + f"; {t['test']}, one-sided",
@@ -226,7 +257,8 @@ def _controls(run: LoadedRun) -> list[dict[str, Any]]:
         if block.consistency is None:  # only a combined condition (circular) has one
             continue
         rows.append({
-            "model": run.label, "condition": f"{name} (circular)", "n": block.overall.n,
+            "model": run.label, "condition": f"{name} (circular)", "cond": name,
+            "n": block.overall.n,
             "clean": "", "perturbed": fmt(block.overall.accuracy), "delta": "",
             "ci": "", "p": "", "verdict": f"consistency {block.consistency:.3f}",
         })
@@ -248,46 +280,104 @@ def _subgroup_rows(run: LoadedRun) -> list[dict[str, Any]]:
     return rows
 
 
-def build_sections(runs: list[LoadedRun], by: str = "category") -> list[BenchmarkSection]:
+def build_sections(runs: list[LoadedRun], by: str = "category",
+                   items: list[BenchItems] | None = None) -> list[BenchmarkSection]:
     """One section per benchmark, runs ranked by clean accuracy; groups of breakdown ``by``.
 
-    Sections come in the order of their headlines: a benchmark where a model needs the image
-    first, then those with an image control, then the rest (larger samples first).
+    With ``items`` (:func:`~medvqa.report._items.gather_items`), a benchmark whose models
+    answered different items is ranked on the items all of them answered (the common set,
+    :mod:`medvqa.report._common`), each model's full-set figures beside it. Sections come in
+    the order of their headlines: a benchmark where a model needs the image first, then those
+    with an image control, then the rest (larger samples first).
     """
+    answers = {b.name: b for b in items or []}
     by_bench: dict[str, list[LoadedRun]] = defaultdict(list)
     for run in runs:
         by_bench[run.metrics.benchmark].append(run)
+    # One style per model for the whole report, best-ranked first within each benchmark.
+    styles = model_styles([r.label for name in sorted(by_bench)
+                           for r in sorted(by_bench[name], key=lambda r: -_baseline_accuracy(r))])
     sections = []
     for name in sorted(by_bench):
-        section = BenchmarkSection(name, by=by)
+        section = BenchmarkSection(name, by=by, styles=styles)
         ranked = sorted(by_bench[name], key=lambda r: -_baseline_accuracy(r))
+        section.common = _common(ranked, answers.get(name))
+        if section.ranked_on_common and section.common:
+            on = section.common.models
+            ranked.sort(key=lambda r: -(on[r.label].value if r.label in on else -1.0))
         section.leaderboard = [row for r in ranked if (row := _leaderboard_row(r))]
+        for row in section.leaderboard:
+            row["common"] = _common_cell(section.common, row["model"])
+        section.split = _split_of(ranked, answers.get(name))
         baselines = [(r, found[1]) for r in ranked if (found := _baseline(r))]
         cats = sorted({c for _, block in baselines for c in block.by.get(by, {})})
         section.categories = cats
-        per_category: dict[str, list[float | None]] = {}
+        per_category: dict[str, list[tuple[float | None, float | None, float | None] | None]] = {}
         for r, block in baselines:
             per = block.by.get(by, {})
             section.category_rows.append({"model": r.label, "cells": [
                 fmt(per[c].accuracy, per[c].units) if c in per else "–" for c in cats]})
-            per_category[r.label] = [per[c].accuracy.value if c in per else None for c in cats]
+            per_category[r.label] = [
+                (per[c].accuracy.value, per[c].accuracy.ci[0], per[c].accuracy.ci[1])
+                if c in per else None
+                for c in cats]
         section.notes = _notes(baselines) + [
             line for r in ranked if (line := adaptive_note(r)) is not None]
         section.plots = accuracy_figures(name, [r.label for r, _ in baselines],
-                                         [b for _, b in baselines], cats, per_category)
+                                         [b for _, b in baselines], cats, per_category, styles,
+                                         by, section.common if section.ranked_on_common
+                                         else None)
         for r in ranked:
             section.controls.extend(_controls(r))
             section.subgroup_rows.extend(_subgroup_rows(r))
             section.failure_rows.extend(_failure_rows(r))
         _add_reader(section, ranked)
         random_line = baselines[0][1].overall.random_baseline if baselines else None
-        section.control_plots = control_figures(name, ranked, random_line)
-        section.headline, section.sample = headline(name, ranked), sample_check(ranked)
+        section.control_plots = control_figures(name, ranked, random_line, styles)
+        section.headline = headline(name, ranked, {m: c.value for m, c in (
+            section.common.models if section.ranked_on_common and section.common else {}).items()})
+        section.sample = sample_check(ranked)
+        section.methods = methods_rows(ranked)
+        section.summary = summary_sentence(name, len(ranked), section.split, section.headline,
+                                           section.common.note() if section.common else "")
         power = pooled_power([r.metrics.power for r in ranked if r.metrics.power is not None])
         section.power_line = power_note(power) if power is not None else ""
         section.legend = _legend(baselines, section.controls)
         sections.append(section)
     return sorted(sections, key=lambda s: s.headline["rank"] if s.headline else (3, 0, s.name))
+
+
+def _common(runs: list[LoadedRun], items: BenchItems | None) -> CommonSet | None:
+    """The common set of the runs with a baseline condition (None without their answers)."""
+    names = [(r.label, found[0]) for r in runs if (found := _baseline(r))]
+    if items is None or not names:
+        return None
+    return common_set(items, [m for m, _ in names], names[0][1])
+
+
+def _common_cell(common: CommonSet | None, model: str) -> str:
+    """'0.417 [0.193, 0.680] W' on the common set ('' when the leaderboard is not ranked so)."""
+    if common is None or common.same or model not in common.models:
+        return ""
+    c = common.models[model]
+    return f"{c.value:.3f} " + interval_text(c.low, c.high, c.method, common.n)
+
+
+def _split_of(runs: list[LoadedRun], items: BenchItems | None) -> str:
+    """The splits of the runs' baseline items, in words ('' when not known).
+
+    From the items answered where the benchmark was given, else the runs' ``--split`` and
+    their breakdown by split (a breakdown of one group is not written to metrics.json).
+    """
+    names: set[str] = set()
+    if items is not None:
+        names = {it.split for it in items.items if it.split}
+    for r in runs if not names else []:
+        if r.info and (chosen := (r.info.selection or {}).get("split")):
+            names.add(str(chosen))
+        elif (found := _baseline(r)) is not None:
+            names |= set(found[1].by.get("split", {}))
+    return ", ".join(sorted(names))
 
 
 def _legend(baselines: list[tuple[LoadedRun, ConditionMetrics]],

@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from medvqa.benchmark import item_provenance
 from medvqa.errors import BadInputError
 from medvqa.review._bench import ReviewBench
 from medvqa.schema import Item
@@ -26,6 +27,8 @@ class ItemView:
         boxes: region boxes ``{id, type, box: [x0, y0, x1, y1]}`` in image pixels.
         explanation: the current explanation.
         answer_text: the answer as shown (letters joined for multi).
+        provenance: (label, value) pairs of where the item came from (source dataset, image
+            file, label file and row …; :func:`medvqa.benchmark.item_provenance`).
     """
 
     original: Item
@@ -37,6 +40,7 @@ class ItemView:
     boxes: list[dict[str, Any]] = field(default_factory=list)
     explanation: str = ""
     answer_text: str = ""
+    provenance: list[tuple[str, str]] = field(default_factory=list)
 
 
 def split_span(text: str, span: str) -> tuple[str, str, str]:
@@ -76,6 +80,7 @@ def view_model(bench: ReviewBench, item_id: str, versions: list[dict[str, Any]])
         versions=history, source=source, judges=judges, boxes=boxes,
         explanation=str(current.meta.get("explanation", "") or ""),
         answer_text=", ".join(ans) if isinstance(ans, list) else ans,
+        provenance=item_provenance(original),
     )
 
 

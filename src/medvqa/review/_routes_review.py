@@ -100,9 +100,44 @@ def home(request: Request) -> Any:
     return st.render("home.html", s, rows=rows, exam_split=st.config.exam_split)
 
 
+#: Decisions a "saved" confirmation may name (anything else in the address is ignored).
+VERDICTS = {"accept": "accepted", "reject": "rejected", "edit": "edited and accepted"}
+
+
+def _saved(saved: str | None, verdict: str | None) -> dict[str, str] | None:
+    """The confirmation of the decision just recorded, from the address (None: none)."""
+    if not saved or verdict not in VERDICTS:
+        return None
+    return {"item": saved, "verdict": VERDICTS[verdict]}
+
+
+def _saved_query(saved: str | None, verdict: str | None) -> str:
+    """'&saved=…&verdict=…' to carry the confirmation on to the next page ('' without one)."""
+    if not _saved(saved, verdict):
+        return ""
+    return f"&saved={quote(saved or '', safe='')}&verdict={verdict}"
+
+
+def progress(st: Any, bench: Any, item_id: str, reviewer: Any) -> dict[str, int]:
+    """Where the reviewer is on the review page.
+
+    The item's place in the benchmark, the items they reviewed, and the items with every
+    review they need (``--per-item``).
+    """
+    reviews = st.store.latest_reviews(bench.key)
+    ids = list(bench.items)
+    return {"position": ids.index(item_id) + 1, "total": len(ids),
+            "mine": sum(1 for v in reviews.values() if reviewer.name in v),
+            "complete": sum(1 for v in reviews.values() if len(v) >= st.config.per_item)}
+
+
 @router.get("/b/{index}/next")
-def next_item(request: Request, index: int, skip: str | None = None) -> Any:
-    """Send the reviewer to the item that most needs their review (``skip``: not this one)."""
+def next_item(request: Request, index: int, skip: str | None = None, saved: str | None = None,
+              verdict: str | None = None) -> Any:
+    """Send the reviewer to the item that most needs their review (``skip``: not this one).
+
+    ``saved`` and ``verdict``: the decision just recorded, confirmed on the page sent to.
+    """
     s = need_session(request)
     st = state(request)
     _reviewing(st)
@@ -112,14 +147,19 @@ def next_item(request: Request, index: int, skip: str | None = None) -> Any:
     order = bench.queue_order(skip)
     item_id = st.store.next_item(bench.key, order, s.reviewer, st.config.per_item)
     if item_id is None:
-        return st.render("done.html", s, bench=bench, index=index)
+        return st.render("done.html", s, bench=bench, index=index, saved=_saved(saved, verdict))
     st.store.claim(bench.key, item_id, s.reviewer)
-    return redirect(f"/b/{index}/item?id={quote(item_id, safe='')}")
+    return redirect(f"/b/{index}/item?id={quote(item_id, safe='')}"
+                    + _saved_query(saved, verdict))
 
 
 @router.get("/b/{index}/item")
-def item_page(request: Request, index: int, id: str) -> Any:  # noqa: A002
-    """One item: images, question, options, answer, provenance, judges, decision forms."""
+def item_page(request: Request, index: int, id: str,  # noqa: A002
+              saved: str | None = None, verdict: str | None = None) -> Any:
+    """One item: images, question, options, answer, provenance, judges, decision forms.
+
+    Above them: the reviewer's progress, and the confirmation of the decision just saved.
+    """
     s = need_session(request)
     st = state(request)
     _reviewing(st)
@@ -129,7 +169,9 @@ def item_page(request: Request, index: int, id: str) -> Any:  # noqa: A002
     versions = st.store.versions(bench.key, id)
     view = view_model(bench, id, versions)
     return st.render("item.html", s, index=index, bench=bench, v=view, reasons=REASONS,
-                     nonce=new_nonce(), error="", flags=bench.flags.get(id, []))
+                     nonce=new_nonce(), error="", flags=bench.flags.get(id, []),
+                     progress=progress(st, bench, id, s.reviewer),
+                     saved=_saved(saved, verdict))
 
 
 @router.post("/b/{index}/decide")
@@ -159,7 +201,7 @@ async def decide(request: Request, index: int) -> Any:
         raise HTTPException(status_code=400, detail=str(exc)) from None
     if request.headers.get("accept", "").startswith("application/json"):
         return secure_headers(responses.JSONResponse({"ok": True, "version": version}))
-    return redirect(f"/b/{index}/next")
+    return redirect(f"/b/{index}/next?" + _saved_query(item_id, action).lstrip("&"))
 
 
 @router.get("/img/{index}/{rel:path}")

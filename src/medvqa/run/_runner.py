@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from medvqa import __version__
+from medvqa._environment import environment
 from medvqa.benchmark import ImageLoader, PromptError, load_bench_template, load_template
 from medvqa.conditions import Condition, expand_conditions, get_condition
 from medvqa.errors import BadInputError, UsageError
@@ -230,6 +231,7 @@ async def arun_benchmark(
         benchmark_version=prep.card.version,
         items_sha256=file_sha256(bench_dir / ITEMS_FILE),
         tool_version=__version__,
+        environment=environment(),
         seed=config.seed,
         started_at=_now(),
         selection=prep.selection.as_dict(),

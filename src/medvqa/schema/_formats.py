@@ -204,6 +204,10 @@ class RunInfo(BaseModel):
     benchmark_version: str = Field(default="", description="Benchmark version.")
     items_sha256: str = Field(description="items_sha256 of the benchmark this run belongs to.")
     tool_version: str = Field(description="medvqa version.")
+    environment: dict[str, str] = Field(
+        default_factory=dict, description="Where the run was made: medvqa's source commit "
+        "(``commit``, empty outside a checkout), the machine (``hardware``) and ``python``; "
+        "empty in older files.")
     seed: int = Field(default=0, description="Seed of random models and conditions.")
     selection: dict[str, Any] = Field(
         default_factory=dict, description="Item filters of the run (split, category, limit); "
