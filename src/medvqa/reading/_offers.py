@@ -27,13 +27,18 @@ from medvqa.reading._options import OptionSet, bag_mentions
 from medvqa.reading._scan import scan
 from medvqa.reading.rules import Kind
 
-__all__ = ["offered_beside"]
+__all__ = ["UNDO_KINDS", "offered_beside"]
 
 _SECOND: Final = frozenset({Kind.SECOND_READING})
 _CONDITION: Final = frozenset({Kind.CONDITION})
 _REVISION: Final = frozenset({Kind.REVISION})
 _CONCLUSION: Final = frozenset({Kind.CONCLUSION})
 _CUES: Final = _SECOND | _CONDITION | _REVISION
+#: What in a sentence broken off at the end could have undone the answer.
+UNDO_KINDS: Final = frozenset({
+    Kind.REFUSAL, Kind.HEDGE, Kind.HEDGE_SCOPED, Kind.EXCLUSION_HEDGE, Kind.REVISION,
+    Kind.NEG_BEFORE, Kind.NEG_NOUN, Kind.NEG_AFTER, Kind.STATUS, Kind.ALTERNATIVE,
+    Kind.SECOND_READING, Kind.CONDITION, Kind.CONCESSION, Kind.DEFERRAL, Kind.PLAN})
 # A letter opening the response, followed by its separator (not the article "A pneumothorax").
 _HEAD_LETTER: Final = re.compile(r"\W{0,3}([A-Z])(?:[,:)\]]|\s+\(|\s*[-\u2013\u2014]\s)")
 # "Option 2", "option #3", "choice 4", a boxed number, or a bare number as the whole response.

@@ -39,11 +39,12 @@ from medvqa.reading._book import RuleBook, book, word_tokens
 from medvqa.reading._decide import decide, from_segments, read_shape
 from medvqa.reading._locate import Segment, final_segments, set_aside_reasoning
 from medvqa.reading._marks import forget_kinds
-from medvqa.reading._offers import offered_beside
+from medvqa.reading._offers import UNDO_KINDS, offered_beside
 from medvqa.reading._options import OptionSet, forget_option_sets, option_set, options_of
 from medvqa.reading._positions import position_letter, strip_special_tokens
 from medvqa.reading._quick import quick_read
 from medvqa.reading._scan import LEAD, Reading, restated, scan
+from medvqa.reading._strict_checks import LONE_CAPITAL
 from medvqa.reading._text import normalize
 from medvqa.reading.rules import Kind
 
@@ -140,7 +141,13 @@ def _read(text: str, qtype: str, ix: OptionSet, question: str,
     if reasoned.trace and not body.strip(_BLANK):
         return abstain("not_committed", "structural.trace-only"), False, body, False
     if cut_off(body):
-        return abstain("not_committed", "structural.cut-off"), False, body, False
+        kept = committed_before_cut(body, ix, bk)
+        if kept is None:
+            return abstain("not_committed", "structural.cut-off"), False, body, False
+        got = _read(kept, qtype, ix, question, bk, quick)
+        if got[0].choice is None:
+            return abstain("not_committed", "structural.cut-off"), False, body, False
+        return got[0], got[1], kept, False
     if quick and not reasoned.trace and qtype in ("single", "grade"):
         plain = quick_read(body.strip(), ix, bk, question)
         if plain is not None:
@@ -217,6 +224,30 @@ def cut_off(body: str) -> bool:
     if "\n" in text and _EMPTY_ITEM.search("\n" + text[-300:]) is not None:
         return True
     return _OPEN_END.search(text[-40:]) is not None and not text.endswith(("...", "etc."))
+
+
+
+_SENTENCE_END: Final = re.compile(r"[.!?](?=\s)|\n")
+
+
+def committed_before_cut(body: str, ix: OptionSet, bk: RuleBook) -> str | None:
+    """The text before a cut-off last sentence, where that sentence cannot undo what precedes.
+
+    "Answer: B. Pleural effusion. Explanation: … blunting of the costophrenic an" was cut after
+    its answer: what precedes the broken sentence is read. Not where the broken sentence holds a
+    word that could undo an answer (a hedge, a negation, "or", "if", a change of mind …), names
+    an option, or is inside an unclosed structure (JSON, brackets).
+    """
+    ends = [m.end() for m in _SENTENCE_END.finditer(body)]
+    if not ends or "{" in body or "[" in body:
+        return None
+    kept, broken = body[:ends[-1]], body[ends[-1]:]
+    lowered = broken.lower()
+    if not kept.strip() or bk.any_of(UNDO_KINDS, lowered, word_tokens(lowered)):
+        return None
+    if ix.phrases.find(broken, lowered) or LONE_CAPITAL.search(broken):
+        return None
+    return kept
 
 
 def _reads_as_whole(body: str, segments: list[Segment]) -> bool:

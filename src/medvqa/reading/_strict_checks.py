@@ -30,7 +30,9 @@ from medvqa.reading.rules import Kind
 __all__ = ["before_undoes", "negated_marker", "revised_between", "tail_undoes"]
 
 _CLAUSE_MARKS = ".;,!?\n:"
-_LONE_CAPITAL = re.compile(r"(?<![A-Za-z])[A-Z](?![a-z])")
+#: A capital letter standing alone (a letter position may be there).
+LONE_CAPITAL: Final = re.compile(r"(?<![A-Za-z])[A-Z](?![a-z])")
+_LONE_CAPITAL = LONE_CAPITAL
 
 
 def negated_marker(body: str, start: int, bk: RuleBook) -> bool:

@@ -80,10 +80,15 @@ STRUCTURAL = (
                       "Is there a pneumothorax?"),)),
     rule("structural.cut-off", _S, (),
          "A response that stops mid-answer (an unclosed structure, a trailing comma, dash or "
-         "connective, an empty list item) has not committed.",
+         "connective, an empty list item) has not committed; one cut in a later sentence that "
+         "names no option and holds no word that could undo an answer keeps the answer given "
+         "before it.",
          examples=(ex('{"present": ["mass", "calcification", ', "MULTI", None, "multi"),
                    ex("1. Mass - present\n2. Calcification - present\n3. Asymmetry -", "MULTI",
-                      None, "multi"))),
+                      None, "multi"),
+                   ex("Answer: B.\nThe pleural line is sharp and runs along the", "PE", "B"),
+                   ex("Answer: B.\nThe pleural line is sharp, unless this is a skin fold or", "PE"),
+                   ex("Answer: B.\nIt could also be a pleural effusion with", "PE"))),
     rule("structural.conditional-answer", _S, (),
          "After the located answer, another option offered on a condition ('If erosions are "
          "extensive: B') keeps a second reading open.",
