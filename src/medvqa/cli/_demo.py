@@ -54,7 +54,7 @@ def _captions_step(
     fewshot.write_text(NO_EXAMPLES, "utf-8")
     bench = out / "bench" / "captions"
     step("build captions (caption -> QA -> judge, SmolLM2)",
-         ["build", "captions", str(src), "-o", str(bench), "--model", "smollm2",
+         ["build", "captions", str(src), "-o", str(bench), "--force", "--model", "smollm2",
           "--judges", "smollm2", "--types", "single", "--max-tokens", str(DEMO_CAPTION_TOKENS),
           "--tries", str(DEMO_TRIES), "--fewshot", str(fewshot),
           "--min-judge-score", str(JUDGE_MIN_SCORE), "--judge-action", "review",
@@ -109,7 +109,7 @@ def demo_command(
         bench_dir = out / "bench" / bench.recipe
         step(
             f"build {bench.recipe}",
-            ["build", bench.recipe, "-o", str(bench_dir), "--seed", str(seed),
+            ["build", bench.recipe, "-o", str(bench_dir), "--force", "--seed", str(seed),
              "--data-root", str(data_root)],
         )
         step(f"validate {bench.recipe}", ["validate", str(bench_dir)])
