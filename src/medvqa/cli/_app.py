@@ -128,6 +128,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(next((c for cls, c in EXIT_CODES.items() if isinstance(exc, cls)), 2))
     except Exception as exc:
         _disk_full(exc)
+        _not_writable(exc)
         raise
     sys.exit(code if isinstance(code, int) else 0)
 
@@ -144,6 +145,19 @@ def _disk_full(exc: Exception) -> None:
                "every file whole (a temporary file, then a rename), so no file was left "
                "half-written; free some space and run the command again", highlight=False,
                soft_wrap=True)
+    sys.exit(2)
+
+
+def _not_writable(exc: Exception) -> None:
+    """A folder that may not be written (read-only, no permission): one line naming it, exit 2."""
+    from medvqa.store import NOT_WRITABLE_HINT, not_writable_line
+
+    line = not_writable_line(exc)
+    if line is None:
+        return
+    _err.print(f"[red]error:[/red] {escape(line)}; medvqa writes every file whole (a temporary "
+               f"file, then a rename), so none was left half-written; {NOT_WRITABLE_HINT}",
+               highlight=False, soft_wrap=True)
     sys.exit(2)
 
 

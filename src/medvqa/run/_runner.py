@@ -55,7 +55,7 @@ from medvqa.schema import (
     read_json,
     write_json,
 )
-from medvqa.store import disk_full_is_bad_input
+from medvqa.store import write_errors_are_bad_input
 
 log = logging.getLogger(__name__)
 
@@ -244,7 +244,7 @@ async def arun_benchmark(
         await model.aclose()
         raise BadInputError(f"model endpoint unreachable: {exc}") from None
     try:
-        with disk_full_is_bad_input(out_dir, _LEFT_WHOLE):
+        with write_errors_are_bad_input(out_dir, _LEFT_WHOLE):
             out_dir.mkdir(parents=True, exist_ok=True)
             with RunFolderLock(out_dir):
                 return await _run_locked(config, prep, model, info, progress, started)
