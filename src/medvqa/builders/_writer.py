@@ -93,9 +93,14 @@ class BenchWriter:
         self.removed_stale = remove_stale_builds(self.out)
         prefix = f".{self.out.name}.building-"
         self.folder = Path(tempfile.mkdtemp(dir=self.out.parent, prefix=prefix))
-        self.folder.chmod(new_mode(folder=True))  # mkdtemp's is 0700: a benchmark is shared
-        self._lock = FileLock(_lock_path(self.folder), timeout=0, thread_local=False)
-        self._lock.acquire()
+        try:  # a Ctrl-C before the context is entered still leaves nothing behind
+            self.folder.chmod(new_mode(folder=True))  # mkdtemp's is 0700: a benchmark is shared
+            self._lock = FileLock(_lock_path(self.folder), timeout=0, thread_local=False)
+            self._lock.acquire()
+        except BaseException:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            _lock_path(self.folder).unlink(missing_ok=True)
+            raise
         self.images = ImageStore(self.folder)
 
     def write_items(self, items: Iterable[Item]) -> WrittenItems:

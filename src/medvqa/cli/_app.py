@@ -37,7 +37,7 @@ from medvqa.cli._run import run_command, validate_command
 from medvqa.cli._score import compare_command, score_command
 from medvqa.cli._serve import serve_command
 from medvqa.cli._train import train_app
-from medvqa.errors import EXIT_CODES, MedvqaError
+from medvqa.errors import EXIT_CODES, Interrupted, MedvqaError
 
 app = typer.Typer(
     name="medvqa",
@@ -121,7 +121,9 @@ def main(argv: list[str] | None = None) -> None:
         exc.show()  # type: ignore[attr-defined]
         sys.exit(1)
     except _ABORTS:
-        _err.print("aborted")
+        code = 130
+    except Interrupted as exc:
+        _err.print(escape(str(exc)), highlight=False, soft_wrap=True)
         sys.exit(130)
     except MedvqaError as exc:
         _err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
@@ -130,6 +132,9 @@ def main(argv: list[str] | None = None) -> None:
         _disk_full(exc)
         _not_writable(exc)
         raise
+    if code == 130:  # click and typer turn Ctrl-C into this code, silently
+        _err.print("interrupted (Ctrl-C): every file medvqa writes is whole (a partial build is "
+                   "removed); run the same command again to resume or redo it", soft_wrap=True)
     sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -192,7 +192,7 @@ def run_command(
     """
     import os
 
-    from medvqa.errors import BadInputError
+    from medvqa.errors import BadInputError, Interrupted
     from medvqa.run import run_models
 
     config = RunConfig(
@@ -240,6 +240,9 @@ def run_command(
     events = _ConsoleEvents()
     try:
         outcome = run_models(request, events, os.environ)
+    except KeyboardInterrupt:
+        raise Interrupted(interrupted_line(out, events.last if models is None else None)) \
+            from None
     finally:
         events.stop()
     if models is not None:
@@ -250,6 +253,25 @@ def run_command(
     elif outcome.summary is not None and outcome.summary.every_request_failed:
         raise BadInputError(f"{out}: every request of this run failed "
                             f"({outcome.summary.request_errors}); see the errors above")
+
+
+def interrupted_line(out: Path, last: RunProgress | None) -> str:
+    """What Ctrl-C during a run kept, and how to go on.
+
+    The runner writes predictions.jsonl whole before it stops, so its lines are the predictions
+    kept; ``last`` (the last progress report) gives the number expected.
+    """
+    from medvqa.schema import PREDICTIONS_FILE
+
+    path = out / PREDICTIONS_FILE
+    try:
+        with path.open("rb") as fh:
+            kept = sum(1 for line in fh if line.strip())
+    except OSError:
+        kept = 0
+    of = f" of {last.total}" if last is not None and last.total >= kept else ""
+    return (f"{out}: interrupted after {kept}{of} predictions; the answers received are kept "
+            "(predictions.jsonl, cache.sqlite); run the same command to resume")
 
 
 class _ConsoleEvents:
@@ -269,6 +291,7 @@ class _ConsoleEvents:
         )
 
         self._clock = time.perf_counter
+        self.last: RunProgress | None = None
         self.err = Console(stderr=True, highlight=False)
         self.out = Console(highlight=False)
         self.bar = Progress(
@@ -302,6 +325,7 @@ class _ConsoleEvents:
 
     def progress(self, p: RunProgress) -> None:
         """Update the bar (started on the first result, so a refused run prints no bar)."""
+        self.last = p
         if not self.bar.live.is_started:
             self.bar.start()
         elapsed = self._clock() - self.started

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-
 from medvqa._resources import shipped_path
 from medvqa._yaml_loader import YamlError, load_yaml_file
 from medvqa.errors import BadInputError
