@@ -95,7 +95,8 @@ def run_command(
         False, "--retry-errors", help="Ask again only the items that ended in an error."
     ),
     force_new: bool = typer.Option(
-        False, "--force-new", help="Discard the earlier predictions in --out and start afresh."
+        False, "--force-new", help="Discard the earlier predictions and cached answers in "
+        "--out and start afresh (every request is asked again)."
     ),
     seed: int = typer.Option(_d("seed"), "--seed", help="Seed of random models and conditions."),
     api_key_env: str = typer.Option(
@@ -320,7 +321,9 @@ class _ConsoleEvents:
     def model_started(self, name: str, spec: str) -> None:
         """A models.yaml entry starts: its name, then a fresh bar."""
         self.stop()
-        self.err.print(f"[bold]{escape(name)}[/bold] ({escape(spec)})")
+        from medvqa.models._endpoint import redact_url_query
+
+        self.err.print(f"[bold]{escape(name)}[/bold] ({escape(redact_url_query(spec))})")
         self._new_task()
 
     def progress(self, p: RunProgress) -> None:
