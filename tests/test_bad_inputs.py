@@ -758,6 +758,9 @@ CASES: list[Case] = [
     Case("build-captions-over-a-benchmark", _over_a_benchmark(
         "build", "captions", "ROOT/caps.csv", "-o", "ROOT/bench", "--model", "random"), 2,
          "bench: a benchmark is already there", absent=(".bench.building-*",)),
+    Case("filter-over-a-benchmark", lambda w: ["filter", "guessable", str(w.bench("src")),
+                                               "--models", "random", "-o", str(w.bench())], 2,
+         "bench: a benchmark is already there", absent=(".bench.building-*",)),
     Case("build-into-a-file", lambda w: (w.root / "f").touch() or
          ["build", "lc25000_lung", "-o", str(w.root / "f")], 2, "is a file, not a folder"),
     # a folder nobody may write (a read-only file system, or mode 0500): one line naming it
