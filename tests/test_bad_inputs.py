@@ -34,6 +34,7 @@ class Workspace:
     root: Path
     make_bench: Callable[..., Path]
     mounts: list[Path] = field(default_factory=list)
+    locked: list[Path] = field(default_factory=list)
 
     def bench(self, name: str = "bench", n: int = 6) -> Path:
         """A valid benchmark of ``n`` real lung tiles."""
@@ -58,6 +59,27 @@ class Workspace:
         if done.returncode:
             pytest.skip(f"cannot mount a small tmpfs here ({done.stderr.strip() or 'not root'})")
         self.mounts.append(path)
+        return path
+
+    def read_only(self, name: str, *copies: Path) -> Path:
+        """A folder at ``root/name`` holding copies of ``copies`` that nobody may write.
+
+        As root (who may write any folder whatever its mode) a real tmpfs remounted read-only;
+        otherwise a folder of mode 0500.
+        """
+        if os.geteuid() == 0:
+            path = self.small_disk(name, "20m")
+        else:
+            path = self.root / name
+            path.mkdir()
+        for src in copies:
+            shutil.copytree(src, path / src.name)
+        if os.geteuid() == 0:
+            subprocess.run(["mount", "-o", "remount,ro", str(path)], check=True)
+        else:
+            for folder in [path, *(p for p in path.rglob("*") if p.is_dir())]:
+                folder.chmod(0o500)
+            self.locked.append(path)
         return path
 
     def fill(self, disk: Path, leave: int) -> None:
@@ -567,6 +589,41 @@ def _not_utf8_table(w: Workspace) -> list[str]:
     (w.root / "t.tsv").write_bytes(b"question\tanswer\n\xff\xfe\tA\n")
     return ["import", "vlmevalkit", str(w.root / "t.tsv"), "-o", str(w.root / "b")]
 
+def _over_a_benchmark(*argv: str) -> Setup:
+    """``argv`` with ROOT/bench a benchmark (and its audit) already there."""
+    def setup(w: Workspace) -> list[str]:
+        bench = w.bench()
+        (bench / "audit.json").write_text("{}\n")
+        (w.root / "t.tsv").write_text("index\tquestion\tA\tB\tanswer\n0\tq?\tx\ty\tA\n")
+        (w.root / "caps.csv").write_text("id,caption\nc1,a caption\n")
+        return [a.replace("ROOT", str(w.root)) for a in argv]
+    return setup
+
+
+#: The end of every "may not be written" line.
+UNWRITABLE = "choose a folder you may write (-o/--out), or fix its permissions"
+
+
+def _unwritable(command: str) -> Setup:
+    """``command`` writing into a folder nobody may write (its inputs copied there first)."""
+    def setup(w: Workspace) -> list[str]:
+        bench = w.bench()
+        run = w.scored(bench)
+        ro = w.read_only("ro", bench, run)
+        return {
+            "run-new": ["run", str(bench), "-m", "random", "-o", str(ro / "new")],
+            "run-resume": ["run", str(ro / "bench"), "-m", "random", "-o", str(ro / "run")],
+            "score": ["score", str(ro / "bench"), str(ro / "run"), "--resamples", "99"],
+            "report": ["report", str(run), "-o", str(ro / "r.html")],
+            "audit": ["audit", str(ro / "bench"), "--no-html"],
+            "export": ["export", str(bench), "--format", "vlmevalkit", "-o", str(ro / "x.tsv")],
+            "export-folder": ["export", str(bench), "--format", "lmms-eval", "-o",
+                              str(ro / "tasks")],
+            "build": ["build", "lc25000_lung", "-o", str(ro / "b")],
+        }[command]
+    return setup
+
+
 CASES: list[Case] = [
     # validate
     Case("validate-not-utf8", _edited_validate(_not_utf8), 2,
@@ -691,6 +748,25 @@ CASES: list[Case] = [
          absent=("run",)),
     # build
     Case("build-no-items", _empty_recipe_data, 2, "--data-root", absent=("b",)),
+    # over an existing benchmark: refused without --force, before any work
+    Case("build-over-a-benchmark", _over_a_benchmark("build", "lc25000_lung", "-o", "ROOT/bench"),
+         2, "bench: a benchmark is already there; choose another -o folder, or pass --force",
+         absent=(".bench.building-*",)),
+    Case("import-over-a-benchmark", _over_a_benchmark("import", "vlmevalkit", "ROOT/t.tsv", "-o",
+                                                      "ROOT/bench"),
+         2, "bench: a benchmark is already there", absent=(".bench.importing",)),
+    Case("build-captions-over-a-benchmark", _over_a_benchmark(
+        "build", "captions", "ROOT/caps.csv", "-o", "ROOT/bench", "--model", "random"), 2,
+         "bench: a benchmark is already there", absent=(".bench.building-*",)),
+    Case("filter-over-a-benchmark", lambda w: ["filter", "guessable", str(w.bench("src")),
+                                               "--models", "random", "-o", str(w.bench())], 2,
+         "bench: a benchmark is already there", absent=(".bench.building-*",)),
+    Case("build-into-a-file", lambda w: (w.root / "f").touch() or
+         ["build", "lc25000_lung", "-o", str(w.root / "f")], 2, "is a file, not a folder"),
+    # a folder nobody may write (a read-only file system, or mode 0500): one line naming it
+    *(Case(f"{name}-read-only", _unwritable(name), 2, UNWRITABLE)
+      for name in ("run-new", "run-resume", "score", "report", "audit", "export",
+                   "export-folder", "build")),
     # A full disk (a real 3 MB tmpfs): one line naming the folder and what is left as it was.
     Case("build-disk-full", _build_on_full_disk, 2, "disk/b: no space left on the device while "
          "building; the partial build was removed and nothing was written there",
@@ -776,6 +852,9 @@ def test_bad_input(case: Case, tmp_path: Path, bench_factory, capsys, monkeypatc
     finally:
         for mount in w.mounts:
             subprocess.run(["umount", "-l", str(mount)], check=False)
+        for path in w.locked:
+            for folder in [path, *(p for p in path.rglob("*") if p.is_dir())]:
+                folder.chmod(0o700)
 
 
 def _check(case: Case, w: Workspace, capsys, monkeypatch) -> None:

@@ -18,7 +18,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "medvqa"
 #: The rooms, lowest first. A room imports only rooms at its own rank or lower; rooms of equal
 #: rank never import each other.
 LAYERS: list[set[str]] = [
-    {"__init__", "errors", "_suggest", "rng", "_resources", "_lazy", "_environment"},
+    {"__init__", "errors", "_suggest", "rng", "_resources", "_lazy", "_environment", "_markdown"},
     {"_registry", "_optional", "store", "_path_guard"},
     {"stats", "_yaml_loader"},
     {"schema"},

@@ -3,6 +3,7 @@
 ::
 
     MedvqaError
+    ├── Interrupted             exit 130: Ctrl-C (SIGINT); the message says what was kept
     ├── UsageError              exit 1: the command was asked for something it cannot do as asked
     ├── BadInputError           exit 2: an input file, folder, option value or endpoint is wrong;
     │   │                               the message names it (file, line, field)
@@ -23,6 +24,10 @@ from __future__ import annotations
 
 class MedvqaError(Exception):
     """Base of every error medvqa raises on purpose."""
+
+
+class Interrupted(MedvqaError):
+    """Ctrl-C (SIGINT) stopped the command; the message says what was kept (exit code 130)."""
 
 
 class UsageError(MedvqaError):
@@ -70,13 +75,15 @@ class EndpointAuthError(EndpointUnreachableError):
 
 
 #: Exit code of each branch (the command line's mapping; 0 ok, 130 interrupted).
-EXIT_CODES: dict[type[MedvqaError], int] = {UsageError: 1, BadInputError: 2, ModelError: 2}
+EXIT_CODES: dict[type[MedvqaError], int] = {UsageError: 1, BadInputError: 2, ModelError: 2,
+                                             Interrupted: 130}
 
 __all__ = [
     "EXIT_CODES",
     "BadInputError",
     "EndpointAuthError",
     "EndpointUnreachableError",
+    "Interrupted",
     "MedvqaError",
     "MissingDependencyError",
     "ModelError",

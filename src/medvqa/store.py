@@ -3,9 +3,10 @@
 A file is never left half-written: writers go to a temporary file in the same folder, fsync it
 and ``os.replace`` it over the target. Images are stored by the SHA-256 of their bytes
 (``images/ab/abcd….png``) so a duplicate image is stored once and a path names its content.
-A disk that fills up mid-write is bad input, not a bug: :func:`disk_full_is_bad_input` turns
+A disk that fills up mid-write is bad input, not a bug: :func:`write_errors_are_bad_input` turns
 the ``OSError`` (``ENOSPC``, ``EDQUOT``) or SQLite's "disk is full" into one line naming the
-folder and saying what was left as it was (:class:`DiskFullError`, exit 2).
+folder and saying what was left as it was (:class:`DiskFullError`, exit 2); so too a folder that
+may not be written (read-only, no permission: :class:`NotWritableError`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import hashlib
 import os
 import shutil
 import sqlite3
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +28,30 @@ from medvqa.errors import BadInputError
 IMAGES_DIR = "images"
 
 
+def current_umask() -> int:
+    """The process's umask, read without changing it where Linux shows it (``/proc``)."""
+    try:
+        for line in Path("/proc/self/status").read_text("ascii").splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def new_mode(folder: bool = False) -> int:
+    """The mode ``open()`` or ``mkdir()`` would give a new file (folder) under the umask.
+
+    ``tempfile`` creates private (0600 / 0700) files and folders; medvqa renames those into
+    place, so it sets this mode on them first: a report can be served and a benchmark shared as
+    the user's umask allows. No file medvqa writes holds a secret in plain (API keys are never
+    written; reviewer tokens and session cookies are stored hashed).
+    """
+    return (0o777 if folder else 0o666) & ~current_umask()
+
+
 @contextmanager
 def atomic_writer(
     path: str | Path, mode: str = "w", newline: str | None = "\n"
@@ -34,21 +60,28 @@ def atomic_writer(
 
     Readers see the old file or the complete new one, never a mix; on any error (or a kill) the
     temporary file is removed (or left as a hidden ``.NAME.*.tmp``) and ``path`` is untouched.
-    Text mode writes UTF-8 with ``newline`` line endings.
+    Text mode writes UTF-8 with ``newline`` line endings. The file keeps the mode of the one it
+    replaces, or gets the umask's (:func:`new_mode`).
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     binary = "b" in mode
     try:
+        try:
+            os.fchmod(fd, stat.S_IMODE(path.stat().st_mode))
+        except FileNotFoundError:
+            os.fchmod(fd, new_mode())
         with os.fdopen(fd, mode, encoding=None if binary else "utf-8",
                        newline=None if binary else newline) as fh:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.filename is None:
+            exc.filename = str(path)  # a failed write() names no file: the one line will
         raise
 
 
@@ -165,9 +198,58 @@ def _free(folder: str | Path) -> int:
         return 0
 
 
+#: ``errno`` values that mean a path may not be written (or read): a read-only file system, or
+#: no permission.
+NOT_WRITABLE = frozenset({errno.EROFS, errno.EACCES, errno.EPERM})
+#: What SQLite says when its file or folder may not be written.
+_SQLITE_NOT_WRITABLE = ("readonly database", "unable to open database file")
+
+
+class NotWritableError(BadInputError):
+    """A folder or file may not be written (read-only, no permission); the message names it."""
+
+
+def not_writable_line(exc: BaseException, folder: str | Path | None = None) -> str | None:
+    """The one line for ``exc`` when its chain says a path may not be written, else None.
+
+    An ``OSError`` with ``EROFS``/``EACCES``/``EPERM`` counts, and SQLite's "readonly database"
+    or "unable to open database file". The line names ``folder`` when given, else the file the
+    error names when it exists, else that file's folder (where it could not be created).
+
+    >>> import errno
+    >>> not_writable_line(OSError(errno.EROFS, "Read-only file system", "/r/o/.x.tmp"))
+    '/r/o: read-only file system'
+    >>> not_writable_line(ValueError("x")) is None
+    True
+    """
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, OSError) and current.errno in NOT_WRITABLE:
+            reason = (current.strerror or "permission denied").lower()
+            if folder is not None:
+                return f"{folder}: {reason}"
+            if not current.filename:
+                return reason
+            path = Path(os.fsdecode(current.filename))
+            return f"{path if path.exists() else path.parent}: {reason}"
+        if isinstance(current, sqlite3.OperationalError) and any(
+            t in str(current).lower() for t in _SQLITE_NOT_WRITABLE
+        ):
+            return f"{folder}: {current}" if folder is not None else f"SQLite: {current}"
+        current = current.__cause__ or current.__context__
+    return None
+
+
+#: What every "may not be written" line ends with.
+NOT_WRITABLE_HINT = ("choose a folder you may write (-o/--out), or fix its permissions, and run "
+                     "the command again")
+
+
 @contextmanager
-def disk_full_is_bad_input(folder: str | Path, left: str) -> Iterator[None]:
-    """Turn a full disk inside into one :class:`DiskFullError` line; other errors pass.
+def write_errors_are_bad_input(folder: str | Path, left: str) -> Iterator[None]:
+    """Turn a full disk, or a folder that may not be written, inside into one line; others pass.
 
     Args:
         folder: the folder being written (named in the line).
@@ -175,14 +257,18 @@ def disk_full_is_bad_input(folder: str | Path, left: str) -> Iterator[None]:
 
     Raises:
         DiskFullError: ``"FOLDER: no space left on the device; LEFT; free some space …"``.
+        NotWritableError: ``"FOLDER: read-only file system; LEFT; choose a folder you may …"``.
 
     """
     try:
         yield
-    except DiskFullError:
+    except BadInputError:
         raise
     except Exception as exc:
-        if not is_disk_full(exc, folder):
+        if is_disk_full(exc, folder):
+            raise DiskFullError(f"{folder}: no space left on the device; {left}; free some "
+                                "space and run the command again") from None
+        line = not_writable_line(exc, folder)
+        if line is None:
             raise
-        raise DiskFullError(f"{folder}: no space left on the device; {left}; free some space "
-                            "and run the command again") from None
+        raise NotWritableError(f"{line}; {left}; {NOT_WRITABLE_HINT}") from None

@@ -63,7 +63,7 @@ def test_next_build_removes_only_stale_staging_folders(tmp_path: Path) -> None:
         live.kill()
         live.wait()
     # Once its holder is gone, the next build removes the last one too.
-    with BenchWriter(out) as writer:
+    with BenchWriter(out, force=True) as writer:
         assert writer.removed_stale == [live_dir]
         writer.commit()
     leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".bench."))

@@ -20,7 +20,7 @@ def test_card_of_vqa_rad(bench: Path, tmp_path: Path) -> None:
     for section in ("## Sources", "## Counts", "## How it was built", "## Integrity audit",
                     "## Intended use", "## Known limitations", "## Citations"):
         assert section in text
-    assert "| VQA-RAD | CC0 1.0 | https://osf.io/89kps/ |" in text
+    assert "| VQA-RAD | CC0 1.0 | <https://osf.io/89kps/> |" in text
     assert "| train | 257 |" in text and "recipe `vqa_rad`, seed 0" in text
     assert "published" in text and "Splits: VQA-RAD phrase_type" in text
     assert "Lau JJ" in text
@@ -62,3 +62,34 @@ def test_parquet_export_card_has_configs_and_audit(bench: Path, tmp_path: Path) 
     assert "configs:\n- config_name: default" in text
     assert "- split: train\n    path: data/train-*" in text
     assert "## Integrity audit" in text and "split-case" in text
+
+
+def test_untrusted_card_text_renders_as_text_never_as_html_or_a_script_link(
+    bench: Path, tmp_path: Path
+) -> None:
+    """A downloaded benchmark.json's name, description, sources and URLs: escaped as report.md
+    escapes them, so no renderer runs ``<script>`` or follows ``javascript:``."""
+    import shutil
+
+    from markdown_it import MarkdownIt
+
+    bench = Path(shutil.copytree(bench, tmp_path / "b"))  # the fixture is shared
+    card = json.loads((bench / "benchmark.json").read_text())
+    card["name"] = "x<script>alert(1)</script>"
+    card["description"] = ("First line.\n\n<script>alert(2)</script>\n"
+                           "[click](javascript:alert(3)) <img src=x onerror=alert(4)>")
+    card["sources"][0]["dataset"] = "[d](javascript:alert(5))"
+    card["sources"][0]["url"] = "javascript:alert(6)"
+    card["created_with"]["recipe"] = "r` <script>alert(7)</script> `"
+    (bench / "benchmark.json").write_text(json.dumps(card))
+    text = write_card(CardConfig(bench, tmp_path / "README.md")).read_text()
+    rendered = MarkdownIt("commonmark", {"html": True}).enable("table").render(
+        text.split("---\n", 2)[2])
+    for bad in ("<script", "<img", 'href="javascript:', "<a "):
+        assert bad not in rendered, bad
+    assert "First line." in rendered and "alert(2)" in rendered  # still readable
+
+
+def test_a_plain_source_url_stays_a_link(bench: Path, tmp_path: Path) -> None:
+    text = write_card(CardConfig(bench, tmp_path / "README.md")).read_text()
+    assert "<https://osf.io/89kps/>" in text

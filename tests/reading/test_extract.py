@@ -208,3 +208,10 @@ def test_real_smollm2_answers_inside_the_constrained_set(tmp_path: Path) -> None
         picked = e.choice if isinstance(e.choice, list) else [e.choice]
         assert e.choice is None or set(picked) <= set(c.options)
         assert re.fullmatch(r"\s*\{.*\}\s*", e.reply or "", re.DOTALL)
+
+
+def test_prompt_yaml_goes_through_the_shared_loader(tmp_path: Path) -> None:
+    bomb = tmp_path / "extract.yaml"
+    bomb.write_text("version: 1\nsystem: &s s\nuser: *s\n")
+    with pytest.raises(BadInputError, match=r"extract\.yaml:2: an anchor \(&s\) is not read"):
+        load_extract_prompt(bomb)

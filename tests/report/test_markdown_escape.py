@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
+from medvqa._markdown import md_escape
 from medvqa.models import ModelConfig
-from medvqa.report._markdown import md_escape
 from medvqa.report._render import write_report
 from medvqa.run import RunConfig, run_benchmark
 from medvqa.schema import file_sha256

@@ -128,8 +128,12 @@ def test_killed_run_resumes_without_asking_twice(tmp_path: Path, bench_factory, 
         code = proc.wait(30)
         server.fast, server.latency_s = 10**9, 0.05  # the resumed run at full speed
         if sig == signal.SIGINT:  # (its output says where the interrupt went, if it fails)
-            assert code == 130, (f"SIGINT in the test worker: {inherited!r}\n"
-                                 + (proc.stderr.read().decode()[-4000:] if proc.stderr else ""))
+            err = proc.stderr.read().decode() if proc.stderr else ""
+            assert code == 130, f"SIGINT in the test worker: {inherited!r}\n{err[-4000:]}"
+            kept = len(list(read_jsonl(run / "predictions.jsonl", Prediction)))
+            assert f"interrupted after {kept} of 150 predictions" in " ".join(err.split())
+            assert "run the same command to resume" in " ".join(err.split())
+            assert "Traceback" not in err
         done_before = _journaled(run)
         asked_before = _ids(server.counts)
         assert 40 <= len(done_before) < 150, "kill should land mid-run"

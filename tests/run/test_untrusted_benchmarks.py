@@ -102,6 +102,25 @@ def test_credentials_in_the_url_never_arrive_nor_are_recorded(bench: Path, tmp_p
     assert arrived == 0 and not out.exists()
 
 
+def test_a_key_in_the_url_query_is_sent_but_never_recorded(bench: Path, tmp_path: Path) -> None:
+    """``…/v1?api_key=…`` (some hosted endpoints take the key so): the requests reach the
+    endpoint, and run.json, the cache, predictions and the console show ``[redacted]``."""
+    key = "sk-query-0123456789abcdef"
+    out = tmp_path / "run"
+    with CountingServer(fail={"[lung-001]": [400]},
+                        fail_body=lambda h: {"error": f"echo api_key={key}"}) as server:
+        url = f"{server.url}?api-version=2&api_key={key}"
+        proc = subprocess.run(
+            [sys.executable, "-m", "medvqa.cli", "run", str(bench), "-m", f"openai:m@{url}",
+             "-o", str(out), "--max-retries", "0"], capture_output=True, text=True, timeout=120)
+        answered = len(server.bodies)
+    assert proc.returncode == 0, proc.stderr
+    assert answered == 12  # the query did not break the request path
+    assert key.encode() not in _all_bytes(out)
+    assert key not in proc.stdout + proc.stderr
+    assert "api_key=[redacted]" in (out / "run.json").read_text()
+
+
 def test_keys_echoed_in_error_bodies_are_redacted(
     bench: Path, tmp_path: Path, monkeypatch
 ) -> None:

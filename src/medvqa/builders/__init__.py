@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         CountTally,
         WrittenItems,
         bench_counts,
+        check_target,
         replace_folder,
     )
 
@@ -57,6 +58,7 @@ _WHERE: dict[str, str] = {
     "CountTally": "_writer",
     "WrittenItems": "_writer",
     "bench_counts": "_writer",
+    "check_target": "_writer",
     "replace_folder": "_writer",
 }
 
@@ -77,6 +79,7 @@ __all__ = [
     "assign_splits",
     "balanced_positions",
     "bench_counts",
+    "check_target",
     "load_recipe",
     "multi_options",
     "parse_recipe",

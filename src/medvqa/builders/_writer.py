@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 
 from medvqa.errors import BadInputError
 from medvqa.schema import BENCHMARK_FILE, ITEMS_FILE, Benchmark, Item, dump_line, write_json
-from medvqa.store import DiskFullError, ImageStore, is_disk_full
+from medvqa.store import DiskFullError, ImageStore, is_disk_full, new_mode
 
 log = logging.getLogger(__name__)
 
@@ -76,22 +76,31 @@ class BenchWriter:
     """Assemble a BENCH/ folder privately, then put it in place at once.
 
     Use as a context manager: leaving it by an exception removes the private folder; call
-    :meth:`commit` to rename it to ``out`` (replacing an existing benchmark there).
+    :meth:`commit` to rename it to ``out``.
 
     Args:
         out: the BENCH/ folder to write.
+        force: replace a benchmark already at ``out``; without it that is refused at once
+            (:func:`check_target`), before any work.
     """
 
-    def __init__(self, out: str | Path):
+    def __init__(self, out: str | Path, force: bool = False):
         from filelock import FileLock
 
         self.out = Path(out)
+        check_target(self.out, force)
         self.out.parent.mkdir(parents=True, exist_ok=True)
         self.removed_stale = remove_stale_builds(self.out)
         prefix = f".{self.out.name}.building-"
         self.folder = Path(tempfile.mkdtemp(dir=self.out.parent, prefix=prefix))
-        self._lock = FileLock(_lock_path(self.folder), timeout=0, thread_local=False)
-        self._lock.acquire()
+        try:  # a Ctrl-C before the context is entered still leaves nothing behind
+            self.folder.chmod(new_mode(folder=True))  # mkdtemp's is 0700: a benchmark is shared
+            self._lock = FileLock(_lock_path(self.folder), timeout=0, thread_local=False)
+            self._lock.acquire()
+        except BaseException:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            _lock_path(self.folder).unlink(missing_ok=True)
+            raise
         self.images = ImageStore(self.folder)
 
     def write_items(self, items: Iterable[Item]) -> WrittenItems:
@@ -230,12 +239,43 @@ def _last_change(folder: Path) -> float:
     return latest
 
 
+def check_target(out: Path, force: bool = False) -> None:
+    """Refuse ``out`` as a BENCH/ to write unless absent, empty, or (``force``) a benchmark.
+
+    Building over a benchmark replaces it whole: its audit.json and card go, and every run made
+    on it no longer matches its items, so that needs ``--force``. A file, or a folder that is not
+    a benchmark, is never replaced.
+
+    Raises:
+        BadInputError: one line naming ``out`` and what to do.
+
+    """
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise BadInputError(f"{out}: is a file, not a folder; choose a BENCH/ folder to write")
+    if not any(out.iterdir()):
+        return
+    if not is_benchmark(out):
+        raise BadInputError(f"{out}: exists and is not a benchmark folder; not replacing it")
+    if not force:
+        raise BadInputError(
+            f"{out}: a benchmark is already there; choose another -o folder, or pass --force "
+            "to replace it (its audit, card and the runs made on it then no longer match)"
+        )
+
+
+def is_benchmark(folder: Path) -> bool:
+    """Whether ``folder`` holds a benchmark (its benchmark.json or items.jsonl)."""
+    return (folder / BENCHMARK_FILE).exists() or (folder / ITEMS_FILE).exists()
+
+
 def replace_folder(tmp: Path, out: Path) -> None:
     """Rename ``tmp`` to ``out``, replacing a benchmark there (never another kind of folder)."""
     if out.exists():
         if out.is_dir() and not any(out.iterdir()):
             out.rmdir()
-        elif (out / BENCHMARK_FILE).exists() or (out / ITEMS_FILE).exists():
+        elif is_benchmark(out):
             old = out.with_name(f".{out.name}.old")
             shutil.rmtree(old, ignore_errors=True)
             out.rename(old)

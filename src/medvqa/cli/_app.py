@@ -38,7 +38,7 @@ from medvqa.cli._run import run_command, validate_command
 from medvqa.cli._score import compare_command, score_command
 from medvqa.cli._serve import serve_command
 from medvqa.cli._train import train_app
-from medvqa.errors import EXIT_CODES, MedvqaError
+from medvqa.errors import EXIT_CODES, Interrupted, MedvqaError
 
 app = typer.Typer(
     name="medvqa",
@@ -123,14 +123,20 @@ def main(argv: list[str] | None = None) -> None:
         exc.show()  # type: ignore[attr-defined]
         sys.exit(1)
     except _ABORTS:
-        _err.print("aborted")
+        code = 130
+    except Interrupted as exc:
+        _err.print(escape(str(exc)), highlight=False, soft_wrap=True)
         sys.exit(130)
     except MedvqaError as exc:
         _err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
         sys.exit(next((c for cls, c in EXIT_CODES.items() if isinstance(exc, cls)), 2))
     except Exception as exc:
         _disk_full(exc)
+        _not_writable(exc)
         raise
+    if code == 130:  # click and typer turn Ctrl-C into this code, silently
+        _err.print("interrupted (Ctrl-C): every file medvqa writes is whole (a partial build is "
+                   "removed); run the same command again to resume or redo it", soft_wrap=True)
     sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -146,6 +152,19 @@ def _disk_full(exc: Exception) -> None:
                "every file whole (a temporary file, then a rename), so no file was left "
                "half-written; free some space and run the command again", highlight=False,
                soft_wrap=True)
+    sys.exit(2)
+
+
+def _not_writable(exc: Exception) -> None:
+    """A folder that may not be written (read-only, no permission): one line naming it, exit 2."""
+    from medvqa.store import NOT_WRITABLE_HINT, not_writable_line
+
+    line = not_writable_line(exc)
+    if line is None:
+        return
+    _err.print(f"[red]error:[/red] {escape(line)}; medvqa writes every file whole (a temporary "
+               f"file, then a rename), so none was left half-written; {NOT_WRITABLE_HINT}",
+               highlight=False, soft_wrap=True)
     sys.exit(2)
 
 

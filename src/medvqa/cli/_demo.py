@@ -44,7 +44,7 @@ def _captions_step(
     """
     import json
 
-    mapping = data_root / "pathmmu_socialpath" / "socialpath_mapping.json"
+    mapping = data_root / CAPTIONS_SOURCE
     rows = [r for r in json.loads(mapping.read_text("utf-8"))["test_tiny"] if r.get("explanation")]
     src = out / "captions" / "socialpath_explanations.jsonl"
     src.parent.mkdir(parents=True, exist_ok=True)
@@ -54,7 +54,7 @@ def _captions_step(
     fewshot.write_text(NO_EXAMPLES, "utf-8")
     bench = out / "bench" / "captions"
     step("build captions (caption -> QA -> judge, SmolLM2)",
-         ["build", "captions", str(src), "-o", str(bench), "--model", "smollm2",
+         ["build", "captions", str(src), "-o", str(bench), "--force", "--model", "smollm2",
           "--judges", "smollm2", "--types", "single", "--max-tokens", str(DEMO_CAPTION_TOKENS),
           "--tries", str(DEMO_TRIES), "--fewshot", str(fewshot),
           "--min-judge-score", str(JUDGE_MIN_SCORE), "--judge-action", "review",
@@ -73,17 +73,38 @@ def _captions_step(
     return bench
 
 
+#: The shipped data the caption step reads (PathMMU's explanations).
+CAPTIONS_SOURCE = "pathmmu_socialpath/socialpath_mapping.json"
+
+
+def _captions_root(data_root: Path | None) -> Path:
+    """The data folder holding :data:`CAPTIONS_SOURCE`: ``data_root``, else as builds find it."""
+    from medvqa.errors import BadInputError
+    from medvqa.sources._sample_data import find_data_root
+
+    if data_root is not None:
+        return data_root
+    if (Path("data") / CAPTIONS_SOURCE).is_file():
+        return Path("data")
+    found = find_data_root([CAPTIONS_SOURCE])
+    if found is None:
+        raise BadInputError(f"no sample data holds {CAPTIONS_SOURCE}: run `medvqa data install` "
+                            "once, or pass --data-root DATA_DIR")
+    return found
+
+
 def demo_command(
     ctx: typer.Context,
     out: Path = typer.Option(Path("demo-out"), "--out", "-o", help="Folder for everything."),
-    data_root: Path = typer.Option(
-        Path("data"), "--data-root", help="The repository's data folder."
+    data_root: Path | None = typer.Option(
+        None, "--data-root", help="The sample data folder (default: as `medvqa build` finds "
+        "it: ./data, the folder `medvqa data install` filled, or the checkout's data/)."
     ),
     seed: int = typer.Option(0, "--seed", help="Seed for builds, models and bootstrap."),
     no_llm: bool = typer.Option(False, "--no-llm", help="Skip SmolLM2 (baselines only)."),
     fresh: bool = typer.Option(False, "--fresh", help="Delete OUT first instead of resuming."),
 ) -> None:
-    """Build three benchmarks from shipped real data, run baselines and SmolLM2, score, report.
+    """Build four benchmarks from shipped real data; run baselines, SmolLM2, a CNN; report.
 
     Example: medvqa demo --out demo-out
     """
@@ -105,12 +126,14 @@ def demo_command(
         console.print(f"[dim]{title}: {time.perf_counter() - t0:.1f} s "
                       f"(total {time.perf_counter() - start:.0f} s)[/dim]", highlight=False)
 
+    # No --data-root: the builds find the sample data as `medvqa build` does, from any folder.
+    root_args = ["--data-root", str(data_root)] if data_root is not None else []
     for bench in DEMO_PLAN:
         bench_dir = out / "bench" / bench.recipe
         step(
             f"build {bench.recipe}",
-            ["build", bench.recipe, "-o", str(bench_dir), "--seed", str(seed),
-             "--data-root", str(data_root)],
+            ["build", bench.recipe, "-o", str(bench_dir), "--force", "--seed", str(seed),
+             *root_args],
         )
         step(f"validate {bench.recipe}", ["validate", str(bench_dir)])
         for run in bench.runs:
@@ -133,7 +156,8 @@ def demo_command(
         # A small CNN trained on the benchmark, run under blind and corruptions.
         run_dirs += train_steps(step, bench.recipe, bench_dir, out, seed)
 
-    captions = None if no_llm else _captions_step(step, out, data_root, seed, console)
+    captions = None if no_llm else _captions_step(step, out, _captions_root(data_root), seed,
+                                                  console)
     # Every benchmark given, so the report's item view shows each item beside its responses.
     built = [a for b in DEMO_PLAN for a in ("--bench", str(out / "bench" / b.recipe))]
     built += ["--bench", str(captions)] if captions else []

@@ -39,6 +39,7 @@ def export_command(
     """
     from medvqa.errors import UsageError
     from medvqa.interop import export_benchmark
+    from medvqa.store import write_errors_are_bad_input
 
     if list_formats:
         print_listing(EXPORTERS)
@@ -49,7 +50,9 @@ def export_command(
     if fmt == "vlmevalkit" and out.is_dir():
         raise BadInputError(f"-o {out}: is a folder; the vlmevalkit export writes a file "
                             "(e.g. -o out/NAME.tsv)")
-    summary = export_benchmark(fmt, ExportConfig(bench, out, splits, template))
+    with write_errors_are_bad_input(out, "every file written there is whole; the benchmark is "
+                                    "unchanged"):
+        summary = export_benchmark(fmt, ExportConfig(bench, out, splits, template))
     for line in summary.wrote:
         _out.print(line, highlight=False, soft_wrap=True, markup=False)
     for line in summary.warnings:

@@ -11,6 +11,8 @@ import typer
 from rich.console import Console
 
 from medvqa.cli._console import print_skipped
+from medvqa.cli._help import default_of
+from medvqa.recipes._config import BuildConfig
 
 recipe_app = typer.Typer(add_completion=False, rich_markup_mode="rich")
 filter_app = typer.Typer(
@@ -33,6 +35,11 @@ def build_recipe(
         False, "--allow-empty", help="Write the benchmark even if the recipe yields no item."
     ),
     strict: bool = typer.Option(False, "--strict", help="Fail (exit 2) on the first bad input."),
+    force: bool = typer.Option(
+        default_of(BuildConfig, "force"), "--force",
+        help="Replace a benchmark already at -o (otherwise refused: its audit, card and runs "
+        "would no longer match).",
+    ),
     filter_spec: str = typer.Option(
         "", "--filter", help="Post-build filter, e.g. guessable:random,frequent[:MIN]."
     ),
@@ -50,7 +57,6 @@ def build_recipe(
     from medvqa.builders import load_recipe, shipped_recipes
     from medvqa.curate import build_curated
     from medvqa.errors import UsageError
-    from medvqa.recipes import BuildConfig
 
     if list_recipes:
         for name, desc in shipped_recipes().items():
@@ -72,7 +78,7 @@ def build_recipe(
         raise UsageError("give the output folder with -o BENCH/")
     result = build_curated(
         BuildConfig(recipe, out, seed=seed, data_root=data_root, strict=strict, filter=filter_spec,
-                    allow_empty=allow_empty)
+                    allow_empty=allow_empty, force=force)
     )
     print_skipped(result.problems, _err)
     counts = result.counts
@@ -97,6 +103,7 @@ def guessable_command(
     out: Path = typer.Option(..., "-o", "--out", help="Filtered BENCH/ folder to write."),
     seed: int = typer.Option(0, "--seed", help="Seed of random baselines."),
     cache: Path | None = typer.Option(None, "--cache", help="SQLite cache of model answers."),
+    force: bool = typer.Option(False, "--force", help="Replace a benchmark already at -o."),
 ) -> None:
     """Drop items that text-only models answer correctly without the image (PathMMU filter).
 
@@ -113,6 +120,7 @@ def guessable_command(
             min_correct=min_correct or len(names),
             seed=seed,
             cache_path=cache,
+            force=force,
         )
     )
     _out.print(

@@ -51,6 +51,8 @@ def import_command(
     seed: int = typer.Option(default_of(ImportConfig, "seed"), "--seed",
                              help="Seed (yes/no option order)."),
     strict: bool = typer.Option(False, "--strict", help="Fail (exit 2) on the first bad row."),
+    force: bool = typer.Option(default_of(ImportConfig, "force"), "--force",
+                               help="Replace a benchmark already at -o (otherwise refused)."),
     print_recipe: bool = typer.Option(False, "--print-recipe",
                                       help="Print the equivalent recipe and exit."),
     list_formats: bool = typer.Option(False, "--list", help="List the formats."),
@@ -92,7 +94,7 @@ def import_command(
     if out is None:
         raise UsageError("give the output folder with -o BENCH/")
     recipe, result = import_dataset(ImportConfig(fmt, source, out, images, options, name,
-                                                 license, url, seed, strict))
+                                                 license, url, seed, strict, force))
     for problem in result.problems:
         _err.print(f"[yellow]skipped[/yellow] {problem}", highlight=False, soft_wrap=True)
     counts = result.counts

@@ -31,6 +31,8 @@ _TRIES = typer.Option(2, "--tries", help="Attempts per generation when the reply
 _CONSTRAIN = typer.Option(
     True, "--constrain/--no-constrain", help="JSON-schema constrained decoding."
 )
+_FORCE = typer.Option(False, "--force", help="Replace a benchmark already at -o (otherwise "
+                      "refused: its audit, card and runs would no longer match).")
 _LOCAL_ONLY = typer.Option(False, "--local-only", help="Refuse any non-loopback endpoint.")
 _API_KEY_ENV = typer.Option(
     "", "--api-key-env",
@@ -119,6 +121,7 @@ def build_captions(
     local_only: bool = _LOCAL_ONLY,
     seed: int = typer.Option(0, "--seed", help="Seed."),
     name: str = typer.Option("captions", "--name", help="Benchmark name."),
+    force: bool = _FORCE,
     api_key_env: str = _API_KEY_ENV,
 ) -> None:
     """Build QA items from image captions (MIRA): keyword filter → LLM questions → LLM judges.
@@ -162,6 +165,7 @@ def build_captions(
             limit=limit,
             seed=seed,
             name=name,
+            force=force,
         )
     )
     _summary(result.out, result.counts, result.problems)
@@ -189,6 +193,7 @@ def build_reports(
     local_only: bool = _LOCAL_ONLY,
     seed: int = typer.Option(0, "--seed", help="Seed of distractors and option order."),
     name: str = typer.Option("reports", "--name", help="Benchmark name."),
+    force: bool = _FORCE,
     api_key_env: str = _API_KEY_ENV,
 ) -> None:
     """Build QA items from radiology reports: schema → grounded extraction → questions.
@@ -232,6 +237,7 @@ def build_reports(
             seed=seed,
             limit=limit,
             name=name,
+            force=force,
         )
     )
     _summary(result.out, result.counts, result.problems)

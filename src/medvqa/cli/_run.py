@@ -97,7 +97,8 @@ def run_command(
         False, "--retry-errors", help="Ask again only the items that ended in an error."
     ),
     force_new: bool = typer.Option(
-        False, "--force-new", help="Discard the earlier predictions in --out and start afresh."
+        False, "--force-new", help="Discard the earlier predictions and cached answers in "
+        "--out and start afresh (every request is asked again)."
     ),
     seed: int = typer.Option(_d("seed"), "--seed", help="Seed of random models and conditions."),
     api_key_env: str = typer.Option(
@@ -197,7 +198,7 @@ def run_command(
     from rich.console import Console
 
     from medvqa.benchmark import ALL_SPLITS, chosen_split
-    from medvqa.errors import BadInputError
+    from medvqa.errors import BadInputError, Interrupted
     from medvqa.run import run_models
 
     if split is None and (chosen := chosen_split(bench, None)) is not None:
@@ -250,6 +251,9 @@ def run_command(
     events = _ConsoleEvents()
     try:
         outcome = run_models(request, events, os.environ)
+    except KeyboardInterrupt:
+        raise Interrupted(interrupted_line(out, events.last if models is None else None)) \
+            from None
     finally:
         events.stop()
     if models is not None:
@@ -260,6 +264,25 @@ def run_command(
     elif outcome.summary is not None and outcome.summary.every_request_failed:
         raise BadInputError(f"{out}: every request of this run failed "
                             f"({outcome.summary.request_errors}); see the errors above")
+
+
+def interrupted_line(out: Path, last: RunProgress | None) -> str:
+    """What Ctrl-C during a run kept, and how to go on.
+
+    The runner writes predictions.jsonl whole before it stops, so its lines are the predictions
+    kept; ``last`` (the last progress report) gives the number expected.
+    """
+    from medvqa.schema import PREDICTIONS_FILE
+
+    path = out / PREDICTIONS_FILE
+    try:
+        with path.open("rb") as fh:
+            kept = sum(1 for line in fh if line.strip())
+    except OSError:
+        kept = 0
+    of = f" of {last.total}" if last is not None and last.total >= kept else ""
+    return (f"{out}: interrupted after {kept}{of} predictions; the answers received are kept "
+            "(predictions.jsonl, cache.sqlite); run the same command to resume")
 
 
 class _ConsoleEvents:
@@ -279,6 +302,7 @@ class _ConsoleEvents:
         )
 
         self._clock = time.perf_counter
+        self.last: RunProgress | None = None
         self.err = Console(stderr=True, highlight=False)
         self.out = Console(highlight=False)
         self.bar = Progress(
@@ -307,11 +331,14 @@ class _ConsoleEvents:
     def model_started(self, name: str, spec: str) -> None:
         """A models.yaml entry starts: its name, then a fresh bar."""
         self.stop()
-        self.err.print(f"[bold]{escape(name)}[/bold] ({escape(spec)})")
+        from medvqa.models._endpoint import redact_url_query
+
+        self.err.print(f"[bold]{escape(name)}[/bold] ({escape(redact_url_query(spec))})")
         self._new_task()
 
     def progress(self, p: RunProgress) -> None:
         """Update the bar (started on the first result, so a refused run prints no bar)."""
+        self.last = p
         if not self.bar.live.is_started:
             self.bar.start()
         elapsed = self._clock() - self.started

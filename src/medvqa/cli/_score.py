@@ -100,7 +100,7 @@ def score_command(
     from medvqa.reading import ExtractConfig
     from medvqa.report import print_metrics
     from medvqa.score import JudgeConfig, missing_lines, score_run
-    from medvqa.store import disk_full_is_bad_input
+    from medvqa.store import write_errors_are_bad_input
 
     judge_config = None if judge is None else JudgeConfig.for_model(
         judge, api_key_env=api_key_env, concurrency=judge_concurrency,
@@ -126,7 +126,7 @@ def score_command(
     config = ScoreConfig(bench, run, style, tuple(b for b in by.split(",") if b), seed,
                          resamples, not no_cluster, edges, judge_config, allow_other_benchmark,
                          parser_seed, extract_config, compared, found, source)
-    with disk_full_is_bad_input(config.run_dir, "predictions.jsonl and metrics.json are each "
+    with write_errors_are_bad_input(config.run_dir, "predictions.jsonl and metrics.json are each "
                                 "whole (as before, or fully rewritten)"):
         result = score_run(config)
     err = Console(stderr=True)

@@ -38,6 +38,7 @@ class GuessableConfig:
         seed: seed of random baselines.
         cache_path: SQLite cache shared with runs (None: no cache).
         prompt_template: template the text-only prompt is rendered with.
+        force: replace a benchmark already at ``out`` (else refused, exit 2).
 
     """
 
@@ -48,6 +49,7 @@ class GuessableConfig:
     seed: int = 0
     cache_path: Path | None = None
     prompt_template: str = "default"
+    force: bool = False
 
 
 @dataclass
@@ -159,7 +161,7 @@ def _write(
     replies: dict[str, dict[str, object]],
 ) -> None:
     bench = Benchmark.model_validate_json((config.bench / BENCHMARK_FILE).read_text("utf-8"))
-    with BenchWriter(config.out) as writer:
+    with BenchWriter(config.out, config.force) as writer:
         for it in kept:
             for rel in it.images:
                 target = writer.folder / rel

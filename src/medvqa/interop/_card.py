@@ -14,10 +14,10 @@ otherwise it is run now (images hashed, no ``--against``, no runs).
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from medvqa._markdown import md_escape, md_paragraphs, md_url
 from medvqa.benchmark.audit import AuditConfig, AuditFile, run_audit, summary_lines
 from medvqa.errors import BadInputError
 from medvqa.interop._citations import citation_for
@@ -119,12 +119,14 @@ def _header(card: Benchmark, n: int, configs: dict[str, int] | None) -> list[str
     return lines + ["---", ""]
 
 
-def _table(header: list[str], rows: list[list[object]]) -> list[str]:
-    def cell(v: object) -> str:
-        return re.sub(r"\s+", " ", str(v)).replace("|", "\\|")
+def _table(header: list[str], rows: list[list[object]], urls: int | None = None) -> list[str]:
+    """A Markdown table of untrusted cells (escaped; column ``urls`` as :func:`md_url`)."""
+    def cell(i: int, v: object) -> str:
+        return (md_url(v) if v else "") if i == urls else md_escape(v)
 
     return (["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-            + ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows] + [""])
+            + ["| " + " | ".join(cell(i, v) for i, v in enumerate(row)) + " |" for row in rows]
+            + [""])
 
 
 def _counts(card: Benchmark) -> list[str]:
@@ -153,7 +155,8 @@ def _audit(audit: AuditFile) -> list[str]:
     worst = [f for f in audit.findings if f.severity in {"error", "warning", "published"}]
     if worst:
         out += ["First findings (all of them: `medvqa audit BENCH/`):", ""]
-        out += [f"- **{f.severity}** ({f.check}): {f.message}" for f in worst[:10]] + [""]
+        out += [f"- **{f.severity}** ({f.check}): {md_escape(f.message)}"
+                for f in worst[:10]] + [""]
     return out
 
 
@@ -169,10 +172,11 @@ def _limitations(card: Benchmark, audit: AuditFile) -> list[str]:
     for f in audit.findings:
         if f.check in {"option-cue", "answer-letter-balance", "guessability"} and (
                 f.severity == "warning"):
-            out.append(f"- Shortcut: {f.message}.")
+            out.append(f"- Shortcut: {md_escape(f.message)}.")
     for s in card.sources:
         if hub_license(s.license) == "other" and s.license:
-            out.append(f"- {s.dataset} is licensed \"{s.license}\": check it before any use "
+            out.append(f"- {md_escape(s.dataset)} is licensed \"{md_escape(s.license)}\": check "
+                       "it before any use "
                        "beyond research.")
     if card.counts.get("items", 0) < 1000:
         out.append("- Small: confidence intervals are wide; report them (`medvqa score`).")
@@ -180,22 +184,33 @@ def _limitations(card: Benchmark, audit: AuditFile) -> list[str]:
                   "`medvqa audit --against` checks known training images.", ""]
 
 
+def _code(text: str) -> str:
+    """``text`` as a code span that it cannot close (its backticks become quotes)."""
+    return "`" + " ".join(text.replace("`", "'").split()) + "`"
+
+
 def card_text(bench: Path, audit: AuditFile, configs: dict[str, int] | None = None) -> str:
     """The README.md of ``bench`` (``configs``: split → rows of a Parquet export)."""
     card = read_json(bench / BENCHMARK_FILE, Benchmark)
     lines = _header(card, int(card.counts.get("items", 0)), configs)
-    lines += [f"# {card.name} {card.version}", "", card.description or "(no description)", "",
+    # Every text below comes from a benchmark.json that may have been downloaded: escaped, so
+    # no renderer runs its HTML or follows a javascript: link (as report.md does).
+    lines += [f"# {md_escape(card.name)} {md_escape(card.version)}", "",
+              md_paragraphs(card.description) if card.description else "(no description)", "",
               "## Sources", ""]
     lines += _table(["dataset", "licence", "URL"],
-                    [[s.dataset, s.license or "(not stated)", s.url or ""] for s in card.sources])
+                    [[s.dataset, s.license or "(not stated)", s.url or ""] for s in card.sources],
+                    urls=2)
     lines += _counts(card)
     made = card.created_with
+    splits = md_escape(card.published_split or "assigned by medvqa (grouped by case)")
+    rebuild = f"medvqa build {made.recipe or 'RECIPE'} -o BENCH/ --seed {made.seed}"
     lines += ["## How it was built", "",
-              f"- medvqa {made.tool_version}, recipe `{made.recipe or '(none)'}`, seed "
-              f"{made.seed}; prompt template `{card.prompt_template}`.",
+              f"- medvqa {md_escape(made.tool_version)}, recipe {_code(made.recipe or '(none)')}, "
+              f"seed {made.seed}; prompt template {_code(card.prompt_template)}.",
               f"- items.jsonl SHA-256: `{card.items_sha256}`.",
-              f"- Splits: {card.published_split or 'assigned by medvqa (grouped by case)'}.",
-              f"- Rebuild: `medvqa build {made.recipe or 'RECIPE'} -o BENCH/ --seed {made.seed}`.",
+              f"- Splits: {splits}.",
+              f"- Rebuild: {_code(rebuild)}.",
               ""]
     lines += _audit(audit)
     lines += ["## Intended use", "", INTENDED_USE, ""]
@@ -203,7 +218,8 @@ def card_text(bench: Path, audit: AuditFile, configs: dict[str, int] | None = No
     lines += ["## Citations", ""]
     for s in card.sources:
         ref = citation_for(s.dataset)
-        lines.append(f"- {s.dataset}: {ref or 'see ' + (s.url or 'its publisher')}")
+        where = md_url(s.url) if s.url else "its publisher"
+        lines.append(f"- {md_escape(s.dataset)}: {ref or 'see ' + where}")
     lines += ["- This card and the benchmark files were made with medvqa.", ""]
     return "\n".join(lines)
 

@@ -31,6 +31,7 @@ from typing import Any
 from medvqa.benchmark import read_image_file
 from medvqa.errors import BadInputError
 from medvqa.schema import BENCHMARK_FILE, ITEMS_FILE, Benchmark, Item, read_jsonl
+from medvqa.store import new_mode
 
 _STRING = {"dtype": "string", "_type": "Value"}
 FEATURES: dict[str, Any] = {
@@ -140,6 +141,7 @@ def export_parquet(bench: Path, out: Path) -> ParquetExport:
     bench, out = Path(bench), Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.exporting-"))
+    tmp.chmod(new_mode(folder=True))  # mkdtemp's is 0700; the export is renamed into place
     writers: dict[str, Any] = {}
     buffers: dict[str, list[dict[str, Any]]] = {}
     rows: dict[str, int] = {}

@@ -59,6 +59,7 @@ if TYPE_CHECKING:
         complete_requests,
     )
     from medvqa.models._endpoint import missing_key_problem
+    from medvqa.models._first_use import StartOnFirstUse
     from medvqa.models._hf_device import (
         ATTENTION,
         DEVICES,
@@ -77,6 +78,7 @@ _LAZY: dict[str, str] = {
     "Server": "_serve",
     "resolve_device": "_hf_device",
     "missing_key_problem": "_endpoint",
+    "StartOnFirstUse": "_first_use",
     "check_placement_flags": "_hf_device",
     "ResponseCache": "_cache",
     "Transaction": "_cache",
@@ -117,6 +119,7 @@ __all__ = [
     "RateLimiter",
     "ResponseCache",
     "RetryPolicy",
+    "StartOnFirstUse",
     "Transaction",
     "TransientModelError",
     "acomplete",

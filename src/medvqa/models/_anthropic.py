@@ -16,6 +16,7 @@ from typing import Any
 
 from medvqa.benchmark import ImageInput
 from medvqa.models._base import GenerateRequest, ModelConfig, ModelRequestError
+from medvqa.models._endpoint import redact_url_query, with_path
 from medvqa.models._openai_compat import ImagePartCache, OpenAICompatModel, web_image
 
 ANTHROPIC_BASE_URL = "https://api.anthropic.com/v1"
@@ -55,7 +56,7 @@ class AnthropicModel(OpenAICompatModel):
     @property
     def endpoint(self) -> str:
         """``{base_url}/messages``."""
-        return f"{self.base_url}/messages"
+        return with_path(self.base_url, "/messages")
 
     def body(self, request: GenerateRequest) -> str:
         """Images first, then the prompt; the system prompt is a top-level field."""
@@ -76,7 +77,7 @@ class AnthropicModel(OpenAICompatModel):
         texts = [b["text"] for b in blocks if b.get("type") == "text"]
         if not texts and payload.get("stop_reason") != "end_turn":
             raise ModelRequestError(
-                f"no answer from {self.endpoint}: no text block "
+                f"no answer from {redact_url_query(self.endpoint)}: no text block "
                 f"(stop_reason {payload.get('stop_reason')!r})"
             )
         return "".join(texts)

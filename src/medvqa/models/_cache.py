@@ -175,6 +175,11 @@ class ResponseCache:
                 )
         return len(data)
 
+    def clear(self) -> None:
+        """Forget every response (``--force-new``: a new run asks its model again)."""
+        with self._transaction():
+            self._conn.execute("DELETE FROM responses")
+
     def __len__(self) -> int:
         return int(self._conn.execute("SELECT COUNT(*) FROM responses").fetchone()[0])
 

@@ -210,6 +210,7 @@ async def complete_requests(
     )
 
     async def produce() -> None:
+        starting = getattr(backend, "ensure_started", None)
         source = iter(enumerate(requests))
         pending = asyncio.ensure_future(asyncio.to_thread(_take, source, name, params))
         try:
@@ -228,6 +229,9 @@ async def complete_requests(
                     if hit is not None:
                         await out.put(Completion(idx, req, key, hit, cached=True))
                     else:
+                        if starting is not None:  # a backend started at its first request
+                            await starting()
+                            starting = None
                         await work.put((idx, req, key))
         finally:
             # Never leave a worker thread inside the caller's generator after returning.

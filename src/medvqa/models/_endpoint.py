@@ -6,6 +6,10 @@ Three things a hosted or self-hosted endpoint can do to a run that no user asked
   the cache key and every error message, and send it as HTTP basic auth: it is refused before
   anything is recorded or sent, with a line saying to name an environment variable with
   ``--api-key-env`` instead. Only ``http`` and ``https`` are accepted.
+* a key in the URL's query (``…/v1?api_key=…``, ``?key=…``: some hosted endpoints take it so)
+  is sent as given, but every recorded form of the URL — run.json, the cache key, the console,
+  error messages — shows ``[redacted]`` for the value of a query parameter whose name says it
+  is a credential (:func:`redact_url_query`), and the value is a secret redacted from answers.
 * an error body may echo the request's ``Authorization`` header or the key: recorded error
   text goes through :func:`redact_secrets` first. A successful answer may echo the key too (a
   proxy that reflects the request, a model asked to repeat its headers): the key's exact value
@@ -38,6 +42,12 @@ _AUTH_VALUE = re.compile(
     r"""[^\s"',;}]+)""",
     re.IGNORECASE,
 )
+# ?api_key=x, &key=x, &sig=x … in a URL: the value of a parameter named like a credential.
+_QUERY_SECRET = re.compile(
+    r"(?P<name>[?&][^=&#\s]*(?:key|token|secret|passw|sig|auth|credential)[^=&#\s]*=)"
+    r"(?P<value>[^&#\s]+)",
+    re.IGNORECASE,
+)
 _BEARER = re.compile(r"\b(?P<kind>bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}", re.IGNORECASE)
 
 
@@ -48,6 +58,34 @@ def strip_userinfo(text: str) -> str:
     'openai:m@http://127.0.0.1:8000/v1'
     """
     return _USERINFO.sub(lambda m: m.group("scheme"), text)
+
+
+def redact_url_query(text: str) -> str:
+    """``text`` with the value of every credential-like query parameter of its URLs redacted.
+
+    >>> redact_url_query("openai:m@https://h.example/v1?api-version=2&api_key=sk-123")
+    'openai:m@https://h.example/v1?api-version=2&api_key=[redacted]'
+    """
+    return _QUERY_SECRET.sub(lambda m: m.group("name") + REDACTED, text)
+
+
+def query_secrets(url: str) -> tuple[str, ...]:
+    """The values :func:`redact_url_query` hides in ``url`` (secrets to remove from answers).
+
+    >>> query_secrets("http://h/v1?key=abc123&lang=en")
+    ('abc123',)
+    """
+    return tuple(m.group("value") for m in _QUERY_SECRET.finditer(url))
+
+
+def with_path(url: str, path: str) -> str:
+    """``url`` with ``path`` appended to its path, its query kept after it.
+
+    >>> with_path("https://h.example/v1?key=abc", "/chat/completions")
+    'https://h.example/v1/chat/completions?key=abc'
+    """
+    parts = urlsplit(url)
+    return parts._replace(path=parts.path.rstrip("/") + path).geturl()
 
 
 def check_endpoint_url(url: str, key_env: str) -> None:
@@ -108,7 +146,7 @@ def redact_secrets(text: str, secrets: Iterable[str] = ()) -> str:
     text = redact_known(text, secrets)
     text = _AUTH_VALUE.sub(lambda m: m.group("name") + m.group("sep") + REDACTED, text)
     text = _BEARER.sub(REDACTED, text)
-    return strip_userinfo(text)
+    return redact_url_query(strip_userinfo(text))
 
 
 def retry_after_seconds(value: str | None, now: datetime | None = None) -> float | None:

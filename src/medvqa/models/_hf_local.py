@@ -9,12 +9,14 @@ the image, and say so in ``info``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import importlib.util
 import json
 import logging
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,6 +57,32 @@ def smollm2_location() -> tuple[Path, str]:
     return folder, SMOLLM2_GGUF
 
 
+@contextlib.contextmanager
+def _quiet_gguf(on: bool) -> Iterator[None]:
+    """Silence transformers' GGUF conversion bar while loading (about 30 stderr lines a load).
+
+    That bar is a plain ``tqdm`` which ``disable_progress_bar`` does not reach, so it is
+    disabled where transformers looks it up, for the load only (under the load lock).
+    """
+    if not on:
+        yield
+        return
+    try:
+        import transformers.modeling_gguf_pytorch_utils as gguf_utils
+    except ImportError:
+        yield
+        return
+    bar = getattr(gguf_utils, "tqdm", None)
+    if bar is None:
+        yield
+        return
+    gguf_utils.tqdm = functools.partial(bar, disable=True)
+    try:
+        yield
+    finally:
+        gguf_utils.tqdm = bar
+
+
 def load_local_lm(path: str, gguf_file: str = "", placement: Placement | None = None,
                   adapter: str = "") -> LoadedLM:
     """Load (once per process) a causal LM from a local folder, a GGUF file in it, or a hub id.
@@ -73,7 +101,8 @@ def load_local_lm(path: str, gguf_file: str = "", placement: Placement | None = 
             hf_logging.disable_progress_bar()  # the CLI shows its own progress
             t0 = time.perf_counter()
             kwargs: dict[str, Any] = {"gguf_file": gguf_file} if gguf_file else {}
-            with readable_weights(f"hf:{path}", Path(path) / gguf_file if gguf_file else path):
+            with readable_weights(f"hf:{path}", Path(path) / gguf_file if gguf_file else path), \
+                    _quiet_gguf(bool(gguf_file)):
                 tokenizer = AutoTokenizer.from_pretrained(path, **kwargs)
                 tokenizer.padding_side = "left"
                 if tokenizer.pad_token is None:

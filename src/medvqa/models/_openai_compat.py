@@ -36,9 +36,12 @@ from medvqa.models._base import (
 )
 from medvqa.models._endpoint import (
     check_endpoint_url,
+    query_secrets,
     redact_known,
     redact_secrets,
+    redact_url_query,
     retry_after_seconds,
+    with_path,
 )
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -103,12 +106,14 @@ class OpenAICompatModel:
         check_endpoint_url(base_url, self.key_env)
         self.model = model
         self.base_url = (base_url or self.default_base_url).rstrip("/")
-        self.name = config.spec
+        # A key in the URL's query is sent, never recorded (run.json, cache key, console).
+        self.name = redact_url_query(config.spec)
         self.timeout_s = config.timeout_s
         self.params: dict[str, Any] = self.request_params(config)
-        self.info: dict[str, Any] = {"text_only": False, "endpoint": self.base_url}
+        self.info: dict[str, Any] = {"text_only": False,
+                                     "endpoint": redact_url_query(self.base_url)}
         key = os.environ.get(self.key_env, "")
-        self._secrets = (key,) if key else ()
+        self._secrets = ((key,) if key else ()) + query_secrets(self.base_url)
         self._headers = {"Content-Type": "application/json"}
         if key:
             self._headers |= self.auth_headers(key)
@@ -119,7 +124,8 @@ class OpenAICompatModel:
         )[1:-1]
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(model={self.model!r}, base_url={self.base_url!r})"
+        return (f"{type(self).__name__}(model={self.model!r}, "
+                f"base_url={redact_url_query(self.base_url)!r})")
 
     def request_params(self, config: ModelConfig) -> dict[str, Any]:
         """Answer-changing body parameters (also the cache identity)."""
@@ -150,7 +156,7 @@ class OpenAICompatModel:
         except (OSError, asyncio.TimeoutError) as exc:
             await self.aclose()
             raise EndpointUnreachableError(
-                f"cannot reach {self.base_url}: {exc.__class__.__name__}: {exc}"
+                f"cannot reach {redact_url_query(self.base_url)}: {exc.__class__.__name__}: {exc}"
             ) from None
 
     async def aclose(self) -> None:
@@ -176,7 +182,7 @@ class OpenAICompatModel:
     @property
     def endpoint(self) -> str:
         """The URL requests are posted to."""
-        return f"{self.base_url}/chat/completions"
+        return with_path(self.base_url, "/chat/completions")
 
     def answer_text(self, payload: Any) -> str:
         """The answer text in a decoded response body (KeyError/IndexError/TypeError if none).
@@ -196,7 +202,7 @@ class OpenAICompatModel:
         if isinstance(refusal, str):
             return refusal
         raise ModelRequestError(
-            f"no answer from {self.endpoint}: content is null "
+            f"no answer from {redact_url_query(self.endpoint)}: content is null "
             f"(finish_reason {choice.get('finish_reason')!r})"
         )
 
@@ -204,7 +210,7 @@ class OpenAICompatModel:
         if self._session is None:
             await self.start()
         assert self._session is not None
-        url = self.endpoint
+        url = redact_url_query(self.endpoint)  # as shown in messages; the post gets the key
         try:
             body = self.body(request)
         except Exception as exc:  # noqa: BLE001 - an image that cannot be encoded fails its item
@@ -213,7 +219,7 @@ class OpenAICompatModel:
             ) from None
         t0 = time.perf_counter()
         try:
-            async with self._session.post(url, data=body) as resp:
+            async with self._session.post(self.endpoint, data=body) as resp:
                 raw = await resp.read()
                 status = resp.status
                 retry_after = resp.headers.get("Retry-After")

@@ -31,6 +31,7 @@ from medvqa.models._base import (
     ModelConfig,
     TransientModelError,
 )
+from medvqa.models._endpoint import redact_url_query, with_path
 from medvqa.models._openai_compat import OpenAICompatModel
 from medvqa.models._rate_limit import RateLimiter, estimate_tokens
 
@@ -56,8 +57,8 @@ class Endpoint:
 
     @property
     def url(self) -> str:
-        """Its base URL."""
-        return self.client.base_url
+        """Its base URL as recorded and shown (a key in its query redacted)."""
+        return redact_url_query(self.client.base_url)
 
 
 #: Messages of failures where the server went away (refused, reset, disconnected): the request
@@ -87,13 +88,13 @@ class EndpointPool:
         child = replace(config, extra=extra)
         self.endpoints = [Endpoint(OpenAICompatModel(child, model, u)) for u in urls]
         first = self.endpoints[0].client
-        self.name = config.spec
+        self.name = redact_url_query(config.spec)
         self.params: dict[str, Any] = dict(first.params)
         if config.reasoning:
             self.params["reasoning"] = True
         self.info: dict[str, Any] = {
             "text_only": False,
-            "endpoint": first.base_url,
+            "endpoint": redact_url_query(first.base_url),
             "endpoints": [e.url for e in self.endpoints],
             **({"requests_per_min": config.requests_per_min} if config.requests_per_min else {}),
             **({"tokens_per_min": config.tokens_per_min} if config.tokens_per_min else {}),
@@ -184,7 +185,7 @@ class EndpointPool:
             await asyncio.sleep(wait)
             try:
                 async with aiohttp.ClientSession(timeout=timeout) as session, session.get(
-                    f"{e.url}/models", headers=e.client._headers
+                    with_path(e.client.base_url, "/models"), headers=e.client._headers
                 ) as resp:
                     if resp.status == 200:
                         if e.client._session is None:

@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from medvqa._resources import shipped_path
+from medvqa._yaml_loader import YamlError, load_yaml_file
 from medvqa.errors import BadInputError
 
 __all__ = ["NONE", "ExtractPrompt", "ReplyError", "extract_schema", "load_extract_prompt",
@@ -79,10 +78,9 @@ def load_extract_prompt(path: str | Path | None = None) -> ExtractPrompt:
     """
     file = Path(path) if path is not None else shipped_path("prompts", "extract.yaml")
     try:
-        data = yaml.safe_load(file.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise BadInputError(f"{file}: cannot read the extractor prompt: {first}") from None
+        data = load_yaml_file(file)  # the shared loader: no aliases, a size cap, regular files
+    except YamlError as exc:
+        raise BadInputError(f"{exc} (the extractor prompt)") from None
     if not isinstance(data, dict):
         raise BadInputError(f"{file}: the extractor prompt must be a YAML mapping")
     for key in _REQUIRED:

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 from medvqa._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from medvqa.recipes._config import BuildConfig
     from medvqa.recipes._import import ImportConfig, import_benchmark, import_dataset
     from medvqa.recipes._pipeline import (
-        BuildConfig,
         BuildResult,
         build_benchmark,
         build_from_recipe,
@@ -28,7 +28,7 @@ _WHERE: dict[str, str] = {
     "ImportConfig": "_import",
     "import_benchmark": "_import",
     "import_dataset": "_import",
-    "BuildConfig": "_pipeline",
+    "BuildConfig": "_config",
     "BuildResult": "_pipeline",
     "build_benchmark": "_pipeline",
     "build_from_recipe": "_pipeline",

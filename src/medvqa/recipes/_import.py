@@ -34,6 +34,8 @@ class ImportConfig:
         url: where the dataset is published.
         seed: seed of the random steps (yes/no option order).
         strict: stop at the first bad row (exit 2).
+        force: replace a benchmark already at ``out``; without it that is refused before the
+            source is read, exit 2.
     """
 
     format: str
@@ -46,6 +48,7 @@ class ImportConfig:
     url: str = ""
     seed: int = 0
     strict: bool = False
+    force: bool = False
 
 
 def import_dataset(config: ImportConfig) -> tuple[Recipe, BuildResult]:
@@ -53,29 +56,35 @@ def import_dataset(config: ImportConfig) -> tuple[Recipe, BuildResult]:
 
     See :func:`import_benchmark` for when ``out`` is replaced.
     """
+    from medvqa.builders import check_target
     from medvqa.interop import import_recipe
 
+    check_target(Path(config.out), config.force)
     recipe, root = import_recipe(config.format, config.source, images=config.images,
                                  name=config.name, license=config.license, url=config.url,
                                  options=config.options)
-    return recipe, import_benchmark(recipe, root, config.out, config.seed, config.strict)
+    return recipe, import_benchmark(recipe, root, config.out, config.seed, config.strict,
+                                    config.force)
 
 
 def import_benchmark(recipe: Recipe, root: Path, out: Path, seed: int = 0,
-                     strict: bool = False) -> BuildResult:
+                     strict: bool = False, force: bool = False) -> BuildResult:
     """Build ``recipe`` (from :func:`import_recipe`) and put it at ``out`` if it has items.
 
-    The benchmark is built beside ``out`` and moved into place only when at least one item was
-    imported, so an import that matches nothing leaves an existing BENCH/ at ``out`` untouched.
+    A benchmark already at ``out`` is replaced only with ``force`` (else refused before any
+    work, see :func:`medvqa.builders.check_target`). The benchmark is built beside ``out`` and
+    moved into place only when at least one item was imported, so an import that matches
+    nothing leaves an existing BENCH/ at ``out`` untouched.
 
     Raises:
         BadInputError: no item could be imported (the message counts the rows skipped).
 
     """
-    from medvqa.builders import replace_folder
+    from medvqa.builders import check_target, replace_folder
     from medvqa.recipes._pipeline import BuildConfig, build_from_recipe
 
     out = Path(out)
+    check_target(out, force)
     staging = out.with_name(f".{out.name}.importing")
     shutil.rmtree(staging, ignore_errors=True)
     result = build_from_recipe(recipe, BuildConfig(f"import {recipe.type}", staging, seed=seed,

@@ -28,6 +28,7 @@ from medvqa.builders import (
 )
 from medvqa.errors import BadInputError
 from medvqa.interop import IMPORTERS
+from medvqa.recipes._config import BuildConfig
 from medvqa.recipes._types import RECIPE_TYPES
 from medvqa.schema import (
     BENCHMARK_FILE,
@@ -44,33 +45,6 @@ log = logging.getLogger(__name__)
 
 #: Pass 1's scratch file inside the building folder (removed before the folder is renamed).
 _SCRATCH = ".drafts.jsonl"
-
-
-@dataclass
-class BuildConfig:
-    """One ``medvqa build`` invocation.
-
-    Attributes:
-        recipe: a recipe YAML path or a shipped recipe name.
-        out: the BENCH/ folder to write (replaced when it exists).
-        seed: seed of every random step.
-        data_root: folder that recipe paths are relative to (default: the recipe's folder when
-            its paths exist there, else ``./data``).
-        strict: stop at the first bad input (exit 2) instead of skipping it.
-        filter: post-build filter, e.g. ``guessable:random,frequent:2`` (overrides the recipe's);
-            applied by :func:`medvqa.curate.build_curated`.
-        allow_empty: write a benchmark even when the recipe yields no item (otherwise that is
-            bad input, exit 2, with a line saying where the data was looked for).
-
-    """
-
-    recipe: str
-    out: Path
-    seed: int = 0
-    data_root: Path | None = None
-    strict: bool = False
-    filter: str = ""
-    allow_empty: bool = False
 
 
 @dataclass
@@ -118,7 +92,7 @@ def build_from_recipe(
     """Build from an already parsed recipe."""
     root = data_root_for(recipe, folder, config.data_root)
     builder = RECIPE_TYPES.get(recipe.type)
-    with BenchWriter(config.out) as writer:
+    with BenchWriter(config.out, config.force) as writer:
         tmp = writer.folder
         ctx = BuildContext(root=root, out=tmp, seed=config.seed, problems=Problems(config.strict),
                            max_pixels=recipe.max_image_pixels,

@@ -6,13 +6,13 @@ import os
 from pathlib import Path
 
 from medvqa import __version__
+from medvqa._markdown import md_escape
 from medvqa._resources import shipped_text
 from medvqa.errors import BadInputError
 from medvqa.report._figures import TAG_TEXT, tags_legend
 from medvqa.report._header import METHODS_COLUMNS
 from medvqa.report._headline import SAMPLE_RULE
 from medvqa.report._loaded import load_runs
-from medvqa.report._markdown import md_escape
 from medvqa.report._report import (
     COLLAPSE_ROWS,
     COLUMNS,

@@ -53,8 +53,9 @@ class RunConfig:
         split: ask only items of this split.
         category: ask only items of this category.
         retry_errors: ask again the items whose prediction is an error.
-        force_new: forget earlier predictions in RUN/ and start afresh (the cache is kept: its
-            keys hold everything that changes an answer).
+        force_new: forget earlier predictions in RUN/ and the responses in its cache.sqlite,
+            and start afresh: every request is asked again (an endpoint may now serve another
+            model under the same name; a cached answer would hide that).
         seed: seed of the random conditions and of the retry jitter. Apart from
             ``model.seed`` on purpose: a models.yaml entry may sample with its own seed, while
             every model of the file must see the same perturbed images (one shared cache).

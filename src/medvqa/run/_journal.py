@@ -122,7 +122,7 @@ class PredictionJournal:
             )
 
     def clear(self) -> None:
-        """Forget every prediction (``--force-new``); the response cache is kept."""
+        """Forget every prediction (``--force-new``; the runner clears the response cache too)."""
         with Transaction(self._conn):
             self._conn.execute("DELETE FROM predictions")
             self._conn.execute("DELETE FROM sent")

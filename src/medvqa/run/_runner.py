@@ -31,7 +31,7 @@ from medvqa._environment import environment
 from medvqa.benchmark import ImageLoader, PromptError, load_bench_template, load_template
 from medvqa.conditions import Condition, expand_conditions, get_condition
 from medvqa.errors import BadInputError, UsageError
-from medvqa.models import ResponseCache, display_name
+from medvqa.models import ResponseCache, StartOnFirstUse, display_name
 from medvqa.models._base import EndpointUnreachableError, ModelBackend
 from medvqa.models._complete import RetryPolicy, _load
 from medvqa.run._adaptive import AdaptivePlan
@@ -56,7 +56,7 @@ from medvqa.schema import (
     read_json,
     write_json,
 )
-from medvqa.store import disk_full_is_bad_input
+from medvqa.store import write_errors_are_bad_input
 
 log = logging.getLogger(__name__)
 
@@ -237,8 +237,11 @@ async def arun_benchmark(
         selection=prep.selection.as_dict(),
     )
     run_file = out_dir / RUN_FILE
-    if run_file.exists() and not config.force_new:
+    resuming = run_file.exists() and not config.force_new
+    if resuming:
         info = resume_info(run_file, info)
+        # A resumed run may have nothing left to ask: load the weights only when it does.
+        model = StartOnFirstUse(model)
     info.display_name = info.display_name or display_name(model.name, model.info)
     try:
         await model.start()
@@ -246,7 +249,7 @@ async def arun_benchmark(
         await model.aclose()
         raise BadInputError(f"model endpoint unreachable: {exc}") from None
     try:
-        with disk_full_is_bad_input(out_dir, _LEFT_WHOLE):
+        with write_errors_are_bad_input(out_dir, _LEFT_WHOLE):
             out_dir.mkdir(parents=True, exist_ok=True)
             with RunFolderLock(out_dir):
                 return await _run_locked(config, prep, model, info, progress, started)
@@ -291,8 +294,9 @@ async def _run_locked(
             progress(RunProgress(c.completed, total, c.cached, c.errors, c.already_done))
 
     try:
-        if config.force_new:
+        if config.force_new:  # a new run: nothing of the old one is reused, answers included
             journal.clear()
+            cache.clear()
             pred_file.unlink(missing_ok=True)
         write_json(run_file, info)
         for cond in prep.conditions:

@@ -56,7 +56,7 @@ class CaptionsConfig:
 
     Attributes:
         captions: CSV or JSONL of captions (``id``, ``caption``, optional ``image``, ``case_id``).
-        out: BENCH/ folder to write (replaced when it is a benchmark).
+        out: BENCH/ folder to write (a benchmark there is replaced only with ``force``).
         generator: the question-writing model.
         judges: judge models (MIRA: two); empty = no judging, every valid item goes to review.
         types: question types to generate per caption (open, closed, single, multi).
@@ -71,6 +71,7 @@ class CaptionsConfig:
         seed: recorded in benchmark.json (generation is greedy unless temperature > 0).
         name: benchmark name.
         strict: stop at the first bad input row instead of skipping it.
+        force: replace a benchmark already at ``out`` (else refused, exit 2).
     """
 
     captions: Path
@@ -88,6 +89,7 @@ class CaptionsConfig:
     seed: int = 0
     name: str = "captions"
     strict: bool = False
+    force: bool = False
 
 
 def read_labelled(path: str | Path) -> list[tuple[str, bool]]:
@@ -155,7 +157,7 @@ def build_captions(config: CaptionsConfig) -> LLMBuildResult:
         records = kept_records
     if config.limit:
         records = records[: config.limit]
-    with BenchWriter(config.out) as writer:
+    with BenchWriter(config.out, config.force) as writer:
         return _build(config, records, hits, filtered, problems, writer)
 
 

@@ -46,6 +46,7 @@ class ReportsConfig:
         limit: use only the first N reports (0 = all).
         name: benchmark name.
         strict: stop at the first bad input row.
+        force: replace a benchmark already at ``out`` (else refused, exit 2).
     """
 
     reports: Path
@@ -57,6 +58,7 @@ class ReportsConfig:
     limit: int = 0
     name: str = "reports"
     strict: bool = False
+    force: bool = False
 
 
 def representative_slice(
@@ -87,7 +89,7 @@ def build_reports(config: ReportsConfig) -> LLMBuildResult:
     reports = read_texts(config.reports, "report", problems)
     if config.limit:
         reports = reports[: config.limit]
-    with BenchWriter(config.out) as writer:
+    with BenchWriter(config.out, config.force) as writer:
         base = config.reports if config.reports.is_dir() else config.reports.parent
         store, slices = writer.images, {}
         for rec in list(reports):
