@@ -112,7 +112,8 @@ def test_a_key_in_the_url_query_is_sent_but_never_recorded(bench: Path, tmp_path
         url = f"{server.url}?api-version=2&api_key={key}"
         proc = subprocess.run(
             [sys.executable, "-m", "medvqa.cli", "run", str(bench), "-m", f"openai:m@{url}",
-             "-o", str(out), "--max-retries", "0"], capture_output=True, text=True, timeout=120)
+             "-o", str(out), "--max-retries", "0", "--split", "all"], capture_output=True,
+            text=True, timeout=120)
         answered = len(server.bodies)
     assert proc.returncode == 0, proc.stderr
     assert answered == 12  # the query did not break the request path

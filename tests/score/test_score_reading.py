@@ -22,7 +22,7 @@ from medvqa.testing import ChatServer
 
 #: Responses by kind: each names the option by its index (0–2) where it names one.
 CLEAR = "The answer is {L}."
-PROSE = "Looking at the tissue, it is most consistent with option number {i} in the list."
+PROSE = "Looking at the tissue, it is most consistent with entry number {i} in the list."
 HEDGE = "{T} cannot be excluded."
 REFUSAL = "I cannot see the image, so I cannot tell."
 
@@ -32,10 +32,10 @@ def _letter(i: int) -> str:
 
 
 def _reader(prompt: str, body: dict) -> str:
-    """A scripted extractor: reads 'option number N' in the quoted response; else NONE."""
+    """A scripted extractor: reads 'entry number N' in the quoted response; else NONE."""
     quoted = prompt.split('"""')[1] if '"""' in prompt else prompt
     for i in range(5):
-        if f"option number {i + 1}" in quoted:
+        if f"entry number {i + 1}" in quoted:
             return json.dumps({"answer": _letter(i)})
     if "strange" in quoted:
         return "Z"  # outside the constrained set: an error, never a choice

@@ -144,10 +144,10 @@ def _read(text: str, qtype: str, ix: OptionSet, question: str,
         kept = committed_before_cut(body, ix, bk)
         if kept is None:
             return abstain("not_committed", "structural.cut-off"), False, body, False
-        got = _read(kept, qtype, ix, question, bk, quick)
-        if got[0].choice is None:
+        salvaged = _read(kept, qtype, ix, question, bk, quick)
+        if salvaged[0].choice is None:
             return abstain("not_committed", "structural.cut-off"), False, body, False
-        return got[0], got[1], kept, False
+        return salvaged[0], salvaged[1], kept, False
     if quick and not reasoned.trace and qtype in ("single", "grade"):
         plain = quick_read(body.strip(), ix, bk, question)
         if plain is not None:
