@@ -42,6 +42,7 @@ from medvqa.reading._marks import forget_kinds
 from medvqa.reading._offers import UNDO_KINDS, offered_beside
 from medvqa.reading._options import OptionSet, forget_option_sets, option_set, options_of
 from medvqa.reading._positions import position_letter, strip_special_tokens
+from medvqa.reading._typos import typo_letter
 from medvqa.reading._quick import quick_read
 from medvqa.reading._scan import LEAD, Reading, restated, scan
 from medvqa.reading._strict_checks import LONE_CAPITAL
@@ -190,6 +191,9 @@ def _read(text: str, qtype: str, ix: OptionSet, question: str,
         by_place = position_letter(body, ix)
         if by_place is not None and not reading.negated:
             return one_choice(by_place, "structural.option-position"), False, body, False
+        slipped = typo_letter(body, ix) if parsed.reason == "no_answer" else None
+        if slipped is not None and not reading.negated:
+            return one_choice(slipped, "structural.option-slip"), False, body, False
     if parsed.reason == "no_answer":
         low = body.lower()
         words = word_tokens(low)

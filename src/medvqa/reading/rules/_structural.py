@@ -104,6 +104,12 @@ STRUCTURAL = (
          "Before the located answer, the chosen option negated and never asserted makes it "
          "ambiguous.",
          examples=(ex("Pneumothorax is ruled out. The answer is B.", "CXR"),)),
+    rule("structural.option-slip", _S, (),
+         "Where nothing else reads an answer, a response of a few words that writes one "
+         "option's words with a slip each ('subdurl hematoma'); never where a slip is as close "
+         "to another option's word.",
+         examples=(ex("Pnuemothorax", "CXR", "B"), ex("pleural efusion", "CXR", "A")),
+         counter=(ex("efusion pneumothrax", "CXR"),)),
     rule("structural.option-position", _S, (),
          "Where nothing else reads an answer, an option named by its place ('option 2', 'the "
          "second option') or, on a yes/no or left/right item, a capital that is one option's "
