@@ -42,11 +42,11 @@ from medvqa.reading._marks import forget_kinds
 from medvqa.reading._offers import UNDO_KINDS, offered_beside
 from medvqa.reading._options import OptionSet, forget_option_sets, option_set, options_of
 from medvqa.reading._positions import position_letter, strip_special_tokens
-from medvqa.reading._typos import typo_letter
 from medvqa.reading._quick import quick_read
 from medvqa.reading._scan import LEAD, Reading, restated, scan
 from medvqa.reading._strict_checks import LONE_CAPITAL
 from medvqa.reading._text import normalize
+from medvqa.reading._typos import typo_letter
 from medvqa.reading.rules import Kind
 
 __all__ = ["MAX_RESPONSE_CHARS", "StrictParser", "clear_memo"]
