@@ -12,13 +12,12 @@ precedes it (a refusal, the chosen option negated and never asserted).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from typing import Final
 
 from medvqa.reading._base import ParsedAnswer, abstain, one_choice
 from medvqa.reading._book import RuleBook, word_tokens
 from medvqa.reading._locate import Segment
+from medvqa.reading._offers import lone_letters
 from medvqa.reading._options import OptionSet
 from medvqa.reading._scan import NOTHING, Reading, scan
 from medvqa.reading._shapes import Leaf, key_words
@@ -85,7 +84,7 @@ def read_shape(seg: Segment, ix: OptionSet, qtype: str, question: str,
         if leaf.role == "negative":
             r = scan(leaf.value, ix, qtype, question, bare=True, bk=bk)
             # a list of letters ("excluded": ["A", "B"]) rejects each of them
-            rejected |= r.asserted or frozenset(_LETTER_WORD.findall(leaf.value)) & ix.keys
+            rejected |= r.asserted or lone_letters(leaf.value, ix)
     keyed = _option_keyed(leaves, ix)
     answers = [leaf for leaf in leaves if leaf.role == "answer" and leaf.value
                and id(leaf) not in keyed]
@@ -152,7 +151,6 @@ def read_shape(seg: Segment, ix: OptionSet, qtype: str, question: str,
 
 
 _TRUE = frozenset({"true", "yes", "present", "positive", "1", "y", "seen", "detected"})
-_LETTER_WORD: Final = re.compile(r"(?<![\w'])([A-Z])(?![\w'])")
 _FALSE = frozenset({"false", "no", "absent", "negative", "0", "n", "none", "not seen"})
 
 

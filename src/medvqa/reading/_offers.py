@@ -19,26 +19,21 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from medvqa.reading._answer_words import NO_WORDS, YES_WORDS
+from medvqa.reading._answer_words import YES_WORDS
 from medvqa.reading._base import ParsedAnswer, abstain
 from medvqa.reading._book import RuleBook, word_tokens
 from medvqa.reading._locate import TRACE_TAG as _TRACE_TAG
 from medvqa.reading._options import OptionSet, bag_mentions
-from medvqa.reading._scan import scan
+from medvqa.reading._scan import YES_NO_WORDS, scan
 from medvqa.reading.rules import Kind
 
-__all__ = ["UNDO_KINDS", "offered_beside"]
+__all__ = ["lone_letters", "offered_beside"]
 
 _SECOND: Final = frozenset({Kind.SECOND_READING})
 _CONDITION: Final = frozenset({Kind.CONDITION})
 _REVISION: Final = frozenset({Kind.REVISION})
 _CONCLUSION: Final = frozenset({Kind.CONCLUSION})
 _CUES: Final = _SECOND | _CONDITION | _REVISION
-#: What in a sentence broken off at the end could have undone the answer.
-UNDO_KINDS: Final = frozenset({
-    Kind.REFUSAL, Kind.HEDGE, Kind.HEDGE_SCOPED, Kind.EXCLUSION_HEDGE, Kind.REVISION,
-    Kind.NEG_BEFORE, Kind.NEG_NOUN, Kind.NEG_AFTER, Kind.STATUS, Kind.ALTERNATIVE,
-    Kind.SECOND_READING, Kind.CONDITION, Kind.CONCESSION, Kind.DEFERRAL, Kind.PLAN})
 # A letter opening the response, followed by its separator (not the article "A pneumothorax").
 _HEAD_LETTER: Final = re.compile(r"\W{0,3}([A-Z])(?:[,:)\]]|\s+\(|\s*[-\u2013\u2014]\s)")
 # "Option 2", "option #3", "choice 4", a boxed number, or a bare number as the whole response.
@@ -61,8 +56,7 @@ _CLOSED: Final = frozenset(".!?)]}\"'`*_\u3002")
 _SENTENCES: Final = re.compile(r"(?<=[.!?])\s+|\n+")
 _LONE: Final = re.compile(r"(?<![\w'\u2019-])([A-Z])(?![\w'\u2019-])")
 _WORD_AFTER: Final = re.compile(r"\s+[a-z]")
-_YES_NO: Final = re.compile(r"(?<!\w)(" + "|".join(
-    re.escape(w) for w in sorted(YES_WORDS | NO_WORDS, key=len, reverse=True)) + r")(?!\w)")
+_YES_NO: Final = re.compile(r"(?<!\w)(" + YES_NO_WORDS + r")(?!\w)")
 
 
 def offered_beside(full: str, body: str, chosen: str, ix: OptionSet, qtype: str,
@@ -97,7 +91,7 @@ def offered_beside(full: str, body: str, chosen: str, ix: OptionSet, qtype: str,
     if not bk.any_of(_CUES, lowered, words):
         return None
     whole = scan(body, ix, qtype, question, hedge=False, bk=bk)
-    body_named = (whole.named | whole.asserted | _lone_letters(body, ix)) - whole.negated
+    body_named = (whole.named | whole.asserted | lone_letters(body, ix)) - whole.negated
     for sentence in _SENTENCES.split(body):
         undone = _sentence_offers(sentence, letters, body_named, ix, qtype, question, bk)
         if undone is not None:
@@ -118,7 +112,7 @@ def _sentence_offers(sentence: str, chosen: frozenset[str], body_named: frozense
     rule_id = second[0] if second is not None else "alternative.conditional"
     if r.verdict == "ambiguous":
         return abstain("ambiguous", rule_id)
-    named = (r.named | r.asserted | _lone_letters(sentence, ix) | _yes_no_said(low, ix)) \
+    named = (r.named | r.asserted | lone_letters(sentence, ix) | _yes_no_said(low, ix)) \
         - r.negated
     if conditional:
         # "If it were an effusion, the angle would be blunted" names one option: a discussion
@@ -162,7 +156,7 @@ def _cut_on_a_prefix(body: str, chosen: str, ix: OptionSet) -> ParsedAnswer | No
     """A response ending, unpunctuated, on the answer's text that opens another option's."""
     text = body.rstrip()
     if not text or text[-1] in _CLOSED or len(text.split()) < _CUT_WORDS or chosen in \
-            _lone_letters(text, ix):
+            lone_letters(text, ix):
         return None  # a terse "Type I", or "B) Type II" whose letter says which
     texts = dict(ix.items)
     own = texts.get(chosen, "").lower()
@@ -228,7 +222,7 @@ def _reopened(full: str, chosen: frozenset[str], ix: OptionSet, qtype: str, ques
     r = scan(tail, ix, qtype, question, bk=bk)
     if r.verdict in ("hedge", "refusal"):
         return abstain("not_committed", "structural.open-trace-after")
-    others = (r.asserted | _lone_letters(tail, ix)) - r.negated - chosen
+    others = (r.asserted | lone_letters(tail, ix)) - r.negated - chosen
     lowered = tail.lower()
     if (r.asserted - r.negated - chosen) or others and bk.any_of(
             _REVISION, lowered, word_tokens(lowered)):
@@ -276,7 +270,7 @@ def _names_another(text: str, lowered: str, chosen: frozenset[str], ix: OptionSe
         return True  # yes/no words and values are read by their own rules
     if any(ks - chosen for _, _, ks in ix.phrases.find(text, lowered)):
         return True
-    return bool(_lone_letters(text, ix) - chosen) or bool(
+    return bool(lone_letters(text, ix) - chosen) or bool(
         {k for _, _, ks in bag_mentions(text, ix, []) for k in ks} - chosen)
 
 
@@ -288,7 +282,7 @@ def _yes_no_said(lowered: str, ix: OptionSet) -> frozenset[str]:
     return frozenset(x for x in said if x is not None)
 
 
-def _lone_letters(sentence: str, ix: OptionSet) -> frozenset[str]:
+def lone_letters(sentence: str, ix: OptionSet) -> frozenset[str]:
     """Option letters standing alone in a sentence ("if not, C", "C is equally likely").
 
     "A" and "I" followed by a lower-case word are the article and the pronoun.
@@ -310,7 +304,7 @@ def _left_open(body: str, lowered: str, words: frozenset[str], chosen: frozenset
         return None
     end = max(e for _, e, _ in spans)
     after = scan(body[end:], ix, qtype, question, bk=bk)
-    said = after.asserted | (_lone_letters(body[end:], ix) - after.negated)
+    said = after.asserted | (lone_letters(body[end:], ix) - after.negated)
     if said & chosen and not (after.asserted - chosen):
         return None
     return abstain("not_committed", "revision.left-open")

@@ -33,7 +33,7 @@ from medvqa.reading._polarity import Mention, Polarity
 from medvqa.reading._text import line_starts, matches_at, prepare
 from medvqa.reading.rules import Kind
 
-__all__ = ["NOTHING", "Reading", "restated", "scan"]
+__all__ = ["NOTHING", "YES_NO_WORDS", "Reading", "restated", "scan"]
 
 
 class Reading:
@@ -90,7 +90,10 @@ _ONLY_LETTERS_LEN: Final = 48
 _LETTER: Final = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
 _RUN_OF_LETTERS: Final = re.compile(rf"^\s*{_LEAD}?([A-Z]{{2,6}})[\s.!]*$", re.IGNORECASE)
 _OR_LETTERS: Final = re.compile(r"\bor\b|\beither\b|\|", re.IGNORECASE)
-_YN_WORDS = "|".join(re.escape(w) for w in sorted(YES_WORDS | NO_WORDS, key=len, reverse=True))
+#: Every yes and no word of the table as one alternation, longest first.
+YES_NO_WORDS: Final = "|".join(re.escape(w) for w in sorted(YES_WORDS | NO_WORDS, key=len,
+                                                              reverse=True))
+_YN_WORDS = YES_NO_WORDS
 _YN_HEAD: Final = re.compile(rf"^\s*{_LEAD}?(?:(?P<w>{_YN_WORDS})(?=$|\s*[.,;:!()\u2014"
                              r"\u3002\uff0c\uff01\uff1b\uff1a\u3001]|\s*-(?!\w)|\s*\n)"
                              r"|(?P<f>yes|yeah|yep|s\u00ed|oui|ja|sim)(?=\s)"

@@ -39,7 +39,7 @@ from medvqa.reading._book import RuleBook, book, word_tokens
 from medvqa.reading._decide import decide, from_segments, read_shape
 from medvqa.reading._locate import Segment, final_segments, set_aside_reasoning
 from medvqa.reading._marks import forget_kinds
-from medvqa.reading._offers import UNDO_KINDS, offered_beside
+from medvqa.reading._offers import offered_beside
 from medvqa.reading._options import OptionSet, forget_option_sets, option_set, options_of
 from medvqa.reading._positions import position_letter, strip_special_tokens
 from medvqa.reading._quick import quick_read
@@ -120,23 +120,23 @@ class StrictParser:
 def read_response(text: str, qtype: str, ix: OptionSet, question: str,
                   bk: RuleBook, quick: bool = True) -> tuple[ParsedAnswer, bool]:
     """The parsed answer of a response and whether it depended on the question."""
-    got, used, body, plain = _read(text, qtype, ix, question, bk, quick)
+    full = strip_special_tokens(normalize(text))
+    got, used, body, plain = _read(full, qtype, ix, question, bk, quick)
     if isinstance(got.choice, str) and qtype != "multi":
-        undone = offered_beside(strip_special_tokens(normalize(text)), body, got.choice, ix,
-                                qtype, question, bk, one_named=plain)
+        undone = offered_beside(full, body, got.choice, ix, qtype, question, bk,
+                                one_named=plain)
         if undone is not None:
             return undone, used
     return got, used
 
 
-def _read(text: str, qtype: str, ix: OptionSet, question: str,
-                  bk: RuleBook, quick: bool = True) -> tuple[ParsedAnswer, bool, str, bool]:
-    """The parsed answer and how it was read.
+def _read(text: str, qtype: str, ix: OptionSet, question: str, bk: RuleBook,
+          quick: bool = True) -> tuple[ParsedAnswer, bool, str, bool]:
+    """The parsed answer of a normalized response and how it was read.
 
     Also whether it depended on the question, the body it read, and whether the quick reading
     read it (a plain sentence naming one option).
     """
-    text = strip_special_tokens(normalize(text))
     reasoned = set_aside_reasoning(text)
     body = reasoned.text
     if reasoned.trace and not body.strip(_BLANK):
@@ -230,7 +230,11 @@ def cut_off(body: str) -> bool:
     return _OPEN_END.search(text[-40:]) is not None and not text.endswith(("...", "etc."))
 
 
-
+#: What in a sentence broken off at the end could have undone the answer before it.
+UNDO_KINDS: Final = frozenset({
+    Kind.REFUSAL, Kind.HEDGE, Kind.HEDGE_SCOPED, Kind.EXCLUSION_HEDGE, Kind.REVISION,
+    Kind.NEG_BEFORE, Kind.NEG_NOUN, Kind.NEG_AFTER, Kind.STATUS, Kind.ALTERNATIVE,
+    Kind.SECOND_READING, Kind.CONDITION, Kind.CONCESSION, Kind.DEFERRAL, Kind.PLAN})
 _SENTENCE_END: Final = re.compile(r"[.!?](?=\s)|\n")
 
 
