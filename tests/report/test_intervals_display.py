@@ -36,6 +36,9 @@ def test_a_figure_names_its_method_and_is_marked_on_few_units():
     assert fmt(mv, 300) == "0.800 [0.490, 0.940] W"
     assert fmt(MetricValue(value=0.8, ci=[0.7, 0.9], method="bootstrap")) == \
         "0.800 [0.700, 0.900] B"
+    assert interval_text(-0.1, 0.2, "newcombe-jeffreys", 40, signed=True) == \
+        "[-0.100, +0.200] N"
+    # A file written by an earlier version keeps its method's tag.
     assert interval_text(-0.1, 0.2, "tango", 40, signed=True) == "[-0.100, +0.200] T"
 
 

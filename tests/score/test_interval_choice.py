@@ -2,7 +2,7 @@
 
 Small blocks get score intervals named by their method, large ones keep the bootstrap they had
 (the same bits as the resampler alone), a degenerate bootstrap is no interval, and the
-controls' Δ gets Tango's interval with its method and units.
+controls' Δ gets Newcombe's interval on Jeffreys intervals with its method and units.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def test_ten_of_ten_is_no_certainty():
     assert block.accuracy.ci == [pytest.approx(0.025 ** 0.1, abs=1e-6), 1.0]
     # No invalid answer among 10: the rate is 0, its interval is not [0, 0].
     assert block.invalid_rate.ci[0] == 0.0 and block.invalid_rate.ci[1] > 0.25
-    assert block.weighted_accuracy.method == "mover-wilson"
+    assert block.weighted_accuracy.method == "wilson-kish"
     assert block.weighted_accuracy.ci[1] - block.weighted_accuracy.ci[0] > 0
     # Macro-F1 of 1 on every resample: the bootstrap says nothing, so no interval is claimed.
     assert block.macro_f1.value == 1.0 and block.macro_f1.ci == [None, None]
@@ -80,14 +80,16 @@ def test_a_large_block_keeps_the_bootstrap_it_had():
     assert block.invalid_rate.method == "wilson" and block.invalid_rate.ci[1] > 0
 
 
-def test_controls_delta_gets_tango_with_its_method_and_units():
+def test_controls_delta_gets_newcombe_jeffreys_with_its_method_and_units():
     a = np.array([1.0] * 10 + [0.0] * 10)
     b = np.array([1.0] * 2 + [0.0] * 18)
     resampler = Resampler(20, 999, 0)
     pending = paired_delta(("blind", "Δ"), a, b, np.arange(20) // 2, resampler)
     resampler.run()
     d = pending.finish()
-    assert d.ci_method == "tango-ess" and d.units == 10 and d.test == "cluster sign-flip (exact)"
+    assert d.ci_method == "newcombe-jeffreys-ess" and d.units == 10
+    assert d.test == "cluster sign-flip (exact)"
     assert d.ci[0] is not None and d.ci[0] < d.delta < d.ci[1]
     alone = paired_delta(("blind", "Δ", 1), a, b, np.arange(20), resampler).finish()
-    assert alone.ci_method == "tango" and alone.test == "McNemar mid-p" and alone.units == 20
+    assert alone.ci_method == "newcombe-jeffreys" and alone.test == "McNemar mid-p"
+    assert alone.units == 20

@@ -136,7 +136,7 @@ def test_compare_two_runs_writes_a_paired_result(scored, tmp_path):
     k, n = min(cmp["a_only"], cmp["b_only"]), cmp["a_only"] + cmp["b_only"]
     assert cmp["p_value"] == pytest.approx(
         min(1.0, 2 * binom.cdf(k, n, 0.5) - binom.pmf(k, n, 0.5)))
-    assert cmp["ci_method"] in {"tango", "bootstrap"}
+    assert cmp["ci_method"] in {"newcombe-jeffreys", "bootstrap"}
 
 
 # --- medvqa parse: the stand-alone contract ----------------------------------------------

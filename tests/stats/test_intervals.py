@@ -1,8 +1,9 @@
-"""Closed-form intervals (:mod:`medvqa.stats._intervals`): definitions, edges, exact coverage.
+"""Closed-form intervals (:mod:`medvqa.stats._intervals` and the paired and weighted ones).
 
-The Wilson bounds are checked against statsmodels, the edges against Clopper–Pearson, Tango's
-interval against the published worked example, and the coverage of the rate interval on
-independent items is computed exactly (a sum over the binomial outcomes), not simulated.
+The Wilson and Jeffreys bounds are checked against statsmodels, the edges against
+Clopper–Pearson, Tango's and Newcombe's intervals against published worked examples, and the
+coverage of the rate interval on independent items is computed exactly (a sum over the
+binomial outcomes), not simulated.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from scipy.stats import binom
 
 from medvqa.stats import (
     bootstrap_applies,
+    jeffreys_bounds,
+    newcombe_bounds,
     paired_interval,
     rate_interval,
     score_bounds,
@@ -87,10 +90,31 @@ def test_tango_interval_matches_the_published_example():
     assert (round(float(lo[0]), 3), round(float(hi[0]), 3)) == (-0.517, -0.026)
 
 
+def test_jeffreys_bounds_are_statsmodels_jeffreys_inside_and_exact_at_the_edges():
+    proportion = pytest.importorskip("statsmodels.stats.proportion")
+    x = np.array([1, 3, 9.5, 17.25, 39])
+    n = np.array([10, 10, 10, 21.5, 40])
+    lo, hi = jeffreys_bounds(x, n)
+    want_lo, want_hi = proportion.proportion_confint(x, n, method="jeffreys")
+    assert lo == pytest.approx(want_lo, abs=1e-12) and hi == pytest.approx(want_hi, abs=1e-12)
+    lo, hi = jeffreys_bounds(np.array([0.0, 10.0]), np.array([10.0, 10.0]))
+    assert lo[0] == 0.0 and hi[1] == 1.0 and 0 < hi[0] < 0.25 and 0.75 < lo[1] < 1
+
+
+def test_newcombe_matches_the_published_example():
+    # Newcombe (1998) method 10 on the table (59, 6 / 16, 80): estimate −0.0621, 95 % CI
+    # −0.1186 to −0.0046, as the contingencytables R package (Fagerland et al.) gives it.
+    lo, hi = newcombe_bounds(np.array([59.0]), np.array([6.0]), np.array([16.0]),
+                             np.array([161.0]), wilson_bounds)
+    assert abs(lo[0] + 0.1186) < 5e-5 and abs(hi[0] + 0.0046) < 5e-5
+
+
 def test_a_paired_interval_without_discordant_pairs_is_no_point():
     r = paired_interval(np.ones(10), np.ones(10))
-    assert r.method == "tango" and r.low < 0 < r.high
-    assert r.high == pytest.approx(1.959964 ** 2 / (10 + 1.959964 ** 2), rel=1e-5)
+    assert r.method == "newcombe-jeffreys" and r.low < 0 < r.high
+    # Both accuracies 10 of 10: each margin is Jeffreys' at the edge, φ is 0.
+    jeffreys_low = jeffreys_bounds(np.array([10.0]), np.array([10.0]))[0][0]
+    assert r.high == pytest.approx(1 - jeffreys_low) and r.low == pytest.approx(-r.high)
 
 
 @settings(max_examples=40, deadline=None)
@@ -109,7 +133,7 @@ def test_paired_interval_is_wider_when_a_case_moves_together():
     b = np.array([1.0] * 8 + [0.0] * 12)
     alone = paired_interval(a, b)
     together = paired_interval(a, b, np.repeat(np.arange(5), 4))
-    assert together.method == "tango-ess" and together.design_effect > 1
+    assert together.method == "newcombe-jeffreys-ess" and together.design_effect > 1
     assert together.high - together.low > alone.high - alone.low
 
 
@@ -118,6 +142,46 @@ def test_weighted_interval_of_one_class_is_that_class_s_rate_interval():
     one = weighted_interval(y, np.zeros(10, dtype=int))
     rate = rate_interval(y)
     assert (one.low, one.high) == pytest.approx((rate.low, rate.high))
+
+
+def test_weighted_interval_of_classes_of_one_size_is_the_rate_interval():
+    # Equal classes: balanced accuracy is plain accuracy and Kish's effective n is n.
+    y = np.array([1.0] * 5 + [1.0] * 3 + [0.0] * 2)
+    gold = np.array([0] * 5 + [1] * 5)
+    r, rate = weighted_interval(y, gold), rate_interval(y)
+    assert r.method == "wilson-kish" and (r.low, r.high) == pytest.approx((rate.low, rate.high))
+    cases = np.arange(10) // 2
+    clustered = weighted_interval(y, gold, cases)
+    assert clustered.method == "wilson-kish-ess"
+    assert (clustered.low, clustered.high) == pytest.approx(rate_interval(y, cases)[:2])
+
+
+def test_weighted_interval_is_wilson_on_kish_s_effective_n_or_the_classes_own_spread():
+    proportion = pytest.importorskip("statsmodels.stats.proportion")
+    gold = np.array([0] * 8 + [1] * 2)
+    n_w = 1 / (2 / 64 + 2 / 16)  # weights 1/16 and 1/4: Kish's n is 6.4, not 10
+    # 7 of 8 and 2 of 2: the classes vary less than Kish's n assumes, so n_w it is.
+    r = weighted_interval(np.array([1.0] * 7 + [0.0] + [1.0, 1.0]), gold)
+    want = proportion.proportion_confint(0.9375 * n_w, n_w, method="wilson")
+    assert r.design_effect == 1.0 and (r.low, r.high) == pytest.approx(want, abs=1e-12)
+    # 6 of 8 and 1 of 2: their own variance is larger, and the size shrinks to match it.
+    r = weighted_interval(np.array([1.0] * 6 + [0.0] * 2 + [1.0, 0.0]), gold)
+    own = 0.25 * (0.75 * 0.25 / 8 + 0.5 * 0.5 / 2)
+    n_eff = 0.625 * 0.375 / own
+    assert n_eff < n_w and r.design_effect == pytest.approx(n_w / n_eff)
+    want = proportion.proportion_confint(0.625 * n_eff, n_eff, method="wilson")
+    assert (r.low, r.high) == pytest.approx(want, abs=1e-12)
+
+
+def test_few_wrong_cases_take_the_bound_of_the_design_effect():
+    # Two wrong answers in two of 40 cases: the spread cannot say how cases move together.
+    y = np.ones(100)
+    y[[0, 50]] = 0.0
+    gold = np.arange(100) % 2
+    cases = np.arange(100) // 2.5
+    r = weighted_interval(y, gold, cases.astype(int))
+    sizes = np.bincount(cases.astype(int))
+    assert r.design_effect == pytest.approx(float(np.sum(sizes ** 2)) / 100)
 
 
 @settings(max_examples=40, deadline=None)

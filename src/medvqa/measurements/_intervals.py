@@ -11,24 +11,30 @@ exactly ρ = :data:`ICC`. Three statistics:
   with p − 0.1, discordant both ways (cells p11, p10 = 0.1 + r, p01 = r, p00 with
   r = min(p − 0.1, 1 − p) / 4; clustered: a case's four cell probabilities from a Dirichlet of
   total (1 − ρ)/ρ, so each indicator has ICC ρ); true difference 0.1;
-- **weighted accuracy** of two gold classes (shares 0.6 / 0.4) with accuracies p ± d,
-  d = min(0.1, (1 − p)/2) (clustered: one case-level uniform draw mapped through each
-  class's Beta quantile, so the classes of a case move together); true value p.
+- **weighted accuracy** of two gold classes (the second with a :data:`CLASS_SHARE` of the
+  items) with accuracies p ± d, d = min(0.1, (1 − p)/2) (clustered: one case-level uniform
+  draw mapped through each class's Beta quantile, so the classes of a case move together);
+  true value p.
 
 Each method's 95 % intervals are computed on the same replicates: **medvqa** (the rule
-metrics.json uses: :mod:`medvqa.stats._intervals` — Wilson, Tango or MOVER on the effective
-sample size; the percentile bootstrap from 300 units with 10 of the rarer outcome), the
-**percentile bootstrap** medvqa used before for every figure (cases resampled when
-clustered; :data:`RESAMPLES` resamples), and for comparison the Jeffreys and
-Clopper–Pearson intervals (accuracy) and Newcombe's square-and-add interval (difference) on
-the same effective sample size. A figure's value is its coverage (share of replicates whose
-interval holds the truth; Monte Carlo standard error ≈ √(0.05·0.95/R), 0.005 at R = 2,000),
-its name the mean width; medvqa's accuracy on independent items is summed exactly over the
-binomial outcomes instead (:func:`exact_accuracy_cell`). Seeded (``rng_for(0, "bench
-intervals", …)``): the same figures on every run. Target (issue 40): medvqa's coverage within
-0.93–0.98 for n ≥ 10 (to three decimals: at n = 10, p = 0.9 an interval either excludes 7 of
-10 — coverage P(X ≥ 8) = 0.9298 — or includes it, 0.987), and no zero-width interval for a
-rate.
+metrics.json uses: Wilson for accuracy, Newcombe's square-and-add on Jeffreys intervals for the
+difference, Wilson on Kish's effective n for weighted accuracy, each on the effective sample
+size; the percentile bootstrap from 300 units with 10 of the rarer outcome), the **percentile
+bootstrap** medvqa used before for every figure (cases resampled when clustered;
+:data:`RESAMPLES` resamples), and for comparison on the same effective sample size: the Jeffreys
+and Clopper–Pearson intervals (accuracy), Tango's score interval and Newcombe's hybrid on Wilson
+intervals (difference), per-class Wilson intervals combined by MOVER (weighted accuracy; Tango
+and MOVER were medvqa's rule before). A figure's value is its coverage (share of replicates
+whose interval holds the truth; Monte Carlo standard error ≈ √(0.05·0.95/R), 0.005 at R =
+2,000), its name the mean width; medvqa's accuracy on independent items is summed exactly over
+the binomial outcomes instead (:func:`exact_accuracy_cell`), and so are the difference and
+weighted accuracy on fewer than 300 independent items
+(:mod:`medvqa.measurements._intervals_exact`). Seeded (``rng_for(0, "bench intervals", …)``):
+the same figures on every run. Target (issue 40): medvqa's coverage within 0.93–0.98 for n ≥ 10
+(to three decimals: at n = 10, p = 0.9 an interval either excludes 7 of 10 — coverage P(X ≥ 8) =
+0.9298 — or includes it, 0.987), and no zero-width interval for a rate. A paired difference on
+10 items has 1–3 discordant pairs: every interval compared covers 0.98 or more there, a
+discreteness no valid interval escapes.
 """
 
 from __future__ import annotations
@@ -39,18 +45,23 @@ from dataclasses import dataclass
 import numpy as np
 
 from medvqa.measurements._figure import BenchFigure
+from medvqa.measurements._intervals_exact import exact_paired, exact_weighted
 from medvqa.rng import rng_for
 from medvqa.stats._intervals import (
-    PairedSums,
+    BOOTSTRAP_MIN_UNITS,
     UnitSums,
-    WeightedSums,
     bootstrap_mask,
-    paired_bounds,
     rate_bounds,
     score_bounds,
-    weighted_bounds,
     wilson_bounds,
 )
+from medvqa.stats._paired_interval import (
+    PairedSums,
+    newcombe_bounds,
+    paired_bounds,
+    tango_bounds,
+)
+from medvqa.stats._weighted_interval import WeightedSums, weighted_bounds
 
 #: Set sizes simulated.
 N_GRID = (5, 10, 20, 30, 50, 100, 300)
@@ -67,6 +78,8 @@ RESAMPLES, QUICK_RESAMPLES = 999, 199
 TARGET, TARGET_FROM_N = (0.93, 0.98), 10
 #: Difference between the two conditions of the paired statistic.
 PAIRED_GAP = 0.1
+#: Share of the second gold class of the weighted-accuracy statistic.
+CLASS_SHARE = 0.4
 
 MEDVQA = "medvqa"
 BOOT = "bootstrap (before)"
@@ -221,7 +234,7 @@ def _paired_cells(p: float) -> np.ndarray:
 
 def paired_cells(n: int, p: float, clustered: bool, reps: int, resamples: int,
                  rng: np.random.Generator) -> list[Cell]:
-    """Paired difference: medvqa's rule (Tango), the bootstrap, Newcombe (effective n)."""
+    """Paired difference: medvqa's rule, the bootstrap, Tango and Newcombe-Wilson."""
     m = case_sizes(n, reps, rng, clustered)
     probs = _paired_cells(p)
     if clustered:
@@ -237,47 +250,28 @@ def paired_cells(n: int, p: float, clustered: bool, reps: int, resamples: int,
         left -= counts[..., j]
         mass = mass - pk[..., j]
     counts[..., 3] = left
-    a11, b, c, d00 = (counts[..., j].sum(1) for j in range(4))
+    a11, b, c, _ = (counts[..., j].sum(1) for j in range(4))
     total = m.sum(1)
     diff = counts[..., 1] - counts[..., 2]
     delta = (b - c) / total
-    s = PairedSums(b, c, total, ((diff - delta[:, None] * m) ** 2).sum(1), (m * m).sum(1),
-                   (m > 0).sum(1).astype(float),
-                   ((counts[..., 1] + counts[..., 2]) > 0).sum(1).astype(float))
+    s = PairedSums(a11, b, c, total, ((diff - delta[:, None] * m) ** 2).sum(1), (m * m).sum(1),
+                   (m > 0).sum(1).astype(float))
     lo, hi, deff = paired_bounds(s)
     blo, bhi = bootstrap(np.stack([diff, m], -1), m, lambda v: v[..., 0] / v[..., 1],
                          resamples, rng)
     keep = bootstrap_mask(s.k, (b + c) / deff)
     key = ("paired difference", clustered, n, p)
     out: list[Cell] = []
-    _record(out, key, MEDVQA, np.where(keep, blo, lo), np.where(keep, bhi, hi), PAIRED_GAP)
+    if clustered or n >= BOOTSTRAP_MIN_UNITS:
+        _record(out, key, MEDVQA, np.where(keep, blo, lo), np.where(keep, bhi, hi), PAIRED_GAP)
+    else:
+        out.append(Cell(*key, MEDVQA, *exact_paired(n, probs, PAIRED_GAP)))
     _record(out, key, BOOT, blo, bhi, PAIRED_GAP)
-    nl, nh = newcombe(a11 / deff, b / deff, c / deff, d00 / deff)
-    _record(out, key, "Newcombe (effective n)", nl, nh, PAIRED_GAP)
+    tl, th = tango_bounds(b / deff, c / deff, total / deff)
+    _record(out, key, "Tango (effective n)", tl, th, PAIRED_GAP)
+    nl, nh = newcombe_bounds(a11 / deff, b / deff, c / deff, total / deff, wilson_bounds)
+    _record(out, key, "Newcombe-Wilson (effective n)", nl, nh, PAIRED_GAP)
     return out
-
-
-def newcombe(a: np.ndarray, b: np.ndarray, c: np.ndarray,
-             d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Newcombe's square-and-add interval of a paired difference (his method 10, 1998).
-
-    a: both right, b: A only, c: B only, d: neither (counts may be effective).
-    """
-    n = a + b + c + d
-    p1, p2 = (a + b) / n, (a + c) / n
-    l1, u1 = wilson_bounds(a + b, n)
-    l2, u2 = wilson_bounds(a + c, n)
-    cross = a * d - b * c
-    corrected = np.where(cross > n / 2, cross - n / 2, np.where(cross < 0, cross, 0.0))
-    denom = np.sqrt((a + b) * (c + d) * (a + c) * (b + d))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        phi = np.where(denom > 0, corrected / np.where(denom > 0, denom, 1.0), 0.0)
-    delta = p1 - p2
-    low = delta - np.sqrt(np.maximum((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2)
-                                     + (u2 - p2) ** 2, 0.0))
-    high = delta + np.sqrt(np.maximum((p2 - l2) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1)
-                                      + (u1 - p1) ** 2, 0.0))
-    return np.maximum(low, -1.0), np.minimum(high, 1.0)
 
 
 def _weighted_statistic(v: np.ndarray) -> np.ndarray:
@@ -289,11 +283,11 @@ def _weighted_statistic(v: np.ndarray) -> np.ndarray:
 
 def weighted_cells(n: int, p: float, clustered: bool, reps: int, resamples: int,
                    rng: np.random.Generator) -> list[Cell]:
-    """Weighted accuracy of two classes: medvqa's rule (MOVER), the bootstrap."""
+    """Weighted accuracy of two classes: medvqa's rule, the bootstrap, MOVER-Wilson."""
     gap = min(0.1, (1 - p) / 2)
     accs = (p + gap, p - gap)
     m = case_sizes(n, reps, rng, clustered)
-    m1 = rng.binomial(m.astype(int), 0.4).astype(float)
+    m1 = rng.binomial(m.astype(int), CLASS_SHARE).astype(float)
     sizes = np.stack([m - m1, m1], -1)
     if clustered:
         u = rng.random(m.shape)
@@ -308,21 +302,46 @@ def weighted_cells(n: int, p: float, clustered: bool, reps: int, resamples: int,
         p_c = np.where(present, x_c / np.where(present, n_c, 1.0), 0.0)
         influence = (w[:, None, :] * (y - p_c[:, None, :] * sizes)
                      / np.where(present, n_c, 1.0)[:, None, :]).sum(-1)
-    resid = ((y - p_c[:, None, :] * sizes) ** 2).sum(1)
-    rare = np.where((x_c <= n_c - x_c)[:, None, :], y, sizes - y)
-    own = UnitSums(x_c, n_c, resid, (sizes ** 2).sum(1), (sizes > 0).sum(1).astype(float),
-                   (rare > 0).sum(1).astype(float))
+    right = y.sum(-1)
+    rare = np.where((np.sum(w * p_c, -1) <= 0.5)[:, None], right, m - right)
     s = WeightedSums(x_c, n_c, (influence ** 2).sum(1), (m * m).sum(1),
-                     (m > 0).sum(1).astype(float), own)
-    lo, hi, _deff, rarer = weighted_bounds(s)
+                     (m > 0).sum(1).astype(float), (rare > 0).sum(1).astype(float))
+    bounds = weighted_bounds(s)
     truth = float(np.mean(accs))
     blo, bhi = bootstrap(np.concatenate([y, sizes], -1), m, _weighted_statistic, resamples, rng)
-    keep = bootstrap_mask(s.k, rarer)
+    keep = bootstrap_mask(s.k, bounds.rarer)
     key = ("weighted accuracy", clustered, n, p)
     out: list[Cell] = []
-    _record(out, key, MEDVQA, np.where(keep, blo, lo), np.where(keep, bhi, hi), truth)
+    if clustered or n >= BOOTSTRAP_MIN_UNITS:
+        _record(out, key, MEDVQA, np.where(keep, blo, bounds.low),
+                np.where(keep, bhi, bounds.high), truth)
+    else:
+        out.append(Cell(*key, MEDVQA, *exact_weighted(n, CLASS_SHARE, accs)))
     _record(out, key, BOOT, blo, bhi, truth)
+    ml, mh = mover_wilson(x_c, n_c, bounds.design_effect)
+    _record(out, key, "MOVER-Wilson (effective n)", ml, mh, truth)
     return out
+
+
+def mover_wilson(x: np.ndarray, n: np.ndarray,
+                 deff: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-class score intervals on n_c / D combined by MOVER (Zou & Donner 2008).
+
+    ``x``, ``n``: sets × classes (n 0 where a class is absent); ``deff``: one D per set.
+
+    >>> lo, hi = mover_wilson(np.array([[6.0, 3.0]]), np.array([[7.0, 3.0]]), np.array([1.0]))
+    >>> round(float(lo[0]), 3), round(float(hi[0]), 3)
+    (0.529, 0.987)
+    """
+    present = n > 0
+    w = present / np.maximum(present.sum(-1, keepdims=True), 1)
+    n_safe = np.where(present, n, 1.0)
+    p_c = np.where(present, x / n_safe, 0.0)
+    lo_c, hi_c = score_bounds(x / deff[:, None], n_safe / deff[:, None])
+    point = np.sum(w * p_c, -1)
+    down = np.sqrt(np.sum(np.where(present, w * (p_c - lo_c), 0.0) ** 2, -1))
+    up = np.sqrt(np.sum(np.where(present, w * (hi_c - p_c), 0.0) ** 2, -1))
+    return np.clip(point - down, 0.0, 1.0), np.clip(point + up, 0.0, 1.0)
 
 
 STATISTICS = {"accuracy": accuracy_cells, "paired difference": paired_cells,

@@ -32,8 +32,10 @@ class MetricValue(BaseModel):
     method: str | None = None
     """How ``ci`` was made (``medvqa.stats._intervals``): ``wilson`` (Wilson score interval,
     the exact Clopper–Pearson bound at 0 or n where wider), ``wilson-ess`` (the same on the
-    effective sample size n / design effect, when items share a case), ``mover-wilson`` /
-    ``mover-wilson-ess`` (weighted accuracy: per-class score intervals combined by MOVER),
+    effective sample size n / design effect, when items share a case), ``wilson-kish`` /
+    ``wilson-kish-ess`` (weighted accuracy: Wilson on Kish's effective sample size of the
+    class weights, over the design effect when items share a case; ``mover-wilson`` /
+    ``mover-wilson-ess``, per-class intervals combined by MOVER, in earlier files),
     ``bootstrap`` (percentile, cases resampled when clustered: from 300 units with 10 or
     more of the rarer outcome, and always for macro-F1, region and open scores), ``none
     (bootstrap degenerate)`` (every resample gave one value: no interval is claimed); null in

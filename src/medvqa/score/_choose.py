@@ -64,8 +64,8 @@ def paired_choice(key: Hashable, a: np.ndarray, b: np.ndarray, units: np.ndarray
                   resampler: Resampler) -> Chosen | None:
     """The interval of mean(a − b) for paired 0/1 outcomes (None without pairs).
 
-    Tango's score interval (effective n when a unit repeats), or the paired percentile
-    bootstrap from the run's draws when the rule keeps it.
+    Newcombe's square-and-add interval on Jeffreys intervals (effective n when a unit
+    repeats), or the paired percentile bootstrap from the run's draws when the rule keeps it.
     """
     n = len(a)
     if not n:

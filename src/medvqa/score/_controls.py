@@ -3,7 +3,8 @@
 For every condition other than the baseline (``clean``) and those scoring combines (the
 ``permute@k`` shifts, ``Condition.combined_as``), the items
 scored under both are paired by id and compared (:func:`paired_delta`): Δ of accuracy with a
-paired interval — Tango's score interval on the effective sample size, or from 300 units and
+paired interval — Newcombe's square-and-add interval on Jeffreys intervals, on the effective
+sample size, or from 300 units and
 10 discordant pairs the paired percentile bootstrap (items resampled together, or whole cases
 when a ``case_id`` repeats, as the oncology paper's blind ablation does, seed 003 §4.3; drawn
 with every other interval of the run, :mod:`medvqa.stats._resample`; the rule in
@@ -56,10 +57,12 @@ class Delta(BaseModel):
     condition: float | None = Field(description="Accuracy under the condition on those items.")
     delta: float | None = Field(description="clean − condition.")
     ci: list[float | None] = Field(description="95 % paired interval of delta.")
-    ci_method: str = Field(default="", description="How ci was made: 'tango' (Tango's score "
-                           "interval), 'tango-ess' (on the effective sample size, cases "
+    ci_method: str = Field(default="", description="How ci was made: 'newcombe-jeffreys' "
+                           "(Newcombe's square-and-add interval on Jeffreys intervals), "
+                           "'newcombe-jeffreys-ess' (on the effective sample size, cases "
                            "repeating) or 'bootstrap' (paired percentile, from 300 units with "
-                           "10 discordant pairs); '' in files before schema 3.")
+                           "10 discordant pairs); 'tango' / 'tango-ess' (Tango's score "
+                           "interval) in earlier files, '' in files before schema 3.")
     p_value: float | None = Field(description="Two-sided p of the paired test (4 significant "
                                   "digits).")
     test: str = Field(default="", description="McNemar mid-p, or cluster sign-flip (exact) "

@@ -62,8 +62,9 @@ class Metric:
 def _weighted(b: BlockInput) -> PendingValue:
     """Balanced accuracy; null where the items have no label set (open vocabulary).
 
-    Per-class score intervals combined by MOVER, or the bootstrap when every class has
-    enough of both outcomes in a large block (:func:`~medvqa.stats.bootstrap_applies`).
+    The Wilson interval on Kish's effective sample size of the class weights (over the
+    design effect where cases repeat), or the bootstrap when every class has enough of both
+    outcomes in a large block (:func:`~medvqa.stats.bootstrap_applies`).
     """
     if b.class_note or not len(b):
         return value(None, None)

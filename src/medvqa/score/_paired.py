@@ -1,12 +1,13 @@
 """Paired comparison of two runs (or two conditions of one run) on the same items.
 
 The difference in accuracy (A − B) gets a paired interval chosen as the controls' are
-(:mod:`medvqa.score._choose`): Tango's score interval on the effective sample size, or from
-300 units and 10 discordant pairs the paired bootstrap — items (or cases, when a case_id
-repeats) resampled once and both runs scored on the same resample — and a paired test that
-agrees with it about clustering (:func:`medvqa.stats._tests.paired_test`): McNemar's mid-p
-test when every case has one item, the exact cluster sign-flip test when cases repeat. Items
-are matched by item id; only items scored (not errored) in both are compared.
+(:mod:`medvqa.score._choose`): Newcombe's square-and-add interval on Jeffreys intervals, on the
+effective sample size, or from 300 units and 10 discordant pairs the paired bootstrap — items
+(or cases, when a case_id repeats) resampled once and both runs scored on the same resample —
+and a paired test that agrees with it about clustering
+(:func:`medvqa.stats._tests.paired_test`): McNemar's mid-p test when every case has one item,
+the exact cluster sign-flip test when cases repeat. Items are matched by item id; only items
+scored (not errored) in both are compared.
 
 >>> mcnemar_exact(10, 2)
 0.03857421875

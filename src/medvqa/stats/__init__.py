@@ -29,13 +29,12 @@ if TYPE_CHECKING:
         RULE_TEXT,
         ClosedInterval,
         bootstrap_applies,
-        paired_interval,
+        jeffreys_bounds,
         rate_interval,
         score_bounds,
-        tango_bounds,
-        weighted_interval,
         wilson_bounds,
     )
+    from medvqa.stats._paired_interval import newcombe_bounds, paired_interval, tango_bounds
     from medvqa.stats._power import (
         detectable_difference,
         effective_pairs_needed,
@@ -75,6 +74,7 @@ if TYPE_CHECKING:
         significant,
     )
     from medvqa.stats._trend import PERMUTATION_MAX_UNITS, TrendResult, trend_test
+    from medvqa.stats._weighted_interval import weighted_interval
 
 _WHERE: dict[str, str] = {
     "PPIEstimate": "_ppi",
@@ -88,8 +88,10 @@ _WHERE: dict[str, str] = {
     "draw_stratified": "_sampling",
     **dict.fromkeys(("BOOTSTRAP", "BOOTSTRAP_MIN_COUNT", "BOOTSTRAP_MIN_UNITS", "DEGENERATE",
                      "METHOD_TAG", "METHOD_TEXT", "RULE_TEXT", "ClosedInterval",
-                     "bootstrap_applies", "paired_interval", "rate_interval", "score_bounds",
-                     "tango_bounds", "weighted_interval", "wilson_bounds"), "_intervals"),
+                     "bootstrap_applies", "jeffreys_bounds", "rate_interval", "score_bounds",
+                     "wilson_bounds"), "_intervals"),
+    **dict.fromkeys(("newcombe_bounds", "paired_interval", "tango_bounds"), "_paired_interval"),
+    "weighted_interval": "_weighted_interval",
     **dict.fromkeys(("detectable_difference", "effective_pairs_needed", "icc_anova",
                      "independent_discordance", "kish_design_effect"), "_power"),
     "Interval": "_bootstrap",
@@ -159,8 +161,10 @@ __all__ = [
     "holm",
     "icc_anova",
     "independent_discordance",
+    "jeffreys_bounds",
     "kish_design_effect",
     "mcnemar_midp",
+    "newcombe_bounds",
     "paired_interval",
     "paired_test",
     "percentile_interval",
