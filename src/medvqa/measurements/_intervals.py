@@ -33,8 +33,7 @@ weighted accuracy on fewer than 300 independent items
 the same figures on every run. Target (issue 40): medvqa's coverage within 0.93–0.98 for n ≥ 10
 (to three decimals: at n = 10, p = 0.9 an interval either excludes 7 of 10 — coverage P(X ≥ 8) =
 0.9298 — or includes it, 0.987), and no zero-width interval for a rate. A paired difference on
-10 items has 1–3 discordant pairs: every interval compared covers 0.98 or more there, a
-discreteness no valid interval escapes.
+10 items has 1–3 discordant pairs: every interval compared covers about 0.98 or more there.
 """
 
 from __future__ import annotations
