@@ -842,6 +842,30 @@ TABLE: list[Row] = [
     ("second reading", "single", "SH",
      "The fracture line runs through the physis, so Salter-Harris type I", None,
      "structural.cut-off-prefix"),
+    ("structured", "yesno", "YN", '{"pneumothorax": null, "note": "apices cropped"}', None,
+     "structural.shape-open", PTX_Q),
+    ("structured", "multi", "MM", '{"mass": true, "asymmetry": "indeterminate"}', None,
+     "structural.shape-open"),
+    ("structured", "single", "ST", '{"answer": "Stage 2", "alternative": "Stage 3"}', None,
+     "structural.shape-second-value"),
+    ("final answer", "single", "ST", "Stage 2 on the CT.\nFinal answer: it depends on the PET.",
+     None, "structural.final-names-none"),
+    ("letter-only", "multi", "MM", "A, B, (D)", None, "structural.bracketed-letter"),
+    ("discussed", "single", "CXR", "Impression: probable pneumothorax pattern vs effusion.",
+     None, "discussed.versus"),
+    ("two options", "single", "PE", "Shape: pneumothorax/bulla", None, "alternative.or"),
+    ("cut off", "single", "CXR", "Step 1: the apex shows a pleural line.\nStep 2: a pneumothorax "
+     "is suspected at the apex.\nStep 3: Answer:", None, "structural.cut-off"),
+    ("cut off", "yesno", "YN", "The pleural line is", None, "structural.cut-off", PTX_Q),
+    ("yes-no", "yesno", "YN", "There is a pneumothorax at the apex, no", None,
+     "structural.yes-no-both", PTX_Q),
+    ("second reading", "multi", "MM", "A, B\nAlternatively: A, B, D", None,
+     "alternative.second-reading"),
+    ("marked list", "single", "CXR", "A. Pleural effusion\nB. Pneumothorax  <-- this one\n"
+     "C. Pulmonary oedema\nD. Normal", "B", "structural.option-text"),
+    ("sets", "multi", "MM", "All of the above except C.", ["A", "B", "D", "I"], "set.except"),
+    ("other languages", "single", "CXR", "气胸……不对，应该是胸腔积液吗？", None,
+     "revision.left-open"),
 ]
 
 

@@ -32,6 +32,9 @@ _TOKEN: Final = re.compile(r"[^\W_]+(?:['/][^\W_]+)*")
 
 
 _PLAIN_TOKEN: Final = re.compile(r"[^\W_]+")
+# The reader asks for the words of the same text at several steps: each is found once.
+_TOKENS_SEEN: Final[dict[str, frozenset[str]]] = {}
+_TOKENS_SIZE: Final = 1 << 12
 
 
 def word_tokens(lowered: str) -> frozenset[str]:
@@ -43,12 +46,33 @@ def word_tokens(lowered: str) -> frozenset[str]:
     >>> sorted(word_tokens("it's r/o, 'no' café"))
     ['café', 'it', "it's", 'no', 'o', 'r', 'r/o', 's']
     """
-    if "'" not in lowered and "/" not in lowered:
-        return frozenset(_PLAIN_TOKEN.findall(lowered))
-    return frozenset(_TOKEN.findall(lowered)) | frozenset(_PLAIN_TOKEN.findall(lowered))
+    got = _TOKENS_SEEN.get(lowered)
+    if got is None:
+        if "'" not in lowered and "/" not in lowered:
+            got = frozenset(_PLAIN_TOKEN.findall(lowered))
+        else:
+            got = frozenset(_TOKEN.findall(lowered)) | frozenset(_PLAIN_TOKEN.findall(lowered))
+        if len(_TOKENS_SEEN) >= _TOKENS_SIZE:
+            _TOKENS_SEEN.clear()
+        _TOKENS_SEEN[lowered] = got
+    return got
 
 
 Entry = tuple[str, CompiledPhrase]
+
+
+def _any_in(parts: tuple[str, ...], text: str) -> bool:
+    """Whether any of ``parts`` is in ``text`` (a loop: cheaper than a pattern for a few)."""
+    for p in parts:
+        if p in text:
+            return True
+    return False
+
+
+def _literals(parts: Iterable[str]) -> re.Pattern[str] | None:
+    """One pattern that finds any of ``parts`` as plain text, or None where there is none."""
+    alternatives = sorted({re.escape(p) for p in parts})
+    return re.compile("|".join(alternatives)) if alternatives else None
 
 
 class RuleBook:
@@ -95,8 +119,13 @@ class RuleBook:
         self.cue_stems = tuple(sorted(cue_stems))
         self.cue_substrings = tuple(sorted(cue_subs))
         self._keys = {k: frozenset(v) for k, v in self._anchors.items()}
-        self._stem_re = {k: re.compile("|".join(sorted({re.escape(st) for st, _ in v})))
-                         for k, v in self._stems.items() if v}
+        # Stems and substrings are both found inside words: one pattern per kind finds
+        # whether any is there (most texts hold none), before each is looked for.
+        self._loose: dict[Kind, list[tuple[str, Entry]]] = {
+            k: self._stems[k] + self._subs[k] for k in Kind}
+        self._loose_ascii = {k: tuple(x for x, _ in v if x.isascii()) for k, v in
+                             self._loose.items()}
+        self._loose_re = {k: _literals(x for x, _ in v) for k, v in self._loose.items() if v}
         self._order = {k: {id(e[1]): i for i, e in enumerate(v)}
                        for k, v in self._by_kind.items()}
         self._sources: dict[Kind, tuple[str, ...]] = {}
@@ -117,23 +146,22 @@ class RuleBook:
     def candidates(self, kind: Kind, lowered: str, tokens: frozenset[str]) -> list[Entry]:
         """The phrases of ``kind`` that may match a text with these words, in table order."""
         hits = self._keys[kind] & tokens
-        stem_re = self._stem_re.get(kind)
-        subs = self._subs[kind]
-        if not hits and (stem_re is None or stem_re.search(lowered) is None) and not (
-                subs and any(x in lowered for x, _ in subs)):
+        if lowered.isascii():
+            loose = _any_in(self._loose_ascii[kind], lowered)
+        else:
+            loose_re = self._loose_re.get(kind)
+            loose = loose_re is not None and loose_re.search(lowered) is not None
+        if not hits and not loose:
             return []
         index = self._anchors[kind]
         got: dict[int, Entry] = {}
         for w in hits:
             for entry in index[w]:
                 got[id(entry[1])] = entry
-        if stem_re is not None:
-            for stem, entry in self._stems[kind]:
-                if stem in lowered:
+        if loose:
+            for part, entry in self._loose[kind]:
+                if part in lowered:
                     got[id(entry[1])] = entry
-        for sub, entry in subs:
-            if sub in lowered:
-                got[id(entry[1])] = entry
         if len(got) <= 1:
             return list(got.values())
         order = self._order[kind]
@@ -187,14 +215,15 @@ class RuleBook:
         gate = self._gates.get(kinds)
         if gate is None:
             words = frozenset().union(*(self._keys[k] for k in kinds))
-            stems = sorted({re.escape(st) for k in kinds for st, _ in self._stems[k]})
-            subs = tuple(sorted({sub for k in kinds for sub, _ in self._subs[k]}))
-            gate = self._gates[kinds] = (words, re.compile("|".join(stems)) if stems else None,
-                                         subs)
-        words, stem_re, subs = gate
-        return (not words.isdisjoint(tokens)
-                or stem_re is not None and stem_re.search(lowered) is not None
-                or any(x in lowered for x in subs))
+            gate = self._gates[kinds] = (words, _literals(
+                x for k in kinds for x, _ in self._loose[k]), tuple(sorted(
+                    {x for k in kinds for x in self._loose_ascii[k]})))
+        words, loose_re, loose_ascii = gate
+        if not words.isdisjoint(tokens):
+            return True
+        if lowered.isascii():
+            return _any_in(loose_ascii, lowered)
+        return loose_re is not None and loose_re.search(lowered) is not None
 
 
 @lru_cache(maxsize=8)

@@ -12,7 +12,9 @@ precedes it (a refusal, the chosen option negated and never asserted).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from typing import Final
 
 from medvqa.reading._base import ParsedAnswer, abstain, one_choice
 from medvqa.reading._book import RuleBook, word_tokens
@@ -26,6 +28,7 @@ from medvqa.reading.rules import Kind
 __all__ = ["decide", "from_segments", "read_shape"]
 
 _BLANK = " \t\r\n*_#>.`"
+_MARKS = re.compile(r"[*_`#>:\-]+")
 
 
 def decide(reading: Reading, qtype: str) -> ParsedAnswer:
@@ -85,9 +88,12 @@ def read_shape(seg: Segment, ix: OptionSet, qtype: str, question: str,
             r = scan(leaf.value, ix, qtype, question, bare=True, bk=bk)
             # a list of letters ("excluded": ["A", "B"]) rejects each of them
             rejected |= r.asserted or lone_letters(leaf.value, ix)
-    keyed = _option_keyed(leaves, ix)
+    keyed, left_open = _option_keyed(leaves, ix, bk)
     answers = [leaf for leaf in leaves if leaf.role == "answer" and leaf.value
                and id(leaf) not in keyed]
+    if left_open and not answers:
+        # {"mass": true, "lymphadenopathy": "indeterminate"}: an option neither in nor out
+        return abstain("not_committed", "structural.shape-open"), NOTHING
     if keyed and not answers:
         yes = frozenset(k for leaf_id, (k, said) in keyed.items() if said)
         if qtype == "multi":
@@ -103,6 +109,8 @@ def read_shape(seg: Segment, ix: OptionSet, qtype: str, question: str,
             return (one_choice(letter, "structural.shape"), NOTHING) if letter else None
         if len(said) > 1:
             return abstain("ambiguous", "structural.answers-disagree"), NOTHING
+        if _finding_open(leaves, question, bk):
+            return abstain("not_committed", "structural.shape-open"), NOTHING
     if not answers:
         answers = [leaf for leaf in leaves if leaf.role == "unknown" and leaf.value
                    and not leaf.boolean]
@@ -139,6 +147,8 @@ def read_shape(seg: Segment, ix: OptionSet, qtype: str, question: str,
     if any(c.choice != first.choice for c in chosen[1:]):
         return abstain("ambiguous", "structural.answers-disagree"), NOTHING
     letters = set(first.choice if isinstance(first.choice, list) else [first.choice or ""])
+    if _second_values(leaves, answers, ix, bk) - letters:
+        return abstain("ambiguous", "structural.shape-second-value"), NOTHING
     if letters & rejected:
         return abstain("ambiguous", "structural.answers-disagree"), NOTHING
     if findings and ix.yesno:
@@ -154,21 +164,83 @@ _TRUE = frozenset({"true", "yes", "present", "positive", "1", "y", "seen", "dete
 _FALSE = frozenset({"false", "no", "absent", "negative", "0", "n", "none", "not seen"})
 
 
-def _option_keyed(leaves: list[Leaf], ix: OptionSet) -> dict[int, tuple[str, bool]]:
-    """Leaves keyed by one option's name with a yes/no value: ``{"pleural_effusion": true}``."""
+def _option_keyed(leaves: list[Leaf], ix: OptionSet,
+                  bk: RuleBook) -> tuple[dict[int, tuple[str, bool]], frozenset[str]]:
+    """Leaves keyed by one option's name with a yes/no value: ``{"pleural_effusion": true}``.
+
+    Also the options keyed with a value that leaves them open (``null``, "indeterminate").
+    """
     if ix.yesno:
-        return {}
+        return {}, frozenset()
     out: dict[int, tuple[str, bool]] = {}
+    open_: set[str] = set()
     for leaf in leaves:
         value = leaf.value.strip().lower()
-        if value not in _TRUE | _FALSE:
+        decided = value in _TRUE | _FALSE
+        if not decided and not _undecided(value, bk):
             continue
         name = " ".join(key_words(leaf.path[-1]))
         named = {k for s, e, ks in ix.phrases.find(name, name) if e - s >= len(name) - 1
                  for k in ks}
         if len(named) == 1:
-            out[id(leaf)] = (next(iter(named)), value in _TRUE)
-    return out
+            if decided:
+                out[id(leaf)] = (next(iter(named)), value in _TRUE)
+            else:
+                open_ |= named
+    return out, frozenset(open_)
+
+
+def _undecided(value: str, bk: RuleBook) -> bool:
+    """A value that states no answer: empty (``null``), or a hedge or refusal ("unclear")."""
+    if not value:
+        return True
+    words = word_tokens(value)
+    return bk.search(Kind.HEDGE, value, words) is not None or bk.search(
+        Kind.REFUSAL, value, words) is not None
+
+
+def _second_values(leaves: list[Leaf], answers: list[Leaf], ix: OptionSet,
+                   bk: RuleBook) -> frozenset[str]:
+    """Options that a leaf besides the answer's holds as its whole value.
+
+    ``{"answer": "LA grade B", "alternative": "LA grade C"}``, ``{"dr_grade": "moderate NPDR",
+    "answer": "D"}``: a structure that states a second option beside its answer.
+    """
+    taken = {id(leaf) for leaf in answers}
+    # the content words of a second reading ("alternative", "second"), not "answer" or "is"
+    offering = {w for w in bk.words[Kind.SECOND_READING] if len(w) >= 5} - bk.words[
+        Kind.ANSWER_KEY] - bk.words[Kind.ANSWER_MARKER]
+    texts = {" ".join(_MARKS.sub(" ", t).lower().split()): k for k, t in ix.items}
+    out = set()
+    for leaf in leaves:
+        if id(leaf) in taken or leaf.role == "negative" or leaf.boolean:
+            continue
+        if leaf.role != "unknown" and not set(key_words(leaf.path[-1])) & offering:
+            continue  # an explanation's value names what it explains
+        k = texts.get(" ".join(_MARKS.sub(" ", leaf.value).lower().split()))
+        if k is not None:
+            out.add(k)
+    return frozenset(out)
+
+
+def _finding_open(leaves: list[Leaf], question: str, bk: RuleBook) -> bool:
+    """A leaf keyed by the question's finding whose value says neither yes nor no.
+
+    ``{"pneumothorax": null}``, ``{"metastasis": "isolated tumor cells"}``: the structure
+    answers the finding's question with something else than a yes or a no.
+    """
+    if not question:
+        return False
+    from medvqa.reading._findings import question_terms, same_stem
+
+    terms = question_terms(question)
+    for leaf in leaves:
+        if leaf.role == "negative" or _finding_of(leaf, question) is not None:
+            continue
+        words = [w for k in leaf.path[-1:] for w in key_words(k)]
+        if any(same_stem(w, t) or w == t for w in words for t in terms):
+            return True
+    return False
 
 
 def _names_scale(leaf: Leaf, ix: OptionSet, qtype: str, question: str, bk: RuleBook) -> bool:
@@ -176,6 +248,29 @@ def _names_scale(leaf: Leaf, ix: OptionSet, qtype: str, question: str, bk: RuleB
     words = set(key_words(leaf.path[-1]))
     option_words = {w for ws in ix.words.values() for w in ws}
     return bool(words & option_words)
+
+
+# Content that points back at an answer given before it ("as above", "see below").
+# A final answer's own marker word (the marker rule's words that say "this is the answer").
+_ANSWER_WORD: Final = re.compile(r"\b(?:answer|final)\b")
+_WORD: Final = re.compile(r"[^\W\d_]{3,}|\d")
+_POINTER: Final = re.compile(r"(?i)\b(?:above|below|same|previous|earlier|aforementioned)\b")
+
+
+def _says_other(body: str, seg: Segment) -> bool:
+    """Whether a final answer's marker is followed by words that are no pointer back.
+
+    Only a marker that says it is the answer ("Answer:", "Final answer:"): a finding's label
+    ("Drusen is present: yellow deposits") or a diagnosis heading may be followed by a
+    description.
+    """
+    if seg.kind != "marker":
+        return False
+    content = seg.text[len("Answer: "):] if seg.text.startswith("Answer: ") else seg.text
+    at = body.find(content, seg.start)
+    marker = body[seg.start:at if at >= 0 else seg.start].lower()
+    return _ANSWER_WORD.search(marker) is not None and _WORD.search(content) is not None \
+        and _POINTER.search(content) is None
 
 
 def from_segments(body: str, segments: list[Segment], qtype: str, ix: OptionSet, question: str,
@@ -195,15 +290,22 @@ def from_segments(body: str, segments: list[Segment], qtype: str, ix: OptionSet,
     )
 
     decided: list[tuple[Segment, ParsedAnswer, Reading]] = []
+    names_none = False
     for seg in segments:
         parsed, reading = read_segment(seg)
+        names_none = False
         if not parsed.invalid and seg.kind == "marker" and negated_marker(body, seg.start, bk):
             continue  # "not Answer: A", "I would not say the answer is A"
         if seg.kind == "marker" and conditional_marker(body, seg.start, bk):
             continue  # "If it is seen on one view only, the answer is A": a condition
         if parsed.invalid and parsed.reason in ("negated", "no_answer"):
+            names_none = parsed.reason == "no_answer" and _says_other(body, seg)
             continue
         decided.append((seg, parsed, reading))
+    if names_none:
+        # "Final answer: it depends on a prior study": the last answer given names no option;
+        # an option named before it is not the answer
+        return abstain("not_committed", "structural.final-names-none"), False
     if not decided:
         return None
     seg, parsed, reading = decided[-1]

@@ -230,7 +230,8 @@ def final_segments(text: str, bk: RuleBook | None = None) -> list[Segment]:
         found += [Segment(m.start(), m.end(), "Answer: " + m.group(1).strip(), "marker")
                   for m in _ARROW.finditer(text)
                   if not any(a <= m.start() < b for a, b in objects)]
-    if ("|" in text or "[" in text or not ascii_only and any(c in text for c in _MARK_CUES)
+    if ("|" in text or "[" in text or "<-" in text
+            or not ascii_only and any(c in text for c in _MARK_CUES)
             or ("\n" in text
                 and bool(matches_at(_MARK_WORDS, text, line_starts(text), _MARK_LINE_OPENS)))):
         marked = read_marks(text)

@@ -141,7 +141,7 @@ def _block_start(block: Block) -> int:
 
 def read_marks(text: str) -> Marked | None:
     """The last marked table or check-list of ``text`` (None when there is none, or unclear)."""
-    blocks = _table_blocks(text) + _list_blocks(text)
+    blocks = _table_blocks(text) + _list_blocks(text) + _lone_mark_blocks(text)
     for block in sorted(blocks, key=_block_start, reverse=True):
         start, end, rows = block
         if len(rows) < 2 or any(kind == "" for _, kind in rows):
@@ -199,6 +199,45 @@ def _read_table(run: list[tuple[int, int, str]]) -> Block | None:
     marked = [(": ".join(_unmarked(c).strip() for i, c in enumerate(r)
                          if i != col and c.strip()), _kind(r[col])) for r in rows]
     return run[0][0], run[-1][1], marked
+
+
+# A restated option line: "A. Text", "B) Text", "3. Text", after an optional bullet.
+_OPTION_LINE: Final = re.compile(r"^[ \t]*(?:[-*\u2022][ \t]+)?(?:[A-Z][.)]|\d+[.)])[ \t]+\S")
+# What marks one line of a restated list as the answer: a tick, or an arrow pointing at it
+# ("<--", "←"), closing the line (words may follow an arrow: "<-- this one").
+_LONE_MARK: Final = re.compile(r"[ \t]*(?:\*\*)?(?:[\u2713\u2714\u2705\u2611]|\[[\u2713\u2714xX]\]"
+                               r"|<-+|\u2190|\u27f5)(?:[^\n]*?)(?:\*\*)?[ \t]*$")
+_LONE_LINES: Final = 3
+
+
+def _lone_mark_blocks(text: str) -> list[Block]:
+    """A restated option list in which exactly one line carries a mark: that line is chosen.
+
+    "A) Fatty / B) Scattered / C) Heterogeneous <-- / D) Extreme": the other lines carry no
+    mark at all (a list with marks on every line is a check-list, read above).
+    """
+    if not _holds_lone_mark(text):
+        return []
+    blocks: list[Block] = []
+    run: list[tuple[int, int, str]] = []
+    for line in [*_lines(text), (len(text), len(text), "")]:
+        if _OPTION_LINE.match(line[2]) is not None:
+            run.append(line)
+            continue
+        if len(run) >= _LONE_LINES:
+            marks = [_LONE_MARK.search(row) for _, _, row in run]
+            if sum(m is not None for m in marks) == 1:
+                rows = [(_unmarked(row[:m.start()] if m else row).strip(), "pos" if m else "neg")
+                        for (_, _, row), m in zip(run, marks, strict=True)]
+                blocks.append((run[0][0], run[-1][1], rows))
+        run = []
+    return blocks
+
+
+def _holds_lone_mark(text: str) -> bool:
+    """Whether ``text`` holds a tick or an arrow (the lone-mark lists' cheap gate)."""
+    return "<-" in text or not text.isascii() and any(
+        c in text for c in "\u2713\u2714\u2705\u2611\u2190\u27f5")
 
 
 def _separates(cell: str) -> bool:

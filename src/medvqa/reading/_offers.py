@@ -27,7 +27,7 @@ from medvqa.reading._options import OptionSet, bag_mentions
 from medvqa.reading._scan import YES_NO_WORDS, scan
 from medvqa.reading.rules import Kind
 
-__all__ = ["lone_letters", "offered_beside"]
+__all__ = ["lone_letters", "offered_beside", "set_offered_beside"]
 
 _SECOND: Final = frozenset({Kind.SECOND_READING})
 _CONDITION: Final = frozenset({Kind.CONDITION})
@@ -39,6 +39,7 @@ _HEAD_LETTER: Final = re.compile(r"\W{0,3}([A-Z])(?:[,:)\]]|\s+\(|\s*[-\u2013\u2
 # "Option 2", "option #3", "choice 4", a boxed number, or a bare number as the whole response.
 _POSITION: Final = re.compile(r"(?i:\b(?:option|choice)\s*#?\s*(\d+)\b)|\\boxed\{\s*(\d+)\s*\}|"
                               r"\A\W*(?=\d+\W*\Z)(\d+)")
+_WHOLE_NUMBER: Final = re.compile(r"\W*\d+\W*\Z")
 # A line that is one capital letter ("C", "(C)", "C.").
 _LONE_LINE: Final = re.compile(r"(?m)^[ \t]*[(\[]?([A-Z])[)\]]?[.!]?[ \t]*$")
 # The opening sentence up to its end or an opening bracket ("Right middle lobe (…). …").
@@ -54,8 +55,10 @@ _NO_BEFORE_WORD: Final = re.compile(r"\b(?:no|non|n\u00e3o|nao)\s+(?=\w)")
 _NOUN_BEFORE: Final = re.compile(r"\b(?:a|an|the|in|of|see|per|this|that)\s+\Z")
 _CLOSED: Final = frozenset(".!?)]}\"'`*_\u3002")
 _SENTENCES: Final = re.compile(r"(?<=[.!?])\s+|\n+")
-_LONE: Final = re.compile(r"(?<![\w'\u2019-])([A-Z])(?![\w'\u2019-])")
+_LONE: Final = re.compile(r"([A-Z])(?<![\w'\u2019-][A-Z])(?![\w'\u2019-])")
 _WORD_AFTER: Final = re.compile(r"\s+[a-z]")
+# A yes or no word ending the response after a clause ("…, no", "…? yes").
+_TAIL_YES_NO: Final = re.compile(r"[,;?]\s*(" + YES_NO_WORDS + r")\W*\Z")
 _YES_NO: Final = re.compile(r"(?<!\w)(" + YES_NO_WORDS + r")(?!\w)")
 
 
@@ -89,14 +92,37 @@ def offered_beside(full: str, body: str, chosen: str, ix: OptionSet, qtype: str,
     lowered = body.lower()
     words = word_tokens(lowered)
     if not bk.any_of(_CUES, lowered, words):
-        return None
+        return _closing_yes_no(body, chosen, ix)
     whole = scan(body, ix, qtype, question, hedge=False, bk=bk)
     body_named = (whole.named | whole.asserted | lone_letters(body, ix)) - whole.negated
     for sentence in _SENTENCES.split(body):
         undone = _sentence_offers(sentence, letters, body_named, ix, qtype, question, bk)
         if undone is not None:
             return undone
-    return _left_open(body, lowered, words, letters, ix, qtype, question, bk)
+    return _left_open(body, lowered, words, letters, ix, qtype, question, bk) or \
+        _closing_yes_no(body, chosen, ix)
+
+
+def set_offered_beside(body: str, ix: OptionSet, qtype: str, question: str,
+                       bk: RuleBook) -> ParsedAnswer | None:
+    """On a multiple-choice item, a second set offered beside the answer ("Alternatively: …").
+
+    A sentence or line with a second reading's words that names a set other than the rest of
+    the response names leaves two answers.
+    """
+    lowered = body.lower()
+    if not bk.any_of(_SECOND, lowered, word_tokens(lowered)):
+        return None
+    for part in _SENTENCES.split(body):
+        low = part.lower()
+        if not part.strip() or bk.search(Kind.SECOND_READING, low, word_tokens(low)) is None:
+            continue
+        offered = scan(part, ix, qtype, question, hedge=False, bk=bk)
+        named = (offered.asserted | lone_letters(part, ix)) - offered.negated
+        rest = scan(body.replace(part, " ", 1), ix, qtype, question, hedge=False, bk=bk)
+        if named and rest.asserted and rest.asserted != named:
+            return abstain("ambiguous", "alternative.second-reading")
+    return None
 
 
 def _sentence_offers(sentence: str, chosen: frozenset[str], body_named: frozenset[str],
@@ -144,6 +170,10 @@ def _position_conflict(body: str, chosen: frozenset[str], ix: OptionSet, qtype: 
         if chosen & scan(clause, ix, qtype, question, hedge=False, bk=bk).asserted:
             # "C, macular hole": the letter and the text beside it name two options
             return abstain("ambiguous", "structural.letter-text-conflict")
+    lowered = body.lower()
+    if not ("option" in lowered or "choice" in lowered or "\\boxed" in body
+            or _WHOLE_NUMBER.match(body)):
+        return None  # (none of the position's three forms can be there: the common case)
     keys = sorted(ix.keys)
     for m in _POSITION.finditer(body):
         n = int(m.group(1) or m.group(2) or m.group(3))
@@ -174,6 +204,19 @@ def _yes_and_no(body: str, ix: OptionSet) -> ParsedAnswer | None:
     # "Yes, no abnormality": a "no" before a word is its determiner, not the answer "no"
     head = " ".join(_NO_BEFORE_WORD.sub(" ", body[:120].lower()).split()[:4])
     if len(_yes_no_said(head, ix)) == 2:
+        return abstain("ambiguous", "structural.yes-no-both")
+    return None
+
+
+def _closing_yes_no(body: str, chosen: str, ix: OptionSet) -> ParsedAnswer | None:
+    """A bare yes or no closing the response after a clause that answered the other way.
+
+    "The lesion is malignant melanoma, no", "Free fluid? no free fluid? yes".
+    """
+    if not ix.yesno:
+        return None
+    tail = _TAIL_YES_NO.search(body[-40:].lower())
+    if tail is not None and _yes_no_said(tail.group(1), ix) - {chosen}:
         return abstain("ambiguous", "structural.yes-no-both")
     return None
 

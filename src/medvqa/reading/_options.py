@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Final
 
 from medvqa.reading._answer_words import NO_WORDS, YES_WORDS
 from medvqa.reading._book import RuleBook, book
-from medvqa.reading._fold import TOKEN, fold, phrase_tokens
+from medvqa.reading._fold import TOKEN, anchor, fold, phrase_tokens
 from medvqa.reading._variants import PhraseIndex
 from medvqa.reading.rules import Kind
 
@@ -65,9 +65,12 @@ class OptionSet:
         words: letter → the option text's folded words (a restated option list is recognised).
         bags: letter → the option's distinguishing words, where it has two or more: the option
             is named where they all occur close together in any order.
+        bag_anchors: letter → a substring of each of its distinguishing words' written forms
+            (:func:`~._fold.anchor`): an ASCII text lacking one cannot name it by its words.
     """
 
-    __slots__ = ("_values", "bags", "items", "keys", "no", "phrases", "words", "yes", "yesno")
+    __slots__ = ("_values", "bag_anchors", "bags", "items", "keys", "no", "phrases", "words",
+                 "yes", "yesno")
 
     def __init__(self, items: tuple[tuple[str, str], ...], bk: RuleBook | None = None):
         self.items = items
@@ -82,6 +85,7 @@ class OptionSet:
         self.phrases = PhraseIndex(items, skip, _heads(items, generic), _initials(items))
         self.words = {k: phrase_tokens(v)[0] for k, v in items}
         self.bags = {} if self.yesno else _bags(items, generic)
+        self.bag_anchors = {k: tuple(anchor(w) for w in bag) for k, bag in self.bags.items()}
         self._values: dict[str, OptionValues | None] = {}
 
     def values(self, question: str = "") -> OptionValues | None:
@@ -199,8 +203,11 @@ def bag_mentions(text: str, ix: OptionSet,
     if not ix.bags:
         return []
     lowered = text.lower()
+    if lowered.isascii() and not any(all(a in lowered for a in anchors)
+                                     for anchors in ix.bag_anchors.values()):
+        return []  # no option's words can all be here (the common case, most cheaply)
     # the text's words (``word_tokens`` where the caller has them), folded
-    present = set(map(fold, TOKEN.findall(lowered) if words is None else words))
+    present = _folded(frozenset(TOKEN.findall(lowered)) if words is None else words)
     if not any(bag <= present for bag in ix.bags.values()):
         return []  # no option has all its words here (the common case, cheaply)
     toks = [(m.start(), m.end(), fold(m.group())) for m in TOKEN.finditer(lowered)]
@@ -220,6 +227,19 @@ def bag_mentions(text: str, ix: OptionSet,
     clashes = {i for i, a in enumerate(found) for j, b in enumerate(found)
                if i != j and a[0] < b[1] and b[0] < a[1]}
     return [f for i, f in enumerate(found) if i not in clashes]
+
+
+_FOLDED: Final[dict[frozenset[str], frozenset[str]]] = {}
+
+
+def _folded(words: frozenset[str]) -> frozenset[str]:
+    """The folded forms of a text's words (asked for at several steps: folded once)."""
+    got = _FOLDED.get(words)
+    if got is None:
+        if len(_FOLDED) >= 1 << 12:
+            _FOLDED.clear()
+        got = _FOLDED[words] = frozenset(map(fold, words))
+    return got
 
 
 def forget_option_sets() -> None:

@@ -99,7 +99,8 @@ class Patterns:
         #: "or" (the rule table's ``alternative.or``) right after a mention (an aside in brackets,
         #: a comma or dash between allowed), or within two words before one.
         self.or_word = re.compile(either)
-        self.or_after = re.compile(r"[\s)\]*,;\u2013\u2014-]*(?:\([^()]{0,60}\)[\s,]*)?(?:and/)?"
+        self.or_after = re.compile(r"[\s)\]*,;.\u2026\u2013\u2014-]*"
+                                   r"(?:\([^()]{0,60}\)[\s,.\u2026]*)?(?:and/)?"
                                    + either + r"(?!\s+not\b)")
         self.or_before = re.compile(r"(?:and/)?" + either + r"\s+(?:\w+\s+){0,2}$")
         words = "|".join(re.escape(w) for w in sorted(bk.words[Kind.LIST_JOIN], key=len,

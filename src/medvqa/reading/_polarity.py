@@ -51,6 +51,10 @@ class Mention:
 
 
 _PUNCT_CHARS: Final = ".;,!?\n\u2192\u3002\uff1b\uff0c\uff01\uff1f"
+# A word beside a slash: "X/Y" offers two readings (a one-letter word is a shorthand, "r/o").
+_SLASH_AFTER: Final = re.compile(r"[ \t]?/[ \t]?[^\W\d_]{2,}")
+_SLASH_BEFORE: Final = re.compile(r"(?<![\w/])[^\W\d_]{2,}[ \t]?/[ \t]?\Z")
+_WORD_SPACE: Final = re.compile(r"[^\W\d_]+[ \t]+")
 _LONE_DOT: Final = re.compile(r"[A-Z]\.(?<![^\W\d_][A-Z]\.)")
 _DASH: Final = re.compile(r"\s[\u2014\u2013-]+\s")
 _LIST_END: Final = re.compile(r"[.;!?\n]")
@@ -174,9 +178,15 @@ class Polarity:
         stripped = after.lstrip(" \t)]*")
         if not stripped:
             return False
-        for _, phrase in self.book.entries(Kind.DISCUSSED_AFTER):
+        one = _WORD_SPACE.match(stripped)
+        two = _WORD_SPACE.match(stripped, one.end()) if one is not None else None
+        skips = [m.end() for m in (one, two) if m is not None]
+        for rule_id, phrase in self.book.entries(Kind.DISCUSSED_AFTER):
             if phrase.pattern.match(stripped) is not None:
                 return True
+            if rule_id == "discussed.versus" and any(
+                    phrase.pattern.match(stripped, at) is not None for at in skips):
+                return True  # "UIP pattern vs NSIP": a word or two before the comparison
         return False
 
     def _negated_before(self, begin: int, start: int) -> bool:
@@ -215,6 +225,14 @@ class Polarity:
         joined = self.pat.or_after.match(after)
         return (joined is not None and joined.end() < len(after.rstrip())
                 or self.pat.or_before.search(before) is not None)
+
+    def slash_beside(self, m: Mention) -> bool:
+        """Whether a slash joins the mention to a word of something else ("irregular/lobulated").
+
+        Not a one-letter shorthand ("r/o", "w/"): its words have two letters or more.
+        """
+        return _SLASH_AFTER.match(self.masked, m.end) is not None or _SLASH_BEFORE.search(
+            self.masked, max(0, m.start - 40), m.start) is not None
 
     def alternatives(self, mentions: list[Mention], asserted: set[str]) -> bool:
         """Whether two asserted readings are joined as alternatives.

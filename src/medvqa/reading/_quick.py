@@ -8,7 +8,7 @@ None and the full reading runs. It never decides differently from the full readi
 test compares the two on generated sentences); it only decides sooner.
 
 What the check looks for (all derived, none listed here by hand): a non-ASCII character, a
-structural character (``< > { } [ ] | \ " * _ ` # ?`` or a line break), a capital letter
+structural character (``< > { } [ ] | \ " * _ ` # ? /`` or a line break), a capital letter
 standing alone (any letter position), where the options are values anything that may write one
 (a digit, a number word, a Roman numeral or a scale word: ``OptionValues.may_hold``), and a word
 of the rule table of any kind that can change a single-choice reading of a sentence
@@ -43,8 +43,10 @@ KINDS: Final = frozenset({
     Kind.ANSWER_PICK, Kind.EXPLANATION})
 # A letter keyword ("it is", "therefore") matters only before a letter: a one-letter word.
 _KEYWORDS: Final = frozenset({Kind.LETTER_KEYWORD})
-_STRUCTURE: Final = frozenset('<>{}[]|\\"*_`#?\n')
-_LONE_CAPITAL: Final = re.compile(r"(?<![A-Za-z])[A-Z](?![a-zA-Z])")
+_STRUCTURE: Final = frozenset('<>{}[]|\\"*_`#?\n/')
+# (the capital first, then what stands before it: a scan for capitals, not a look behind
+# at every character)
+_LONE_CAPITAL: Final = re.compile(r"[A-Z](?<![A-Za-z][A-Z])(?![a-zA-Z])")
 # A table's sign for absent after a colon or bracket ("X (-)", "X: 0"): a status without a word.
 _SIGN: Final = re.compile(r"[:(|][ \t]*[-0]")
 _SHORT: Final = 48

@@ -87,8 +87,11 @@ _LEAD = ANSWER_LEAD
 #: The reader's answer lead at the start of a text ("The correct answer is:", "Answer -").
 LEAD: Final = re.compile(r"\s*" + _LEAD, re.IGNORECASE)
 _ONLY_LETTERS_LEN: Final = 48
-_LETTER: Final = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
+_LETTER: Final = re.compile(r"[A-Za-z](?<![A-Za-z][A-Za-z])(?![A-Za-z])")
 _RUN_OF_LETTERS: Final = re.compile(rf"^\s*{_LEAD}?([A-Z]{{2,6}})[\s.!]*$", re.IGNORECASE)
+# A letter in brackets, and a bare one, in a list of letters ("A, C, (D)").
+_BRACKETED: Final = re.compile(r"[(\[][A-Za-z][)\]]")
+_BARE: Final = re.compile(r"(?<![(\[A-Za-z])[A-Za-z](?![)\]A-Za-z])")
 _OR_LETTERS: Final = re.compile(r"\bor\b|\beither\b|\|", re.IGNORECASE)
 #: Every yes and no word of the table as one alternation, longest first.
 YES_NO_WORDS: Final = "|".join(re.escape(w) for w in sorted(YES_WORDS | NO_WORDS, key=len,
@@ -216,6 +219,9 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
                    if not (c.islower() and c in joins)}
         if len(letters) > 1 and _OR_LETTERS.search(only.group(1)):
             return _stop("ambiguous", "alternative.or")
+        if len(letters) > 1 and _BRACKETED.search(only.group(1)) and _BARE.search(
+                only.group(1)):
+            return _stop("not_committed", "structural.bracketed-letter")
         if letters <= ix.keys and (qtype == "multi" or len(letters) == 1):
             got_letters = frozenset(letters)
             return Reading(got_letters, _EMPTY, got_letters, None, rule="structural.letters")
@@ -319,6 +325,11 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
         # "AML or a small RCC": an answer joined by "or" to something the rules do not
         # read is still one of two readings kept open
         alternatives = any(pol.or_beside(m) for m in mentions if m.letters & asserted)
+    if asserted and not alternatives and "/" in masked:
+        # "Irregular/lobulated", "high-grade glioma / metastasis": the option's text joined
+        # by a slash to another reading's word
+        alternatives = any(pol.slash_beside(m) for m in mentions
+                           if m.letters & asserted and m.kind == "text")
     rule = how[min(asserted)] if asserted and len({how.get(a) for a in asserted}) == 1 and \
         min(asserted) in how else ("structural.option-text" if asserted else None)
     return Reading(frozenset(asserted), frozenset(negated), frozenset(lettered), None,

@@ -39,7 +39,7 @@ from medvqa.reading._book import RuleBook, book, word_tokens
 from medvqa.reading._decide import decide, from_segments, read_shape
 from medvqa.reading._locate import Segment, final_segments, set_aside_reasoning
 from medvqa.reading._marks import forget_kinds
-from medvqa.reading._offers import offered_beside
+from medvqa.reading._offers import offered_beside, set_offered_beside
 from medvqa.reading._options import OptionSet, forget_option_sets, option_set, options_of
 from medvqa.reading._positions import position_letter, strip_special_tokens
 from medvqa.reading._quick import quick_read
@@ -127,6 +127,10 @@ def read_response(text: str, qtype: str, ix: OptionSet, question: str,
                                 one_named=plain)
         if undone is not None:
             return undone, used
+    elif isinstance(got.choice, list):
+        undone = set_offered_beside(body, ix, qtype, question, bk)
+        if undone is not None:
+            return undone, used
     return got, used
 
 
@@ -207,7 +211,11 @@ def _read(text: str, qtype: str, ix: OptionSet, question: str, bk: RuleBook,
 
 
 # (lower case only: "Answer: A" ends with a letter, not the article)
-_OPEN_END: Final = re.compile(r"(?:[,:\u2013\u2014-]|\b(?:and|or|with|of|the|a|an))\s*$")
+_OPEN_MARKS: Final = ",:\u2013\u2014-"
+# (a sentence never ends on a connective, an article, a copula or a preposition that needs
+# its object: "The ACL is", "… consistent with")
+_OPEN_WORDS: Final = frozenset({"and", "or", "with", "of", "the", "a", "an", "is", "are",
+                                "was", "were", "to", "for", "by", "from", "than", "whose"})
 # An empty list item ending a list: "1. Mass⏎2. Cyst⏎3." ("3." alone is an answer).
 _EMPTY_ITEM: Final = re.compile(r"\n[ \t]*(?:[-*\u2022]|\d+[.)])[ \t]*\S.*"
                                r"\n[ \t]*(?:[-*\u2022]|\d+[.)])[ \t]*$")
@@ -227,7 +235,22 @@ def cut_off(body: str) -> bool:
         return True
     if "\n" in text and _EMPTY_ITEM.search("\n" + text[-300:]) is not None:
         return True
-    return _OPEN_END.search(text[-40:]) is not None and not text.endswith(("...", "etc."))
+    return _ends_open(text) and not text.endswith(("...", "etc."))
+
+
+_LONGEST_OPEN: Final = max(map(len, _OPEN_WORDS))
+
+
+def _ends_open(text: str) -> bool:
+    """Whether a stripped text ends on a separator or a connective word ("… with", "… and")."""
+    if text[-1] in _OPEN_MARKS:
+        return True
+    start = len(text)
+    while start > 0 and len(text) - start <= _LONGEST_OPEN and (text[start - 1].isalnum()
+                                                    or text[start - 1] == "_"):
+        start -= 1
+    return text[start:] in _OPEN_WORDS and (start == 0 or not (
+        text[start - 1].isalnum() or text[start - 1] == "_"))
 
 
 #: What in a sentence broken off at the end could have undone the answer before it.
@@ -235,6 +258,9 @@ UNDO_KINDS: Final = frozenset({
     Kind.REFUSAL, Kind.HEDGE, Kind.HEDGE_SCOPED, Kind.EXCLUSION_HEDGE, Kind.REVISION,
     Kind.NEG_BEFORE, Kind.NEG_NOUN, Kind.NEG_AFTER, Kind.STATUS, Kind.ALTERNATIVE,
     Kind.SECOND_READING, Kind.CONDITION, Kind.CONCESSION, Kind.DEFERRAL, Kind.PLAN})
+# A kept text this short is itself the answer ("B. Pleural effusion."); a longer one must
+# locate an answer ("Answer: B") for the cut sentence after it to be let go.
+_TERSE: Final = 60
 _SENTENCE_END: Final = re.compile(r"[.!?](?=\s)|\n")
 
 
@@ -255,6 +281,8 @@ def committed_before_cut(body: str, ix: OptionSet, bk: RuleBook) -> str | None:
         return None
     if ix.phrases.find(broken, lowered) or LONE_CAPITAL.search(broken):
         return None
+    if not final_segments(kept, bk) and len(kept.strip()) > _TERSE:
+        return None  # steps or findings before a cut final line: no answer was given yet
     return kept
 
 

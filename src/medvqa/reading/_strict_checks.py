@@ -31,7 +31,7 @@ __all__ = ["before_undoes", "negated_marker", "revised_between", "tail_undoes"]
 
 _CLAUSE_MARKS = ".;,!?\n:"
 #: A capital letter standing alone (a letter position may be there).
-LONE_CAPITAL: Final = re.compile(r"(?<![A-Za-z])[A-Z](?![a-z])")
+LONE_CAPITAL: Final = re.compile(r"[A-Z](?<![A-Za-z][A-Z])(?![a-z])")
 _LONE_CAPITAL = LONE_CAPITAL
 
 

@@ -40,6 +40,7 @@ _ABBR_TOKEN: Final = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]*[A-Z0-9](?:s|'s)?(?![\
 
 Phrase = tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]
 _NONE: Final[frozenset[str]] = frozenset()
+_FOUND_SIZE: Final = 1 << 10
 
 
 class PhraseIndex:
@@ -65,7 +66,7 @@ class PhraseIndex:
             instead of a test per abbreviation); None when there are none.
     """
 
-    __slots__ = ("abbreviations", "anchors", "cues_of", "first", "literals", "written")
+    __slots__ = ("_found", "abbreviations", "anchors", "cues_of", "first", "literals", "written")
 
     def __init__(self, items: tuple[tuple[str, str], ...], skip: frozenset[str] = frozenset(),
                  extra: dict[str, list[str]] | None = None,
@@ -75,6 +76,7 @@ class PhraseIndex:
         abbreviations: dict[str, set[str]] = {}
         by_synonym: dict[tuple[tuple[str, ...], tuple[str, ...]], set[str]] = {}
         abbreviated_synonyms: dict[str, set[str]] = {}
+        self._found: dict[tuple[str, str], list[tuple[int, int, frozenset[str]]]] = {}
         letters = {k.upper() for k, _ in items}
         for letter, text in items:
             clean = " ".join(text.replace("*", " ").replace("`", " ").split()).rstrip(".")
@@ -129,8 +131,20 @@ class PhraseIndex:
 
         The same spans as :meth:`find_by_tokens` (kept as the definition), found from the
         anchors of the phrases' first words with ``str.find``: most responses name one or two
-        options, so only the words around an anchor are tokenised and folded.
+        options, so only the words around an anchor are tokenised and folded. The reader asks
+        for the same text at several steps: each text is searched once (callers never change
+        the list they get).
         """
+        key = (text, lowered)
+        got = self._found.get(key)
+        if got is None:
+            got = self._find(text, lowered)
+            if len(self._found) >= _FOUND_SIZE:
+                self._found.clear()
+            self._found[key] = got
+        return got
+
+    def _find(self, text: str, lowered: str) -> list[tuple[int, int, frozenset[str]]]:
         view = lowered if lowered.isascii() else ascii_view(lowered)
         found: list[tuple[int, int, int, frozenset[str]]] = []
         n = len(view)

@@ -212,9 +212,13 @@ COMMITMENT = (
                    ex("To answer this, the apex for pneumothorax.", "CXR"))),
     rule("alternative.or", Kind.ALTERNATIVE,
          ("or",),
-         "Two readings joined by 'or' are alternatives: never one answer.",
+         "Two readings joined by 'or' are alternatives: never one answer. So is an option's "
+         "text joined by a slash to a word of another reading ('Irregular/lobulated', "
+         "'glioma / metastasis'); a one-letter shorthand ('r/o', 'w/') is no reading.",
          examples=(ex("Mass or calcification", "MM", None, "multi"),
-                   ex("Mass and/or calcification.", "MM", None, "multi"))),
+                   ex("Mass and/or calcification.", "MM", None, "multi"),
+                   ex("Shape: pneumothorax/bulla", "PE"),
+                   ex("Pneumothorax (w/ deep sulcus sign)", "PE", "B"))),
     rule("alternative.between", Kind.ALTERNATIVE,
          ("between",),
          "Two readings set between each other: neither chosen.",
@@ -222,7 +226,8 @@ COMMITMENT = (
     rule("alternative.second-reading", Kind.SECOND_READING,
          ("second choice", "(second|next) most likely", "second (best|guess|pick|option)",
           "my second", "if not", "if (that|this) is wrong", "if (that's|i'm|i am) wrong",
-          "failing that", "alternative answer", "(also|equally) (likely|possible|plausible)",
+          "failing that", "alternative answer", "alternatively",
+          "(also|equally) (likely|possible|plausible)",
           "would also be (reasonable|possible|acceptable)", "close second", "runner-up",
           "otherwise", "as well"),
          "A second reading offered beside the answer: where its sentence names another "

@@ -18,8 +18,16 @@ DISCUSSION = (
          "A mention after these in its clause is discussed (a generic statement, one side of a "
          "comparison): neither chosen nor negated.",
          template="{} a pneumothorax, a pleural line.", expected=None),
+    rule("discussed.versus", Kind.DISCUSSED_AFTER,
+         ("vs", "versus"),
+         "A mention set against another by 'vs' is one side of a comparison (a differential): "
+         "discussed, even with a word or two between ('probable UIP pattern vs fibrotic "
+         "NSIP').",
+         examples=(ex("Impression: probable pneumothorax appearance vs pleural effusion."),
+                   ex("Pleural effusion versus pneumothorax: the pleural line is sharp, so "
+                      "pneumothorax.", "PE", "B"))),
     rule("discussed.generic", Kind.DISCUSSED_AFTER,
-         ("vs", "versus", "would", "typically", "usually", "classically", "(tend|tends) to",
+         ("would", "typically", "usually", "classically", "(tend|tends) to",
           "(is|are) expected", "(is|are) (characterized|characterised)"),
          "A mention right before these is discussed ('X would show …', 'X typically …').",
          template="A pneumothorax {} show a pleural line."),

@@ -22,7 +22,7 @@ SHAPES = (
           "analysis", "justification", "evidence", "observation", "note", "comment",
           "description", "findings", "summary", "confidence",
           "certainty", "probability", "score", "step", "plan",
-          "question", "differential", "alternative", "recommendation"),
+          "question", "differential", "recommendation"),
          "A key whose value is not the answer (reasoning, evidence): set aside.",
          template='{{"answer": "B", "answer_{}": "Pleural effusion"}}', options="CXR",
          expected="B"),

@@ -34,6 +34,22 @@ STRUCTURAL = (
          examples=(ex("B", "LR", "B"), ex("(B)", "LR", "B"), ex("Answer: (B).", "LR", "B"),
                    ex("B<|endoftext|><|endoftext|>", "LR", "B"),
                    ex("A, C", "MM", ("A", "C"), "multi"))),
+    rule("structural.final-names-none", _S, (),
+         "A final answer's marker ('Answer:', 'Final answer:') followed by words or a value "
+         "that name no option ('it depends on the prior study', '7 mm' where no option is 7 "
+         "mm) has not committed: an option named before it is not the answer. A pointer back "
+         "('as above') is no such answer.",
+         examples=(ex("Category 3 on a baseline scan.\nFinal answer: depends on the prior "
+                      "study.", "ST"),
+                   ex("The left lung is clear; the right one is 7 mm smaller.\nAnswer: 7 mm",
+                      "LR"),
+                   ex("Pneumothorax, with a sharp pleural line.\nFinal answer: as above.", "PE",
+                      "B"))),
+    rule("structural.bracketed-letter", _S, (),
+         "In a list of letters, a letter in brackets beside bare ones is held back: the set is "
+         "not committed ('A, C, (D)').",
+         examples=(ex("A, C, (D)", "MULTI", None, "multi"),
+                   ex("(A), (C)", "MULTI", ("A", "C"), "multi"))),
     rule("structural.out-of-range", _S, (),
          "A letter that is not an option in an answer position (`out_of_range`).",
          examples=(ex("The answer is E", "LR"), ex("Z", "LR"))),
@@ -64,6 +80,21 @@ STRUCTURAL = (
                    ex('{"output": {"label": "C"}}', "CXR", "C"),
                    ex("<selected>B</selected>", "CXR", "B"),
                    ex("submit_answer(option='D')", "CXR", "D"))),
+    rule("structural.shape-open", _S, (),
+         "A structure that keys an option, or the question's finding, with a value that says "
+         "neither yes nor no (`null`, 'indeterminate', 'unclear') has not committed; the "
+         "text is not read past it.",
+         examples=(ex('{"pneumothorax": null, "reason": "apices cropped"}', "YN", None,
+                      "yesno", "Is there a pneumothorax?"),
+                   ex('{"mass": true, "skin_thickening": "indeterminate"}', "MULTI", None,
+                      "multi"),
+                   ex('{"mass": true, "skin_thickening": false}', "MULTI", ("A",), "multi"))),
+    rule("structural.shape-second-value", _S, (),
+         "A structure whose answer field names one option and another field's whole value is "
+         "another option ('alternative', a grade field beside the answer) is ambiguous.",
+         examples=(ex('{"answer": "Stage 2", "alternative": "Stage 3"}', "ST"),
+                   ex('{"stage": "Stage 2", "answer": "D"}', "ST"),
+                   ex('{"answer": "B", "finding": "Stage 2"}', "ST", "B"))),
     rule("structural.answers-disagree", _S, (),
          "Two located answers that differ, with no change of mind between them, are "
          "ambiguous (two JSON fields, two tags, an early and a final answer).",
