@@ -118,7 +118,8 @@ TABLE: list[Row] = [
     ("verbose", "single", "LUNG", "Field 9: necrosis in the stroma, which suggests option D.", "D",
      "structural.letter-position"),
     ("verbose", "single", "LUNG", "I think the answer is C.", "C", "locate.marker"),
-    ("verbose", "single", "LUNG", "I cannot say for sure, but the answer is B.", "B", "hedge.lead"),
+    ("verbose", "single", "LUNG", "I cannot say for sure, but squamous cell carcinoma.", "B",
+     "hedge.lead"),
     ("verbose", "single", "LUNG", "I'm not sure, but the answer is B.", "B", "structural.letters"),
     ("verbose", "single", "MH", "Stage: 3; Explanation: a full-thickness defect, unlike "
      "stage 2.", "C", "structural.option-text"),
@@ -864,8 +865,16 @@ TABLE: list[Row] = [
     ("marked list", "single", "CXR", "A. Pleural effusion\nB. Pneumothorax  <-- this one\n"
      "C. Pulmonary oedema\nD. Normal", "B", "structural.option-text"),
     ("sets", "multi", "MM", "All of the above except C.", ["A", "B", "D", "I"], "set.except"),
-    ("other languages", "single", "CXR", "气胸……不对，应该是胸腔积液吗？", None,
-     "revision.left-open"),
+    ("other languages", "single", "CXR", "B类……不对，应该是D类？", None, "revision.left-open"),
+    ("other languages", "single", "CXR", "乳腺不对称: B", "B", "structural.letter-position"),
+    ("ocr", "single", "CXR", "Ans wer: Pneu mo thorax", "B", "structural.option-despaced"),
+    ("refusals", "yesno", "YN", "I cannot interpret medical images for diagnosis. That said, "
+     "the pleural line is absent. Answer: No", None, "refusal.i-cannot", PTX_Q),
+    ("refusals", "single", "CXR", "Without the image I cannot answer, but pneumothorax is "
+     "common.", None, "refusal.no-image"),
+    ("findings", "yesno", "YN", "**Pneumothorax (PTX):** No", "B", "finding.absent-lead", PTX_Q),
+    ("cut off", "single", "CXR", "Step 1: the apex shows a pneumothorax line.\nStep 2: Answer:",
+     None, "structural.cut-off"),
 ]
 
 

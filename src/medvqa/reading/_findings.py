@@ -307,6 +307,9 @@ def _phrase(x: str, bk: RuleBook) -> str:
     return x[:ends[0]].strip() if ends else x
 
 
+_ASIDE: Final = re.compile(r"[ \t]*\([^()\n]{1,40}\)")
+
+
 def _labels(lowered: str, question: str, bk: RuleBook
             ) -> tuple[set[str], list[tuple[int, int]]]:
     """Findings written as labels on their own lines stated absent ("LVI: absent").
@@ -326,7 +329,9 @@ def _labels(lowered: str, question: str, bk: RuleBook
         for s, e, rule_id in bk.spans(Kind.FINDING_ABSENT, line, words):
             if rule_id != "finding.label" or line[e:].strip(" .;,)*"):
                 continue
-            if _absent_asked(line[:s].strip(" \t-*\u2022|"), question):
+            # (an aside in brackets is no part of the label: "Extraprostatic extension (EPE)")
+            label = _ASIDE.sub("", line[:s]).strip(" \t-*\u2022|")
+            if _absent_asked(label, question):
                 out.add("no")
                 lines.append((at, at + len(line)))
     return out, lines

@@ -45,6 +45,8 @@ _LONE_LINE: Final = re.compile(r"(?m)^[ \t]*[(\[]?([A-Z])[)\]]?[.!]?[ \t]*$")
 # The opening sentence up to its end or an opening bracket ("Right middle lobe (…). …").
 _FIRST_SENTENCE: Final = re.compile(r"([^.!?\n(]+)(?:[.!\n]|\s\()")
 _MARKS: Final = re.compile(r"[*_`#>:\-]+")
+# What makes an opening fragment a label's name: an aside in brackets, markup, then a colon.
+_LABEL_AFTER: Final = re.compile(r"\s*(?:\([^()\n]{1,40}\))?[*_`\s]*:")
 #: Fewer words than this are a terse answer, not a response cut off mid-sentence.
 _CUT_WORDS: Final = 8
 # "X is the most likely …", "X is most likely": the conclusion's subject stands before it.
@@ -230,8 +232,10 @@ def _two_answers(body: str, chosen: frozenset[str], ix: OptionSet, qtype: str, q
         return None
     opening = " ".join(_MARKS.sub(" ", first.group(1)).lower().split())
     named = [k for k, t in ix.items if " ".join(_MARKS.sub(" ", t).lower().split()) == opening]
-    if not named and ix.yesno and question:
-        # "No DME. Answer: A": a finding stated absent (or present) before a yes (or no)
+    if not named and ix.yesno and question and _LABEL_AFTER.match(body.lstrip(),
+                                                                   first.end(1)) is None:
+        # "No DME. Answer: A": a finding stated absent (or present) before a yes (or no); not
+        # a label's name ("**Extraprostatic extension (EPE):** No" names, it states nothing)
         r = scan(first.group(1), ix, qtype, question, hedge=False, bk=bk)
         named = sorted(r.asserted - r.negated) if r.used_question and r.verdict is None else []
     if len(named) == 1 and named[0] not in chosen:

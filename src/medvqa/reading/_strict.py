@@ -37,6 +37,7 @@ from typing import Final
 from medvqa.reading._base import ParsedAnswer, abstain, one_choice
 from medvqa.reading._book import RuleBook, book, word_tokens
 from medvqa.reading._decide import decide, from_segments, read_shape
+from medvqa.reading._despaced import despaced_letter
 from medvqa.reading._locate import Segment, final_segments, set_aside_reasoning
 from medvqa.reading._marks import forget_kinds
 from medvqa.reading._offers import offered_beside, set_offered_beside
@@ -145,7 +146,7 @@ def _read(text: str, qtype: str, ix: OptionSet, question: str, bk: RuleBook,
     body = reasoned.text
     if reasoned.trace and not body.strip(_BLANK):
         return abstain("not_committed", "structural.trace-only"), False, body, False
-    if cut_off(body):
+    if cut_off(body) and not _subject_named(body, ix):
         kept = committed_before_cut(body, ix, bk)
         if kept is None:
             return abstain("not_committed", "structural.cut-off"), False, body, False
@@ -198,6 +199,9 @@ def _read(text: str, qtype: str, ix: OptionSet, question: str, bk: RuleBook,
         slipped = typo_letter(body, ix) if parsed.reason == "no_answer" else None
         if slipped is not None and not reading.negated:
             return one_choice(slipped, "structural.option-slip"), False, body, False
+        despaced = despaced_letter(body, ix, bk)
+        if despaced is not None and not reading.negated:
+            return one_choice(despaced, "structural.option-despaced"), False, body, False
     if parsed.reason == "no_answer":
         low = body.lower()
         words = word_tokens(low)
@@ -212,10 +216,9 @@ def _read(text: str, qtype: str, ix: OptionSet, question: str, bk: RuleBook,
 
 # (lower case only: "Answer: A" ends with a letter, not the article)
 _OPEN_MARKS: Final = ",:\u2013\u2014-"
-# (a sentence never ends on a connective, an article, a copula or a preposition that needs
-# its object: "The ACL is", "… consistent with")
-_OPEN_WORDS: Final = frozenset({"and", "or", "with", "of", "the", "a", "an", "is", "are",
-                                "was", "were", "to", "for", "by", "from", "than", "whose"})
+# (a sentence never ends on a connective, an article or a copula: "The ACL is", "… with")
+_COPULAS: Final = frozenset({"is", "are", "was", "were"})
+_OPEN_WORDS: Final = frozenset({"and", "or", "with", "of", "the", "a", "an"}) | _COPULAS
 # An empty list item ending a list: "1. Mass⏎2. Cyst⏎3." ("3." alone is an answer).
 _EMPTY_ITEM: Final = re.compile(r"\n[ \t]*(?:[-*\u2022]|\d+[.)])[ \t]*\S.*"
                                r"\n[ \t]*(?:[-*\u2022]|\d+[.)])[ \t]*$")
@@ -241,6 +244,17 @@ def cut_off(body: str) -> bool:
 _LONGEST_OPEN: Final = max(map(len, _OPEN_WORDS))
 
 
+def _subject_named(body: str, ix: OptionSet) -> bool:
+    """Whether a response cut on a copula named an option before it.
+
+    "Right pneumothorax, which is": the answer was given, its explanation cut (read as
+    before); "The ACL is" was cut before anything was said.
+    """
+    text = body.rstrip()
+    last = text.rsplit(None, 1)[-1] if text else ""
+    return last in _COPULAS and bool(ix.phrases.find(text, text.lower()))
+
+
 def _ends_open(text: str) -> bool:
     """Whether a stripped text ends on a separator or a connective word ("… with", "… and")."""
     if text[-1] in _OPEN_MARKS:
@@ -258,9 +272,6 @@ UNDO_KINDS: Final = frozenset({
     Kind.REFUSAL, Kind.HEDGE, Kind.HEDGE_SCOPED, Kind.EXCLUSION_HEDGE, Kind.REVISION,
     Kind.NEG_BEFORE, Kind.NEG_NOUN, Kind.NEG_AFTER, Kind.STATUS, Kind.ALTERNATIVE,
     Kind.SECOND_READING, Kind.CONDITION, Kind.CONCESSION, Kind.DEFERRAL, Kind.PLAN})
-# A kept text this short is itself the answer ("B. Pleural effusion."); a longer one must
-# locate an answer ("Answer: B") for the cut sentence after it to be let go.
-_TERSE: Final = 60
 _SENTENCE_END: Final = re.compile(r"[.!?](?=\s)|\n")
 
 
@@ -281,8 +292,8 @@ def committed_before_cut(body: str, ix: OptionSet, bk: RuleBook) -> str | None:
         return None
     if ix.phrases.find(broken, lowered) or LONE_CAPITAL.search(broken):
         return None
-    if not final_segments(kept, bk) and len(kept.strip()) > _TERSE:
-        return None  # steps or findings before a cut final line: no answer was given yet
+    if broken.rstrip().endswith(":") and not final_segments(kept, bk):
+        return None  # "Step 3: Zone:": a label cut before its value, no answer given yet
     return kept
 
 

@@ -76,7 +76,7 @@ LANGUAGES = (
          ("corrección", "correção", "correzione", "korrektur", "nachtrag", "düzeltme",
           "исправление", "поправка", "更正", "修正", "追記", "訂正", "수정", "संशोधन", "تصحيح",
           "en realidad", "en fait", "eigentlich", "in realtà", "na verdade", "на самом деле",
-          "实际上", "実際は", "사실은", "不对", "不對", "说错了", "違います", "아니다"),
+          "实际上", "実際は", "사실은", "不对,", "不對,", "说错了"),
          "A change of mind in another language: another option named after it.",
          template=_TAIL + "{}: pleural effusion.", options="CXR", lang="*"),
     rule("finding.absent-lead.es", Kind.FINDING_ABSENT,

@@ -45,6 +45,13 @@ STRUCTURAL = (
                       "LR"),
                    ex("Pneumothorax, with a sharp pleural line.\nFinal answer: as above.", "PE",
                       "B"))),
+    rule("structural.option-despaced", _S, (),
+         "Where nothing else reads, an option written with its letters spaced out or run "
+         "together (OCR or tokenizer noise: 'P n e u m o t h o r a x', 'Ans wer: Pleuraleffusion')"
+         " is that option; nothing but an answer marker may be left over.",
+         examples=(ex("P n e u m o t h o r a x", "PE", "B"),
+                   ex("Ans wer: Pleuraleffusion", "PE", "A"),
+                   ex("N o p n e u m o t h o r a x", "PE"))),
     rule("structural.bracketed-letter", _S, (),
          "In a list of letters, a letter in brackets beside bare ones is held back: the set is "
          "not committed ('A, C, (D)').",
