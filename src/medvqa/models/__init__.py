@@ -32,7 +32,6 @@ from medvqa.models._base import (
 )
 from medvqa.models._load import load_model
 from medvqa.models._rate_limit import RateLimiter, estimate_tokens
-from medvqa.models._reasoning import strip_thinking
 from medvqa.models._retry import RetryPolicy
 from medvqa.models._settings import LLMSettings, structured_output
 from medvqa.models._spec import (
@@ -135,7 +134,6 @@ __all__ = [
     "open_cache_db",
     "parse_model_spec",
     "request_key",
-    "strip_thinking",
     "structured_extra",
     "structured_output",
 ]
