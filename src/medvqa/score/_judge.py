@@ -89,7 +89,7 @@ class Candidate:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class FailureLabels:
     """The judge's labels for one candidate (``unclassified`` when not in the allowed set)."""
 
     item_id: str
@@ -147,7 +147,7 @@ class JudgeResult:
 
     counts: dict[str, dict[str, Any]]
     empty: dict[str, Any]
-    verdicts: list[Verdict]
+    verdicts: list[FailureLabels]
     provenance: dict[str, Any]
 
 
@@ -231,12 +231,12 @@ def run_judge(
         jc.asked += 1
         if resp.error is not None or resp.text is None:
             jc.errors += 1
-            verdicts.append(Verdict(cand.item.id, cand.condition, "", "", None, resp.error))
+            verdicts.append(FailureLabels(cand.item.id, cand.condition, "", "", None, resp.error))
             continue
         lmod, mira = parse_verdict(resp.text, prompt)
         jc.lmod[lmod] += 1
         jc.mira[mira] += 1
-        verdicts.append(Verdict(cand.item.id, cand.condition, lmod, mira, resp.text, None))
+        verdicts.append(FailureLabels(cand.item.id, cand.condition, lmod, mira, resp.text, None))
     provenance = {
         "model": backend.name,
         "model_params": {k: v for k, v in backend.params.items()
@@ -258,7 +258,7 @@ def run_judge(
 VERDICTS_FILE = "failure_judge.jsonl"
 
 
-def write_verdicts(run_dir: Path, verdicts: list[Verdict]) -> Path:
+def write_verdicts(run_dir: Path, verdicts: list[FailureLabels]) -> Path:
     """Write RUN/failure_judge.jsonl atomically: item, condition, labels, raw reply, error."""
     lines = [json.dumps({"item_id": v.item_id, "condition": v.condition, "lmod": v.lmod or None,
                          "mira": v.mira or None, "reply": v.reply, "error": v.error},
