@@ -12,7 +12,7 @@ from rich.console import Console
 
 from medvqa.cli._console import print_skipped
 from medvqa.cli._help import default_of
-from medvqa.recipes._config import BuildConfig
+from medvqa.recipes import BuildConfig
 
 recipe_app = typer.Typer(add_completion=False, rich_markup_mode="rich")
 filter_app = typer.Typer(

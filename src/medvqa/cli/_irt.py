@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from medvqa.cli._help import default_of
-from medvqa.irt._config import IrtFitConfig
+from medvqa.irt import IrtFitConfig
 
 irt_app = typer.Typer(
     help="Item response theory: item difficulty and discrimination from a zoo of runs, "

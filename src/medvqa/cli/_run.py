@@ -331,7 +331,7 @@ class _ConsoleEvents:
     def model_started(self, name: str, spec: str) -> None:
         """A models.yaml entry starts: its name, then a fresh bar."""
         self.stop()
-        from medvqa.models._endpoint import redact_url_query
+        from medvqa.models import redact_url_query
 
         self.err.print(f"[bold]{escape(name)}[/bold] ({escape(redact_url_query(spec))})")
         self._new_task()

@@ -201,7 +201,7 @@ def compare_command(
 
     from rich.console import Console
 
-    from medvqa.report._console import fitted_table, say
+    from medvqa.report import fitted_table, say
     from medvqa.score import compare_runs, require_fresh_run
     from medvqa.store import atomic_write_text
 

@@ -40,7 +40,7 @@ import numpy as np
 
 from medvqa.measurements._figure import BenchFigure
 from medvqa.rng import rng_for
-from medvqa.stats._intervals import (
+from medvqa.stats import (
     PairedSums,
     UnitSums,
     WeightedSums,

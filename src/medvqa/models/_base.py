@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from medvqa.benchmark._images import ImageInput
+from medvqa.benchmark import ImageInput
 from medvqa.errors import (  # noqa: F401  (re-exported by medvqa.models)
     EndpointAuthError,
     EndpointUnreachableError,

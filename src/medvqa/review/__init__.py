@@ -19,6 +19,7 @@ from medvqa.review._db import Database, db_url
 from medvqa.review._exam import exam_items, run_slug, write_exam_run
 from medvqa.review._export import ExportResult, export_reviewed
 from medvqa.review._resolve import Final, resolve, resolve_all
+from medvqa.review._server import free_port
 from medvqa.review._stats import StatsConfig, review_stats
 from medvqa.review._store import Decision, Reviewer, ReviewStore, Session
 
@@ -52,4 +53,5 @@ __all__ = [
     "review_stats",
     "run_slug",
     "write_exam_run",
+    "free_port",
 ]

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from medvqa.benchmark import MAX_IMAGE_PIXELS
-from medvqa.irt._settings import AdaptiveSettings
+from medvqa.irt import AdaptiveSettings
 from medvqa.models import ModelConfig, RetryPolicy
 from medvqa.schema import CLEAN
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from medvqa.errors import UsageError
-from medvqa.reading._registry import PARSER_SEED, STYLES
+from medvqa.reading import PARSER_SEED, STYLES
 from medvqa.score._by import check_by
 from medvqa.score._checks import check_resamples
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from medvqa.schema._names import CLEAN
+from medvqa.schema import CLEAN
 
 #: ICC assumed when cases repeat and no run says what it is (``--icc`` overrides it).
 ASSUMED_ICC = 0.3

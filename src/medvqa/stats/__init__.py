@@ -28,11 +28,18 @@ if TYPE_CHECKING:
         METHOD_TEXT,
         RULE_TEXT,
         ClosedInterval,
+        PairedSums,
+        UnitSums,
+        WeightedSums,
         bootstrap_applies,
+        bootstrap_mask,
+        paired_bounds,
         paired_interval,
+        rate_bounds,
         rate_interval,
         score_bounds,
         tango_bounds,
+        weighted_bounds,
         weighted_interval,
         wilson_bounds,
     )
@@ -119,6 +126,13 @@ _WHERE: dict[str, str] = {
     "trend_test": "_trend",
     "TrendResult": "_trend",
     "PERMUTATION_MAX_UNITS": "_trend",
+    "PairedSums": "_intervals",
+    "UnitSums": "_intervals",
+    "WeightedSums": "_intervals",
+    "bootstrap_mask": "_intervals",
+    "paired_bounds": "_intervals",
+    "rate_bounds": "_intervals",
+    "weighted_bounds": "_intervals",
 }
 
 __all__ = [
@@ -178,6 +192,13 @@ __all__ = [
     "unit_groups",
     "weighted_interval",
     "wilson_bounds",
+    "PairedSums",
+    "UnitSums",
+    "WeightedSums",
+    "bootstrap_mask",
+    "paired_bounds",
+    "rate_bounds",
+    "weighted_bounds",
 ]
 
 __getattr__, __dir__ = lazy_exports(__name__, _WHERE, globals())

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from medvqa.train._evaluate import EpochRow
     from medvqa.train._lora import LoraResult, LoraTrainConfig, train_lora
     from medvqa.train._predict import predict_splits, supervised_spec
+    from medvqa.train._presets import FAST_CNN, ClassifierPreset
     from medvqa.train._progress import EpochProgress, StepProgress
 
 _WHERE: dict[str, str] = {
@@ -39,6 +40,8 @@ _WHERE: dict[str, str] = {
     "train_lora": "_lora",
     "predict_splits": "_predict",
     "supervised_spec": "_predict",
+    "ClassifierPreset": "_presets",
+    "FAST_CNN": "_presets",
 }
 
 __all__ = [
@@ -56,6 +59,8 @@ __all__ = [
     "supervised_spec",
     "train_classifier",
     "train_lora",
+    "ClassifierPreset",
+    "FAST_CNN",
 ]
 
 

@@ -22,8 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from medvqa.errors import BadInputError
-from medvqa.models._supervised import CLASSIFIER_DIR, ClassifierCard
-from medvqa.models._vision_nets import ARCHS, build_net, load_trunk_weights, to_tensor
+from medvqa.models import (
+    ARCHS,
+    CLASSIFIER_DIR,
+    ClassifierCard,
+    build_net,
+    load_trunk_weights,
+    to_tensor,
+)
 from medvqa.train._checkpoint import (
     fingerprint,
     finished,
@@ -152,7 +158,7 @@ def train_classifier(
     import hashlib
 
     from medvqa._optional import require
-    from medvqa.models._hf_device import resolve_device
+    from medvqa.models import resolve_device
 
     require("torch", "safetensors", *(["sklearn"] if config.arch == "linear-probe" else []))
     _check(config)

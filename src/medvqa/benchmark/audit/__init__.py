@@ -33,13 +33,17 @@ if TYPE_CHECKING:
         write_audit,
     )
     from medvqa.benchmark.audit._cheap import cheap_leaks
+    from medvqa.benchmark.audit._collection import IMAGE_SUFFIXES, ImageTable, hash_files
     from medvqa.benchmark.audit._hashing import (
+        COLUMN_LIMIT,
+        CORNER_NAMES,
         NEAR_THRESHOLD,
         Fingerprint,
         Thresholds,
         fingerprint,
+        words64,
     )
-    from medvqa.benchmark.audit._index import brute_force_pairs, near_pairs
+    from medvqa.benchmark.audit._index import brute_force_pairs, near_pairs, popcount
     from medvqa.benchmark.audit._model import (
         AUDIT_VERSION,
         CHECKS,
@@ -48,6 +52,7 @@ if TYPE_CHECKING:
         Finding,
         ImageRef,
     )
+    from medvqa.benchmark.audit._near import near_duplicates
 
 _WHERE: dict[str, str] = {
     "MAX_FINDINGS": "_audit",
@@ -68,6 +73,14 @@ _WHERE: dict[str, str] = {
     "AuditFile": "_model",
     "Finding": "_model",
     "ImageRef": "_model",
+    "IMAGE_SUFFIXES": "_collection",
+    "ImageTable": "_collection",
+    "hash_files": "_collection",
+    "COLUMN_LIMIT": "_hashing",
+    "CORNER_NAMES": "_hashing",
+    "words64": "_hashing",
+    "popcount": "_index",
+    "near_duplicates": "_near",
 }
 
 __all__ = [
@@ -89,6 +102,14 @@ __all__ = [
     "run_audit",
     "summary_lines",
     "write_audit",
+    "IMAGE_SUFFIXES",
+    "ImageTable",
+    "hash_files",
+    "COLUMN_LIMIT",
+    "CORNER_NAMES",
+    "words64",
+    "popcount",
+    "near_duplicates",
 ]
 
 __getattr__, __dir__ = lazy_exports(__name__, _WHERE, globals())
