@@ -34,7 +34,7 @@ def power_command(
     from medvqa.score import benchmark_power, power_json
     from medvqa.store import atomic_write_text
 
-    report = benchmark_power(PowerConfig(bench, tuple(runs), delta, icc))
+    report = benchmark_power(PowerConfig(bench, runs=tuple(runs), delta=delta, icc=icc))
     console = Console()
     for line in report.lines():
         console.print(line, highlight=False, soft_wrap=True)

@@ -11,7 +11,7 @@ names the URL).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from medvqa.benchmark import ImageInput
@@ -90,6 +90,7 @@ class ModelConfig:
     """
 
     spec: str
+    _: KW_ONLY
     api_key_env: str = ""
     temperature: float = 0.0
     max_tokens: int = 64

@@ -9,7 +9,8 @@ from medvqa._lazy import lazy_exports
 if TYPE_CHECKING:
     from medvqa.score._config import DEFAULT_AGE_BANDS, ScoreConfig
     from medvqa.score._coverage import missing_lines
-    from medvqa.score._judge import JudgeConfig, JudgeResult, run_judge
+    from medvqa.score._judge import JudgeResult, run_judge
+    from medvqa.score._judge_config import JudgeConfig
     from medvqa.score._judge_prompt import JudgePrompt, load_judge_prompt, parse_verdict
     from medvqa.score._metric_table import METRICS, Metric, metric_names
     from medvqa.score._metrics import (
@@ -50,7 +51,7 @@ _WHERE: dict[str, str] = {
     "require_fresh_run": "_provenance",
     "missing_lines": "_coverage",
     "DEFAULT_AGE_BANDS": "_config",
-    "JudgeConfig": "_judge",
+    "JudgeConfig": "_judge_config",
     "JudgeResult": "_judge",
     "run_judge": "_judge",
     "JudgePrompt": "_judge_prompt",

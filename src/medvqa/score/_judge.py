@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from medvqa.errors import BadInputError
-from medvqa.models import GenerateRequest, LLMSettings, ModelConfig
+from medvqa.models import GenerateRequest, ModelConfig
 from medvqa.schema import Item
+from medvqa.score._judge_config import JudgeConfig
 from medvqa.score._judge_prompt import (
     UNCLASSIFIED,
     JudgePrompt,
@@ -39,44 +40,6 @@ log = logging.getLogger(__name__)
 
 #: Cache condition of judge requests (kept apart from the run's own answers).
 JUDGE_CONDITION = "failure-judge"
-
-
-#: The judge's reply cap and per-request timeout by default (its reply is two short labels).
-JUDGE_MAX_TOKENS = 48
-JUDGE_TIMEOUT_S = 120.0
-
-
-@dataclass(frozen=True)
-class JudgeConfig:
-    """How the judge is asked.
-
-    Attributes:
-        llm: the judge model and how it is called (the one LLM-call config; judges use
-            :data:`JUDGE_MAX_TOKENS` and :data:`JUDGE_TIMEOUT_S` unless told otherwise).
-        max_items: most candidates asked (None = all).
-        images: send the item's images when the judge backend reads images.
-        prompt_path: another prompt YAML (None = the shipped one).
-
-    """
-
-    llm: LLMSettings
-    max_items: int | None = None
-    images: bool = False
-    prompt_path: Path | None = None
-
-    @property
-    def model(self) -> str:
-        """The judge's model spec."""
-        return self.llm.model
-
-    @classmethod
-    def for_model(cls, spec: str, *, api_key_env: str = "", concurrency: int = 8,
-                  max_items: int | None = None, images: bool = False,
-                  prompt_path: Path | None = None) -> JudgeConfig:
-        """The judge ``spec`` with the judges' own token and time limits."""
-        return cls(LLMSettings(spec, api_key_env=api_key_env, concurrency=concurrency,
-                               max_tokens=JUDGE_MAX_TOKENS, timeout_s=JUDGE_TIMEOUT_S),
-                   max_items, images, prompt_path)
 
 
 @dataclass(frozen=True)

@@ -22,35 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from medvqa.errors import BadInputError
+from medvqa.train._config import LoraTrainConfig
 from medvqa.train._lora_data import TARGETS, LoraExample, collate, encode, read_items, target_text
 
 log = logging.getLogger(__name__)
 #: Without --target-modules, a VLM adapts the attention of its language model only.
 VLM_TARGETS = r".*language_model.*\.(q_proj|v_proj)"
-
-
-@dataclass(frozen=True)
-class LoraTrainConfig:
-    """What ``medvqa train lora`` was asked to do (see the command's help for each field)."""
-
-    bench_dir: Path
-    model: str
-    out_dir: Path
-    target: str = "answer"
-    by: str = ""
-    r: int = 8
-    alpha: int = 8
-    dropout: float = 0.05
-    epochs: int = 1
-    max_steps: int = 0
-    batch_size: int = 16
-    lr: float = 2e-5
-    target_modules: tuple[str, ...] = ()
-    split: str = "train"
-    limit: int | None = None
-    seed: int = 0
-    device: str = "auto"
-    bf16: bool = False
 
 
 @dataclass

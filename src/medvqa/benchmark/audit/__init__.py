@@ -25,21 +25,14 @@ from typing import TYPE_CHECKING
 from medvqa._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from medvqa.benchmark.audit._audit import (
-        MAX_FINDINGS,
-        AuditConfig,
-        run_audit,
-        summary_lines,
-        write_audit,
-    )
+    from medvqa.benchmark.audit._audit import run_audit, summary_lines, write_audit
     from medvqa.benchmark.audit._cheap import cheap_leaks
     from medvqa.benchmark.audit._collection import IMAGE_SUFFIXES, ImageTable, hash_files
+    from medvqa.benchmark.audit._config import MAX_FINDINGS, NEAR_THRESHOLD, AuditConfig, Thresholds
     from medvqa.benchmark.audit._hashing import (
         COLUMN_LIMIT,
         CORNER_NAMES,
-        NEAR_THRESHOLD,
         Fingerprint,
-        Thresholds,
         fingerprint,
         words64,
     )
@@ -55,15 +48,15 @@ if TYPE_CHECKING:
     from medvqa.benchmark.audit._near import near_duplicates
 
 _WHERE: dict[str, str] = {
-    "MAX_FINDINGS": "_audit",
-    "AuditConfig": "_audit",
+    "MAX_FINDINGS": "_config",
+    "AuditConfig": "_config",
     "run_audit": "_audit",
     "summary_lines": "_audit",
     "write_audit": "_audit",
     "cheap_leaks": "_cheap",
-    "NEAR_THRESHOLD": "_hashing",
+    "NEAR_THRESHOLD": "_config",
     "Fingerprint": "_hashing",
-    "Thresholds": "_hashing",
+    "Thresholds": "_config",
     "fingerprint": "_hashing",
     "brute_force_pairs": "_index",
     "near_pairs": "_index",

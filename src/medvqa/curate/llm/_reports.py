@@ -9,7 +9,7 @@ generator model, prompt SHA-256 and the grounding span.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
@@ -52,6 +52,7 @@ class ReportsConfig:
     reports: Path
     out: Path
     schema: str
+    _: KW_ONLY
     generator: LLMSettings = field(default_factory=LLMSettings)
     mcq: bool = True
     seed: int = 0
