@@ -13,7 +13,7 @@ from medvqa.interop import CardConfig, export_parquet, write_card
 
 
 def test_card_of_vqa_rad(bench: Path, tmp_path: Path) -> None:
-    text = write_card(CardConfig(bench, tmp_path / "README.md")).read_text()
+    text = write_card(CardConfig(bench, out=tmp_path / "README.md")).read_text()
     header = text.split("---")[1]
     assert "license: cc0-1.0" in header and "visual-question-answering" in header
     assert "size_categories:\n- n<1K" in header
@@ -29,7 +29,7 @@ def test_card_of_vqa_rad(bench: Path, tmp_path: Path) -> None:
 def test_card_uses_a_current_audit_json(bench: Path, tmp_path: Path) -> None:
     audit = run_audit(AuditConfig(bench)).model_copy(update={"tool_version": "marked"})
     write_audit(audit, tmp_path / "audit.json")
-    text = write_card(CardConfig(bench, tmp_path / "README.md", tmp_path / "audit.json"))
+    text = write_card(CardConfig(bench, out=tmp_path / "README.md", audit=tmp_path / "audit.json"))
     assert "medvqa marked" in text.read_text()
 
 
@@ -39,7 +39,7 @@ def test_audit_of_other_items_is_refused(bench: Path, tmp_path: Path) -> None:
         update={"items_sha256": "0" * 64})})
     write_audit(other, tmp_path / "audit.json")
     with pytest.raises(BadInputError, match="an audit of other items"):
-        write_card(CardConfig(bench, tmp_path / "README.md", tmp_path / "audit.json"))
+        write_card(CardConfig(bench, out=tmp_path / "README.md", audit=tmp_path / "audit.json"))
 
 
 def test_stale_audit_in_bench_is_redone(bench: Path, tmp_path: Path) -> None:
@@ -82,7 +82,7 @@ def test_untrusted_card_text_renders_as_text_never_as_html_or_a_script_link(
     card["sources"][0]["url"] = "javascript:alert(6)"
     card["created_with"]["recipe"] = "r` <script>alert(7)</script> `"
     (bench / "benchmark.json").write_text(json.dumps(card))
-    text = write_card(CardConfig(bench, tmp_path / "README.md")).read_text()
+    text = write_card(CardConfig(bench, out=tmp_path / "README.md")).read_text()
     rendered = MarkdownIt("commonmark", {"html": True}).enable("table").render(
         text.split("---\n", 2)[2])
     for bad in ("<script", "<img", 'href="javascript:', "<a "):
@@ -91,5 +91,5 @@ def test_untrusted_card_text_renders_as_text_never_as_html_or_a_script_link(
 
 
 def test_a_plain_source_url_stays_a_link(bench: Path, tmp_path: Path) -> None:
-    text = write_card(CardConfig(bench, tmp_path / "README.md")).read_text()
+    text = write_card(CardConfig(bench, out=tmp_path / "README.md")).read_text()
     assert "<https://osf.io/89kps/>" in text

@@ -229,6 +229,6 @@ def test_the_export_takes_the_default_split_as_run_does(tmp_path: Path) -> None:
     with (tmp_path / "t.tsv").open(newline="") as fh:
         assert {r["split"] for r in csv.DictReader(fh, delimiter="\t")} == {"test"}
     assert "split test" in summary.wrote[0]
-    export_benchmark("vlmevalkit", ExportConfig(bench, tmp_path / "a.tsv", ("all",)))
+    export_benchmark("vlmevalkit", ExportConfig(bench, tmp_path / "a.tsv", splits=("all",)))
     with (tmp_path / "a.tsv").open(newline="") as fh:
         assert len(list(csv.DictReader(fh, delimiter="\t"))) == 12

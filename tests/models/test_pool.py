@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from medvqa.models import ModelConfig, RateLimiter, load_model, strip_thinking
+from medvqa.models import ModelConfig, RateLimiter, load_model
 from medvqa.models._base import GenerateRequest
 from medvqa.models._pool import EndpointPool
 from medvqa.testing import ChatServer
@@ -148,10 +148,3 @@ def test_token_limit_counts_estimates() -> None:
 
     asyncio.run(go())
     assert clock[0] == pytest.approx(10.0)
-
-
-@pytest.mark.parametrize(("raw", "answer"), [
-    ("<think>maybe A</think>B", "B"), ("B", "B"), ("<think>A, no", ""), ("x</think> C", "C"),
-])
-def test_thinking_is_stripped_for_parsing_only(raw: str, answer: str) -> None:
-    assert strip_thinking(raw) == answer

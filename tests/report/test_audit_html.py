@@ -27,7 +27,7 @@ def test_untrusted_text_is_escaped_and_thumbnails_inline(tmp_path: Path, bench_f
                       question_type="yesno", case_id="p2", split="test"))
     bench_factory(root, items=items)
     audit = write_audit_report(AuditReportConfig(AuditConfig(root), tmp_path / "a.json",
-                                                 tmp_path / "a.html"))
+                                                 html=tmp_path / "a.html"))
     assert {f.check for f in audit.findings} >= {"label-conflict", "split-case", "split-bytes"}
     html = (tmp_path / "a.html").read_text()
     assert "<script" not in html and "&lt;script&gt;" in html

@@ -20,7 +20,8 @@ from medvqa.report._render import write_report
 from medvqa.run import RunConfig, run_benchmark
 from medvqa.schema import Benchmark, CreatedWith, Item, write_json, write_jsonl
 from medvqa.score import ScoreConfig, score_run
-from medvqa.score._judge import JUDGE_MAX_TOKENS, JUDGE_TIMEOUT_S, JudgeConfig, round_robin
+from medvqa.score._judge import round_robin
+from medvqa.score._judge_config import JUDGE_MAX_TOKENS, JUDGE_TIMEOUT_S, JudgeConfig
 from medvqa.score._judge_prompt import (
     UNCLASSIFIED,
     load_judge_prompt,

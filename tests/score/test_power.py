@@ -43,8 +43,8 @@ def test_metrics_json_states_the_smallest_detectable_difference(scored_lung):
 
 
 def test_power_from_runs_estimates_the_icc_and_the_observed_discordance(scored_lung):
-    report = benchmark_power(PowerConfig(scored_lung["bench"],
-                                         (scored_lung["random"], scored_lung["frequent"]), 0.1))
+    report = benchmark_power(PowerConfig(
+        scored_lung["bench"], runs=(scored_lung["random"], scored_lung["frequent"]), delta=0.1))
     p = report.power
     assert report.icc_source == "estimated from 2 run(s)"
     assert report.discordance_source == "observed between 1 pair(s) of runs"

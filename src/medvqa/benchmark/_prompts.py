@@ -17,9 +17,8 @@ from pathlib import Path
 from medvqa._path_guard import UnsafePathError, inside
 from medvqa._resources import shipped_path
 from medvqa._suggest import did_you_mean
-from medvqa._yaml_loader import YamlError, load_yaml, read_yaml_text
 from medvqa.errors import BadInputError
-from medvqa.schema import Item
+from medvqa.schema import Item, load_prompt_file
 
 
 class PromptError(BadInputError, ValueError):
@@ -50,14 +49,14 @@ class PromptTemplate:
         )
 
 
-def _packaged() -> dict[str, str]:
+def _packaged() -> list[str]:
     root = shipped_path("prompts", "answer")
-    return {p.name[:-5]: p.read_text("utf-8") for p in root.iterdir() if p.name.endswith(".yaml")}
+    return sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".yaml"))
 
 
 def list_templates() -> list[str]:
     """Names of the templates shipped with medvqa."""
-    return sorted(_packaged())
+    return _packaged()
 
 
 @lru_cache(maxsize=64)
@@ -68,34 +67,30 @@ def load_template(name_or_path: str) -> PromptTemplate:
         PromptError: unknown name (with close matches) or a malformed file.
     """
     if name_or_path.endswith((".yaml", ".yml")) and Path(name_or_path).exists():
-        try:
-            text = read_yaml_text(name_or_path)
-        except YamlError as exc:
-            raise PromptError(str(exc)) from None
+        path: str | None = name_or_path
     else:
         shipped = _packaged()
         if name_or_path not in shipped:
             hint = did_you_mean(name_or_path, shipped)
             raise PromptError(
                 f"unknown prompt template {name_or_path!r}.{hint} "
-                f"Known: {', '.join(sorted(shipped))}"
+                f"Known: {', '.join(shipped)}"
             )
-        text = shipped[name_or_path]
-    try:
-        data = load_yaml(text, name_or_path)
-    except YamlError as exc:
-        raise PromptError(str(exc)) from None
+        path = None
+    read = load_prompt_file(path, shipped=f"answer/{name_or_path}.yaml", what="prompt template",
+                            required=("name", "templates"), error=PromptError)
+    data = read.fields
     try:
         return PromptTemplate(
             name=str(data["name"]),
-            version=int(data.get("version", 1)),
+            version=read.version,
             description=str(data.get("description", "")),
             option_format=str(data.get("option_format", "{letter}. {text}")),
             option_separator=str(data.get("option_separator", "\n")),
             templates={str(k): str(v) for k, v in data["templates"].items()},
         )
     except (KeyError, TypeError, AttributeError) as exc:
-        raise PromptError(f"{name_or_path}: malformed prompt template ({exc})") from None
+        raise PromptError(f"{read.path}: malformed prompt template ({exc})") from None
 
 
 def load_bench_template(bench_dir: str | Path, name: str) -> PromptTemplate:

@@ -29,8 +29,7 @@ from medvqa.builders._units import (
     image_units,
 )
 from medvqa.schema import Item, Split
-from medvqa.sources import Record, RecordStore, encode_png, read_source
-from medvqa.sources._folder import natural_key
+from medvqa.sources import Record, RecordStore, encode_png, natural_key, read_source
 
 
 def read_records(recipe: Recipe, ctx: BuildContext) -> list[Record]:

@@ -29,9 +29,7 @@ from medvqa.builders._units import map_labels
 from medvqa.errors import BadInputError
 from medvqa.rng import rng_for
 from medvqa.schema import Item, Split
-from medvqa.sources import Box, Problems, Record
-from medvqa.sources._folder import natural_key
-from medvqa.sources._pixels import encode_image_png
+from medvqa.sources import Box, Problems, Record, encode_image_png, natural_key
 
 log = logging.getLogger(__name__)
 

@@ -7,8 +7,12 @@ a usage error, 2 for bad input.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
+
+from medvqa.benchmark.audit import NEAR_THRESHOLD, AuditConfig
+from medvqa.cli._help import default_of
 
 #: Exit code of an audit whose findings reach ``--fail-on``.
 GATE_EXIT = 3
@@ -19,6 +23,11 @@ def _removes(condition: str) -> frozenset[str]:
     from medvqa.conditions import describe
 
     return describe(condition).removes
+
+
+def _a(name: str) -> Any:
+    """The default of an AuditConfig field."""
+    return default_of(AuditConfig, name)
 
 
 def audit_command(
@@ -40,21 +49,22 @@ def audit_command(
         "warning, or never."),
     near_threshold: int | None = typer.Option(
         None, "--near-threshold", help="Hamming distance (bits of 64) of the centre perceptual "
-        "hash of near-duplicate images (default: the documented 12; the other hashes keep "
-        "theirs)."),
+        "hash of near-duplicate images (default: the documented "
+        f"{NEAR_THRESHOLD.centre}; the other hashes keep theirs)."),
     exact_near: bool = typer.Option(
-        False, "--exact-near", help="Search near-duplicate images exactly (every pair within "
-        "the thresholds; time grows faster than the image count) instead of the default "
-        "sampled search (docs/formats.md)."),
-    no_mirror: bool = typer.Option(False, "--no-mirror", help="Do not look for mirrored copies."),
+        _a("exact_near"), "--exact-near", help="Search near-duplicate images exactly (every "
+        "pair within the thresholds; time grows faster than the image count) instead of the "
+        "default sampled search (docs/formats.md)."),
+    no_mirror: bool = typer.Option(
+        not _a("mirrored"), "--no-mirror", help="Do not look for mirrored copies."),
     no_corner_views: bool = typer.Option(
-        False, "--no-corner-views", help="Do not look for copies cropped off one side or "
-        "corner (about 4× faster near-duplicate search)."),
+        not _a("corners"), "--no-corner-views", help="Do not look for copies cropped off one "
+        "side or corner (about 4× faster near-duplicate search)."),
     question_method: str = typer.Option(
-        "tfidf", "--question-method", help="Near-duplicate questions: tfidf, jaccard or "
-        "embeddings (sentence-transformers)."),
+        _a("question_method"), "--question-method", help="Near-duplicate questions: tfidf, "
+        "jaccard or embeddings (sentence-transformers)."),
     no_html: bool = typer.Option(False, "--no-html", help="Write audit.json only."),
-    workers: int = typer.Option(2, "--workers", min=1, help="Threads hashing images."),
+    workers: int = typer.Option(_a("workers"), "--workers", min=1, help="Threads hashing images."),
 ) -> None:
     """Find leakage, near-duplicates, contamination and shortcuts before trusting a score.
 
@@ -70,7 +80,7 @@ def audit_command(
     from rich.console import Console
     from rich.markup import escape
 
-    from medvqa.benchmark.audit import NEAR_THRESHOLD, AuditConfig, summary_lines
+    from medvqa.benchmark.audit import summary_lines
     from medvqa.errors import UsageError
     from medvqa.report import AuditReportConfig, write_audit_report
 
@@ -78,14 +88,14 @@ def audit_command(
         raise UsageError(f"--fail-on {fail_on!r}: use error, warning or never")
     target = out if out is not None else bench / "audit.json"
     config = AuditReportConfig(
-        AuditConfig(bench, tuple(against), tuple(runs),
-                    NEAR_THRESHOLD if near_threshold is None
+        AuditConfig(bench, against=tuple(against), runs=tuple(runs),
+                    near=NEAR_THRESHOLD if near_threshold is None
                     else NEAR_THRESHOLD._replace(centre=near_threshold),
                     mirrored=not no_mirror, exact_near=exact_near,
                     corners=not no_corner_views,
                     question_method=question_method, workers=workers,
                     removes=_removes, irt=irt),
-        target, None if no_html else target.with_suffix(".html"))
+        target, html=None if no_html else target.with_suffix(".html"))
     audit = write_audit_report(config)
     console = Console(highlight=False)
     for line in summary_lines(audit):

@@ -24,5 +24,5 @@ def card_command(
 
     from medvqa.interop import CardConfig, write_card
 
-    path = write_card(CardConfig(bench, out, audit))
+    path = write_card(CardConfig(bench, out=out, audit=audit))
     Console(highlight=False).print(escape(f"wrote {path}"), soft_wrap=True)

@@ -80,7 +80,7 @@ CAPTIONS_SOURCE = "pathmmu_socialpath/socialpath_mapping.json"
 def _captions_root(data_root: Path | None) -> Path:
     """The data folder holding :data:`CAPTIONS_SOURCE`: ``data_root``, else as builds find it."""
     from medvqa.errors import BadInputError
-    from medvqa.sources._sample_data import find_data_root
+    from medvqa.sources import find_data_root
 
     if data_root is not None:
         return data_root

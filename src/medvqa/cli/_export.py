@@ -52,7 +52,7 @@ def export_command(
                             "(e.g. -o out/NAME.tsv)")
     with write_errors_are_bad_input(out, "every file written there is whole; the benchmark is "
                                     "unchanged"):
-        summary = export_benchmark(fmt, ExportConfig(bench, out, splits, template))
+        summary = export_benchmark(fmt, ExportConfig(bench, out, splits=splits, template=template))
     for line in summary.wrote:
         _out.print(line, highlight=False, soft_wrap=True, markup=False)
     for line in summary.warnings:

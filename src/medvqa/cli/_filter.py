@@ -12,7 +12,8 @@ from rich.console import Console
 
 from medvqa.cli._console import print_skipped
 from medvqa.cli._help import default_of
-from medvqa.recipes._config import BuildConfig
+from medvqa.curate import GuessableConfig
+from medvqa.recipes import BuildConfig
 
 recipe_app = typer.Typer(add_completion=False, rich_markup_mode="rich")
 filter_app = typer.Typer(
@@ -26,23 +27,26 @@ _err = Console(stderr=True)
 def build_recipe(
     recipe: str = typer.Argument("", help="Recipe YAML file or shipped recipe name."),
     out: Path | None = typer.Option(None, "-o", "--out", help="BENCH/ folder to write."),
-    seed: int = typer.Option(0, "--seed", help="Seed of every random step."),
+    seed: int = typer.Option(
+        default_of(BuildConfig, "seed"), "--seed", help="Seed of every random step."),
     data_root: Path | None = typer.Option(
         None, "--data-root", help="Folder recipe paths are relative to (default: ./data, then "
         "the sample data installed by `medvqa data install` or of a source checkout)."
     ),
     allow_empty: bool = typer.Option(
-        False, "--allow-empty", help="Write the benchmark even if the recipe yields no item."
-    ),
-    strict: bool = typer.Option(False, "--strict", help="Fail (exit 2) on the first bad input."),
+        default_of(BuildConfig, "allow_empty"), "--allow-empty",
+        help="Write the benchmark even if the recipe yields no item."),
+    strict: bool = typer.Option(
+        default_of(BuildConfig, "strict"), "--strict",
+        help="Fail (exit 2) on the first bad input."),
     force: bool = typer.Option(
         default_of(BuildConfig, "force"), "--force",
         help="Replace a benchmark already at -o (otherwise refused: its audit, card and runs "
         "would no longer match).",
     ),
     filter_spec: str = typer.Option(
-        "", "--filter", help="Post-build filter, e.g. guessable:random,frequent[:MIN]."
-    ),
+        default_of(BuildConfig, "filter"), "--filter",
+        help="Post-build filter, e.g. guessable:random,frequent[:MIN]."),
     list_recipes: bool = typer.Option(False, "--list", help="List the shipped recipes."),
     print_config: bool = typer.Option(
         False, "--print-config", help="Print the resolved recipe and exit."
@@ -101,15 +105,17 @@ def guessable_command(
         help="Drop items that at least this many models get right (default: all).",
     ),
     out: Path = typer.Option(..., "-o", "--out", help="Filtered BENCH/ folder to write."),
-    seed: int = typer.Option(0, "--seed", help="Seed of random baselines."),
+    seed: int = typer.Option(
+        default_of(GuessableConfig, "seed"), "--seed", help="Seed of random baselines."),
     cache: Path | None = typer.Option(None, "--cache", help="SQLite cache of model answers."),
-    force: bool = typer.Option(False, "--force", help="Replace a benchmark already at -o."),
+    force: bool = typer.Option(
+        default_of(GuessableConfig, "force"), "--force", help="Replace a benchmark already at -o."),
 ) -> None:
     """Drop items that text-only models answer correctly without the image (PathMMU filter).
 
     Example: medvqa filter guessable BENCH/ --models m1,m2,m3,m4 --min-correct 3 -o BENCH2/
     """
-    from medvqa.curate import GuessableConfig, filter_guessable
+    from medvqa.curate import filter_guessable
 
     names = [m.strip() for m in models.split(",") if m.strip()]
     result = filter_guessable(

@@ -45,12 +45,16 @@ def import_command(
     mapping: str = typer.Option("", "--map", help="table: FIELD=COLUMN pairs, e.g. "
                                 "question=Question,answer=Answer,image=image; several option "
                                 "columns with ';' between pairs: options=A,B,C;answer=gt."),
-    name: str = typer.Option("", "--name", help="Benchmark and dataset name."),
-    license: str = typer.Option("", "--license", help="Licence (default: the dataset's)."),
-    url: str = typer.Option("", "--url", help="Where the dataset is published."),
+    name: str = typer.Option(
+        default_of(ImportConfig, "name"), "--name", help="Benchmark and dataset name."),
+    license: str = typer.Option(
+        default_of(ImportConfig, "license"), "--license", help="Licence (default: the dataset's)."),
+    url: str = typer.Option(
+        default_of(ImportConfig, "url"), "--url", help="Where the dataset is published."),
     seed: int = typer.Option(default_of(ImportConfig, "seed"), "--seed",
                              help="Seed (yes/no option order)."),
-    strict: bool = typer.Option(False, "--strict", help="Fail (exit 2) on the first bad row."),
+    strict: bool = typer.Option(
+        default_of(ImportConfig, "strict"), "--strict", help="Fail (exit 2) on the first bad row."),
     force: bool = typer.Option(default_of(ImportConfig, "force"), "--force",
                                help="Replace a benchmark already at -o (otherwise refused)."),
     print_recipe: bool = typer.Option(False, "--print-recipe",
@@ -93,8 +97,9 @@ def import_command(
         return
     if out is None:
         raise UsageError("give the output folder with -o BENCH/")
-    recipe, result = import_dataset(ImportConfig(fmt, source, out, images, options, name,
-                                                 license, url, seed, strict, force))
+    recipe, result = import_dataset(ImportConfig(
+        fmt, source, out, images=images, options=options, name=name, license=license, url=url,
+        seed=seed, strict=strict, force=force))
     for problem in result.problems:
         _err.print(f"[yellow]skipped[/yellow] {problem}", highlight=False, soft_wrap=True)
     counts = result.counts

@@ -20,7 +20,9 @@ def import_predictions_command(
                                   help="Condition the tool's run was under (e.g. blind: run on "
                                   "blank images); imports under other conditions into the same "
                                   "RUN/ are kept, for controls."),
-    split: str = typer.Option("", "--split", help="Split the tool ran on, for logs that "
+    split: str = typer.Option(
+        default_of(PredictionsImport, "split"), "--split",
+        help="Split the tool ran on, for logs that "
                               "number documents instead of naming items (lmms-eval; default: "
                               "the split the samples name or fit, else test). Checked against "
                               "the samples' targets and prompts."),
@@ -39,7 +41,8 @@ def import_predictions_command(
 
     if not describe(condition).known:
         get_condition(condition)  # an unknown name: "did you mean …?", exit 1
-    result = import_predictions(PredictionsImport(fmt, source, bench, out, condition, split))
+    result = import_predictions(PredictionsImport(fmt, source, bench, out, condition=condition,
+                                                  split=split))
     err = Console(stderr=True)
     if result.unmatched:
         shown = ", ".join(result.unmatched[:10])

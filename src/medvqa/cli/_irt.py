@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from medvqa.cli._help import default_of
-from medvqa.irt._config import IrtFitConfig
+from medvqa.irt import IrtFitConfig
 
 irt_app = typer.Typer(
     help="Item response theory: item difficulty and discrimination from a zoo of runs, "
@@ -34,7 +34,8 @@ def fit_command(
                              help="Seed of the cross-validation folds and item splits."),
     folds: int = typer.Option(default_of(IrtFitConfig, "folds"), "--folds",
                               help="Folds of models for cross-validation (below 2: none)."),
-    to_review: bool = typer.Option(False, "--to-review", help="Put the suspect items into the "
+    to_review: bool = typer.Option(
+        default_of(IrtFitConfig, "to_review"), "--to-review", help="Put the suspect items into the "
                                    "review app's queue (BENCH/flagged.jsonl), with the reason."),
 ) -> None:
     """Fit a 1PL or 2PL model to the runs' scored answers; list suspect items.

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from medvqa.cli._help import default_of
-from medvqa.score._power_config import ASSUMED_ICC, PowerConfig
+from medvqa.score import ASSUMED_ICC, PowerConfig
 
 
 def power_command(
@@ -31,13 +31,12 @@ def power_command(
     """
     from rich.console import Console
 
-    from medvqa.score import benchmark_power
-    from medvqa.score._power import dump
+    from medvqa.score import benchmark_power, power_json
     from medvqa.store import atomic_write_text
 
-    report = benchmark_power(PowerConfig(bench, tuple(runs), delta, icc))
+    report = benchmark_power(PowerConfig(bench, runs=tuple(runs), delta=delta, icc=icc))
     console = Console()
     for line in report.lines():
         console.print(line, highlight=False, soft_wrap=True)
     if json_out is not None:
-        atomic_write_text(json_out, dump(report) + "\n")
+        atomic_write_text(json_out, power_json(report) + "\n")

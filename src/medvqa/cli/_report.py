@@ -49,7 +49,7 @@ def report_command(
         raise BadInputError(f"-o {out}: is a folder; give the HTML file to write "
                             "(e.g. -o report.html; report.md is written beside it)")
     html, md = write_report(runs, out, bench, by)
-    from medvqa.report._items_page import item_files
+    from medvqa.report import item_files
 
     files = item_files(html)
     Console().print(f"wrote {html} and {md}; every response: {files.html} ({files.csv.name}, "

@@ -9,11 +9,26 @@ from typing import Any
 import typer
 from rich.console import Console
 
+from medvqa.cli._help import default_of
+from medvqa.review import AppConfig, StatsConfig
+
 review_app = typer.Typer(
     help="Expert review and human exam of a benchmark (needs the `review` extra).",
     no_args_is_help=True,
 )
 _out = Console()
+
+
+
+def _app(name: str) -> Any:
+    """The default of an AppConfig field."""
+    return default_of(AppConfig, name)
+
+
+def _stats(name: str) -> Any:
+    """The default of a StatsConfig field."""
+    return default_of(StatsConfig, name)
+
 
 _DB = typer.Option(None, "--db", help="SQLite file or postgresql://… URL "
                    "[default: BENCH.review.sqlite beside the first BENCH/].")
@@ -46,10 +61,13 @@ def serve_command(
     db: str = _DB,
     host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (loopback default)."),
     port: int = typer.Option(8765, "--port", help="TCP port."),
-    per_item: int = typer.Option(2, "--per-item", help="Independent reviews per item."),
-    session_hours: float = typer.Option(8.0, "--session-hours", help="Login lifetime."),
+    per_item: int = typer.Option(
+        _app("per_item"), "--per-item", help="Independent reviews per item."),
+    session_hours: float = typer.Option(
+        _app("session_ttl_s") / 3600, "--session-hours", help="Login lifetime."),
     runs: Path = typer.Option(None, "--runs", help="Folder for RUN/s of finished exams."),
-    secure_cookies: bool = typer.Option(False, "--secure-cookies", help="Behind HTTPS."),
+    secure_cookies: bool = typer.Option(
+        _app("secure_cookies"), "--secure-cookies", help="Behind HTTPS."),
 ) -> None:
     """Start the review web app. Example: medvqa review serve bench/captions."""
     from medvqa.review import AppConfig, create_app
@@ -90,11 +108,13 @@ def add_reviewer_command(
 def stats_command(
     bench: Path = typer.Argument(..., help="The BENCH/ reviewed."),
     db: str = _DB,
-    per_item: int = typer.Option(2, "--per-item", help="Reviews an item needs to be final."),
-    resamples: int = typer.Option(1000, "--resamples", help="Bootstrap resamples."),
-    seed: int = typer.Option(0, "--seed", help="Bootstrap seed."),
+    per_item: int = typer.Option(
+        _stats("per_item"), "--per-item", help="Reviews an item needs to be final."),
+    resamples: int = typer.Option(_stats("resamples"), "--resamples", help="Bootstrap resamples."),
+    seed: int = typer.Option(_stats("seed"), "--seed", help="Bootstrap seed."),
     judge_threshold: int = typer.Option(
-        4, "--judge-threshold", help="A judge keeps an item when every score is ≥ this."),
+        _stats("judge_threshold"), "--judge-threshold",
+        help="A judge keeps an item when every score is ≥ this."),
     output: Path = typer.Option(None, "--output", "-o", help="Also write the JSON here."),
 ) -> None:
     """Inter-rater agreement (per criterion and category) and LLM judges vs experts."""
@@ -157,10 +177,12 @@ def export_command(
     bench: Path = typer.Argument(..., help="The BENCH/ reviewed (left untouched)."),
     output: Path = typer.Option(..., "--output", "-o", help="New benchmark folder."),
     db: str = _DB,
-    per_item: int = typer.Option(2, "--per-item", help="Reviews an item needs to be final."),
-    resamples: int = typer.Option(1000, "--resamples", help="Bootstrap resamples."),
-    seed: int = typer.Option(0, "--seed", help="Bootstrap seed."),
-    judge_threshold: int = typer.Option(4, "--judge-threshold", help="See `review stats`."),
+    per_item: int = typer.Option(
+        _stats("per_item"), "--per-item", help="Reviews an item needs to be final."),
+    resamples: int = typer.Option(_stats("resamples"), "--resamples", help="Bootstrap resamples."),
+    seed: int = typer.Option(_stats("seed"), "--seed", help="Bootstrap seed."),
+    judge_threshold: int = typer.Option(
+        _stats("judge_threshold"), "--judge-threshold", help="See `review stats`."),
 ) -> None:
     """Write the reviewed benchmark as a new version with a changelog and the review stats."""
     from medvqa.review import ReviewStore, StatsConfig, export_reviewed, load_bench

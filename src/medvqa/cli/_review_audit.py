@@ -14,21 +14,31 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from medvqa.cli._help import default_of
 from medvqa.cli._review import default_db
+from medvqa.review import AdjudicateConfig
 
 _out = Console()
 _err = Console(stderr=True)
 
 
+def _adj(name: str) -> Any:
+    """The default of an AdjudicateConfig field."""
+    return default_of(AdjudicateConfig, name)
+
+
 def adjudicate_command(
     bench: Path = typer.Argument(..., help="The BENCH/ the runs answered."),
     runs: list[Path] = typer.Argument(..., help="Scored RUN/ folders to audit."),
-    sample: int = typer.Option(200, "--sample", help="Responses to sample per run "
+    sample: int = typer.Option(_adj("sample"), "--sample", help="Responses to sample per run "
                                "(stratified by the reader's decision: read, invalid, extracted)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the sample and of its serving order."),
-    readers: int = typer.Option(1, "--readers", help="People to read each response (2 measures "
+    seed: int = typer.Option(
+        _adj("seed"), "--seed", help="Seed of the sample and of its serving order."),
+    readers: int = typer.Option(
+        _adj("readers"), "--readers", help="People to read each response (2 measures "
                                 "their agreement, κ in `review stats`)."),
-    conditions: str = typer.Option("", "--conditions", help="Conditions to audit, "
+    conditions: str = typer.Option(
+        ",".join(_adj("conditions")), "--conditions", help="Conditions to audit, "
                                    "comma-separated [default: each run's baseline, clean]."),
     db: str = typer.Option(None, "--db", help="SQLite file or postgresql://… URL "
                            "[default: BENCH.review.sqlite beside BENCH/]."),

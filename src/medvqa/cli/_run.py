@@ -94,11 +94,11 @@ def run_command(
         "one; all: every split."),
     category: str | None = typer.Option(None, "--category", help="Only items of this category."),
     retry_errors: bool = typer.Option(
-        False, "--retry-errors", help="Ask again only the items that ended in an error."
-    ),
+        _d("retry_errors"), "--retry-errors",
+        help="Ask again only the items that ended in an error."),
     force_new: bool = typer.Option(
-        False, "--force-new", help="Discard the earlier predictions and cached answers in "
-        "--out and start afresh (every request is asked again)."
+        _d("force_new"), "--force-new", help="Discard the earlier predictions and cached answers "
+        "in --out and start afresh (every request is asked again)."
     ),
     seed: int = typer.Option(_d("seed"), "--seed", help="Seed of random models and conditions."),
     api_key_env: str = typer.Option(
@@ -115,8 +115,8 @@ def run_command(
              "region questions; 64 when all are closed).",
     ),
     reasoning: bool = typer.Option(
-        False, "--reasoning", help="A thinking model: keep the raw text, parse after </think>."
-    ),
+        _m("reasoning"), "--reasoning",
+        help="A thinking model: keep the raw text, parse after </think>."),
     timeout: float = typer.Option(_m("timeout_s"), "--timeout",
                                   help="Per-request timeout in seconds."),
     batch_size: int = typer.Option(_m("batch_size"), "--batch-size", min=1,
@@ -242,12 +242,13 @@ def run_command(
         perturb_workers=perturb_workers,
         max_image_pixels=max_image_pixels,
         name=name,
-        adaptive=AdaptiveRun(adaptive, target_se, budget, randomesque, adaptive_batch)
+        adaptive=AdaptiveRun(adaptive, target_se=target_se, budget=budget,
+                             randomesque=randomesque, batch=adaptive_batch)
         if adaptive is not None else None,
     )
-    request = RunRequest(config, models, executor,
-                         RayOptions(address=ray_address, workers=ray_workers, gpus=ray_gpus),
-                         max_tokens)
+    request = RunRequest(config, models_file=models, executor=executor,
+                         ray=RayOptions(address=ray_address, workers=ray_workers, gpus=ray_gpus),
+                         max_tokens=max_tokens)
     events = _ConsoleEvents()
     try:
         outcome = run_models(request, events, os.environ)
@@ -331,7 +332,7 @@ class _ConsoleEvents:
     def model_started(self, name: str, spec: str) -> None:
         """A models.yaml entry starts: its name, then a fresh bar."""
         self.stop()
-        from medvqa.models._endpoint import redact_url_query
+        from medvqa.models import redact_url_query
 
         self.err.print(f"[bold]{escape(name)}[/bold] ({escape(redact_url_query(spec))})")
         self._new_task()

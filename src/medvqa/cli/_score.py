@@ -14,9 +14,10 @@ from rich.console import Console
 
 from medvqa.cli._console import print_skipped
 from medvqa.cli._help import default_of, names_help
+from medvqa.models import LLMSettings
 from medvqa.reading import STYLES
 from medvqa.schema import CLEAN
-from medvqa.score import ScoreConfig
+from medvqa.score import JudgeConfig, ScoreConfig
 
 
 def _d(name: str) -> Any:
@@ -40,7 +41,8 @@ def score_command(
                                     help="Seed of a seeded style's fallback (pathmmu's random "
                                     "option, as the published scorer)."),
     resamples: int = typer.Option(_d("resamples"), "--resamples", help="Bootstrap resamples."),
-    no_cluster: bool = typer.Option(False, "--no-cluster", help="Resample items, not cases."),
+    no_cluster: bool = typer.Option(
+        not _d("cluster"), "--no-cluster", help="Resample items, not cases."),
     age_bands: str = typer.Option(_AGE_BANDS,
                                   "--age-bands", help="Age band edges, years."),
     judge: str | None = typer.Option(
@@ -51,10 +53,12 @@ def score_command(
         None, "--judge-max-items", min=0, help="Ask the judge about at most N failures "
         "(round-robin over conditions)."),
     judge_images: bool = typer.Option(
-        False, "--judge-images", help="Send the item's images to a judge that reads images."),
+        default_of(JudgeConfig, "images"), "--judge-images",
+        help="Send the item's images to a judge that reads images."),
     judge_prompt: Path | None = typer.Option(
         None, "--judge-prompt", help="Judge prompt YAML (default: the shipped one)."),
-    judge_concurrency: int = typer.Option(8, "--judge-concurrency", min=1,
+    judge_concurrency: int = typer.Option(
+        default_of(LLMSettings, "concurrency"), "--judge-concurrency", min=1,
                                           help="Judge requests in flight."),
     extract: str | None = typer.Option(
         None, "--extract", help="Model spec of an answer extractor asked only about the "
@@ -66,15 +70,17 @@ def score_command(
         None, "--extract-max-items", min=0, help="Ask the extractor about at most N responses."),
     extract_prompt: Path | None = typer.Option(
         None, "--extract-prompt", help="Extractor prompt YAML (default: the shipped one)."),
-    extract_concurrency: int = typer.Option(8, "--extract-concurrency", min=1,
+    extract_concurrency: int = typer.Option(
+        default_of(LLMSettings, "concurrency"), "--extract-concurrency", min=1,
                                             help="Extractor requests in flight."),
     styles: str | None = typer.Option(
         None, "--styles", help="Styles, comma-separated: the first scores, the others are set "
         "beside it (accuracy, invalid rate, predictions read differently: "
         "RUN/style_disagreements.jsonl), e.g. strict,mammovqa."),
     api_key_env: str = typer.Option(
-        "", "--api-key-env", help="Environment variable with the judge's and the extractor's "
-        "API key (default: OPENAI_API_KEY for openai:, ANTHROPIC_API_KEY for anthropic:)."),
+        default_of(LLMSettings, "api_key_env"), "--api-key-env",
+        help="Environment variable with the judge's and the extractor's API key (default: "
+        "OPENAI_API_KEY for openai:, ANTHROPIC_API_KEY for anthropic:)."),
     adjudication: str | None = typer.Option(
         None, "--adjudication", help="Human readings from the review app: its database "
         "(BENCH.review.sqlite, or a postgresql:// URL) or a file of `medvqa review "
@@ -82,8 +88,9 @@ def score_command(
         "human:NAME), and the run's audit sample gives the reader's error and a "
         "prediction-powered accuracy (metrics.json reading.audit)."),
     allow_other_benchmark: bool = typer.Option(
-        False, "--allow-other-benchmark", help="Score a run made for another version of the "
-        "benchmark (items_sha256 differs); recorded in metrics.json."),
+        _d("allow_other_benchmark"), "--allow-other-benchmark",
+        help="Score a run made for another version of the benchmark (items_sha256 differs); "
+        "recorded in metrics.json."),
 ) -> None:
     """Parse responses and write RUN/metrics.json with 95 % bootstrap CIs.
 
@@ -99,7 +106,7 @@ def score_command(
     from medvqa.errors import UsageError
     from medvqa.reading import ExtractConfig
     from medvqa.report import print_metrics
-    from medvqa.score import JudgeConfig, missing_lines, score_run
+    from medvqa.score import missing_lines, score_run
     from medvqa.store import write_errors_are_bad_input
 
     judge_config = None if judge is None else JudgeConfig.for_model(
@@ -123,9 +130,12 @@ def score_command(
         max_items=extract_max_items, prompt_path=extract_prompt)
     found, source = (None, "") if adjudication is None else load_adjudication(adjudication,
                                                                                  bench)
-    config = ScoreConfig(bench, run, style, tuple(b for b in by.split(",") if b), seed,
-                         resamples, not no_cluster, edges, judge_config, allow_other_benchmark,
-                         parser_seed, extract_config, compared, found, source)
+    config = ScoreConfig(
+        bench, run, style=style, by=tuple(b for b in by.split(",") if b), seed=seed,
+        resamples=resamples, cluster=not no_cluster, age_bands=edges, judge=judge_config,
+        allow_other_benchmark=allow_other_benchmark, parser_seed=parser_seed,
+        extract=extract_config, compare_styles=compared, adjudication=found,
+        adjudication_source=source)
     with write_errors_are_bad_input(config.run_dir, "predictions.jsonl and metrics.json are each "
                                 "whole (as before, or fully rewritten)"):
         result = score_run(config)
@@ -201,7 +211,7 @@ def compare_command(
 
     from rich.console import Console
 
-    from medvqa.report._console import fitted_table, say
+    from medvqa.report import fitted_table, say
     from medvqa.score import compare_runs, require_fresh_run
     from medvqa.store import atomic_write_text
 

@@ -1,13 +1,18 @@
 """CLI commands of `medvqa train`: trained baselines as ordinary runs.
 
-Only typer is imported at module level; torch, peft and the trainers load inside the commands.
+Only typer and the two configs (whose fields give every default) are imported at module level;
+torch, peft and the trainers load inside the commands.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
+
+from medvqa.cli._help import default_of
+from medvqa.train import ClassifierConfig, LoraTrainConfig
 
 train_app = typer.Typer(
     help="Train baselines in the same harness: supervised classifiers, LoRA fine-tuning.",
@@ -19,27 +24,44 @@ def _splits(text: str) -> tuple[str, ...]:
     return tuple(s.strip() for s in text.split(",") if s.strip())
 
 
+def _c(name: str) -> Any:
+    """The default of a ClassifierConfig field."""
+    return default_of(ClassifierConfig, name)
+
+
+def _l(name: str) -> Any:
+    """The default of a LoraTrainConfig field."""
+    return default_of(LoraTrainConfig, name)
+
+
 @train_app.command("classifier")
 def classifier_command(
     bench: Path = typer.Argument(..., help="Benchmark folder with train and val splits."),
     out: Path = typer.Option(..., "--out", "-o", help="RUN/ folder to write (resumed if there)."),
-    arch: str = typer.Option("small-cnn", "--arch",
+    arch: str = typer.Option(_c("arch"), "--arch",
                              help="small-cnn | resnet18 | resnet50 | linear-probe"),
-    heads: str = typer.Option("multi", "--heads",
+    heads: str = typer.Option(_c("heads"), "--heads",
                               help="multi (shared trunk, a head per category) | expert "
                                    "(a model per category)"),
     weights: Path | None = typer.Option(
         None, "--weights", help="Local pretrained trunk state_dict (.pt/.safetensors)."),
-    backbone: str = typer.Option("resnet18", "--backbone", help="Frozen trunk of linear-probe."),
-    epochs: int = typer.Option(30, "--epochs", min=1, help="Most epochs."),
-    patience: int = typer.Option(6, "--patience", min=1, help="Early-stopping patience (epochs)."),
-    batch_size: int = typer.Option(32, "--batch-size", min=1, help="Images per step."),
-    lr: float = typer.Option(1e-3, "--lr", help="AdamW learning rate."),
-    image_size: int = typer.Option(128, "--image-size", min=16, help="Input size in pixels."),
-    splits: str = typer.Option("test", "--splits", help="Splits to answer, e.g. test,test_tiny."),
-    seed: int = typer.Option(0, "--seed", help="Seed of init, shuffling and augmentation."),
-    device: str = typer.Option("auto", "--device", help="auto | cpu | cuda | cuda:N"),
-    fresh: bool = typer.Option(False, "--fresh", help="Discard an earlier training in --out."),
+    backbone: str = typer.Option(
+        _c("backbone"), "--backbone", help="Frozen trunk of linear-probe."),
+    epochs: int = typer.Option(_c("epochs"), "--epochs", min=1, help="Most epochs."),
+    patience: int = typer.Option(
+        _c("patience"), "--patience", min=1, help="Early-stopping patience (epochs)."),
+    batch_size: int = typer.Option(
+        _c("batch_size"), "--batch-size", min=1, help="Images per step."),
+    lr: float = typer.Option(_c("lr"), "--lr", help="AdamW learning rate."),
+    image_size: int = typer.Option(
+        _c("image_size"), "--image-size", min=16, help="Input size in pixels."),
+    splits: str = typer.Option(
+        ",".join(_c("splits")), "--splits", help="Splits to answer, e.g. test,test_tiny."),
+    seed: int = typer.Option(
+        _c("seed"), "--seed", help="Seed of init, shuffling and augmentation."),
+    device: str = typer.Option(_c("device"), "--device", help="auto | cpu | cuda | cuda:N"),
+    fresh: bool = typer.Option(
+        _c("fresh"), "--fresh", help="Discard an earlier training in --out."),
 ) -> None:
     """Train an image classifier on split=train, early-stop on val, answer SPLITS into RUN/.
 
@@ -52,7 +74,6 @@ def classifier_command(
 
     from medvqa.models import resolve_device
     from medvqa.train import (
-        ClassifierConfig,
         EpochProgress,
         predict_splits,
         supervised_spec,
@@ -62,7 +83,7 @@ def classifier_command(
     config = ClassifierConfig(
         bench_dir=bench, out_dir=out, arch=arch, heads=heads, weights=weights, backbone=backbone,
         epochs=epochs, patience=patience, batch_size=batch_size, lr=lr, image_size=image_size,
-        seed=seed, device=device, splits=_splits(splits) or ("test",), fresh=fresh)
+        seed=seed, device=device, splits=_splits(splits) or _c("splits"), fresh=fresh)
     console = Console(stderr=True, highlight=False)
     with EpochProgress(console, epochs) as bar:
         result = train_classifier(config, bar.update)
@@ -88,22 +109,25 @@ def lora_command(
     bench: Path = typer.Argument(..., help="Benchmark folder with a train split."),
     model: str = typer.Option(..., "--model", "-m", help="hf:PATH_OR_ID of the base model."),
     out: Path = typer.Option(..., "--out", "-o", help="Folder for the adapter(s)."),
-    target: str = typer.Option("answer", "--target", help="answer | answer+explanation"),
-    by: str = typer.Option("", "--by", help="question_type: one adapter per question type."),
-    rank: int = typer.Option(8, "--r", min=1, help="LoRA rank (MammoVQA: 8)."),
-    alpha: int = typer.Option(8, "--alpha", help="LoRA alpha (MammoVQA: 8)."),
-    dropout: float = typer.Option(0.05, "--dropout", help="LoRA dropout (MammoVQA: 0.05)."),
-    epochs: int = typer.Option(1, "--epochs", min=1, help="Epochs (MammoVQA: 1)."),
-    max_steps: int = typer.Option(0, "--max-steps", min=0, help="Stop after N steps (0 = all)."),
-    batch_size: int = typer.Option(16, "--batch-size", min=1, help="Batch (MammoVQA: 16)."),
-    lr: float = typer.Option(2e-5, "--lr", help="Learning rate (MammoVQA: 2e-5)."),
-    target_modules: str = typer.Option("", "--target-modules",
+    target: str = typer.Option(_l("target"), "--target", help="answer | answer+explanation"),
+    by: str = typer.Option(_l("by"), "--by", help="question_type: one adapter per question type."),
+    rank: int = typer.Option(_l("r"), "--r", min=1, help="LoRA rank (MammoVQA: 8)."),
+    alpha: int = typer.Option(_l("alpha"), "--alpha", help="LoRA alpha (MammoVQA: 8)."),
+    dropout: float = typer.Option(
+        _l("dropout"), "--dropout", help="LoRA dropout (MammoVQA: 0.05)."),
+    epochs: int = typer.Option(_l("epochs"), "--epochs", min=1, help="Epochs (MammoVQA: 1)."),
+    max_steps: int = typer.Option(
+        _l("max_steps"), "--max-steps", min=0, help="Stop after N steps (0 = all)."),
+    batch_size: int = typer.Option(
+        _l("batch_size"), "--batch-size", min=1, help="Batch (MammoVQA: 16)."),
+    lr: float = typer.Option(_l("lr"), "--lr", help="Learning rate (MammoVQA: 2e-5)."),
+    target_modules: str = typer.Option(",".join(_l("target_modules")), "--target-modules",
                                        help="Comma-separated module names (default: peft's)."),
-    split: str = typer.Option("train", "--split", help="Split to train on."),
-    limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N items."),
-    seed: int = typer.Option(0, "--seed", help="Seed of LoRA init and shuffling."),
-    device: str = typer.Option("auto", "--device", help="auto | cpu | cuda | cuda:N"),
-    bf16: bool = typer.Option(False, "--bf16", help="Train in bfloat16 (GPUs)."),
+    split: str = typer.Option(_l("split"), "--split", help="Split to train on."),
+    limit: int | None = typer.Option(_l("limit"), "--limit", min=1, help="Only the first N items."),
+    seed: int = typer.Option(_l("seed"), "--seed", help="Seed of LoRA init and shuffling."),
+    device: str = typer.Option(_l("device"), "--device", help="auto | cpu | cuda | cuda:N"),
+    bf16: bool = typer.Option(_l("bf16"), "--bf16", help="Train in bfloat16 (GPUs)."),
 ) -> None:
     """LoRA fine-tuning (peft) with loss on the answer tokens only; saves the adapter(s).
 
@@ -113,7 +137,7 @@ def lora_command(
     """
     from rich.console import Console
 
-    from medvqa.train import LoraTrainConfig, train_lora
+    from medvqa.train import train_lora
 
     config = LoraTrainConfig(
         bench_dir=bench, model=model, out_dir=out, target=target, by=by, r=rank, alpha=alpha,

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from medvqa.builders import BenchWriter
+from medvqa.curate._guessable_config import GuessableConfig
 from medvqa.errors import BadInputError
 from medvqa.schema import (
     BENCHMARK_FILE,
@@ -24,32 +25,6 @@ from medvqa.schema import (
     Item,
     read_jsonl,
 )
-
-
-@dataclass
-class GuessableConfig:
-    """One guessability filter pass.
-
-    Attributes:
-        bench: benchmark to filter.
-        out: filtered benchmark to write (must differ from ``bench``).
-        models: model specs (``random``, ``frequent``, ``openai:…``).
-        min_correct: drop items at least this many models answer correctly.
-        seed: seed of random baselines.
-        cache_path: SQLite cache shared with runs (None: no cache).
-        prompt_template: template the text-only prompt is rendered with.
-        force: replace a benchmark already at ``out`` (else refused, exit 2).
-
-    """
-
-    bench: Path
-    out: Path
-    models: list[str]
-    min_correct: int
-    seed: int = 0
-    cache_path: Path | None = None
-    prompt_template: str = "default"
-    force: bool = False
 
 
 @dataclass

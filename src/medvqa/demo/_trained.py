@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from medvqa.train._presets import FAST_CNN, ClassifierPreset
+from medvqa.train import FAST_CNN, ClassifierPreset
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ otherwise it is run now (images hashed, no ``--against``, no runs).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 
 from medvqa._markdown import md_escape, md_paragraphs, md_url
@@ -50,6 +50,7 @@ class CardConfig:
     """
 
     bench: Path
+    _: KW_ONLY
     out: Path | None = None
     audit: Path | None = None
 

@@ -11,7 +11,7 @@ prints it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 
 from medvqa._registry import Entry, Registry
@@ -36,6 +36,7 @@ class ExportConfig:
 
     bench: Path
     out: Path
+    _: KW_ONLY
     splits: tuple[str, ...] = ()
     template: str = "default"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,6 +35,7 @@ class PredictionsImport:
     source: Path
     bench: Path
     out: Path
+    _: KW_ONLY
     condition: str = CLEAN
     split: str = ""
 

@@ -27,9 +27,10 @@ if TYPE_CHECKING:
         review_flags,
         write_flagged,
     )
+    from medvqa.irt._grade import Grader
     from medvqa.irt._load import bank_of, load_calibration
     from medvqa.irt._matrix import MIN_MODELS, ResponseMatrix, ZooModel, read_matrix
-    from medvqa.irt._model import IRT_MODELS, ItemBank
+    from medvqa.irt._model import IRT_MODELS, ItemBank, sigmoid
     from medvqa.irt._quality import ItemSignals, item_signals
     from medvqa.irt._session import (
         AccuracyEstimate,
@@ -78,6 +79,8 @@ _WHERE: dict[str, str] = {
     "correctness": "_simulate",
     "simulate_choices": "_simulate",
     "simulate_items": "_simulate",
+    "Grader": "_grade",
+    "sigmoid": "_model",
 }
 
 __all__ = [
@@ -113,6 +116,8 @@ __all__ = [
     "correctness",
     "simulate_choices",
     "simulate_items",
+    "Grader",
+    "sigmoid",
 ]
 
 __getattr__, __dir__ = lazy_exports(__name__, _WHERE, globals())

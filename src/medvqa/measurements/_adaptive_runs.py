@@ -28,8 +28,7 @@ def make_runs(tmp: Path, data: Path, quick: bool, seed: int) -> tuple[Path, list
     from medvqa.recipes import BuildConfig, build_benchmark
     from medvqa.run import RunConfig, run_benchmark
     from medvqa.score import ScoreConfig, score_run
-    from medvqa.train import ClassifierConfig, supervised_spec, train_classifier
-    from medvqa.train._presets import FAST_CNN
+    from medvqa.train import FAST_CNN, ClassifierConfig, supervised_spec, train_classifier
 
     bench = tmp / RECIPE
     build_benchmark(BuildConfig(RECIPE, bench, seed=seed, data_root=data))

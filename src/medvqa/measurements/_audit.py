@@ -25,9 +25,13 @@ from pathlib import Path
 
 import numpy as np
 
-from medvqa.benchmark.audit._collection import ImageTable, hash_files
-from medvqa.benchmark.audit._hashing import CORNER_NAMES, NEAR_THRESHOLD
-from medvqa.benchmark.audit._near import near_duplicates
+from medvqa.benchmark.audit import (
+    CORNER_NAMES,
+    NEAR_THRESHOLD,
+    ImageTable,
+    hash_files,
+    near_duplicates,
+)
 from medvqa.measurements._audit_quality import (
     RECALL_TARGET,
     VARIANTS,
@@ -45,7 +49,7 @@ A = "audit"
 
 
 def _data_root() -> Path | None:
-    from medvqa.sources._sample_data import sample_data_roots
+    from medvqa.sources import sample_data_roots
 
     return next(iter(sample_data_roots()), None)
 
@@ -131,7 +135,7 @@ def _at_limits(n: int = 2_000, seed: int = 0) -> float:
     Their hashes differ in exactly 14 / 14 / 12 bits spread at random (the fine hashes
     agree): the bit-sampling search's worst case.
     """
-    from medvqa.benchmark.audit._hashing import COLUMN_LIMIT
+    from medvqa.benchmark.audit import COLUMN_LIMIT
 
     rng = np.random.default_rng(seed)
     first = synthetic_table(n, seed)

@@ -25,11 +25,17 @@ from pathlib import Path
 
 import numpy as np
 
-from medvqa.benchmark.audit import Fingerprint, Thresholds, fingerprint
-from medvqa.benchmark.audit._collection import IMAGE_SUFFIXES, ImageTable
-from medvqa.benchmark.audit._hashing import COLUMN_LIMIT, words64
-from medvqa.benchmark.audit._index import popcount
-from medvqa.benchmark.audit._near import near_duplicates
+from medvqa.benchmark.audit import (
+    COLUMN_LIMIT,
+    IMAGE_SUFFIXES,
+    Fingerprint,
+    ImageTable,
+    Thresholds,
+    fingerprint,
+    near_duplicates,
+    popcount,
+    words64,
+)
 from medvqa.rng import rng_for
 
 #: The off-centre 5 % crops: which sides each cuts (left, top, right, bottom: 1 cut).

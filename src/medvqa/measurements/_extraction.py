@@ -89,8 +89,7 @@ def rule_figures(rows: list[dict[str, Any]], parsed: list[Any]) -> list[BenchFig
 
 def hostile_figures() -> list[BenchFigure]:
     """The slowest strict decision on the hostile responses (target: at most 50 ms each)."""
-    from medvqa.reading import clear_caches, make_parser
-    from medvqa.reading._hostile import hostile_responses
+    from medvqa.reading import clear_caches, hostile_responses, make_parser
 
     parser = make_parser("strict")
     options = {"A": "Pleural effusion", "B": "Pneumothorax", "C": "Normal"}

@@ -46,7 +46,7 @@ def bench_hardening(quick: bool) -> list[BenchFigure]:
     """Image check per image (fast and thorough), and the selection scan per 100,000 items."""
     from medvqa.benchmark import decoded_mime
     from medvqa.measurements._runner import write_synthetic_bench
-    from medvqa.run._selection import ItemSelection, scan_selection
+    from medvqa.run import ItemSelection, scan_selection
 
     rounds = 10 if quick else 50
     figures = []

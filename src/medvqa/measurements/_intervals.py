@@ -46,21 +46,20 @@ import numpy as np
 from medvqa.measurements._figure import BenchFigure
 from medvqa.measurements._intervals_exact import exact_paired, exact_weighted
 from medvqa.rng import rng_for
-from medvqa.stats._intervals import (
+from medvqa.stats import (
     BOOTSTRAP_MIN_UNITS,
-    UnitSums,
-    bootstrap_mask,
-    rate_bounds,
-    score_bounds,
-    wilson_bounds,
-)
-from medvqa.stats._paired_interval import (
     PairedSums,
+    UnitSums,
+    WeightedSums,
+    bootstrap_mask,
     newcombe_bounds,
     paired_bounds,
+    rate_bounds,
+    score_bounds,
     tango_bounds,
+    weighted_bounds,
+    wilson_bounds,
 )
-from medvqa.stats._weighted_interval import WeightedSums, weighted_bounds
 
 #: Set sizes simulated.
 N_GRID = (5, 10, 20, 30, 50, 100, 300)

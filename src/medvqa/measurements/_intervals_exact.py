@@ -13,9 +13,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from medvqa.stats._intervals import BOOTSTRAP_MIN_UNITS
-from medvqa.stats._paired_interval import PairedSums, paired_bounds
-from medvqa.stats._weighted_interval import WeightedSums, weighted_bounds
+from medvqa.stats import (
+    BOOTSTRAP_MIN_UNITS,
+    PairedSums,
+    WeightedSums,
+    paired_bounds,
+    weighted_bounds,
+)
 
 
 class ExactCoverage(NamedTuple):

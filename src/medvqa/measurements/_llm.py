@@ -17,7 +17,7 @@ from medvqa.measurements._figure import BenchFigure
 
 
 def _captions(n: int) -> list[str]:
-    from medvqa.curate.llm._texts import resource_path
+    from medvqa.curate.llm import resource_path
 
     with resource_path("captions", "ir_labelled_sample.csv").open(newline="") as fh:
         rows = [r["caption"] for r in csv.DictReader(fh) if r["label"] == "1"]
@@ -46,10 +46,15 @@ def _throughput(n: int, batch_size: int, max_tokens: int) -> float:
 
 def _yield(n: int, constrain: bool) -> tuple[float, float]:
     """(fraction of replies that are JSON, fraction that validate as items) for ``n`` captions."""
-    from medvqa.curate.llm._generate import generate_structured
-    from medvqa.curate.llm._jsontext import extract_json
-    from medvqa.curate.llm._qa import load_fewshot, parse_qa, qa_json_schema, qa_tasks
-    from medvqa.curate.llm._texts import TextRecord
+    from medvqa.curate.llm import (
+        TextRecord,
+        extract_json,
+        generate_structured,
+        load_fewshot,
+        parse_qa,
+        qa_json_schema,
+        qa_tasks,
+    )
     from medvqa.models import LLMSettings
 
     records = [TextRecord(f"c{i}", c, "bench") for i, c in enumerate(_captions(n))]
@@ -70,7 +75,7 @@ def _yield(n: int, constrain: bool) -> tuple[float, float]:
 
 def bench_llm(quick: bool) -> list[BenchFigure]:
     """SmolLM2 generations/s batched vs unbatched; valid-JSON yield with and without constraint."""
-    from medvqa.models._hf_local import load_local_lm, smollm2_location
+    from medvqa.models import load_local_lm, smollm2_location
 
     folder, gguf = smollm2_location()
     loaded = load_local_lm(str(folder), gguf)  # once per process: load_s is when it happened

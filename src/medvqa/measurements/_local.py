@@ -107,7 +107,7 @@ def _random_model(shape: str, device: str, dtype: str) -> tuple[Any, Any, int]:
     name a LLaVA one (:data:`medvqa.testing._random_vlm.SHAPES`).
     """
     if shape.startswith("qwen2vl-"):
-        from medvqa.testing._random_qwen2vl import SIDE, random_qwen2vl
+        from medvqa.testing import SIDE, random_qwen2vl
 
         processor, model = random_qwen2vl(shape.removeprefix("qwen2vl-"), device=device,
                                           dtype=dtype)
@@ -128,14 +128,17 @@ def hf_vs_generate(shape: str, device: str, dtype: str, batches: tuple[int, ...]
     import torch
     from PIL import Image
 
-    from medvqa.models import ModelConfig
-    from medvqa.models._hf_device import resolve_placement, supports_static_cache
-    from medvqa.models._hf_vlm import (
-        _LOADED,
+    from medvqa.models import (
         GROUP_WINDOW,
         LoadedVLM,
         LocalVLM,
+        ModelConfig,
         chat_messages,
+        resolve_placement,
+        supports_static_cache,
+    )
+    from medvqa.models import (
+        LOADED_VLMS as _LOADED,
     )
 
     processor, model, side = _random_model(shape, device, dtype)
@@ -195,7 +198,7 @@ def bench_gpu(quick: bool) -> list[BenchFigure]:
     """Random 2B VLMs on cuda:0 in bfloat16: hf backend vs plain generate, batch 1 and 16."""
     import torch
 
-    from medvqa.testing._random_qwen2vl import NeedsTorchvisionError
+    from medvqa.testing import NeedsTorchvisionError
 
     if not torch.cuda.is_available():
         raise NoGPUError("no CUDA GPU visible to torch")

@@ -38,8 +38,7 @@ def bench_ray(quick: bool) -> list[BenchFigure]:
     from medvqa.measurements._conditions import RUN_CONDITIONS
     from medvqa.measurements._runner import timed_run, write_synthetic_bench
     from medvqa.models import ModelConfig
-    from medvqa.run import RunConfig
-    from medvqa.run._ray import RayBackend, RayOptions
+    from medvqa.run import RayBackend, RayOptions, RunConfig
     from medvqa.testing import ChatServerProcess
 
     ray = optional_import("ray", "'medvqa[ray]'")

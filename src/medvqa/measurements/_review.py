@@ -111,8 +111,7 @@ def _reviewer(url: str, token: str, n: int, index: int, lat: list[float],
 def run_load(bench: Path, db: str, reviewers: int, per_reviewer: int,
              backend: str) -> LoadResult:
     """Serve ``bench`` from a child process and drive it with ``reviewers`` threads."""
-    from medvqa.review import ReviewStore, load_bench
-    from medvqa.review._server import free_port
+    from medvqa.review import ReviewStore, free_port, load_bench
 
     b = load_bench(bench)
     store = ReviewStore(db)

@@ -214,7 +214,7 @@ def write_zoo(root: Path, scored: Path, models: int = 12) -> list[Path]:
     """
     from medvqa.conditions import describe
     from medvqa.schema import RunInfo, read_json
-    from medvqa.score._provenance import run_identity
+    from medvqa.score import run_identity
 
     metrics = json.loads((scored / "metrics.json").read_text())
     info = read_json(scored / "run.json", RunInfo)

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from medvqa.measurements._figure import BenchFigure
-from medvqa.train._presets import FAST_CNN
+from medvqa.train import FAST_CNN
 
 #: Fundus datasets first; RetinaMNIST is the shipped fundus set large enough to learn from.
 ACCURACY_RECIPES = ("idrid_dr_grade", "lc25000_lung", "retinamnist_dr_grade")

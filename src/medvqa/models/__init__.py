@@ -32,7 +32,6 @@ from medvqa.models._base import (
 )
 from medvqa.models._load import load_model
 from medvqa.models._rate_limit import RateLimiter, estimate_tokens
-from medvqa.models._reasoning import strip_thinking
 from medvqa.models._retry import RetryPolicy
 from medvqa.models._settings import LLMSettings, structured_output
 from medvqa.models._spec import (
@@ -57,17 +56,45 @@ if TYPE_CHECKING:
         acomplete,
         complete,
         complete_requests,
+        load_backend,
     )
-    from medvqa.models._endpoint import missing_key_problem
+    from medvqa.models._endpoint import missing_key_problem, redact_url_query
     from medvqa.models._first_use import StartOnFirstUse
     from medvqa.models._hf_device import (
         ATTENTION,
         DEVICES,
         DTYPES,
         check_placement_flags,
+        placement_problem,
         resolve_device,
+        resolve_placement,
+        supports_static_cache,
+    )
+    from medvqa.models._hf_local import load_local_lm, smollm2_location
+    from medvqa.models._hf_vlm import (
+        GROUP_WINDOW,
+        LOADED_VLMS,
+        LoadedVLM,
+        LocalVLM,
+        chat_messages,
+        is_vision_checkpoint,
     )
     from medvqa.models._serve import Server, launch_argv, start_server
+    from medvqa.models._supervised import (
+        CARD_FILE,
+        CLASSIFIER_DIR,
+        WEIGHTS_FILE,
+        ClassifierCard,
+        norm_text,
+    )
+    from medvqa.models._vision_nets import (
+        ARCHS,
+        build_net,
+        decode_image,
+        load_trunk_weights,
+        to_tensor,
+    )
+    from medvqa.models._weights import readable_weights
 
 _LAZY: dict[str, str] = {
     "ATTENTION": "_hf_device",
@@ -90,6 +117,30 @@ _LAZY: dict[str, str] = {
     "acomplete": "_complete",
     "complete": "_complete",
     "complete_requests": "_complete",
+    "load_backend": "_complete",
+    "redact_url_query": "_endpoint",
+    "placement_problem": "_hf_device",
+    "resolve_placement": "_hf_device",
+    "supports_static_cache": "_hf_device",
+    "load_local_lm": "_hf_local",
+    "smollm2_location": "_hf_local",
+    "GROUP_WINDOW": "_hf_vlm",
+    "LOADED_VLMS": "_hf_vlm",
+    "LoadedVLM": "_hf_vlm",
+    "LocalVLM": "_hf_vlm",
+    "chat_messages": "_hf_vlm",
+    "is_vision_checkpoint": "_hf_vlm",
+    "CARD_FILE": "_supervised",
+    "CLASSIFIER_DIR": "_supervised",
+    "ClassifierCard": "_supervised",
+    "WEIGHTS_FILE": "_supervised",
+    "norm_text": "_supervised",
+    "ARCHS": "_vision_nets",
+    "build_net": "_vision_nets",
+    "decode_image": "_vision_nets",
+    "load_trunk_weights": "_vision_nets",
+    "to_tensor": "_vision_nets",
+    "readable_weights": "_weights",
 }
 
 __all__ = [
@@ -135,9 +186,32 @@ __all__ = [
     "open_cache_db",
     "parse_model_spec",
     "request_key",
-    "strip_thinking",
     "structured_extra",
     "structured_output",
+    "load_backend",
+    "redact_url_query",
+    "placement_problem",
+    "resolve_placement",
+    "supports_static_cache",
+    "load_local_lm",
+    "smollm2_location",
+    "GROUP_WINDOW",
+    "LOADED_VLMS",
+    "LoadedVLM",
+    "LocalVLM",
+    "chat_messages",
+    "is_vision_checkpoint",
+    "CARD_FILE",
+    "CLASSIFIER_DIR",
+    "ClassifierCard",
+    "WEIGHTS_FILE",
+    "norm_text",
+    "ARCHS",
+    "build_net",
+    "decode_image",
+    "load_trunk_weights",
+    "to_tensor",
+    "readable_weights",
 ]
 
 

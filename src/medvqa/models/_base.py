@@ -11,10 +11,10 @@ names the URL).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from medvqa.benchmark._images import ImageInput
+from medvqa.benchmark import ImageInput
 from medvqa.errors import (  # noqa: F401  (re-exported by medvqa.models)
     EndpointAuthError,
     EndpointUnreachableError,
@@ -90,6 +90,7 @@ class ModelConfig:
     """
 
     spec: str
+    _: KW_ONLY
     api_key_env: str = ""
     temperature: float = 0.0
     max_tokens: int = 64

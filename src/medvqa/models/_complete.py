@@ -382,7 +382,7 @@ def complete(
     )
 
     async def go() -> list[GenerateResponse]:
-        model = backend if backend is not None else _load(config, None)
+        model = backend if backend is not None else load_backend(config, None)
         cache = ResponseCache(cache_path) if cache_path is not None else None
         try:
             try:
@@ -405,7 +405,7 @@ def complete(
     return asyncio.run(go())
 
 
-def _load(config: ModelConfig, bench_dir: Path | None) -> ModelBackend:
+def load_backend(config: ModelConfig, bench_dir: Path | None) -> ModelBackend:
     """``medvqa.models.load_model``, with spec errors turned into BadInputError."""
     from medvqa.models._endpoint import redact_secrets
     from medvqa.models._load import load_model

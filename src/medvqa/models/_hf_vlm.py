@@ -40,7 +40,8 @@ from medvqa.models._weights import readable_weights
 
 log = logging.getLogger(__name__)
 _LOCK = threading.Lock()
-_LOADED: dict[tuple[str, Placement, str], LoadedVLM] = {}
+#: The loaded models, keyed by (path, placement, adapter): each is loaded once per process.
+LOADED_VLMS: dict[tuple[str, Placement, str], LoadedVLM] = {}
 
 #: Requests taken per call, as a multiple of ``batch_size``, to group by prompt length.
 GROUP_WINDOW = 4
@@ -79,7 +80,7 @@ def load_vlm(path: str, placement: Placement | None = None, adapter: str = "") -
     placement = placement or Placement("cpu", "float32")
     key = (path, placement, adapter)
     with _LOCK:
-        if key not in _LOADED:
+        if key not in LOADED_VLMS:
             from transformers import AutoModelForImageTextToText, AutoProcessor
             from transformers.utils import logging as hf_logging
 
@@ -101,9 +102,9 @@ def load_vlm(path: str, placement: Placement | None = None, adapter: str = "") -
                 cache = "dynamic"
             loaded = LoadedVLM(processor, model, time.perf_counter() - t0)
             loaded.state["cache"] = cache
-            _LOADED[key] = loaded
+            LOADED_VLMS[key] = loaded
             log.info("loaded %s on %s in %.1f s", path, placement.device, loaded.load_s)
-        return _LOADED[key]
+        return LOADED_VLMS[key]
 
 
 def chat_messages(request: GenerateRequest) -> list[dict[str, Any]]:

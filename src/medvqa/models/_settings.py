@@ -7,7 +7,7 @@ reply-repair rounds of structured calls, the local-only guard) and turns itself 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,7 @@ class LLMSettings:
     """
 
     model: str = "smollm2"
+    _: KW_ONLY
     cache_path: Path | None = None
     max_tokens: int = 256
     temperature: float = 0.0

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
         rescue,
     )
     from medvqa.reading._extract_prompt import ExtractPrompt, load_extract_prompt
+    from medvqa.reading._hostile import hostile_responses
     from medvqa.reading._locate import set_aside_reasoning, without_reasoning
     from medvqa.reading._native import compiled_rules
     from medvqa.reading._open import (
@@ -113,6 +114,7 @@ _WHERE: dict[str, str] = {
     "STYLES": "_registry",
     "clear_caches": "_registry",
     "make_parser": "_registry",
+    "hostile_responses": "_hostile",
 }
 
 
@@ -161,6 +163,7 @@ __all__ = [
     "set_aside_reasoning",
     "token_f1",
     "without_reasoning",
+    "hostile_responses",
 ]
 
 

@@ -5,7 +5,7 @@ A light module (no builder is imported), so the command line reads its defaults 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 
 
@@ -31,6 +31,7 @@ class BuildConfig:
 
     recipe: str
     out: Path
+    _: KW_ONLY
     seed: int = 0
     data_root: Path | None = None
     strict: bool = False

@@ -7,7 +7,7 @@ start-up); the builders are imported by the functions.
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -41,6 +41,7 @@ class ImportConfig:
     format: str
     source: Path
     out: Path
+    _: KW_ONLY
     images: Path | None = None
     options: dict[str, str] = field(default_factory=dict)
     name: str = ""

@@ -38,8 +38,7 @@ from medvqa.schema import (
     SourceInfo,
     dump_line,
 )
-from medvqa.sources import Problem, Problems
-from medvqa.sources._sample_data import find_data_root
+from medvqa.sources import Problem, Problems, find_data_root
 
 log = logging.getLogger(__name__)
 

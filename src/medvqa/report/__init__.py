@@ -1,7 +1,8 @@
 """Reports: HTML and Markdown from scored runs."""
 
 from medvqa.report._audit_html import AuditReportConfig, render_audit_html, write_audit_report
-from medvqa.report._console import print_metrics
+from medvqa.report._console import fitted_table, print_metrics, say
+from medvqa.report._items_page import item_files
 from medvqa.report._loaded import LoadedRun, load_run
 from medvqa.report._render import render_html, render_markdown, write_report
 from medvqa.report._report import BenchmarkSection, build_sections
@@ -18,4 +19,7 @@ __all__ = [
     "render_markdown",
     "write_audit_report",
     "write_report",
+    "fitted_table",
+    "say",
+    "item_files",
 ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import base64
 import io
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 
 from medvqa._resources import shipped_text
@@ -67,6 +67,7 @@ class AuditReportConfig:
 
     audit: AuditConfig
     out: Path
+    _: KW_ONLY
     html: Path | None = None
 
 

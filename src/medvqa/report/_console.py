@@ -17,8 +17,7 @@ from rich.text import Text
 from medvqa.models import display_name
 from medvqa.report._reading import audit_lines, reader_columns, reader_header, reader_rows
 from medvqa.schema import RUN_FILE, MetricsFile, MetricValue, RunInfo, read_json
-from medvqa.score._metric_table import Metric, metric_names
-from medvqa.score._power import power_line
+from medvqa.score import Metric, metric_names, power_line
 from medvqa.stats import METHOD_TAG, METHOD_TEXT
 
 #: A figure resting on fewer resampling units (items, or cases when they repeat) is marked.

@@ -193,7 +193,7 @@ class _Why:
     def __init__(self, style: str, seed: int):
         from medvqa.conditions import get_condition
         from medvqa.reading import REASONS, make_parser
-        from medvqa.score._reading import choice_style
+        from medvqa.score import choice_style
 
         self.style, self.seed = style, seed
         self.parsers: dict[tuple[str, str], Any] = {}

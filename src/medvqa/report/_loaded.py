@@ -14,7 +14,7 @@ from pathlib import Path
 from medvqa.errors import BadInputError
 from medvqa.report._console import shown_name
 from medvqa.schema import METRICS_FILE, RUN_FILE, MetricsFile, RunInfo, read_json
-from medvqa.score._provenance import require_fresh
+from medvqa.score import require_fresh
 
 __all__ = ["LoadedRun", "load_run", "load_runs", "named_apart"]
 

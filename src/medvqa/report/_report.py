@@ -33,8 +33,7 @@ from medvqa.report._reading import audit_cell, reader_columns, reader_header, re
 from medvqa.schema import (
     ConditionMetrics,
 )
-from medvqa.score._metric_table import metric_names
-from medvqa.score._power import pooled_power, power_note
+from medvqa.score import metric_names, pooled_power, power_note
 from medvqa.stats import RULE_TEXT
 
 # The leaderboard's metric columns: the registry's rows with report=True.

@@ -10,17 +10,56 @@ read differently) for clinicians to read, ``export-adjudication`` writes what th
 The web parts need the ``review`` extra (``pip install 'medvqa[review]'``).
 """
 
-from medvqa.review._app import AppConfig, create_app
-from medvqa.review._audit_queue import AdjudicateConfig, Queued, queue_run
-from medvqa.review._audit_store import AuditStore, resolve_reading
-from medvqa.review._bench import ReviewBench, load_bench
-from medvqa.review._criteria import REASONS, ROLES, VERDICTS, keeps
-from medvqa.review._db import Database, db_url
-from medvqa.review._exam import exam_items, run_slug, write_exam_run
-from medvqa.review._export import ExportResult, export_reviewed
-from medvqa.review._resolve import Final, resolve, resolve_all
-from medvqa.review._stats import StatsConfig, review_stats
-from medvqa.review._store import Decision, Reviewer, ReviewStore, Session
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from medvqa._lazy import lazy_exports
+from medvqa.review._config import AdjudicateConfig, AppConfig, StatsConfig
+
+if TYPE_CHECKING:
+    from medvqa.review._app import create_app
+    from medvqa.review._audit_queue import Queued, queue_run
+    from medvqa.review._audit_store import AuditStore, resolve_reading
+    from medvqa.review._bench import ReviewBench, load_bench
+    from medvqa.review._criteria import REASONS, ROLES, VERDICTS, keeps
+    from medvqa.review._db import Database, db_url
+    from medvqa.review._exam import exam_items, run_slug, write_exam_run
+    from medvqa.review._export import ExportResult, export_reviewed
+    from medvqa.review._resolve import Final, resolve, resolve_all
+    from medvqa.review._server import free_port
+    from medvqa.review._stats import review_stats
+    from medvqa.review._store import Decision, Reviewer, ReviewStore, Session
+
+_WHERE: dict[str, str] = {
+    "AuditStore": "_audit_store",
+    "Database": "_db",
+    "Decision": "_store",
+    "ExportResult": "_export",
+    "Final": "_resolve",
+    "Queued": "_audit_queue",
+    "REASONS": "_criteria",
+    "ROLES": "_criteria",
+    "ReviewBench": "_bench",
+    "ReviewStore": "_store",
+    "Reviewer": "_store",
+    "Session": "_store",
+    "VERDICTS": "_criteria",
+    "create_app": "_app",
+    "db_url": "_db",
+    "exam_items": "_exam",
+    "export_reviewed": "_export",
+    "free_port": "_server",
+    "keeps": "_criteria",
+    "load_bench": "_bench",
+    "queue_run": "_audit_queue",
+    "resolve": "_resolve",
+    "resolve_all": "_resolve",
+    "resolve_reading": "_audit_store",
+    "review_stats": "_stats",
+    "run_slug": "_exam",
+    "write_exam_run": "_exam",
+}
 
 __all__ = [
     "AdjudicateConfig",
@@ -52,4 +91,8 @@ __all__ = [
     "review_stats",
     "run_slug",
     "write_exam_run",
+    "free_port",
 ]
+
+
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE, globals())

@@ -28,6 +28,7 @@ from medvqa.conditions import baseline_of, get_condition
 from medvqa.errors import BadInputError
 from medvqa.review._audit_store import AuditStore, QueuedEntry
 from medvqa.review._bench import ReviewBench
+from medvqa.review._config import AdjudicateConfig
 from medvqa.rng import rng_for
 from medvqa.schema import (
     PREDICTIONS_FILE,
@@ -49,30 +50,6 @@ from medvqa.stats import allocate, draw_stratified
 
 #: Every prediction two styles read differently (written by ``medvqa score --styles``).
 DISAGREEMENTS_FILE = "style_disagreements.jsonl"
-
-
-@dataclass(frozen=True)
-class AdjudicateConfig:
-    """Settings of ``medvqa review adjudicate`` (built by the command line).
-
-    Attributes:
-        sample: responses to sample per run and condition.
-        seed: seed of the draw and of the serving order.
-        readers: human readers wanted per response (2 measures their agreement, κ).
-        conditions: conditions to audit; empty: each run's baseline (``clean``).
-    """
-
-    sample: int = 200
-    seed: int = 0
-    readers: int = 1
-    conditions: tuple[str, ...] = ()
-
-    def __post_init__(self) -> None:
-        """Refuse a sample below 1 and a reader count outside 1–5."""
-        if self.sample < 1:
-            raise BadInputError(f"--sample {self.sample}: draw at least 1 response")
-        if not 1 <= self.readers <= 5:
-            raise BadInputError(f"--readers {self.readers}: 1 to 5 readers a response")
 
 
 @dataclass

@@ -7,12 +7,12 @@ Content-Security-Policy allows scripts only from the app itself.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from medvqa._optional import optional_import
 from medvqa.review._bench import ReviewBench, load_bench
+from medvqa.review._config import AppConfig
 from medvqa.review._security import LoginLimiter
 from medvqa.review._store import Reviewer, ReviewStore, Session
 
@@ -21,32 +21,6 @@ COOKIE = "medvqa_review"
 PRE_COOKIE = "medvqa_login_csrf"
 CSP = ("default-src 'self'; img-src 'self' data: blob:; script-src 'self'; style-src 'self'; "
        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
-
-
-@dataclass
-class AppConfig:
-    """Settings of one app instance (built by the CLI).
-
-    Attributes:
-        benches: BENCH/ folders served.
-        db: SQLite path or ``postgresql://`` URL.
-        per_item: independent reviews each item should get.
-        session_ttl_s: seconds a login lasts.
-        exam_split: when set, the home page offers only the exam on this split.
-        runs_dir: where a finished exam writes its RUN/ (None: not written by the app).
-        login_attempts: failed logins allowed per client per minute.
-        secure_cookies: mark cookies Secure (behind HTTPS).
-    """
-
-    benches: list[Path]
-    db: str
-    per_item: int = 2
-    session_ttl_s: float = 8 * 3600
-    exam_split: str | None = None
-    runs_dir: Path | None = None
-    login_attempts: int = 5
-    secure_cookies: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class AppState:

@@ -19,7 +19,6 @@ be trusted on the next batch.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -27,19 +26,10 @@ import numpy as np
 from medvqa.review._agreement import agreement_block, bootstrap_ci, cohen, kripp, pairwise_cohen
 from medvqa.review._audit_store import AuditStore
 from medvqa.review._bench import ReviewBench
+from medvqa.review._config import StatsConfig
 from medvqa.review._criteria import REASONS, VERDICTS, keeps
 from medvqa.review._resolve import Final, resolve_all
 from medvqa.review._store import Decision, ReviewStore
-
-
-@dataclass(frozen=True)
-class StatsConfig:
-    """Settings of ``medvqa review stats``."""
-
-    per_item: int = 2
-    resamples: int = 1000
-    seed: int = 0
-    judge_threshold: int = 4
 
 
 def _matrix(

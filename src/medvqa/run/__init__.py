@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from medvqa.run._many import run_dirs
     from medvqa.run._max_tokens import default_max_tokens
     from medvqa.run._models_file import load_models_file
+    from medvqa.run._ray import RayBackend
     from medvqa.run._request import RunEvents, RunOutcome, check_request, run_models
     from medvqa.run._runner import (
         RunProgress,
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
         arun_benchmark,
         run_benchmark,
     )
+    from medvqa.run._selection import ItemSelection, scan_selection
 
 _WHERE: dict[str, str] = {
     "default_max_tokens": "_max_tokens",
@@ -43,6 +45,9 @@ _WHERE: dict[str, str] = {
     "RunSummary": "_runner",
     "arun_benchmark": "_runner",
     "run_benchmark": "_runner",
+    "RayBackend": "_ray",
+    "ItemSelection": "_selection",
+    "scan_selection": "_selection",
 }
 
 __all__ = [
@@ -64,6 +69,9 @@ __all__ = [
     "RunSummary",
     "arun_benchmark",
     "run_benchmark",
+    "RayBackend",
+    "ItemSelection",
+    "scan_selection",
 ]
 
 

@@ -23,11 +23,11 @@ from medvqa.errors import BadInputError
 from medvqa.irt import (
     AdaptiveSession,
     AdaptiveSettings,
+    Grader,
     ItemBank,
     bank_of,
     load_calibration,
 )
-from medvqa.irt._grade import Grader
 from medvqa.rng import rng_for
 from medvqa.run._config import AdaptiveRun
 from medvqa.run._journal import PredictionJournal

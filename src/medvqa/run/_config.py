@@ -6,11 +6,11 @@ start-up, and states none of them itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 
 from medvqa.benchmark import MAX_IMAGE_PIXELS
-from medvqa.irt._settings import AdaptiveSettings
+from medvqa.irt import AdaptiveSettings
 from medvqa.models import ModelConfig, RetryPolicy
 from medvqa.schema import CLEAN
 
@@ -32,6 +32,7 @@ class AdaptiveRun:
     """
 
     irt: Path
+    _: KW_ONLY
     target_se: float = AdaptiveSettings.target_se
     budget: int | None = AdaptiveSettings.budget
     randomesque: int = AdaptiveSettings.randomesque
@@ -82,6 +83,7 @@ class RunConfig:
     bench_dir: Path
     out_dir: Path
     model: ModelConfig
+    _: KW_ONLY
     prompt: str | None = None
     conditions: list[str] = field(default_factory=lambda: [CLEAN])
     concurrency: int = 16
@@ -116,6 +118,7 @@ class RayOptions:
             HTTP model (0: no limit on the actors, nothing queued ahead).
     """
 
+    _: KW_ONLY
     address: str = ""
     workers: int = 2
     gpus: float = 0.0
@@ -139,6 +142,7 @@ class RunRequest:
     """
 
     config: RunConfig
+    _: KW_ONLY
     models_file: Path | None = None
     executor: str = "local"
     ray: RayOptions = field(default_factory=RayOptions)

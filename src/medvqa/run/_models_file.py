@@ -26,9 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from medvqa._yaml_loader import compose_yaml, load_yaml, read_yaml_text
 from medvqa.errors import BadInputError
-from medvqa.models import ModelConfig, parse_model_spec
-from medvqa.models._endpoint import missing_key_problem
-from medvqa.models._hf_device import placement_problem
+from medvqa.models import ModelConfig, missing_key_problem, parse_model_spec, placement_problem
 
 
 class ModelParameters(BaseModel):

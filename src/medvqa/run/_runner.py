@@ -31,9 +31,15 @@ from medvqa._environment import environment
 from medvqa.benchmark import ImageLoader, PromptError, load_bench_template, load_template
 from medvqa.conditions import Condition, expand_conditions, get_condition
 from medvqa.errors import BadInputError, UsageError
-from medvqa.models import ResponseCache, StartOnFirstUse, display_name
-from medvqa.models._base import EndpointUnreachableError, ModelBackend
-from medvqa.models._complete import RetryPolicy, _load
+from medvqa.models import (
+    EndpointUnreachableError,
+    ModelBackend,
+    ResponseCache,
+    RetryPolicy,
+    StartOnFirstUse,
+    display_name,
+    load_backend,
+)
 from medvqa.run._adaptive import AdaptivePlan
 from medvqa.run._config import RunConfig
 from medvqa.run._journal import PredictionJournal
@@ -218,7 +224,7 @@ async def arun_benchmark(
     started = time.perf_counter()
     bench_dir, out_dir = Path(config.bench_dir), Path(config.out_dir)
     prep = _prepare(config)
-    model = backend if backend is not None else _load(config.model, bench_dir)
+    model = backend if backend is not None else load_backend(config.model, bench_dir)
     text_only = bool(model.info.get("text_only", False))
     info = RunInfo(
         model=model.name,

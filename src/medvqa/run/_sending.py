@@ -24,14 +24,16 @@ from typing import Any
 from medvqa.benchmark import ImageInput, ImageLoader, ImageLoadError, PromptError, render_prompt
 from medvqa.conditions import Condition
 from medvqa.errors import BadInputError
-from medvqa.models import ResponseCache
-from medvqa.models._base import (
+from medvqa.models import (
+    Completion,
     EndpointAuthError,
     EndpointUnreachableError,
     GenerateRequest,
     ModelBackend,
+    ResponseCache,
+    RetryPolicy,
+    complete_requests,
 )
-from medvqa.models._complete import Completion, RetryPolicy, complete_requests
 from medvqa.run._journal import JournalRow, PredictionJournal
 from medvqa.run._selection import ItemSelection
 from medvqa.schema import Item

@@ -98,8 +98,11 @@ if TYPE_CHECKING:
         QuestionType,
         Split,
     )
+    from medvqa.schema._prompt_file import PromptFile, load_prompt_file
 
 _WHERE: dict[str, str] = {
+    "PromptFile": "_prompt_file",
+    "load_prompt_file": "_prompt_file",
     "ADJUDICATION_VERSION": "_audit",
     "READING_VERDICTS": "_audit",
     "STRATA": "_audit",
@@ -177,6 +180,8 @@ _WHERE: dict[str, str] = {
 
 
 __all__ = [
+    "PromptFile",
+    "load_prompt_file",
     "ADJUDICATION_VERSION",
     "READING_VERDICTS",
     "STRATA",

@@ -9,9 +9,10 @@ from medvqa._lazy import lazy_exports
 if TYPE_CHECKING:
     from medvqa.score._config import DEFAULT_AGE_BANDS, ScoreConfig
     from medvqa.score._coverage import missing_lines
-    from medvqa.score._judge import JudgeConfig, JudgeResult, run_judge
+    from medvqa.score._judge import JudgeResult, run_judge
+    from medvqa.score._judge_config import JudgeConfig
     from medvqa.score._judge_prompt import JudgePrompt, load_judge_prompt, parse_verdict
-    from medvqa.score._metric_table import METRICS, Metric
+    from medvqa.score._metric_table import METRICS, Metric, metric_names
     from medvqa.score._metrics import (
         accuracy,
         chance_of_guess,
@@ -26,9 +27,17 @@ if TYPE_CHECKING:
         mcnemar_exact,
         paired_difference,
     )
-    from medvqa.score._power import PowerReport, benchmark_power, power_line
+    from medvqa.score._power import (
+        PowerReport,
+        benchmark_power,
+        pooled_power,
+        power_json,
+        power_line,
+        power_note,
+    )
     from medvqa.score._power_config import ASSUMED_ICC, DEFAULT_DELTA, PowerConfig
-    from medvqa.score._provenance import require_fresh_run
+    from medvqa.score._provenance import require_fresh, require_fresh_run, run_identity
+    from medvqa.score._reading import choice_style
     from medvqa.score._score import ScoreResult, previous_style, refuse_mixed_styles, score_run
     from medvqa.score._subgroups import age_band, subgroup_analysis
 
@@ -42,7 +51,7 @@ _WHERE: dict[str, str] = {
     "require_fresh_run": "_provenance",
     "missing_lines": "_coverage",
     "DEFAULT_AGE_BANDS": "_config",
-    "JudgeConfig": "_judge",
+    "JudgeConfig": "_judge_config",
     "JudgeResult": "_judge",
     "run_judge": "_judge",
     "JudgePrompt": "_judge_prompt",
@@ -67,6 +76,13 @@ _WHERE: dict[str, str] = {
     "refuse_mixed_styles": "_score",
     "age_band": "_subgroups",
     "subgroup_analysis": "_subgroups",
+    "metric_names": "_metric_table",
+    "power_json": "_power",
+    "pooled_power": "_power",
+    "power_note": "_power",
+    "require_fresh": "_provenance",
+    "run_identity": "_provenance",
+    "choice_style": "_reading",
 }
 
 
@@ -105,6 +121,13 @@ __all__ = [
     "subgroup_analysis",
     "valid_accuracy",
     "weighted_accuracy",
+    "metric_names",
+    "power_json",
+    "pooled_power",
+    "power_note",
+    "require_fresh",
+    "run_identity",
+    "choice_style",
 ]
 
 

@@ -6,19 +6,19 @@ start-up and states none of them itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from medvqa.errors import UsageError
-from medvqa.reading._registry import PARSER_SEED, STYLES
+from medvqa.reading import PARSER_SEED, STYLES
 from medvqa.score._by import check_by
 from medvqa.score._checks import check_resamples
 
 if TYPE_CHECKING:
     from medvqa.reading import ExtractConfig
     from medvqa.schema import AdjudicationFile
-    from medvqa.score._judge import JudgeConfig
+    from medvqa.score._judge_config import JudgeConfig
 
 #: Age band edges in years for the subgroup tests (under 18, 18–39, 40–59, 60 and over).
 DEFAULT_AGE_BANDS: tuple[float, ...] = (18, 40, 60)
@@ -60,6 +60,7 @@ class ScoreConfig:
 
     bench_dir: Path
     run_dir: Path
+    _: KW_ONLY
     style: str = "strict"
     by: tuple[str, ...] = ("category", "source", "split")
     seed: int = 0

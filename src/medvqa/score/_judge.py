@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from medvqa.errors import BadInputError
-from medvqa.models import GenerateRequest, LLMSettings, ModelConfig
+from medvqa.models import GenerateRequest, ModelConfig
 from medvqa.schema import Item
+from medvqa.score._judge_config import JudgeConfig
 from medvqa.score._judge_prompt import (
     UNCLASSIFIED,
     JudgePrompt,
@@ -41,44 +42,6 @@ log = logging.getLogger(__name__)
 JUDGE_CONDITION = "failure-judge"
 
 
-#: The judge's reply cap and per-request timeout by default (its reply is two short labels).
-JUDGE_MAX_TOKENS = 48
-JUDGE_TIMEOUT_S = 120.0
-
-
-@dataclass(frozen=True)
-class JudgeConfig:
-    """How the judge is asked.
-
-    Attributes:
-        llm: the judge model and how it is called (the one LLM-call config; judges use
-            :data:`JUDGE_MAX_TOKENS` and :data:`JUDGE_TIMEOUT_S` unless told otherwise).
-        max_items: most candidates asked (None = all).
-        images: send the item's images when the judge backend reads images.
-        prompt_path: another prompt YAML (None = the shipped one).
-
-    """
-
-    llm: LLMSettings
-    max_items: int | None = None
-    images: bool = False
-    prompt_path: Path | None = None
-
-    @property
-    def model(self) -> str:
-        """The judge's model spec."""
-        return self.llm.model
-
-    @classmethod
-    def for_model(cls, spec: str, *, api_key_env: str = "", concurrency: int = 8,
-                  max_items: int | None = None, images: bool = False,
-                  prompt_path: Path | None = None) -> JudgeConfig:
-        """The judge ``spec`` with the judges' own token and time limits."""
-        return cls(LLMSettings(spec, api_key_env=api_key_env, concurrency=concurrency,
-                               max_tokens=JUDGE_MAX_TOKENS, timeout_s=JUDGE_TIMEOUT_S),
-                   max_items, images, prompt_path)
-
-
 @dataclass(frozen=True)
 class Candidate:
     """One failure the rules left open: the item as shown, the condition and the reply."""
@@ -89,7 +52,7 @@ class Candidate:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class FailureLabels:
     """The judge's labels for one candidate (``unclassified`` when not in the allowed set)."""
 
     item_id: str
@@ -147,7 +110,7 @@ class JudgeResult:
 
     counts: dict[str, dict[str, Any]]
     empty: dict[str, Any]
-    verdicts: list[Verdict]
+    verdicts: list[FailureLabels]
     provenance: dict[str, Any]
 
 
@@ -231,12 +194,12 @@ def run_judge(
         jc.asked += 1
         if resp.error is not None or resp.text is None:
             jc.errors += 1
-            verdicts.append(Verdict(cand.item.id, cand.condition, "", "", None, resp.error))
+            verdicts.append(FailureLabels(cand.item.id, cand.condition, "", "", None, resp.error))
             continue
         lmod, mira = parse_verdict(resp.text, prompt)
         jc.lmod[lmod] += 1
         jc.mira[mira] += 1
-        verdicts.append(Verdict(cand.item.id, cand.condition, lmod, mira, resp.text, None))
+        verdicts.append(FailureLabels(cand.item.id, cand.condition, lmod, mira, resp.text, None))
     provenance = {
         "model": backend.name,
         "model_params": {k: v for k, v in backend.params.items()
@@ -258,7 +221,7 @@ def run_judge(
 VERDICTS_FILE = "failure_judge.jsonl"
 
 
-def write_verdicts(run_dir: Path, verdicts: list[Verdict]) -> Path:
+def write_verdicts(run_dir: Path, verdicts: list[FailureLabels]) -> Path:
     """Write RUN/failure_judge.jsonl atomically: item, condition, labels, raw reply, error."""
     lines = [json.dumps({"item_id": v.item_id, "condition": v.condition, "lmod": v.lmod or None,
                          "mira": v.mira or None, "reply": v.reply, "error": v.error},

@@ -16,10 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from medvqa._resources import shipped_path
-from medvqa._yaml_loader import YamlError, load_yaml_file
 from medvqa.errors import BadInputError
-from medvqa.schema import Item
+from medvqa.schema import Item, load_prompt_file
 
 UNCLASSIFIED = "unclassified"
 #: Longest model reply quoted to the judge (characters); longer ones are cut with a marker,
@@ -68,28 +66,15 @@ class JudgePrompt:
                 "prompt": self.text, "prompt_source": self.source}
 
 
-def _default_path() -> Path:
-    return shipped_path("prompts", "failure_judge.yaml")
-
-
 def load_judge_prompt(path: str | Path | None = None) -> JudgePrompt:
     """Read the judge prompt (default: ``prompts/failure_judge.yaml``).
 
     Raises:
         BadInputError: the file is missing or lacks a key (the message names file and key).
     """
-    file = Path(path) if path is not None else _default_path()
-    try:
-        data = load_yaml_file(file)
-    except YamlError:
-        raise
-    except OSError as exc:
-        raise BadInputError(f"{file}: cannot read the judge prompt: {exc}") from None
-    if not isinstance(data, dict):
-        raise BadInputError(f"{file}: the judge prompt must be a YAML mapping")
-    for key in ("version", "system", "user", "lmod", "mira"):
-        if key not in data:
-            raise BadInputError(f"{file}: judge prompt: missing key {key!r}")
+    read = load_prompt_file(path, shipped="failure_judge.yaml", what="judge prompt",
+                            required=("version", "system", "user", "lmod", "mira"))
+    file, data = read.path, read.fields
     try:
         lmod = {str(code): str(v["name"]) for code, v in data["lmod"].items()}
         lmod_lines = "\n".join(f"{code}: {v['name']} - {v['description']}"
@@ -103,9 +88,8 @@ def load_judge_prompt(path: str | Path | None = None) -> JudgePrompt:
         raise BadInputError(f"{file}: judge prompt: bad taxonomy or template ({exc!r})") from None
     shown = {str(k): str(v) for k, v in (data.get("shown") or {}).items()}
     shown.setdefault("default", "the image(s) of the question")
-    return JudgePrompt(int(data["version"]), str(data["system"]).strip(), template, lmod, mira,
-                       shown, "medvqa:prompts/failure_judge.yaml" if path is None
-                       else str(file))
+    return JudgePrompt(read.version, str(data["system"]).strip(), template, lmod, mira, shown,
+                       read.source)
 
 
 def judge_json_schema(prompt: JudgePrompt) -> dict[str, Any]:

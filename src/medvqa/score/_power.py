@@ -282,7 +282,7 @@ def _discordance(a: dict[str, bool], b: dict[str, bool]) -> float | None:
     return sum(a[i] != b[i] for i in common) / len(common)
 
 
-def dump(report: PowerReport) -> str:
+def power_json(report: PowerReport) -> str:
     """The report as JSON (``medvqa power --json``)."""
     return json.dumps({**report.power.model_dump(), "icc_source": report.icc_source,
                        "discordance_source": report.discordance_source,

@@ -5,10 +5,10 @@ The command line shows these defaults at start-up; no NumPy or pydantic is impor
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 
-from medvqa.schema._names import CLEAN
+from medvqa.schema import CLEAN
 
 #: ICC assumed when cases repeat and no run says what it is (``--icc`` overrides it).
 ASSUMED_ICC = 0.3
@@ -30,6 +30,7 @@ class PowerConfig:
     """
 
     bench_dir: Path
+    _: KW_ONLY
     runs: tuple[Path, ...] = ()
     delta: float = DEFAULT_DELTA
     icc: float | None = None

@@ -36,7 +36,7 @@ from medvqa.schema import Item, Prediction, RecordError, read_numbered
 from medvqa.score._items import ItemTable
 from medvqa.score._rows import ScoredRow, score_row
 
-__all__ = ["DISAGREEMENTS_FILE", "EXTRACTIONS_FILE", "ConditionReading", "Reading",
+__all__ = ["DISAGREEMENTS_FILE", "EXTRACTIONS_FILE", "ConditionReading", "ReadingTally",
            "StyleCount", "choice_style", "collect_candidates"]
 
 #: Every prediction two styles read differently (one JSON object a line).
@@ -105,7 +105,7 @@ class ConditionReading:
 
 
 @dataclass
-class Reading:
+class ReadingTally:
     """What the scoring pass needs to read with more than the rules, and what it counted.
 
     Attributes:

@@ -59,7 +59,7 @@ from medvqa.score._provenance import Provenance, check_benchmark, run_identity
 from medvqa.score._reading import (
     DISAGREEMENTS_FILE,
     EXTRACTIONS_FILE,
-    Reading,
+    ReadingTally,
     collect_candidates,
 )
 from medvqa.score._stream import Problems, StreamConfig, Tally, score_lines
@@ -121,8 +121,8 @@ def score_run(config: ScoreConfig) -> ScoreResult:
         if config.extract is not None:
             extraction = _extract(config, pred_path, items, seed)
         if extraction is not None or config.compare_styles or human is not None:
-            reading = Reading(extractions=extraction.by_key if extraction else {},
-                              compare=config.compare_styles, parser_seed=config.parser_seed)
+            reading = ReadingTally(extractions=extraction.by_key if extraction else {},
+                                   compare=config.compare_styles, parser_seed=config.parser_seed)
         # The raw response is kept; every parser sets reasoning aside itself, whatever run.json
         # says about the model.
         with _disagreements(run_dir, reading):
@@ -238,7 +238,7 @@ def _extract(config: ScoreConfig, pred_path: Path, items: ItemTable,
 
 
 @contextmanager
-def _disagreements(run_dir: Path, reading: Reading | None) -> Iterator[None]:
+def _disagreements(run_dir: Path, reading: ReadingTally | None) -> Iterator[None]:
     """Open style_disagreements.jsonl for the scoring pass when styles are compared."""
     if reading is None or not reading.compare:
         yield

@@ -46,7 +46,7 @@ from medvqa.score._adjudication import HumanReader, read_by
 from medvqa.score._failure_modes import FailureCounts, needs_judge
 from medvqa.score._items import ItemTable
 from medvqa.score._judge import Candidate
-from medvqa.score._reading import Reading, choice_style
+from medvqa.score._reading import ReadingTally, choice_style
 from medvqa.score._rows import ScoredRow, score_row
 from medvqa.score._table import RowTable
 from medvqa.store import atomic_writer
@@ -143,7 +143,7 @@ class StreamConfig:
     seed: int
     parser_seed: int
     judge: bool
-    reading: Reading | None = None
+    reading: ReadingTally | None = None
     human: HumanReader | None = None
     allow_other_benchmark: bool = False
 

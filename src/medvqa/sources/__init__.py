@@ -14,13 +14,24 @@ from pathlib import Path
 
 from medvqa._registry import Registry
 from medvqa.sources._boxes import BoxError, parse_box
-from medvqa.sources._pixels import CT_WINDOWS, apply_window, encode_png, parse_window, to_uint8
+from medvqa.sources._folder import natural_key
+from medvqa.sources._nifti import choose_slice, slice_2d
+from medvqa.sources._pixels import (
+    CT_WINDOWS,
+    apply_window,
+    encode_image_png,
+    encode_png,
+    parse_window,
+    to_uint8,
+)
 from medvqa.sources._record import Box, ImageRef, Problem, Problems, Record, relative_to
 from medvqa.sources._record_store import RecordStore
 from medvqa.sources._sample_data import (
     MARKER,
     checkout_data_dir,
+    find_data_root,
     install_sample_data,
+    sample_data_roots,
     user_data_dir,
 )
 from medvqa.sources._spec import SourceSpec
@@ -72,4 +83,10 @@ __all__ = [
     "read_table",
     "relative_to",
     "to_uint8",
+    "natural_key",
+    "choose_slice",
+    "slice_2d",
+    "encode_image_png",
+    "find_data_root",
+    "sample_data_roots",
 ]

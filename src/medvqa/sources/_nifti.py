@@ -48,7 +48,8 @@ def choose_slice(volume: np.ndarray, how: str, mask: np.ndarray | None = None) -
     return idx % depth
 
 
-def _slice2d(volume: np.ndarray, index: int) -> np.ndarray:
+def slice_2d(volume: np.ndarray, index: int) -> np.ndarray:
+    """Slice ``index`` of a volume as a 2-D image, rows top to bottom as radiologists view it."""
     data = volume if volume.ndim == 2 else volume[..., index]
     while data.ndim > 2:  # 4D (time) volumes: the first volume
         data = data[..., 0]
@@ -89,7 +90,7 @@ def read_nifti(spec: SourceSpec, root: Path, problems: Problems) -> Iterator[Rec
             mask = np.asanyarray(nib.load(str(mask_path)).dataobj) if mask_path else None
             how = spec.slice if (mask is not None or spec.slice != "largest_mask") else "central"
             index = choose_slice(volume, how, mask)
-            pixels = to_uint8(_slice2d(volume, index), window)
+            pixels = to_uint8(slice_2d(volume, index), window)
         except Exception as exc:  # noqa: BLE001 - any reader error means unreadable
             problems.add(where or rel, f"unreadable volume {rel}: {exc}")
             continue

@@ -28,13 +28,22 @@ if TYPE_CHECKING:
         METHOD_TEXT,
         RULE_TEXT,
         ClosedInterval,
+        UnitSums,
         bootstrap_applies,
+        bootstrap_mask,
         jeffreys_bounds,
+        rate_bounds,
         rate_interval,
         score_bounds,
         wilson_bounds,
     )
-    from medvqa.stats._paired_interval import newcombe_bounds, paired_interval, tango_bounds
+    from medvqa.stats._paired_interval import (
+        PairedSums,
+        newcombe_bounds,
+        paired_bounds,
+        paired_interval,
+        tango_bounds,
+    )
     from medvqa.stats._power import (
         detectable_difference,
         effective_pairs_needed,
@@ -74,7 +83,7 @@ if TYPE_CHECKING:
         significant,
     )
     from medvqa.stats._trend import PERMUTATION_MAX_UNITS, TrendResult, trend_test
-    from medvqa.stats._weighted_interval import weighted_interval
+    from medvqa.stats._weighted_interval import WeightedSums, weighted_bounds, weighted_interval
 
 _WHERE: dict[str, str] = {
     "PPIEstimate": "_ppi",
@@ -121,6 +130,13 @@ _WHERE: dict[str, str] = {
     "trend_test": "_trend",
     "TrendResult": "_trend",
     "PERMUTATION_MAX_UNITS": "_trend",
+    "PairedSums": "_paired_interval",
+    "paired_bounds": "_paired_interval",
+    "UnitSums": "_intervals",
+    "bootstrap_mask": "_intervals",
+    "rate_bounds": "_intervals",
+    "WeightedSums": "_weighted_interval",
+    "weighted_bounds": "_weighted_interval",
 }
 
 __all__ = [
@@ -182,6 +198,13 @@ __all__ = [
     "unit_groups",
     "weighted_interval",
     "wilson_bounds",
+    "PairedSums",
+    "UnitSums",
+    "WeightedSums",
+    "bootstrap_mask",
+    "paired_bounds",
+    "rate_bounds",
+    "weighted_bounds",
 ]
 
 __getattr__, __dir__ = lazy_exports(__name__, _WHERE, globals())

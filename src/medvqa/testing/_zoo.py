@@ -16,8 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from medvqa.irt import SimulatedItems, simulate_items
-from medvqa.irt._model import sigmoid
+from medvqa.irt import SimulatedItems, sigmoid, simulate_items
 from medvqa.rng import rng_for
 from medvqa.schema import Benchmark, CreatedWith, Item, write_json, write_jsonl
 

@@ -13,21 +13,22 @@ from medvqa._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from medvqa.train._classifier import (
-        ClassifierConfig,
         ClassifierResult,
         TrainEvent,
         train_classifier,
     )
+    from medvqa.train._config import ClassifierConfig, LoraTrainConfig
     from medvqa.train._data import ClassifierData, load_classifier_data
     from medvqa.train._evaluate import EpochRow
-    from medvqa.train._lora import LoraResult, LoraTrainConfig, train_lora
+    from medvqa.train._lora import LoraResult, train_lora
     from medvqa.train._predict import predict_splits, supervised_spec
+    from medvqa.train._presets import FAST_CNN, ClassifierPreset
     from medvqa.train._progress import EpochProgress, StepProgress
 
 _WHERE: dict[str, str] = {
     "StepProgress": "_progress",
     "EpochProgress": "_progress",
-    "ClassifierConfig": "_classifier",
+    "ClassifierConfig": "_config",
     "ClassifierResult": "_classifier",
     "EpochRow": "_evaluate",
     "TrainEvent": "_classifier",
@@ -35,10 +36,12 @@ _WHERE: dict[str, str] = {
     "ClassifierData": "_data",
     "load_classifier_data": "_data",
     "LoraResult": "_lora",
-    "LoraTrainConfig": "_lora",
+    "LoraTrainConfig": "_config",
     "train_lora": "_lora",
     "predict_splits": "_predict",
     "supervised_spec": "_predict",
+    "ClassifierPreset": "_presets",
+    "FAST_CNN": "_presets",
 }
 
 __all__ = [
@@ -56,6 +59,8 @@ __all__ = [
     "supervised_spec",
     "train_classifier",
     "train_lora",
+    "ClassifierPreset",
+    "FAST_CNN",
 ]
 
 

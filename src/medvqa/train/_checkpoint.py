@@ -17,12 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from medvqa.models._supervised import (
-    CARD_FILE,
-    CLASSIFIER_DIR,
-    WEIGHTS_FILE,
-    ClassifierCard,
-)
+from medvqa.models import CARD_FILE, CLASSIFIER_DIR, WEIGHTS_FILE, ClassifierCard
 from medvqa.schema import write_json
 from medvqa.store import atomic_write_bytes, atomic_write_text
 

@@ -22,8 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from medvqa.errors import BadInputError
-from medvqa.models._supervised import CLASSIFIER_DIR, ClassifierCard
-from medvqa.models._vision_nets import ARCHS, build_net, load_trunk_weights, to_tensor
+from medvqa.models import (
+    ARCHS,
+    CLASSIFIER_DIR,
+    ClassifierCard,
+    build_net,
+    load_trunk_weights,
+    to_tensor,
+)
 from medvqa.train._checkpoint import (
     fingerprint,
     finished,
@@ -32,53 +38,12 @@ from medvqa.train._checkpoint import (
     save_state,
     write_log,
 )
+from medvqa.train._config import ClassifierConfig
 from medvqa.train._data import ClassifierData, Split, load_classifier_data
 from medvqa.train._evaluate import EpochRow, evaluate
 
 log = logging.getLogger(__name__)
 METHODS = (*ARCHS, "linear-probe")
-
-
-@dataclass(frozen=True)
-class ClassifierConfig:
-    """What ``medvqa train classifier`` was asked to do.
-
-    Attributes:
-        bench_dir: the BENCH/ folder (needs train and val splits).
-        out_dir: the RUN/ folder to write.
-        arch: small-cnn, resnet18, resnet50, or linear-probe (logistic regression on the
-            frozen features of ``backbone``).
-        heads: ``multi`` (one trunk, a head per category) or ``expert`` (a model per category).
-        weights: a local state_dict of the trunk (torchvision names for the ResNets).
-        backbone: the frozen trunk of ``linear-probe``.
-        epochs: most epochs.
-        patience: stop after this many epochs without a better val accuracy.
-        batch_size: images per step.
-        lr: AdamW learning rate.
-        weight_decay: AdamW weight decay.
-        image_size: square input size in pixels.
-        seed: seed of initialisation, shuffling and flips.
-        device: auto, cpu, cuda, cuda:N.
-        splits: splits to answer after training.
-        fresh: discard an earlier (finished or interrupted) training in RUN/.
-    """
-
-    bench_dir: Path
-    out_dir: Path
-    arch: str = "small-cnn"
-    heads: str = "multi"
-    weights: Path | None = None
-    backbone: str = "resnet18"
-    epochs: int = 30
-    patience: int = 6
-    batch_size: int = 32
-    lr: float = 1e-3
-    weight_decay: float = 1e-4
-    image_size: int = 128
-    seed: int = 0
-    device: str = "auto"
-    splits: tuple[str, ...] = ("test",)
-    fresh: bool = False
 
 
 @dataclass
@@ -152,7 +117,7 @@ def train_classifier(
     import hashlib
 
     from medvqa._optional import require
-    from medvqa.models._hf_device import resolve_device
+    from medvqa.models import resolve_device
 
     require("torch", "safetensors", *(["sklearn"] if config.arch == "linear-probe" else []))
     _check(config)

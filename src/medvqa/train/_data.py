@@ -17,8 +17,7 @@ import numpy as np
 
 from medvqa.benchmark import iter_items
 from medvqa.errors import BadInputError
-from medvqa.models._supervised import norm_text
-from medvqa.models._vision_nets import decode_image
+from medvqa.models import decode_image, norm_text
 from medvqa.schema import ITEMS_FILE, Item, RecordError, file_sha256
 
 TRAINABLE_TYPES = frozenset({"single", "yesno", "grade"})

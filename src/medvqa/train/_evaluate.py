@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from medvqa.models._vision_nets import to_tensor
+from medvqa.models import to_tensor
 from medvqa.train._data import Split
 
 

@@ -22,35 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from medvqa.errors import BadInputError
+from medvqa.train._config import LoraTrainConfig
 from medvqa.train._lora_data import TARGETS, LoraExample, collate, encode, read_items, target_text
 
 log = logging.getLogger(__name__)
 #: Without --target-modules, a VLM adapts the attention of its language model only.
 VLM_TARGETS = r".*language_model.*\.(q_proj|v_proj)"
-
-
-@dataclass(frozen=True)
-class LoraTrainConfig:
-    """What ``medvqa train lora`` was asked to do (see the command's help for each field)."""
-
-    bench_dir: Path
-    model: str
-    out_dir: Path
-    target: str = "answer"
-    by: str = ""
-    r: int = 8
-    alpha: int = 8
-    dropout: float = 0.05
-    epochs: int = 1
-    max_steps: int = 0
-    batch_size: int = 16
-    lr: float = 2e-5
-    target_modules: tuple[str, ...] = ()
-    split: str = "train"
-    limit: int | None = None
-    seed: int = 0
-    device: str = "auto"
-    bf16: bool = False
 
 
 @dataclass
@@ -82,7 +59,7 @@ def model_location(spec: str) -> tuple[str, str]:
         BadInputError: another model kind, or a local path that does not exist.
     """
     if spec == "smollm2":
-        from medvqa.models._hf_local import smollm2_location
+        from medvqa.models import smollm2_location
 
         folder, gguf = smollm2_location()
         return str(folder), gguf
@@ -102,7 +79,7 @@ def _load(path: str, gguf: str) -> tuple[Any, Any, bool]:
     Weights that do not load (a corrupt file, a pickle the safe loader refuses) are one
     bad-input line naming the file.
     """
-    from medvqa.models._weights import readable_weights
+    from medvqa.models import readable_weights
 
     with readable_weights(f"--model hf:{path}", Path(path) / gguf if gguf else path):
         return _load_weights(path, gguf)
@@ -112,7 +89,7 @@ def _load_weights(path: str, gguf: str) -> tuple[Any, Any, bool]:
     import torch
     from transformers.utils import logging as hf_logging
 
-    from medvqa.models._hf_vlm import is_vision_checkpoint
+    from medvqa.models import is_vision_checkpoint
 
     hf_logging.disable_progress_bar()  # the CLI shows its own progress
     vision = not gguf and is_vision_checkpoint(path)
@@ -160,7 +137,7 @@ def train_lora(config: LoraTrainConfig,
     import torch
 
     from medvqa.benchmark import load_bench_template, render_prompt
-    from medvqa.models._hf_device import resolve_device
+    from medvqa.models import resolve_device
 
     if config.target not in TARGETS:
         raise BadInputError(f"--target {config.target!r}: choose {' or '.join(TARGETS)}")

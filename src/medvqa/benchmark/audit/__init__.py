@@ -25,21 +25,18 @@ from typing import TYPE_CHECKING
 from medvqa._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from medvqa.benchmark.audit._audit import (
-        MAX_FINDINGS,
-        AuditConfig,
-        run_audit,
-        summary_lines,
-        write_audit,
-    )
+    from medvqa.benchmark.audit._audit import run_audit, summary_lines, write_audit
     from medvqa.benchmark.audit._cheap import cheap_leaks
+    from medvqa.benchmark.audit._collection import IMAGE_SUFFIXES, ImageTable, hash_files
+    from medvqa.benchmark.audit._config import MAX_FINDINGS, NEAR_THRESHOLD, AuditConfig, Thresholds
     from medvqa.benchmark.audit._hashing import (
-        NEAR_THRESHOLD,
+        COLUMN_LIMIT,
+        CORNER_NAMES,
         Fingerprint,
-        Thresholds,
         fingerprint,
+        words64,
     )
-    from medvqa.benchmark.audit._index import brute_force_pairs, near_pairs
+    from medvqa.benchmark.audit._index import brute_force_pairs, near_pairs, popcount
     from medvqa.benchmark.audit._model import (
         AUDIT_VERSION,
         CHECKS,
@@ -48,17 +45,18 @@ if TYPE_CHECKING:
         Finding,
         ImageRef,
     )
+    from medvqa.benchmark.audit._near import near_duplicates
 
 _WHERE: dict[str, str] = {
-    "MAX_FINDINGS": "_audit",
-    "AuditConfig": "_audit",
+    "MAX_FINDINGS": "_config",
+    "AuditConfig": "_config",
     "run_audit": "_audit",
     "summary_lines": "_audit",
     "write_audit": "_audit",
     "cheap_leaks": "_cheap",
-    "NEAR_THRESHOLD": "_hashing",
+    "NEAR_THRESHOLD": "_config",
     "Fingerprint": "_hashing",
-    "Thresholds": "_hashing",
+    "Thresholds": "_config",
     "fingerprint": "_hashing",
     "brute_force_pairs": "_index",
     "near_pairs": "_index",
@@ -68,6 +66,14 @@ _WHERE: dict[str, str] = {
     "AuditFile": "_model",
     "Finding": "_model",
     "ImageRef": "_model",
+    "IMAGE_SUFFIXES": "_collection",
+    "ImageTable": "_collection",
+    "hash_files": "_collection",
+    "COLUMN_LIMIT": "_hashing",
+    "CORNER_NAMES": "_hashing",
+    "words64": "_hashing",
+    "popcount": "_index",
+    "near_duplicates": "_near",
 }
 
 __all__ = [
@@ -89,6 +95,14 @@ __all__ = [
     "run_audit",
     "summary_lines",
     "write_audit",
+    "IMAGE_SUFFIXES",
+    "ImageTable",
+    "hash_files",
+    "COLUMN_LIMIT",
+    "CORNER_NAMES",
+    "words64",
+    "popcount",
+    "near_duplicates",
 ]
 
 __getattr__, __dir__ = lazy_exports(__name__, _WHERE, globals())

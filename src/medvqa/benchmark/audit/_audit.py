@@ -8,20 +8,16 @@ on the clock, so the same inputs give the same audit.json bytes.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from medvqa.benchmark.audit._collection import Collection, read_benchmark, read_collection
+from medvqa.benchmark.audit._config import AuditConfig
 from medvqa.benchmark.audit._contamination import exact_matches, near_matches
 from medvqa.benchmark.audit._guess import guessability
 from medvqa.benchmark.audit._hashing import (
     CORNER_CUT,
     CORNER_NAMES,
     HASH_VERSION,
-    NEAR_THRESHOLD,
-    Thresholds,
 )
 from medvqa.benchmark.audit._item_quality import item_quality
 from medvqa.benchmark.audit._leakage import (
@@ -45,56 +41,6 @@ from medvqa.benchmark.audit._severity import capped
 from medvqa.benchmark.audit._shortcuts import ShortcutTally
 from medvqa.errors import UsageError
 from medvqa.store import atomic_write_text
-
-#: Findings of one check and severity kept in audit.json (the summary counts them all).
-MAX_FINDINGS = 1000
-
-
-@dataclass(frozen=True)
-class AuditConfig:
-    """One ``medvqa audit``.
-
-    Attributes:
-        bench: the BENCH/ folder audited.
-        against: other BENCH/ folders or image folders to look for its images in.
-        runs: scored RUN/ folders whose image-free conditions measure guessability.
-        near: the near-duplicate thresholds (:data:`NEAR_THRESHOLD`).
-        mirrored: also find horizontally mirrored copies.
-        corners: also find copies cropped off one side or corner (each image's corner views
-            against the others' hashes; ``_hashing.CORNER_CUT``).
-        exact_near: search near-duplicates exactly (multi-index hashing; its time grows as
-            ``n**1.7`` above 30,000 images) instead of by bit sampling (close to linear; may
-            miss pairs at the limits of all thresholds at once, see ``_lsh``).
-        question_method: ``tfidf`` (default), ``jaccard`` or ``embeddings``.
-        question_similarity: threshold of near-duplicate questions (None: the method's).
-        embedding_model: sentence-transformers model of ``embeddings``.
-        alpha: significance level of the shortcut tests.
-        seed: recorded; no check is random today.
-        workers: threads hashing images.
-        max_findings: findings kept per check and severity.
-        removes: condition name → what it removes from what the model is shown (``image``,
-            ``question`` …); guessability reads it (the command line passes the conditions
-            registry's answer). None: only runs of text-only models count.
-        irt: an irt.json (``medvqa irt fit``) of this benchmark whose flagged items the
-            item-quality check reports (None: no such check).
-    """
-
-    bench: Path
-    against: tuple[Path, ...] = ()
-    runs: tuple[Path, ...] = ()
-    near: Thresholds = NEAR_THRESHOLD
-    mirrored: bool = True
-    corners: bool = True
-    exact_near: bool = False
-    question_method: str = "tfidf"
-    question_similarity: float | None = None
-    embedding_model: str = "sentence-transformers/all-MiniLM-L6-v2"
-    alpha: float = 0.01
-    seed: int = 0
-    workers: int = min(4, os.cpu_count() or 1)
-    max_findings: int = MAX_FINDINGS
-    removes: Callable[[str], frozenset[str]] | None = None
-    irt: Path | None = None
 
 
 def _check(config: AuditConfig) -> None:

@@ -57,28 +57,6 @@ import numpy as np
 from medvqa._path_guard import UnsafePathError, read_regular
 from medvqa.benchmark._images import ImageLoadError
 
-
-class Thresholds(NamedTuple):
-    """Largest Hamming distances at which two images are near-duplicates (all must hold).
-
-    Attributes:
-        centre: bits of 64 of the centre hash, the one the index searches (its radius).
-        whole: bits of 64 of each of the two whole-image hashes (grey, equalised).
-        fine: bits of 256 of the fine centre hash.
-    """
-
-    centre: int = 12
-    whole: int = 14
-    fine: int = 80
-
-
-#: The documented thresholds. Chosen on one half of the shipped sample images: the smallest
-#: that find at least 97 % of each kind of altered copy (re-encoded at JPEG quality 60,
-#: halved, 5 %-cropped, brightness-shifted), then reported on the other half with the rate of
-#: false matches between distinct images of one folder (``medvqa bench --only audit``). The
-#: whole-image hashes move most under a crop, so they get two bits more than the centre.
-NEAR_THRESHOLD = Thresholds()
-
 #: What each of the three perceptual hashes is of.
 HASH_NAMES = ("grey", "equalised", "centre")
 

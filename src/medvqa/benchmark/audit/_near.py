@@ -28,7 +28,8 @@ from typing import NamedTuple
 import numpy as np
 
 from medvqa.benchmark.audit._collection import ImageTable
-from medvqa.benchmark.audit._hashing import COLUMN_LIMIT, INDEXED, NEAR_THRESHOLD, Thresholds
+from medvqa.benchmark.audit._config import NEAR_THRESHOLD, Thresholds
+from medvqa.benchmark.audit._hashing import COLUMN_LIMIT, INDEXED
 from medvqa.benchmark.audit._index import near_pairs, popcount
 from medvqa.benchmark.audit._lsh import colliding_rows
 

@@ -34,7 +34,7 @@ from medvqa.curate.llm._keywords import (
 from medvqa.curate.llm._local import check_local, is_loopback_host
 from medvqa.curate.llm._negation import NegationScope, Polarity, mention_polarities
 from medvqa.curate.llm._output import LLMBuildResult, drop_summary
-from medvqa.curate.llm._qa import GeneratedQA, qa_json_schema
+from medvqa.curate.llm._qa import GeneratedQA, load_fewshot, parse_qa, qa_json_schema, qa_tasks
 from medvqa.curate.llm._report_schema import (
     PRESETS,
     ReportSchema,
@@ -44,7 +44,7 @@ from medvqa.curate.llm._report_schema import (
     write_schema,
 )
 from medvqa.curate.llm._reports import ReportsConfig, build_reports
-from medvqa.curate.llm._texts import read_texts
+from medvqa.curate.llm._texts import TextRecord, read_texts, resource_path
 
 __all__ = [
     "read_texts",
@@ -87,4 +87,9 @@ __all__ = [
     "sweep",
     "term_pattern",
     "write_schema",
+    "load_fewshot",
+    "parse_qa",
+    "qa_tasks",
+    "TextRecord",
+    "resource_path",
 ]

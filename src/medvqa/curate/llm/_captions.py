@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import csv
 import logging
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +76,7 @@ class CaptionsConfig:
 
     captions: Path
     out: Path
+    _: KW_ONLY
     generator: LLMSettings = field(default_factory=LLMSettings)
     judges: list[LLMSettings] = field(default_factory=list)
     types: list[str] = field(default_factory=lambda: list(QA_TYPES))

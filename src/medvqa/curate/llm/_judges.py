@@ -53,7 +53,7 @@ class JudgeInput:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class JudgeOutcome:
     """One judge on one item: scores, or the error that left it without scores."""
 
     judge: str
@@ -91,10 +91,12 @@ def judge_tasks(entries: list[JudgeInput]) -> list[Task]:
     ]
 
 
-def run_judges(judges: list[LLMSettings], entries: list[JudgeInput]) -> dict[str, list[Verdict]]:
+def run_judges(
+    judges: list[LLMSettings], entries: list[JudgeInput],
+) -> dict[str, list[JudgeOutcome]]:
     """Item key → one verdict per judge (judges named ``judge1``, ``judge2``… in order)."""
     tasks = judge_tasks(entries)
-    out: dict[str, list[Verdict]] = {e.key: [] for e in entries}
+    out: dict[str, list[JudgeOutcome]] = {e.key: [] for e in entries}
     for n, settings in enumerate(judges, start=1):
         outcomes = generate_structured(
             settings, "judge", tasks, lambda _t, v: JudgeScores.model_validate(v), JUDGE_SCHEMA
@@ -102,15 +104,15 @@ def run_judges(judges: list[LLMSettings], entries: list[JudgeInput]) -> dict[str
         for o in outcomes:
             scores = o.value.model_dump() if o.value is not None else None
             out[o.key].append(
-                Verdict(f"judge{n}", settings.model, scores, o.error, o.prompt_sha256)
+                JudgeOutcome(f"judge{n}", settings.model, scores, o.error, o.prompt_sha256)
             )
     return out
 
 
-def judge_decision(verdicts: list[Verdict], min_score: int) -> str | None:
+def judge_decision(verdicts: list[JudgeOutcome], min_score: int) -> str | None:
     """None when every judge scored every criterion ≥ ``min_score``; else the drop reason.
 
-    >>> v = Verdict("judge1", "m", {"relevance": 4, "complexity": 2, "clarity": 5}, None, "")
+    >>> v = JudgeOutcome("judge1", "m", {"relevance": 4, "complexity": 2, "clarity": 5}, None, "")
     >>> judge_decision([v], 3)
     'judge1 complexity 2 < 3'
     """

@@ -9,7 +9,7 @@ generator model, prompt SHA-256 and the grounding span.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
@@ -52,6 +52,7 @@ class ReportsConfig:
     reports: Path
     out: Path
     schema: str
+    _: KW_ONLY
     generator: LLMSettings = field(default_factory=LLMSettings)
     mcq: bool = True
     seed: int = 0
@@ -68,15 +69,14 @@ def representative_slice(
     import nibabel as nib
     import numpy as np
 
-    from medvqa.sources import encode_png, to_uint8
-    from medvqa.sources._nifti import _slice2d, choose_slice
+    from medvqa.sources import choose_slice, encode_png, slice_2d, to_uint8
 
     volume = np.asanyarray(nib.load(str(base / rec.volume)).dataobj)  # type: ignore[attr-defined]  # nibabel's stub types load() as FileBasedImage
     mask = (np.asanyarray(nib.load(str(base / rec.mask)).dataobj)  # type: ignore[attr-defined]
             if rec.mask else None)
     how = "largest_mask" if mask is not None else "central"
     index = choose_slice(volume, how, mask)
-    rel = store.add_bytes(encode_png(to_uint8(_slice2d(volume, index), None)), ".png")
+    rel = store.add_bytes(encode_png(to_uint8(slice_2d(volume, index), None)), ".png")
     return rel, {"volume": rec.volume, "slice_index": index, "slice_rule": how}
 
 

@@ -15,10 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from medvqa._resources import shipped_path, shipped_text
-from medvqa._yaml_loader import load_yaml
+from medvqa._resources import shipped_path
 from medvqa.errors import BadInputError
-from medvqa.schema import iter_json_lines
+from medvqa.schema import iter_json_lines, load_prompt_file
 from medvqa.sources import Problems
 
 
@@ -121,7 +120,7 @@ def read_texts(path: str | Path, kind: str, problems: Problems) -> list[TextReco
 
 def load_prompts() -> dict[str, Any]:
     """The builders' prompt templates (``prompts/llm_builders.yaml``)."""
-    return dict(load_yaml(shipped_text("prompts", "llm_builders.yaml"), "llm_builders.yaml"))
+    return load_prompt_file(None, shipped="llm_builders.yaml", what="builders' prompts").fields
 
 
 def resource_path(*parts: str) -> Path:
