@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from medvqa._path_guard import read_utf8
 from medvqa.builders import LETTERS, balanced_positions
 from medvqa.errors import BadInputError
 from medvqa.schema import Item
@@ -72,7 +73,7 @@ def require_fields(
 def read_json_rows(path: Path, where: str, fmt: str) -> list[dict[str, Any]]:
     """A JSON file holding a list of objects (the layout of VQA-RAD, SLAKE, OmniMedVQA)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_utf8(path))
     except (OSError, ValueError) as exc:
         raise BadInputError(f"{where}: not a {fmt} JSON file: {exc}") from None
     if not isinstance(data, list):

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from medvqa._path_guard import read_utf8
 from medvqa.builders import LETTERS, BuildContext, Draft, Recipe, unique_id
 from medvqa.errors import BadInputError, UsageError
 from medvqa.interop._import_common import (
@@ -41,14 +42,14 @@ def read_rows(path: Path, shown: str) -> list[dict[str, Any]]:
     if suffix == ".parquet":
         return parquet_rows(path)
     if suffix in {".csv", ".tsv"}:
-        with path.open(encoding="utf-8", newline="") as fh:
+        with path.open(encoding="utf-8-sig", newline="") as fh:
             return list(csv.DictReader(fh, delimiter="\t" if suffix == ".tsv" else ","))
     try:
         if suffix == ".jsonl":
-            lines = path.read_text(encoding="utf-8").splitlines()
+            lines = read_utf8(path).splitlines()
             return [json.loads(x) for x in lines if x.strip()]
         if suffix == ".json":
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(read_utf8(path))
             return data if isinstance(data, list) else [data]
     except ValueError as exc:
         raise BadInputError(f"{shown}: not valid JSON: {exc}") from None
