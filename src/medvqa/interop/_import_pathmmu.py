@@ -75,7 +75,7 @@ def import_pathmmu(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
                 path = inside(base, name, what="image", root_name=f"the image folder {base}") \
                     if name else base
             except UnsafePathError as exc:
-                ctx.problems.add(where, str(exc))
+                ctx.problems.add(where, exc)
                 continue
             if name and path.is_file():
                 rel = ctx.store_image(ImageRef(path=path), where)

@@ -22,6 +22,7 @@ from medvqa._path_guard import read_utf8
 from medvqa.builders import LETTERS, BuildContext, Draft, Recipe, unique_id
 from medvqa.errors import BadInputError, UsageError
 from medvqa.interop._import_common import (
+    field_text,
     image_cell_bytes,
     image_suffix,
     is_yes_no,
@@ -75,7 +76,7 @@ def _image(cell: Any, ctx: BuildContext, folder: str, where: str) -> str | None:
         try:
             return ctx.store_bytes(got[0], image_suffix(got[0]))
         except ValueError as exc:
-            ctx.problems.add(where, str(exc))
+            ctx.problems.add(where, exc)
             return None
     name = str(cell or "").strip()
     return ctx.store_row_image(ctx.root / folder, name, f"{folder}/{name}", where)
@@ -107,14 +108,13 @@ def import_table(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
                 yield _draft(row, i, where, cols, option_cols, used, positions, table, spec.path,
                              spec.dataset, ctx, seen)
             except ValueError as exc:
-                ctx.problems.add(where, str(exc))
+                ctx.problems.add(where, exc)
 
 
 def _draft(row: dict[str, Any], i: int, where: str, cols: dict[str, str], option_cols: list[str],
            used: set[str], positions: dict[int, int], table: str, folder: str, dataset: str,
            ctx: BuildContext, seen: set[str]) -> Draft:
-    question = str(row.get(cols["question"]) or "").strip()
-    answer = str(row.get(cols["answer"]) or "").strip()
+    question, answer = field_text(row, cols["question"]), field_text(row, cols["answer"])
     if not question or not answer:
         raise ValueError("row without question or answer")
     images = []
@@ -123,7 +123,7 @@ def _draft(row: dict[str, Any], i: int, where: str, cols: dict[str, str], option
         if rel is None:
             raise ValueError("no readable image")
         images.append(rel)
-    texts = [str(row.get(c) if row.get(c) is not None else "").strip() for c in option_cols]
+    texts = [field_text(row, c) for c in option_cols]
     options = {LETTERS[k]: t for k, t in enumerate(texts) if t}
     split = split_name(str(row.get(cols["split"]) or "") if "split" in cols
                        else Path(table).stem)

@@ -22,6 +22,9 @@ from medvqa.store import atomic_write_text, atomic_writer
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
+#: Why a line of thousands of nested brackets is refused (Python's parser would overflow).
+NESTED_TOO_DEEPLY = "nested too deeply to read"
+
 #: The UTF-8 byte-order mark: some editors start a file with it; readers here skip it.
 UTF8_BOM = b"\xef\xbb\xbf"
 
@@ -240,6 +243,8 @@ def iter_json_lines(path: str | Path) -> Iterator[JsonLine]:
             yield JsonLine(lineno, None, f"{err.field}: {err.message}")
         except json.JSONDecodeError as exc:
             yield JsonLine(lineno, None, f"(json): {exc.msg}")
+        except RecursionError:  # a line of thousands of nested brackets
+            yield JsonLine(lineno, None, f"(json): {NESTED_TOO_DEEPLY}")
 
 
 def dump_line(record: BaseModel) -> str:
