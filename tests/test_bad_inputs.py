@@ -589,6 +589,53 @@ def _not_utf8_table(w: Workspace) -> list[str]:
     (w.root / "t.tsv").write_bytes(b"question\tanswer\n\xff\xfe\tA\n")
     return ["import", "vlmevalkit", str(w.root / "t.tsv"), "-o", str(w.root / "b")]
 
+#: A JSON value nested deeper than any parser here reads (Python's json would overflow).
+DEEP = b"[" * 100_000 + b"]" * 100_000
+
+
+def _deep_item_after_run(w: Workspace) -> list[str]:
+    bench = w.bench()
+    run = w.run(bench)
+    w.edit_items(bench, lambda ls: [ls[0].replace(b'"meta":{}', b'"meta":{"x":' + DEEP + b"}"),
+                                    *ls[1:]])
+    return ["score", str(bench), str(run)]
+
+
+def _deep_prediction(lines: list[str]) -> list[str]:
+    return lines + ['{"item_id": "lung-000", "x": ' + DEEP.decode() + "}\n"]
+
+
+def _deep_responses(w: Workspace) -> list[str]:
+    good = {"id": "q1", "response": "B", "options": {"A": "yes", "B": "no"},
+            "question_type": "single", "answer": "B"}
+    (w.root / "r.jsonl").write_bytes(json.dumps(good).encode() + b"\n" + DEEP + b"\n")
+    return ["parse", str(w.root / "r.jsonl"), "-o", str(w.root / "parsed.jsonl")]
+
+
+def _vlmevalkit_row(w: Workspace, image: bytes, meta: str = "") -> list[str]:
+    import base64
+
+    (w.root / "t.tsv").write_text("index\tquestion\tA\tB\tanswer\timage\tmeta\n"
+                                  f"0\tq?\tx\ty\tA\t{base64.b64encode(image).decode()}\t{meta}\n")
+    return ["import", "vlmevalkit", str(w.root / "t.tsv"), "-o", str(w.root / "b")]
+
+
+def _vlmevalkit_meta_list(w: Workspace) -> list[str]:
+    image = next((w.bench() / "images").rglob("*.jpeg")).read_bytes()
+    return _vlmevalkit_row(w, image, "[1, 2]")
+
+
+def _vqa_rad_rows(**fields: object) -> Setup:
+    """A VQA-RAD JSON of one row whose ``fields`` are replaced (its image beside it)."""
+    def setup(w: Workspace) -> list[str]:
+        shutil.copy(next((w.bench() / "images").rglob("*.jpeg")), w.root / "a.jpeg")
+        row = {"qid": 1, "image_name": "a.jpeg", "question": "Is it lung?", "answer": "yes",
+               "answer_type": "CLOSED", "phrase_type": "freeform", **fields}
+        (w.root / "vqa.json").write_text(json.dumps([row]))
+        return ["import", "vqa_rad", str(w.root / "vqa.json"), "-o", str(w.root / "b")]
+    return setup
+
+
 def _over_a_benchmark(*argv: str) -> Setup:
     """``argv`` with ROOT/bench a benchmark (and its audit) already there."""
     def setup(w: Workspace) -> list[str]:
@@ -841,6 +888,23 @@ CASES: list[Case] = [
          "is a folder; the vlmevalkit export writes a file"),
     Case("import-table-not-utf8", _not_utf8_table, 2, "t.tsv:2: not UTF-8 (byte 16)",
          absent=("b",)),
+    # hostile files: nesting deeper than a parser reads, cells of the wrong kind
+    Case("score-item-nested-too-deeply", _deep_item_after_run, 2,
+         "items.jsonl:1: (json): Invalid JSON: recursion limit exceeded",
+         absent=("run/metrics.json",)),
+    Case("score-prediction-nested-too-deeply", _predictions(_deep_prediction), 0,
+         "predictions.jsonl:7: (json): Invalid JSON: recursion limit exceeded"),
+    Case("parse-nested-too-deeply", _deep_responses, 0,
+         "r.jsonl:2: (json): nested too deeply to read"),
+    Case("import-vlmevalkit-meta-not-an-object", _vlmevalkit_meta_list, 2,
+         "t.tsv:2: meta: an array, not a JSON object", absent=("b",)),
+    Case("import-vlmevalkit-not-an-image", lambda w: _vlmevalkit_row(w, b"not an image"), 2,
+         "t.tsv:2: unreadable image: 12 bytes in no image format Pillow reads",
+         forbid=("Traceback", "BytesIO"), absent=("b",)),
+    Case("import-vqa-rad-question-a-list", _vqa_rad_rows(question=["Is", "it?"]), 2,
+         "vqa.json:1: question: a list, not text", absent=("b",)),
+    Case("import-vqa-rad-answer-null", _vqa_rad_rows(answer=None), 2,
+         "vqa.json:1: row without image_name, question or answer", absent=("b",)),
 ]
 
 

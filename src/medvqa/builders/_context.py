@@ -122,7 +122,7 @@ class BuildContext:
         try:
             path = inside(folder, name, what="image", root_name=f"the image folder {folder}")
         except UnsafePathError as exc:
-            self.problems.add(where, str(exc))
+            self.problems.add(where, exc)
             return None
         if not os.path.lexists(path):
             self.problems.add(where, f"label row with no image: {shown} not found")

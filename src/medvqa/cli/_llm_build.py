@@ -71,9 +71,13 @@ def _settings(
 
 
 def _summary(out: Path, counts: dict[str, Any], problems: object) -> None:
-    from medvqa.curate.llm import drop_summary
+    from medvqa.curate.llm import DROPPED_FILE, drop_lines, drop_summary
+    from medvqa.schema import iter_json_lines
 
     print_skipped(problems, _err)  # type: ignore[arg-type]
+    dropped = [r.value for r in iter_json_lines(out / DROPPED_FILE) if isinstance(r.value, dict)]
+    for line in drop_lines(dropped):
+        _out.print(line, highlight=False, soft_wrap=True, markup=False)
     flagged = counts.get("flagged_by_judges")
     marked = f"; {flagged} marked for review by the judges" if flagged else ""
     _out.print(

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from medvqa._path_guard import read_utf8
 from medvqa.builders import LETTERS, balanced_positions
 from medvqa.errors import BadInputError
 from medvqa.schema import Item
@@ -48,6 +49,34 @@ def split_name(text: str, default: str = "test") -> str:
     return SPLIT_ALIASES.get(head, default)
 
 
+class NotText(ValueError):
+    """A published field that should hold text holds a list, an object or true/false."""
+
+
+def field_text(row: Mapping[str, Any], key: str) -> str:
+    """The text of ``row[key]``: a string, or a number as written; ``""`` when absent or null.
+
+    Why: ``str()`` of any JSON value would turn ``null`` into the answer ``"None"`` and a list
+    into ``"['x']"`` — a row of a damaged or hostile file imported as if it were a question.
+
+    >>> field_text({"answer": 2}, "answer"), field_text({"answer": None}, "answer")
+    ('2', '')
+
+    Raises:
+        NotText: the value is a list, an object or a boolean (the message names the field).
+    """
+    value = row.get(key)
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    kinds = {list: "a list", dict: "an object", bool: "true/false"}
+    kind = kinds.get(type(value), type(value).__name__)
+    raise NotText(f"{key}: {kind}, not text")
+
+
 def require_fields(
     rows: Sequence[Mapping[str, Any]], fields: Iterable[str], where: str, fmt: str
 ) -> None:
@@ -72,7 +101,7 @@ def require_fields(
 def read_json_rows(path: Path, where: str, fmt: str) -> list[dict[str, Any]]:
     """A JSON file holding a list of objects (the layout of VQA-RAD, SLAKE, OmniMedVQA)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_utf8(path))
     except (OSError, ValueError) as exc:
         raise BadInputError(f"{where}: not a {fmt} JSON file: {exc}") from None
     if not isinstance(data, list):
@@ -140,11 +169,14 @@ def image_suffix(data: bytes) -> str:
     """File suffix of encoded image bytes; raises ValueError when they do not decode."""
     import io
 
-    from PIL import Image
+    from PIL import Image, UnidentifiedImageError
 
     try:
         with Image.open(io.BytesIO(data)) as im:
             fmt = im.format or ""
+    except UnidentifiedImageError:  # its message names an in-memory buffer, not the data
+        raise ValueError(f"unreadable image: {len(data):,} bytes in no image format "
+                         "Pillow reads") from None
     except Exception as exc:  # noqa: BLE001 - any decoder error means unreadable
         raise ValueError(f"unreadable image: {exc}") from None
     return _SUFFIXES.get(fmt, f".{fmt.lower() or 'bin'}")

@@ -51,7 +51,7 @@ def _import(recipe: Recipe, ctx: BuildContext, prefix: str, fmt: str) -> Iterato
             try:
                 rel = ctx.store_bytes(data, image_suffix(data))
             except ValueError as exc:
-                ctx.problems.add(where, str(exc))
+                ctx.problems.add(where, exc)
                 continue
             meta = {"source_file": shown, "label_rows": [where], "row": i}
             if name:

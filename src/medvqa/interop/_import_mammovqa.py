@@ -15,6 +15,7 @@ import json
 from collections.abc import Iterator
 from typing import Any, cast
 
+from medvqa._path_guard import read_utf8
 from medvqa.builders import (
     BuildContext,
     Draft,
@@ -78,7 +79,7 @@ def import_mammovqa(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
     table = spec.labels[0]
     base = ctx.root / spec.path
     good: list[tuple[str, dict[str, Any], list[str]]] = []
-    for key, sample in _samples(json.loads((ctx.root / table).read_text(encoding="utf-8"))):
+    for key, sample in _samples(json.loads(read_utf8(ctx.root / table))):
         where = f"{table}:{key}"
         why = _check(sample)
         if why is not None:

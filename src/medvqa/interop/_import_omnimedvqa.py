@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from medvqa.builders import BuildContext, Draft, Recipe, unique_id
 from medvqa.errors import UsageError
-from medvqa.interop._import_common import read_json_rows, require_fields
+from medvqa.interop._import_common import NotText, field_text, read_json_rows, require_fields
 from medvqa.schema import Item
 
 FIELDS = ("question", "gt_answer", "image_path", "option_A")
@@ -31,9 +31,13 @@ def import_omnimedvqa(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
         require_fields(rows, FIELDS, table, "OmniMedVQA")
         for i, row in enumerate(rows):
             where = f"{table}:{i + 1}"
-            options = {L: str(row[f"option_{L}"]).strip() for L in "ABCDEFGH"
-                       if str(row.get(f"option_{L}") or "").strip()}
-            said = str(row.get("gt_answer", "")).strip()
+            try:
+                texts = {L: field_text(row, f"option_{L}") for L in "ABCDEFGH"}
+                said, question = field_text(row, "gt_answer"), field_text(row, "question")
+            except NotText as exc:
+                ctx.problems.add(where, exc)
+                continue
+            options = {L: t for L, t in texts.items() if t}
             letters = [k for k, v in options.items() if v == said]
             if len(letters) != 1:
                 ctx.problems.add(where, f"gt_answer {said!r} matches {len(letters)} options")
@@ -49,7 +53,7 @@ def import_omnimedvqa(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
             item = Item(
                 id=unique_id(f"omnimedvqa/{row.get('question_id', i + 1)}", seen),
                 images=[rel],
-                question=str(row.get("question", "")).strip(),
+                question=question,
                 options=options,
                 answer=letters[0],
                 question_type="single",

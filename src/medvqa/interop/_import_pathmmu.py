@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import cast
 
-from medvqa._path_guard import UnsafePathError, inside
+from medvqa._path_guard import UnsafePathError, inside, read_utf8
 from medvqa.builders import BuildContext, Draft, Recipe
 from medvqa.schema import Item, Split
 from medvqa.sources import ImageRef
@@ -41,7 +41,7 @@ def import_pathmmu(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
     """Items from ``sources[0].labels[0]``; images looked up in ``sources[0].path``."""
     spec = recipe.sources[0]
     table = spec.labels[0]
-    data = json.loads((ctx.root / table).read_text(encoding="utf-8"))
+    data = json.loads(read_utf8(ctx.root / table))
     base = ctx.root / spec.path
     for split_key, rows in data.items():
         split = _SPLITS.get(split_key)
@@ -75,7 +75,7 @@ def import_pathmmu(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
                 path = inside(base, name, what="image", root_name=f"the image folder {base}") \
                     if name else base
             except UnsafePathError as exc:
-                ctx.problems.add(where, str(exc))
+                ctx.problems.add(where, exc)
                 continue
             if name and path.is_file():
                 rel = ctx.store_image(ImageRef(path=path), where)

@@ -69,7 +69,7 @@ def import_pmc_vqa(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
             try:
                 answer = _answer(row, options)
             except ValueError as exc:
-                ctx.problems.add(where, str(exc))
+                ctx.problems.add(where, exc)
                 continue
             rel = ctx.store_row_image(ctx.root / spec.path, name, f"{spec.path}/{name}", where)
             if rel is None:

@@ -16,6 +16,8 @@ from pathlib import Path
 from medvqa.builders import BuildContext, Draft, Recipe, unique_id
 from medvqa.errors import UsageError
 from medvqa.interop._import_common import (
+    NotText,
+    field_text,
     is_yes_no,
     read_json_rows,
     require_fields,
@@ -24,7 +26,9 @@ from medvqa.interop._import_common import (
     yesno_positions,
 )
 
-FIELDS = ("img_name", "question", "answer", "q_lang", "answer_type")
+#: The fields read as text: the image name, the question and the answer.
+TEXT_FIELDS = ("img_name", "question", "answer")
+FIELDS = (*TEXT_FIELDS, "q_lang", "answer_type")
 _META_KEYS = ("qid", "img_id", "q_lang", "answer_type", "content_type", "location", "modality",
               "base_type", "triple")
 
@@ -48,9 +52,11 @@ def import_slake(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
         positions = yesno_positions(flags, ctx.seed, f"slake yes/no {table}")
         for k, (i, row) in enumerate(kept):
             where = f"{table}:{i + 1}"
-            name = str(row.get("img_name", "")).strip()
-            question = str(row.get("question", "")).strip()
-            answer = str(row.get("answer", "")).strip()
+            try:
+                name, question, answer = (field_text(row, k) for k in TEXT_FIELDS)
+            except NotText as exc:
+                ctx.problems.add(where, exc)
+                continue
             if not name or not question or not answer:
                 ctx.problems.add(where, "row without img_name, question or answer")
                 continue

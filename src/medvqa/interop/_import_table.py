@@ -18,9 +18,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from medvqa._path_guard import read_utf8
 from medvqa.builders import LETTERS, BuildContext, Draft, Recipe, unique_id
 from medvqa.errors import BadInputError, UsageError
 from medvqa.interop._import_common import (
+    field_text,
     image_cell_bytes,
     image_suffix,
     is_yes_no,
@@ -41,14 +43,14 @@ def read_rows(path: Path, shown: str) -> list[dict[str, Any]]:
     if suffix == ".parquet":
         return parquet_rows(path)
     if suffix in {".csv", ".tsv"}:
-        with path.open(encoding="utf-8", newline="") as fh:
+        with path.open(encoding="utf-8-sig", newline="") as fh:
             return list(csv.DictReader(fh, delimiter="\t" if suffix == ".tsv" else ","))
     try:
         if suffix == ".jsonl":
-            lines = path.read_text(encoding="utf-8").splitlines()
+            lines = read_utf8(path).splitlines()
             return [json.loads(x) for x in lines if x.strip()]
         if suffix == ".json":
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(read_utf8(path))
             return data if isinstance(data, list) else [data]
     except ValueError as exc:
         raise BadInputError(f"{shown}: not valid JSON: {exc}") from None
@@ -74,7 +76,7 @@ def _image(cell: Any, ctx: BuildContext, folder: str, where: str) -> str | None:
         try:
             return ctx.store_bytes(got[0], image_suffix(got[0]))
         except ValueError as exc:
-            ctx.problems.add(where, str(exc))
+            ctx.problems.add(where, exc)
             return None
     name = str(cell or "").strip()
     return ctx.store_row_image(ctx.root / folder, name, f"{folder}/{name}", where)
@@ -106,14 +108,13 @@ def import_table(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
                 yield _draft(row, i, where, cols, option_cols, used, positions, table, spec.path,
                              spec.dataset, ctx, seen)
             except ValueError as exc:
-                ctx.problems.add(where, str(exc))
+                ctx.problems.add(where, exc)
 
 
 def _draft(row: dict[str, Any], i: int, where: str, cols: dict[str, str], option_cols: list[str],
            used: set[str], positions: dict[int, int], table: str, folder: str, dataset: str,
            ctx: BuildContext, seen: set[str]) -> Draft:
-    question = str(row.get(cols["question"]) or "").strip()
-    answer = str(row.get(cols["answer"]) or "").strip()
+    question, answer = field_text(row, cols["question"]), field_text(row, cols["answer"])
     if not question or not answer:
         raise ValueError("row without question or answer")
     images = []
@@ -122,7 +123,7 @@ def _draft(row: dict[str, Any], i: int, where: str, cols: dict[str, str], option
         if rel is None:
             raise ValueError("no readable image")
         images.append(rel)
-    texts = [str(row.get(c) if row.get(c) is not None else "").strip() for c in option_cols]
+    texts = [field_text(row, c) for c in option_cols]
     options = {LETTERS[k]: t for k, t in enumerate(texts) if t}
     split = split_name(str(row.get(cols["split"]) or "") if "split" in cols
                        else Path(table).stem)

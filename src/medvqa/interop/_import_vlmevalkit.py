@@ -24,12 +24,10 @@ import sys
 from collections.abc import Iterator
 from typing import Any, cast
 
-from PIL import Image
-
 from medvqa._path_guard import read_utf8
 from medvqa.builders import BuildContext, Draft, Recipe
 from medvqa.errors import BadInputError
-from medvqa.interop._import_common import split_name
+from medvqa.interop._import_common import image_suffix, split_name
 from medvqa.schema import Item, QuestionType, Split
 
 LETTERS = string.ascii_uppercase
@@ -46,14 +44,6 @@ TAIL_COLUMNS = (
     "meta",
 )
 _KNOWN = {*BASE_COLUMNS, *TAIL_COLUMNS}
-_FORMATS = {
-    "PNG": ".png",
-    "JPEG": ".jpg",
-    "TIFF": ".tif",
-    "BMP": ".bmp",
-    "GIF": ".gif",
-    "WEBP": ".webp",
-}
 
 
 def _allow_big_fields() -> None:
@@ -90,12 +80,27 @@ def decode_image(text: str) -> tuple[bytes, str]:
         data = base64.b64decode(text, validate=False)
     except (binascii.Error, ValueError) as exc:
         raise ValueError(f"image is not base64: {exc}") from None
+    return data, image_suffix(data)
+
+
+def _meta(cell: str) -> dict[str, Any]:
+    """The ``meta`` column (medvqa's own exports write one): a JSON object, or nothing.
+
+    Raises:
+        ValueError: the cell is not JSON, too deeply nested to read, or not an object.
+    """
+    if not cell.strip():
+        return {}
     try:
-        with Image.open(io.BytesIO(data)) as im:
-            fmt = im.format or ""
-    except Exception as exc:  # noqa: BLE001 - any decoder error means unreadable
-        raise ValueError(f"unreadable image: {exc}") from None
-    return data, _FORMATS.get(fmt, f".{fmt.lower() or 'bin'}")
+        value = json.loads(cell)
+    except RecursionError:
+        raise ValueError("meta: JSON nested too deeply to read") from None
+    except ValueError as exc:
+        raise ValueError(f"meta: not JSON ({exc})") from None
+    if not isinstance(value, dict):
+        kind = "an array" if isinstance(value, list) else f"a {type(value).__name__}"
+        raise ValueError(f"meta: {kind}, not a JSON object")
+    return value
 
 
 def parse_answer(raw: str, qtype: str, options: dict[str, str]) -> str | list[str]:
@@ -147,7 +152,7 @@ def import_vlmevalkit(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
             try:
                 yield _draft(row, where, by_index, spec.dataset, name, ctx, default_split)
             except ValueError as exc:
-                ctx.problems.add(where, str(exc))
+                ctx.problems.add(where, exc)
 
 
 def _draft(
@@ -169,7 +174,7 @@ def _draft(
         rels.append(ctx.store_bytes(data, suffix))
     options = {c: row[c] for c in LETTERS if row.get(c, "").strip()}
     qtype = _qtype(row, options)
-    meta: dict[str, Any] = json.loads(row["meta"]) if row.get("meta", "").strip() else {}
+    meta = _meta(row.get("meta", ""))
     meta.setdefault("label_rows", [where])
     meta.setdefault("source_file", name)
     for col in ("hint", "l2-category"):

@@ -12,6 +12,8 @@ from typing import Any
 
 from medvqa.builders import BuildContext, Draft, Recipe, unique_id
 from medvqa.interop._import_common import (
+    NotText,
+    field_text,
     is_yes_no,
     read_json_rows,
     require_fields,
@@ -19,6 +21,8 @@ from medvqa.interop._import_common import (
     yesno_positions,
 )
 
+#: The fields read as text: the image name, the question and the answer.
+TEXT_FIELDS = ("image_name", "question", "answer")
 _META_KEYS = (
     "qid",
     "phrase_type",
@@ -38,7 +42,7 @@ def import_vqa_rad(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
         raise ValueError("vqa_rad: sources[0].labels must name the VQA-RAD JSON")
     table = spec.labels[0]
     rows = read_json_rows(ctx.root / table, table, "VQA-RAD")
-    require_fields(rows, ("image_name", "question", "answer", "answer_type"), table, "VQA-RAD")
+    require_fields(rows, (*TEXT_FIELDS, "answer_type"), table, "VQA-RAD")
     base = ctx.root / spec.path
     positions = yesno_positions(
         [str(r.get("answer_type", "")).upper() == "CLOSED" and is_yes_no(str(r.get("answer", "")))
@@ -48,9 +52,11 @@ def import_vqa_rad(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
     seen: set[str] = set()
     for i, row in enumerate(rows):
         where = f"{table}:{i + 1}"
-        name = str(row.get("image_name", "")).strip()
-        question = str(row.get("question", "")).strip()
-        answer = str(row.get("answer", "")).strip()
+        try:
+            name, question, answer = (field_text(row, k) for k in TEXT_FIELDS)
+        except NotText as exc:
+            ctx.problems.add(where, exc)
+            continue
         if not name or not question or not answer:
             ctx.problems.add(where, "row without image_name, question or answer")
             continue

@@ -206,7 +206,7 @@ def _inspect_samples(path: Path) -> tuple[list[Any], str, dict[str, object]]:
         raise BadInputError(f"{path}: reading .eval logs needs inspect_ai: "
                             "pip install 'medvqa[interop]'")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_utf8(path))
     except ValueError as exc:
         raise BadInputError(f"{path}: not an Inspect JSON log: {exc}") from None
     return data.get("samples") or [], str(data.get("eval", {}).get("model", "")), {}

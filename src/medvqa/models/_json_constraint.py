@@ -11,6 +11,7 @@ validate what comes back.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import threading
@@ -79,15 +80,23 @@ def json_prefix_fn(tokenizer: Any, schema: dict[str, Any] | str) -> Callable[[in
         BadInputError: lm-format-enforcer is missing (the message has the install hint).
     """
     try:
-        from lmformatenforcer import CharacterLevelParserConfig, JsonSchemaParser
+        from lmformatenforcer import JsonSchemaParser
         from lmformatenforcer.tokenenforcer import TokenEnforcer
     except ImportError:
         raise BadInputError(INSTALL_HINT) from None
     parsed = json.loads(schema) if isinstance(schema, str) else schema
     # The library allows 12 whitespace characters in a row; small models spend their token
     # budget on runs of blank lines between fields, which carry nothing.
-    config = CharacterLevelParserConfig(max_consecutive_whitespaces=MAX_WHITESPACE_RUN)
-    enforcer = TokenEnforcer(_tokenizer_table(tokenizer), JsonSchemaParser(parsed, config=config))
+    # Fields in the order the schema's ``required`` lists them: a generator asked for a question
+    # writes it first, before an explanation that would spend its tokens on the source text.
+    parser = JsonSchemaParser(parsed)
+    table = _tokenizer_table(tokenizer)
+    enforcer = TokenEnforcer(table, parser)
+    # TokenEnforcer replaces the parser's config with one of its own (the tokenizer's alphabet,
+    # every other setting the library default), so ours is set after it.
+    parser.config = dataclasses.replace(parser.config,
+                                        max_consecutive_whitespaces=MAX_WHITESPACE_RUN,
+                                        force_json_field_order=True)
 
     def allowed(batch_id: int, sent: Any) -> list[int]:
         return list(enforcer.get_allowed_tokens(sent.tolist()).allowed_tokens)

@@ -22,6 +22,12 @@ from medvqa.store import atomic_write_text, atomic_writer
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
+#: Why a line of thousands of nested brackets is refused (Python's parser would overflow).
+NESTED_TOO_DEEPLY = "nested too deeply to read"
+
+#: The UTF-8 byte-order mark: some editors start a file with it; readers here skip it.
+UTF8_BOM = b"\xef\xbb\xbf"
+
 
 @dataclass(frozen=True)
 class RecordError:
@@ -124,11 +130,14 @@ def raw_lines(path: str | Path) -> Iterator[RawLine]:
 
     Streaming readers that keep offsets or write each line back (``medvqa score``) read this
     and validate lines themselves; the others use :func:`read_numbered` or
-    :func:`iter_json_lines`.
+    :func:`iter_json_lines`. A UTF-8 byte-order mark at the start of the file (some Windows
+    editors write one) is not part of the first line, and its offset is past the mark.
     """
     offset = 0
     with open_input(path) as fh:
         for lineno, raw in enumerate(fh, start=1):
+            if lineno == 1 and raw.startswith(UTF8_BOM):  # an editor's byte-order mark
+                raw, offset = raw[len(UTF8_BOM):], len(UTF8_BOM)
             if raw.strip():
                 # tuple.__new__: the NamedTuple's own constructor is a Python call per line.
                 yield _new_tuple(RawLine, (lineno, offset, raw))
@@ -234,6 +243,8 @@ def iter_json_lines(path: str | Path) -> Iterator[JsonLine]:
             yield JsonLine(lineno, None, f"{err.field}: {err.message}")
         except json.JSONDecodeError as exc:
             yield JsonLine(lineno, None, f"(json): {exc.msg}")
+        except RecursionError:  # a line of thousands of nested brackets
+            yield JsonLine(lineno, None, f"(json): {NESTED_TOO_DEEPLY}")
 
 
 def dump_line(record: BaseModel) -> str:
@@ -268,7 +279,7 @@ def read_json(path: str | Path, model: type[ModelT]) -> ModelT:
     path = Path(path)
     try:
         with open_input(path) as fh:
-            text = fh.read().decode("utf-8")
+            text = fh.read().decode("utf-8-sig")  # a leading byte-order mark is dropped
     except UnicodeDecodeError as exc:
         raise InputError(RecordError(str(path), 1, "(encoding)",
                                      f"not UTF-8 (byte at offset {exc.start})")) from None

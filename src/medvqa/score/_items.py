@@ -208,7 +208,7 @@ def _problem(path: Path, lineno: int, raw: bytes, exc: Exception) -> str:
         import json
 
         item_id = json.loads(raw).get("id")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):  # not JSON, not an object, too deep
         item_id = None
     if item_id is None:
         return str(err)

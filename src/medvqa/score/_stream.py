@@ -82,7 +82,7 @@ def problem_line(path: Path, lineno: int, raw: bytes, exc: Exception, id_key: st
     try:
         found = json.loads(raw)
         record_id = found.get(id_key) if isinstance(found, dict) else None
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested too deeply to read
         record_id = None
     if record_id is None:
         return str(err)

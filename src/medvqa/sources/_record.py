@@ -148,6 +148,30 @@ class Record:
         return self.image.file if self.image.file is not None else self.key
 
 
+def one_line(exc: Exception) -> str:
+    """An exception as one line: ``field: message`` for a validation error, else its first line.
+
+    >>> from pydantic import BaseModel
+    >>> class M(BaseModel):
+    ...     n: int
+    >>> try:
+    ...     M(n="x")
+    ... except ValueError as exc:
+    ...     one_line(exc)
+    'n: Input should be a valid integer, unable to parse string as an integer'
+    """
+    errors = getattr(exc, "errors", None)
+    if callable(errors) and hasattr(exc, "error_count"):  # a pydantic ValidationError
+        found = errors()
+        first = found[0]
+        field = ".".join(str(p) for p in first["loc"])
+        text = str(first["msg"]).removeprefix("Value error, ")
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        return f"{field}: {text}{more}" if field else f"{text}{more}"
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
 @dataclass(frozen=True)
 class Problem:
     """One bad input: where (``file:row``) and what."""
@@ -171,9 +195,13 @@ class Problems:
         self.strict = strict
         self.items: list[Problem] = []
 
-    def add(self, where: str, message: str) -> None:
-        """Record a problem (logged as a warning), or raise when strict."""
-        problem = Problem(where, message)
+    def add(self, where: str, message: str | Exception) -> None:
+        """Record a problem (logged as a warning), or raise when strict.
+
+        An exception is recorded as :func:`one_line` renders it, so a validation error of a
+        row is one line naming its field, not pydantic's multi-line report with the row's data.
+        """
+        problem = Problem(where, message if isinstance(message, str) else one_line(message))
         if self.strict:
             raise BadInputError(str(problem))
         log.info("%s", problem)

@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from medvqa._path_guard import read_utf8
+
 
 @dataclass(frozen=True)
 class Row:
@@ -46,7 +48,7 @@ def read_table(path: Path, delimiter: str = ",", name: str | None = None) -> Ite
     """
     name = name or str(path)
     if path.suffix.lower() == ".json":
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_utf8(path))
         rows = data if isinstance(data, list) else [r for v in data.values() for r in v]
         for i, row in enumerate(rows, start=1):
             yield Row(f"{name}:{i}", _clean(row))

@@ -33,7 +33,7 @@ from medvqa.curate.llm._keywords import (
 )
 from medvqa.curate.llm._local import check_local, is_loopback_host
 from medvqa.curate.llm._negation import NegationScope, Polarity, mention_polarities
-from medvqa.curate.llm._output import LLMBuildResult, drop_summary
+from medvqa.curate.llm._output import DROPPED_FILE, LLMBuildResult, drop_lines, drop_summary
 from medvqa.curate.llm._qa import GeneratedQA, load_fewshot, parse_qa, qa_json_schema, qa_tasks
 from medvqa.curate.llm._report_schema import (
     PRESETS,
@@ -67,6 +67,8 @@ __all__ = [
     "build_captions",
     "build_reports",
     "check_local",
+    "DROPPED_FILE",
+    "drop_lines",
     "drop_summary",
     "extract_json",
     "generate_structured",
@@ -79,6 +81,9 @@ __all__ = [
     "load_schema",
     "mention_polarities",
     "qa_json_schema",
+    "load_fewshot",
+    "parse_qa",
+    "qa_tasks",
     "quote_pools",
     "read_labelled",
     "report_quotes",

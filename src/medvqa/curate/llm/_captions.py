@@ -106,7 +106,7 @@ def read_labelled(path: str | Path) -> list[tuple[str, bool]]:
     if not path.is_file():
         raise BadInputError(f"{path}: no such labelled sample file")
     out = []
-    with path.open(newline="", encoding="utf-8") as fh:
+    with path.open(newline="", encoding="utf-8-sig") as fh:
         for n, row in enumerate(csv.DictReader(fh), start=2):
             text = row.get("caption") or row.get("text")
             label = str(row.get("label", "")).strip().lower()

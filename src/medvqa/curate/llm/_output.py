@@ -122,6 +122,32 @@ def drop_summary(dropped: dict[str, int]) -> str:
     return (": " + ", ".join(f"{words} {n}" for words, n in ranked)) if ranked else ""
 
 
+#: Drops named one per line by a build's summary; the rest are counted (all are in dropped.jsonl).
+SHOWN_DROPS = 20
+
+
+def drop_lines(records: list[dict[str, Any]], limit: int = SHOWN_DROPS) -> list[str]:
+    """One line per dropped generation — which, at what stage and why — then a count of the rest.
+
+    Why: a count by reason says how a build went; a reader deciding whether the filter was
+    right needs each item's reason, which ``dropped.jsonl`` holds with the raw reply.
+
+    >>> drop_lines([{"key": "c1:single", "stage": "check", "reason": "not_a_question",
+    ...              "detail": "question: asks nothing"}])
+    ['dropped c1:single (check, not a question): question: asks nothing']
+    """
+    out = []
+    for rec in records[:limit]:
+        reason = str(rec.get("reason", ""))
+        words = REASON_WORDS.get(reason, reason.replace("_", " "))
+        detail = " ".join(str(rec.get("detail", "")).split())
+        out.append(f"dropped {rec.get('key')} ({rec.get('stage')}, {words})"
+                   + (f": {detail}" if detail else ""))
+    if len(records) > limit:
+        out.append(f"… and {len(records) - limit} more dropped (every one in {DROPPED_FILE})")
+    return out
+
+
 def write_output(writer: BenchWriter, result: BuildOutput) -> dict[str, Any]:
     """Write the benchmark through ``writer`` and commit it; returns benchmark.json's counts."""
     written = writer.write_items(result.items)

@@ -47,7 +47,7 @@ class TextRecord:
 def _rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, str]]:
     """(row number, row or None, error) for each row of a CSV or JSONL file."""
     if path.suffix.lower() == ".csv":
-        with path.open(newline="", encoding="utf-8") as fh:
+        with path.open(newline="", encoding="utf-8-sig") as fh:
             for n, row in enumerate(csv.DictReader(fh), start=2):
                 yield n, dict(row), ""
         return
