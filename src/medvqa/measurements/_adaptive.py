@@ -2,12 +2,12 @@
 
 Simulated zoos with known parameters (10, 30 and 100 models; 500 to 3,000 items; the
 simulation of :mod:`medvqa.irt._simulate`, where a model that does not know an item guesses
-among its options): each zoo is calibrated as ``medvqa irt fit`` does by default (the guessing
-floor 1/k, the empirical prior, the cross-validated interval inflation, Sympson–Hetter exposure
-parameters simulated for the tests' length), then new models drawn from the same population are
-tested adaptively, each until its standard error reaches what its full run gives (the binomial
-SE of its accuracy on every item: the width of the full run's interval). Reported per zoo,
-pooled over replicates:
+among its options): each zoo is calibrated as ``medvqa irt fit`` does by default (the default
+guessing floor, the empirical prior, the cross-validated interval inflation, Sympson–Hetter
+exposure parameters simulated for the tests' length), then new models drawn from the same
+population are tested adaptively, each until its standard error reaches what its full run gives
+(the binomial SE of its accuracy on every item: the width of the full run's interval). Reported
+per zoo, pooled over replicates:
 
 * **items ratio**: benchmark items / mean items asked for that same interval width;
 * **Spearman**: rank correlation of the adaptive estimates with the full-run accuracies;
@@ -17,8 +17,11 @@ pooled over replicates:
   asked at all (:func:`exposure`).
 
 At 30 models the same new models are also tested under the other choices, to show what each
-changes (:data:`VARIANTS`): randomesque and no exposure control, and a calibration without the
-guessing floor (the 2PL), both floors without exposure control so that only the floor differs.
+changes (:data:`VARIANTS`): randomesque and no exposure control, and a calibration with the
+other guessing floor, both floors without exposure control so that only the floor differs.
+
+The full bench's sizes were cut to fit about 25 minutes on two shared cores (2 zoos at 10 and
+30 models, one of 2,000 items at 100; 50 simulated tests for 4 rounds of Sympson–Hetter).
 
 Planted label errors: 5 % of the items get their key moved to a plausible distractor; the
 calibration's label-error flags are scored for recall and precision against them, with and
