@@ -19,15 +19,15 @@ from medvqa.irt import (
 from medvqa.rng import rng_for
 
 
-def _zoo(models: int, items: int, seed: int = 0, flipped: float = 0.0):
+def _zoo(models: int, items: int, seed: int = 0, flipped: float = 0.0, guessing: bool = True):
     rng = rng_for(seed, "test-zoo")
-    bank = simulate_items(items, rng, flipped=flipped)
+    bank = simulate_items(items, rng, flipped=flipped, guessing=guessing)
     choices = simulate_choices(bank, rng.normal(size=models), rng)
     return bank, choices, correctness(bank, choices)
 
 
 def test_calibration_recovers_difficulty_and_ability() -> None:
-    truth, _, y = _zoo(200, 60)
+    truth, _, y = _zoo(200, 60, guessing=False)
     fit = calibrate(y, "2pl")
     assert fit.converged
     assert np.corrcoef(fit.bank.d, -truth.a * truth.b)[0, 1] > 0.9
@@ -39,7 +39,7 @@ def test_calibration_recovers_difficulty_and_ability() -> None:
 
 def test_calibration_agrees_with_girth() -> None:
     girth = pytest.importorskip("girth")
-    _, _, y = _zoo(300, 30, seed=1)
+    _, _, y = _zoo(300, 30, seed=1, guessing=False)
     ours = calibrate(y, "2pl")
     theirs = girth.twopl_mml(y.T.astype(int))
     assert np.corrcoef(ours.bank.b, theirs["Difficulty"])[0, 1] > 0.97

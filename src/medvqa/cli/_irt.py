@@ -34,6 +34,14 @@ def fit_command(
                              help="Seed of the cross-validation folds and item splits."),
     folds: int = typer.Option(default_of(IrtFitConfig, "folds"), "--folds",
                               help="Folds of models for cross-validation (below 2: none)."),
+    guessing: str = typer.Option(
+        default_of(IrtFitConfig, "guessing"), "--guessing",
+        help="Guessing floor of each item: chance (1/k for k options, a 3PL with the floor "
+             "fixed) or none (the 2PL)."),
+    exposure_rate: float = typer.Option(
+        default_of(IrtFitConfig, "exposure_rate"), "--exposure-rate",
+        help="Sympson-Hetter cap: the largest share of adaptive tests that may give one item "
+             "(0: no exposure parameters)."),
     to_review: bool = typer.Option(
         default_of(IrtFitConfig, "to_review"), "--to-review", help="Put the suspect items into the "
                                    "review app's queue (BENCH/flagged.jsonl), with the reason."),
@@ -50,7 +58,8 @@ def fit_command(
 
     config = IrtFitConfig(bench, tuple(runs), out, model.lower(),
                           tuple(c.strip() for c in conditions.split(",") if c.strip()),
-                          seed, folds, to_review=to_review)
+                          seed, folds, to_review=to_review, guessing=guessing.lower(),
+                          exposure_rate=exposure_rate)
     result = fit_irt(config)
     cal = result.calibration
     con = Console(highlight=False)

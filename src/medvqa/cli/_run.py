@@ -181,10 +181,14 @@ def run_command(
     budget: int | None = typer.Option(
         default_of(AdaptiveRun, "budget"), "--budget", min=1,
         help="--adaptive: most items asked (default: no limit but the benchmark)."),
+    exposure: str = typer.Option(
+        default_of(AdaptiveRun, "exposure"), "--exposure",
+        help="--adaptive: exposure control: sympson-hetter (the calibration's exposure "
+             "parameters), randomesque, or none (always the most informative item)."),
     randomesque: int = typer.Option(
         default_of(AdaptiveRun, "randomesque"), "--randomesque", min=1,
-        help="--adaptive: draw the next item among this many most informative (exposure "
-             "control)."),
+        help="--adaptive --exposure randomesque: draw the next item among this many most "
+             "informative."),
     adaptive_batch: int = typer.Option(
         default_of(AdaptiveRun, "batch"), "--adaptive-batch", min=1,
         help="--adaptive: items chosen and sent at once."),
@@ -243,7 +247,7 @@ def run_command(
         max_image_pixels=max_image_pixels,
         name=name,
         adaptive=AdaptiveRun(adaptive, target_se=target_se, budget=budget,
-                             randomesque=randomesque, batch=adaptive_batch)
+                             randomesque=randomesque, exposure=exposure, batch=adaptive_batch)
         if adaptive is not None else None,
     )
     request = RunRequest(config, models_file=models, executor=executor,

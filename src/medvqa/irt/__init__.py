@@ -4,7 +4,8 @@ Adaptive evaluation gives the same accuracy from a fraction of the items.
 ``medvqa irt fit`` calibrates a benchmark's items on scored runs (:func:`fit_irt`, writing
 ``irt.json``); its item-quality flags name items whose key looks wrong or that tell nothing;
 ``medvqa run --adaptive irt.json`` asks a new model only the items that tell the most about it
-(:class:`AdaptiveSession`) and reports its estimated full-benchmark accuracy with an interval
+(:class:`AdaptiveSession`; a guessing floor of 1/k per item, Sympson–Hetter exposure control)
+and reports its estimated full-benchmark accuracy with an interval
 whose coverage the calibration measured. Names are imported on first use (PEP 562).
 """
 
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from medvqa.irt._calibrate import Calibration, Priors, calibrate
     from medvqa.irt._config import IrtFitConfig
     from medvqa.irt._crossval import CrossValidationResult, cross_validate
+    from medvqa.irt._exposure import ExposureParameters, simulate_exposure, sympson_hetter
     from medvqa.irt._fit import (
         FLAG_SOURCE,
         IrtFitResult,
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
         write_flagged,
     )
     from medvqa.irt._grade import Grader
+    from medvqa.irt._guessing import chance_rate, floors
     from medvqa.irt._load import bank_of, load_calibration
     from medvqa.irt._matrix import MIN_MODELS, ResponseMatrix, ZooModel, read_matrix
     from medvqa.irt._model import IRT_MODELS, ItemBank, sigmoid
@@ -38,7 +41,13 @@ if TYPE_CHECKING:
         case_design_effect,
         predict,
     )
-    from medvqa.irt._settings import AdaptiveSettings
+    from medvqa.irt._settings import (
+        DEFAULT_GUESSING,
+        EXPOSURE_CONTROLS,
+        GUESSING,
+        MAX_EXPOSURE,
+        AdaptiveSettings,
+    )
     from medvqa.irt._simulate import (
         SimulatedItems,
         correctness,
@@ -53,6 +62,11 @@ _WHERE: dict[str, str] = {
     "IrtFitConfig": "_config",
     "CrossValidationResult": "_crossval",
     "cross_validate": "_crossval",
+    "ExposureParameters": "_exposure",
+    "simulate_exposure": "_exposure",
+    "sympson_hetter": "_exposure",
+    "chance_rate": "_guessing",
+    "floors": "_guessing",
     "FLAG_SOURCE": "_fit",
     "IrtFitResult": "_fit",
     "fit_irt": "_fit",
@@ -73,6 +87,10 @@ _WHERE: dict[str, str] = {
     "AccuracyEstimate": "_session",
     "AdaptiveSession": "_session",
     "AdaptiveSettings": "_settings",
+    "DEFAULT_GUESSING": "_settings",
+    "EXPOSURE_CONTROLS": "_settings",
+    "GUESSING": "_settings",
+    "MAX_EXPOSURE": "_settings",
     "case_design_effect": "_session",
     "predict": "_session",
     "SimulatedItems": "_simulate",
@@ -90,6 +108,11 @@ __all__ = [
     "IrtFitConfig",
     "CrossValidationResult",
     "cross_validate",
+    "ExposureParameters",
+    "simulate_exposure",
+    "sympson_hetter",
+    "chance_rate",
+    "floors",
     "FLAG_SOURCE",
     "IrtFitResult",
     "fit_irt",
@@ -110,6 +133,10 @@ __all__ = [
     "AccuracyEstimate",
     "AdaptiveSession",
     "AdaptiveSettings",
+    "DEFAULT_GUESSING",
+    "EXPOSURE_CONTROLS",
+    "GUESSING",
+    "MAX_EXPOSURE",
     "case_design_effect",
     "predict",
     "SimulatedItems",

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from medvqa.irt._settings import DEFAULT_GUESSING, MAX_EXPOSURE, AdaptiveSettings
 from medvqa.schema import CLEAN
 
 
@@ -27,6 +28,12 @@ class IrtFitConfig:
         cv_target_se: standard error the cross-validated adaptive replays stop at (None:
             each held-out model's full-run standard error).
         to_review: write the suspect items to BENCH/flagged.jsonl, the review app's queue.
+        guessing: the items' fixed lower asymptotes: ``chance`` (1/k for k options, the
+            3PL's floor) or ``none`` (the 2PL).
+        exposure_rate: Sympson–Hetter cap on an item's exposure rate, the share of adaptive
+            tests that give it (0: no exposure parameters; every item's ``K`` is 1).
+        exposure_target_se: standard error the Sympson–Hetter simulation's tests stop at (the
+            exposure a cap holds to depends on the test length).
     """
 
     bench_dir: Path
@@ -38,3 +45,6 @@ class IrtFitConfig:
     folds: int = 5
     cv_target_se: float | None = None
     to_review: bool = False
+    guessing: str = DEFAULT_GUESSING
+    exposure_rate: float = MAX_EXPOSURE
+    exposure_target_se: float = AdaptiveSettings.target_se

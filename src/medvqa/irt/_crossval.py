@@ -75,7 +75,8 @@ def _replay(bank: ItemBank, y: np.ndarray, target_se: float | None, seed: int,
 def cross_validate(correct: np.ndarray, cases: np.ndarray, item_model: str, priors: Priors,
                    *, seed: int, folds: int = 5,
                    target_se: float | None = None,
-                   compare: bool = True) -> CrossValidationResult:
+                   compare: bool = True,
+                   floors: np.ndarray | None = None) -> CrossValidationResult:
     """Cross-validate a calibration over models (see the module's docstring).
 
     Args:
@@ -86,6 +87,7 @@ def cross_validate(correct: np.ndarray, cases: np.ndarray, item_model: str, prio
         seed: seed of the folds and the splits.
         folds: folds (at most one per model).
         compare: also fit the other item model, for the log-loss comparison.
+        floors: per item the fixed guessing floor (None: 0, the 2PL).
         target_se: standard error the replays stop at (None: each held-out model's full-run
             standard error, where an interval is narrowest and the calibration's own error
             weighs most: the inflation measured there is safe at any wider target).
@@ -101,7 +103,8 @@ def cross_validate(correct: np.ndarray, cases: np.ndarray, item_model: str, prio
     for f in range(k):
         train = correct[fold_of != f]
         names = ("1pl", "2pl") if compare else (item_model,)
-        fits = {name: calibrate(train, name, priors, cases=cases).bank for name in names}
+        fits = {name: calibrate(train, name, priors, cases=cases, floors=floors).bank
+                for name in names}
         obs = ~np.isnan(train)
         base = (np.nansum(train, axis=0) + 0.5) / (obs.sum(axis=0) + 1.0)
         for m in np.flatnonzero(fold_of == f):

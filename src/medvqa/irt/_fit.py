@@ -16,10 +16,13 @@ from medvqa.errors import UsageError
 from medvqa.irt._calibrate import Calibration, Priors, calibrate
 from medvqa.irt._config import IrtFitConfig
 from medvqa.irt._crossval import cross_validate
+from medvqa.irt._exposure import ExposureParameters, sympson_hetter
+from medvqa.irt._guessing import floors
 from medvqa.irt._matrix import ResponseMatrix, read_matrix
 from medvqa.irt._model import IRT_MODELS
 from medvqa.irt._quality import ItemSignals, item_signals
 from medvqa.irt._session import case_design_effect
+from medvqa.irt._settings import AdaptiveSettings
 from medvqa.schema import (
     BROKEN_FLAGS,
     FLAG_REASONS,
@@ -28,6 +31,7 @@ from medvqa.schema import (
     UNINFORMATIVE_FLAGS,
     FlaggedItem,
     IrtCalibration,
+    IrtExposure,
     IrtItem,
     IrtModel,
     IrtPriors,
@@ -73,7 +77,8 @@ def _r(x: float | None, digits: int = 6) -> float | None:
     return None if x is None or not np.isfinite(x) else round(float(x), digits)
 
 
-def _items(matrix: ResponseMatrix, cal: Calibration, sig: ItemSignals) -> list[IrtItem]:
+def _items(matrix: ResponseMatrix, cal: Calibration, sig: ItemSignals,
+           exposure_k: np.ndarray) -> list[IrtItem]:
     obs = ~np.isnan(matrix.correct)
     right = np.nansum(matrix.correct, axis=0)
     bank = cal.bank
@@ -86,6 +91,7 @@ def _items(matrix: ResponseMatrix, cal: Calibration, sig: ItemSignals) -> list[I
             a_se=round(float(np.sqrt(bank.cov[i, 0, 0])), 6),
             d_se=round(float(np.sqrt(bank.cov[i, 1, 1])), 6),
             ad_cov=round(float(bank.cov[i, 0, 1]), 6),
+            c=round(float(bank.c[i]), 6), exposure_k=round(float(exposure_k[i]), 6),
             slope_z=_r(sig.slope_z[i], 4), item_rest=_r(sig.item_rest[i], 4),
             infit=_r(sig.infit[i], 4), outfit=_r(sig.outfit[i], 4),
             outfit_p=_r(sig.outfit_p[i], 6), top_other=sig.top_other[i],
@@ -167,34 +173,50 @@ def _notes(matrix: ResponseMatrix, items: list[IrtItem]) -> list[str]:
     return notes
 
 
+def _exposure(fit: ExposureParameters) -> IrtExposure:
+    return IrtExposure(max_rate=fit.max_rate, target_se=fit.target_se, simulees=fit.simulees,
+                       rounds=fit.rounds, max_given=round(float(fit.given.max()), 6),
+                       mean_given=round(float(fit.given.mean()), 6))
+
+
 def fit_irt(config: IrtFitConfig) -> IrtFitResult:
     """Calibrate a benchmark on a zoo of scored runs and write irt.json.
 
     Raises:
         BadInputError: a run of other items or an unscored run, fewer than five models
             (names how many more), a bad items.jsonl line.
-        UsageError: an unknown item model.
+        UsageError: an unknown item model or guessing mode, an exposure cap outside [0, 1].
     """
     from medvqa import __version__
 
     if config.item_model not in IRT_MODELS:
         raise UsageError(f"--model {config.item_model!r}: use {' or '.join(IRT_MODELS)}")
+    if not 0.0 <= config.exposure_rate <= 1.0:
+        raise UsageError(f"--exposure-rate {config.exposure_rate}: use a share of tests in "
+                         "[0, 1] (0: no exposure parameters)")
     matrix = read_matrix(config.bench_dir, list(config.runs), tuple(config.conditions))
     cases = matrix.case_labels
     priors = Priors()
-    cal = calibrate(matrix.correct, config.item_model, priors, cases=cases)
+    floor = floors(matrix.items, config.guessing)
+    cal = calibrate(matrix.correct, config.item_model, priors, cases=cases, floors=floor)
     sig = item_signals(matrix.correct, matrix.chosen, [key_text(it) for it in matrix.items],
                        cal.bank, cal.theta)
     cv = cross_validate(matrix.correct, cases, config.item_model, priors, seed=config.seed,
-                        folds=config.folds, target_se=config.cv_target_se) \
+                        folds=config.folds, target_se=config.cv_target_se, floors=floor) \
         if config.folds >= 2 else None
-    items = _items(matrix, cal, sig)
+    inflation = cv.inflation if cv else 1.0
+    exposure = sympson_hetter(cal.bank, AdaptiveSettings(target_se=config.exposure_target_se,
+                                                         inflation=inflation),
+                              seed=config.seed, max_rate=config.exposure_rate) \
+        if 0.0 < config.exposure_rate < 1.0 else None
+    items = _items(matrix, cal, sig, exposure.k if exposure else np.ones(len(cal.bank)))
     n_answers = int((~np.isnan(matrix.correct)).sum())
     k = cal.parameters
     result = IrtCalibration(
         tool_version=__version__, benchmark=matrix.bench.name,
         benchmark_version=matrix.bench.version, items_sha256=matrix.items_sha256,
         item_model=config.item_model,  # type: ignore[arg-type]
+        guessing=config.guessing,  # type: ignore[arg-type]
         conditions=list(config.conditions), style=matrix.style, seed=config.seed,
         priors=IrtPriors(slope_mean=round(cal.priors.slope_mean, 6),
                          slope_sd=round(cal.priors.slope_sd, 6),
@@ -202,7 +224,8 @@ def fit_irt(config: IrtFitConfig) -> IrtFitResult:
         loglik=round(cal.loglik, 4), aic=round(2 * k - 2 * cal.loglik, 4),
         bic=round(k * np.log(max(n_answers, 1)) - 2 * cal.loglik, 4),
         iterations=cal.iterations, converged=cal.converged,
-        interval_inflation=round(cv.inflation, 6) if cv else 1.0,
+        interval_inflation=round(inflation, 6),
+        exposure=_exposure(exposure) if exposure else None,
         models=_models(matrix, cal), items=items, cv=cv.summary if cv else None,
         quality=quality_counts(items), notes=_notes(matrix, items))
     write_json(config.out, result)

@@ -49,4 +49,5 @@ def bank_of(cal: IrtCalibration, items: list[Item]) -> ItemBank:
     keys = [it.case_id if it.case_id is not None else f"\x00{it.id}" for it in items]
     _, cases = np.unique(np.asarray(keys, dtype=object).astype(str), return_inverse=True)
     return ItemBank(np.array([r.a for r in rows]), np.array([r.d for r in rows]), cov,
-                    np.asarray(cases).reshape(-1))
+                    np.asarray(cases).reshape(-1), np.array([r.c for r in rows]),
+                    np.array([r.exposure_k for r in rows]))

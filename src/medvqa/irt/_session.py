@@ -2,10 +2,22 @@
 
 The model's ability has a posterior on a fine grid (standard-normal prior, the calibration's
 population), updated exactly with each answer. The next item is the most informative one at the
-posterior mean (Fisher information ``a² P (1 - P)``), drawn at random among the ``randomesque``
-most informative (exposure control: not every model sees the same few items), and never a
-second item of a case already asked while items of other cases remain (items of one case are
-not independent evidence).
+posterior mean (Fisher information of :class:`~medvqa.irt._model.ItemBank`, guessing floor
+included), never a second item of a case already asked while items of other cases remain
+(items of one case are not independent evidence), under one of three exposure controls
+(not every model should see the same few items: a leaked or memorised item then hurts every
+run alike):
+
+* ``sympson-hetter`` (Sympson & Hetter, 1985; the default): the most informative item is given
+  with its exposure parameter ``K_i`` (:mod:`medvqa.irt._exposure` sets them by simulation so
+  that no item is given to more than a chosen share of models), else it is set aside for the
+  rest of this test and the next most informative one is drawn for, and so on;
+* ``randomesque`` (Kingsbury & Zara, 1989): drawn at random among the ``randomesque`` most
+  informative;
+* ``none``: always the most informative.
+
+Every draw comes from the session's seeded generator, consumed in a fixed order: the same
+answers give the same items.
 
 What is reported is the accuracy the model would have had on the whole benchmark: the answers
 given, plus for every item not asked its probability of being right, averaged over the ability
@@ -26,7 +38,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.special import log_expit
 
 from medvqa.irt._model import ItemBank, sigmoid
 from medvqa.irt._settings import AdaptiveSettings
@@ -78,23 +89,24 @@ class AdaptiveSession:
     rng: np.random.Generator
     asked: list[int] = field(default_factory=list)
     answers: list[bool] = field(default_factory=list)
+    rejected: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         logits = self.bank.logits(THETA_GRID)  # items × grid
-        self._log_p = log_expit(logits)
-        self._log_q = log_expit(-logits)
+        self._log_p, self._log_q = self.bank.log_prob(THETA_GRID)
+        c = self.bank.c[:, None]
         cov = self.bank.cov
         # Variance of each item's logit at each ability, from its (a, d) covariance.
         var_logit = (cov[:, 0, 0, None] * THETA_GRID**2
                      + 2.0 * cov[:, 0, 1, None] * THETA_GRID + cov[:, 1, 1, None])
         plug = sigmoid(logits)
-        self._info = (self.bank.a**2)[:, None] * plug * (1.0 - plug)
+        self._info = self.bank.information_grid(THETA_GRID)
         # What is predicted of an item not asked: P averaged over its parameters' uncertainty
         # (the probit approximation), not the plug-in P, which is overconfident at the ends.
-        p = sigmoid(logits / np.sqrt(1.0 + np.pi / 8.0 * var_logit))
+        p = c + (1.0 - c) * sigmoid(logits / np.sqrt(1.0 + np.pi / 8.0 * var_logit))
         pq = p * (1.0 - p)
         self._p = p
-        self._calib = (plug * (1.0 - plug)) ** 2 * var_logit
+        self._calib = ((1.0 - c) * plug * (1.0 - plug)) ** 2 * var_logit
         # Running sums over the items not yet asked, per grid point.
         self._sum_p = p.sum(axis=0)
         self._sum_pq = pq.sum(axis=0)
@@ -102,6 +114,7 @@ class AdaptiveSession:
         self._loglik = np.zeros_like(THETA_GRID)
         self._log_prior = -0.5 * THETA_GRID**2
         self._open = np.ones(len(self.bank), dtype=bool)
+        self._blocked = np.zeros(len(self.bank), dtype=bool)  # set aside by Sympson–Hetter
         cases = self.bank.cases
         self._cases = cases if cases is not None else np.arange(len(self.bank))
         _, self._case_of = np.unique(self._cases, return_inverse=True)
@@ -140,7 +153,8 @@ class AdaptiveSession:
         if len(self._case_asked) == len(self.asked):
             return 1.0
         theta = float(self._posterior(1.0) @ THETA_GRID)
-        return case_design_effect(ItemBank(self.bank.a, self.bank.d, cases=self._case_of),
+        return case_design_effect(ItemBank(self.bank.a, self.bank.d, cases=self._case_of,
+                                           c=self.bank.c),
                                   np.asarray(self.asked), np.asarray(self.answers), theta)
 
     def _posterior(self, deff: float) -> np.ndarray:
@@ -199,23 +213,41 @@ class AdaptiveSession:
         theta = float(post @ THETA_GRID)
         column = int(np.abs(THETA_GRID - theta).argmin())
         info = self._info[:, column].copy()
-        info[~self._open] = -np.inf
+        # Items set aside by Sympson–Hetter stay aside while others remain.
+        avail = self._open & ~self._blocked
+        info[~(avail if avail.any() else self._open)] = -np.inf
         seen = self._case_seen.copy()
-        k = max(self.settings.randomesque, 1)
         for _ in range(want):
             free = np.isfinite(info)
             if not free.any():
                 break
             fresh = free & ~seen
             pool = np.flatnonzero(fresh if fresh.any() else free)
-            if len(pool) > k:
-                pool = pool[np.argpartition(-info[pool], k - 1)[:k]]
-            top = pool[np.lexsort((pool, -info[pool]))]  # by information, ties by position
-            pick = int(top[self.rng.integers(len(top))])
+            pick = self._pick(pool, info)
             chosen.append(pick)
             info[pick] = -np.inf
             seen[self._case_items[int(self._case_of[pick])]] = True
         return chosen
+
+    def _pick(self, pool: np.ndarray, info: np.ndarray) -> int:
+        """One item of ``pool`` under the exposure control (``info``: -inf marks set aside)."""
+        method = self.settings.exposure
+        if method == "randomesque" and len(pool) > self.settings.randomesque > 1:
+            pool = pool[np.argpartition(-info[pool], self.settings.randomesque - 1)
+                        [:self.settings.randomesque]]
+        top = pool[np.lexsort((pool, -info[pool]))]  # by information, ties by position
+        if method == "randomesque":
+            return int(top[self.rng.integers(len(top))]) if len(top) > 1 else int(top[0])
+        if method == "none":
+            return int(top[0])
+        k = self.bank.exposure_k
+        for i in top:
+            if k[i] >= 1.0 or self.rng.random() < k[i]:
+                return int(i)
+            self._blocked[i] = True
+            self.rejected.append(int(i))
+            info[i] = -np.inf
+        return int(top[0])  # every candidate was set aside: the most informative is given
 
 
 def predict(bank: ItemBank, asked: np.ndarray, answers: np.ndarray,
@@ -225,9 +257,9 @@ def predict(bank: ItemBank, asked: np.ndarray, answers: np.ndarray,
     The ability posterior of those answers (standard-normal prior, the grid of
     :data:`THETA_GRID`) averages each target item's probability.
     """
-    logits = bank.subset(asked).logits(THETA_GRID)
+    log_p, log_q = bank.subset(asked).log_prob(THETA_GRID)
     y = np.asarray(answers, dtype=float)[:, None]
-    log_post = -0.5 * THETA_GRID**2 + (y * log_expit(logits) + (1 - y) * log_expit(-logits)).sum(0)
+    log_post = -0.5 * THETA_GRID**2 + (y * log_p + (1 - y) * log_q).sum(0)
     w = np.exp(log_post - log_post.max())
     w /= w.sum()
     return np.asarray(bank.subset(targets).prob(THETA_GRID) @ w)
@@ -247,8 +279,7 @@ def case_design_effect(bank: ItemBank, asked: np.ndarray, answers: np.ndarray,
     inverse = inverse.reshape(-1)
     if inverse.max() + 1 == len(asked):
         return 1.0
-    p = sigmoid(bank.a[asked] * theta + bank.d[asked])
-    scores = bank.a[asked] * (np.asarray(answers, dtype=float) - p)
+    scores = bank.ability_scores(theta, asked, answers)
     plain = float((scores**2).sum())
     if plain <= 0.0:
         return 1.0

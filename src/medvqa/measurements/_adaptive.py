@@ -1,22 +1,31 @@
 """``medvqa bench`` section ``adaptive``: IRT calibration, adaptive runs, planted label errors.
 
-Simulated zoos with known parameters (10, 30 and 100 models; 500 to 5,000 items; the
-simulation of :mod:`medvqa.irt._simulate`): each zoo is calibrated as ``medvqa irt fit`` does
-(the empirical prior, the cross-validated interval inflation), then new models drawn from the
-same population are tested adaptively, each until its standard error reaches what its full run
-gives (the binomial SE of its accuracy on every item: the width of the full run's interval).
-Reported per zoo, pooled over replicates:
+Simulated zoos with known parameters (10, 30 and 100 models; 500 to 3,000 items; the
+simulation of :mod:`medvqa.irt._simulate`, where a model that does not know an item guesses
+among its options): each zoo is calibrated as ``medvqa irt fit`` does by default (the default
+guessing floor, the empirical prior, the cross-validated interval inflation, Sympson–Hetter
+exposure parameters simulated for the tests' length), then new models drawn from the same
+population are tested adaptively, each until its standard error reaches what its full run gives
+(the binomial SE of its accuracy on every item: the width of the full run's interval). Reported
+per zoo, pooled over replicates:
 
 * **items ratio**: benchmark items / mean items asked for that same interval width;
 * **Spearman**: rank correlation of the adaptive estimates with the full-run accuracies;
 * **error**: mean absolute error of the reconstructed full-benchmark accuracy;
 * **coverage**: share of adaptive 95 % intervals that hold the full-run accuracy;
 * **exposure**: the most-asked item's share of the tested models, and the share of the bank
-  asked at all (:func:`exposure`). At 30 models the same new models are also tested without
-  exposure control (always the single most informative item), to show what it changes.
+  asked at all (:func:`exposure`).
+
+At 30 models the same new models are also tested under the other choices, to show what each
+changes (:data:`VARIANTS`): randomesque and no exposure control, and a calibration with the
+other guessing floor, both floors without exposure control so that only the floor differs.
+
+The full bench's sizes were cut to fit about 25 minutes on two shared cores (2 zoos at 10 and
+30 models, one of 2,000 items at 100; 50 simulated tests for 4 rounds of Sympson–Hetter).
 
 Planted label errors: 5 % of the items get their key moved to a plausible distractor; the
-calibration's label-error flags are scored for recall and precision against them.
+calibration's label-error flags are scored for recall and precision against them, with and
+without the guessing floor.
 
 The real run matrix: a benchmark built from the repository's RetinaMNIST sample, answered by
 the offline models (``random`` under several seeds, ``frequent``, and small CNNs trained here at
@@ -37,14 +46,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from medvqa.irt import AdaptiveSettings
+from medvqa.irt import DEFAULT_GUESSING, GUESSING, AdaptiveSettings
 from medvqa.measurements._figure import BenchFigure
 from medvqa.rng import rng_for
 
 log = logging.getLogger(__name__)
 
 #: (models, items, replicates) of the simulated zoos; the quick bench runs fewer.
-ZOOS = ((10, 500, 4), (30, 1000, 4), (100, 3000, 1))
+ZOOS = ((10, 500, 2), (30, 1000, 2), (100, 2000, 1))
 QUICK_ZOOS = ((10, 500, 1), (30, 1000, 2), (100, 2000, 1))
 #: New models tested adaptively per replicate.
 TEST_MODELS = 50
@@ -52,6 +61,23 @@ TEST_MODELS = 50
 PLANTED = 0.05
 #: Zoos per size with planted errors (50 each): 300 planted, recall within about ±0.05.
 PLANTED_REPLICATES = 6
+#: Sympson–Hetter simulation of the bench (fewer tests than ``irt fit``'s, to fit the bench's
+#: time: the exposure figures are measured on the new models, not taken from the simulation).
+BENCH_SIMULEES = 50
+BENCH_ROUNDS = 4
+
+
+class Variant(NamedTuple):
+    """One way to calibrate and test: a guessing floor and an exposure control."""
+
+    guessing: str
+    exposure: str
+
+
+#: The default, and at 30 models what else is tested on the same new models.
+DEFAULT = Variant(DEFAULT_GUESSING, AdaptiveSettings.exposure)
+VARIANTS = (DEFAULT, Variant(DEFAULT_GUESSING, "randomesque"), Variant(DEFAULT_GUESSING, "none"),
+            *(Variant(g, "none") for g in GUESSING if g != DEFAULT_GUESSING))
 #: The issue's targets at 30 models.
 TARGETS = {"ratio": 3.0, "spearman": 0.95, "error": 0.02, "coverage": 0.93,
            "recall": 0.8, "precision": 0.5}
@@ -108,13 +134,13 @@ def exposure(rows: list[list[HeldOut]]) -> Exposure:
 
 
 def _adaptive(bank: object, answers: np.ndarray, inflation: float, seed: int,
-              key: object, randomesque: int = AdaptiveSettings.randomesque) -> HeldOut:
+              key: object, exposure: str = AdaptiveSettings.exposure) -> HeldOut:
     """Test one model adaptively (its real answers) until its full-run width."""
     from medvqa.irt import AdaptiveSession
 
     full = float(answers.mean())
     target = max(float(np.sqrt(full * (1 - full) / len(answers))), 1e-4)
-    settings = AdaptiveSettings(target_se=target, inflation=inflation, randomesque=randomesque)
+    settings = AdaptiveSettings(target_se=target, inflation=inflation, exposure=exposure)
     session = AdaptiveSession(bank, settings,  # type: ignore[arg-type]
                               rng_for(seed, "bench-adaptive", key))
     est = session.estimate()
@@ -145,37 +171,54 @@ def _summary(rows: list[list[HeldOut]]) -> dict[str, float]:
     }
 
 
-def _simulated(models: int, items: int, replicates: int, seed: int,
-               controls: tuple[int, ...] = (AdaptiveSettings.randomesque,)
-               ) -> dict[int, dict[str, float]]:
-    """Per randomesque setting in ``controls``, the pooled figures of one zoo size."""
-    from medvqa.irt import (
-        Priors,
-        calibrate,
-        correctness,
-        cross_validate,
-        simulate_choices,
-        simulate_items,
-    )
+def _calibrated(zoo: np.ndarray, chance: np.ndarray, guessing: str, seed: int,
+                exposure: bool) -> tuple[object, float]:
+    """The zoo's bank as ``irt fit`` makes it (floors, inflation, exposure parameters if asked)."""
+    from dataclasses import replace
 
-    rows: dict[int, list[list[HeldOut]]] = {c: [] for c in controls}
+    from medvqa.irt import Priors, calibrate, cross_validate, sympson_hetter
+
+    cases = np.arange(zoo.shape[1])
+    floor = None if guessing == "none" else chance
+    cal = calibrate(zoo, "2pl", cases=cases, floors=floor)
+    inflation = cross_validate(zoo, cases, "2pl", Priors(), seed=seed, compare=False,
+                               floors=floor).inflation
+    bank = cal.bank
+    if exposure:
+        # The tests stop at a full run's width: the exposure parameters are set for that length.
+        p = float(np.clip(zoo.mean(), 0.05, 0.95))
+        target = float(np.sqrt(p * (1 - p) / zoo.shape[1]))
+        fit = sympson_hetter(bank, AdaptiveSettings(target_se=target, inflation=inflation),
+                             seed=seed, simulees=BENCH_SIMULEES, rounds=BENCH_ROUNDS)
+        bank = replace(bank, exposure_k=fit.k)
+    return bank, inflation
+
+
+def _simulated(models: int, items: int, replicates: int, seed: int,
+               variants: tuple[Variant, ...] = (DEFAULT,)) -> dict[Variant, dict[str, float]]:
+    """Per variant, the pooled figures of one zoo size (the same zoos and new models)."""
+    from medvqa.irt import correctness, simulate_choices, simulate_items
+
+    rows: dict[Variant, list[list[HeldOut]]] = {v: [] for v in variants}
     for r in range(replicates):
         rng = rng_for(seed, "bench-zoo", models, items, r)
         bank_true = simulate_items(items, rng)
         zoo = correctness(bank_true, simulate_choices(bank_true, rng.normal(size=models), rng))
-        cases = np.arange(items)
-        cal = calibrate(zoo, "2pl", cases=cases)
-        inflation = cross_validate(zoo, cases, "2pl", Priors(), seed=seed,
-                                   compare=False).inflation
         new = correctness(bank_true, simulate_choices(bank_true, rng.normal(size=TEST_MODELS),
                                                       rng))
-        for c in controls:
-            rows[c].append([_adaptive(cal.bank, new[m], inflation, seed, (models, items, r, m),
-                                      randomesque=c) for m in range(TEST_MODELS)])
-    return {c: _summary(rows[c]) for c in controls}
+        banks = {g: _calibrated(zoo, bank_true.chance, g, seed,
+                                any(v.guessing == g and v.exposure == "sympson-hetter"
+                                    for v in variants))
+                 for g in dict.fromkeys(v.guessing for v in variants)}
+        for v in variants:
+            bank, inflation = banks[v.guessing]
+            rows[v].append([_adaptive(bank, new[m], inflation, seed, (models, items, r, m),
+                                      exposure=v.exposure) for m in range(TEST_MODELS)])
+    return {v: _summary(rows[v]) for v in variants}
 
 
-def _planted(models: int, items: int, replicates: int, seed: int) -> tuple[float, float]:
+def _planted(models: int, items: int, replicates: int, seed: int,
+             guessing: str = DEFAULT_GUESSING) -> tuple[float, float]:
     from medvqa.irt import calibrate, correctness, item_signals, simulate_choices, simulate_items
     from medvqa.schema import LABEL_ERROR_FLAGS
 
@@ -185,7 +228,7 @@ def _planted(models: int, items: int, replicates: int, seed: int) -> tuple[float
         bank_true = simulate_items(items, rng, flipped=PLANTED)
         choices = simulate_choices(bank_true, rng.normal(size=models), rng)
         zoo = correctness(bank_true, choices)
-        cal = calibrate(zoo, "2pl")
+        cal = calibrate(zoo, "2pl", floors=None if guessing == "none" else bank_true.chance)
         sig = item_signals(zoo, choices.astype(str).astype(object),
                            [str(k) for k in bank_true.key], cal.bank, cal.theta)
         hit = np.array([bool(set(f) & LABEL_ERROR_FLAGS) for f in sig.flags])
@@ -220,7 +263,7 @@ def _figures(label: str, s: dict[str, float], targeted: bool) -> list[BenchFigur
 
 def _real_matrix(tmp: Path, quick: bool, seed: int) -> list[BenchFigure]:
     """The offline models' runs on a small benchmark from data/, held out in turn."""
-    from medvqa.irt import Priors, calibrate, cross_validate, read_matrix
+    from medvqa.irt import GUESSING, Priors, calibrate, cross_validate, floors, read_matrix
 
     runs = _real_runs(tmp, quick, seed)
     if not runs:
@@ -230,20 +273,24 @@ def _real_matrix(tmp: Path, quick: bool, seed: int) -> list[BenchFigure]:
     asked = ~np.isnan(matrix.correct).all(axis=0)  # the split the runs answered
     correct = matrix.correct[:, asked]
     cases = matrix.case_labels[asked]
-    inflation = cross_validate(correct, cases, "2pl", Priors(), seed=seed,
-                               compare=False).inflation
-    k = 5
-    fold = rng_for(seed, "bench-real-folds").permutation(np.arange(len(correct)) % k)
-    held: list[HeldOut] = []
-    for f in range(k):
-        cal = calibrate(correct[fold != f], "2pl", cases=cases)
-        for m in np.flatnonzero(fold == f):
-            answered = np.flatnonzero(~np.isnan(correct[m]))
-            held.append(_adaptive(cal.bank.subset(answered), correct[m, answered], inflation,
-                                  seed, ("real", int(m))))
-    s = _summary([held])
-    label = f"real run matrix ({len(correct)} models, {correct.shape[1]} items)"
-    return _figures(label, s, targeted=False)
+    out: list[BenchFigure] = []
+    for guessing in GUESSING:
+        floor = floors([it for it, a in zip(matrix.items, asked, strict=True) if a], guessing)
+        inflation = cross_validate(correct, cases, "2pl", Priors(), seed=seed,
+                                   compare=False, floors=floor).inflation
+        k = 5
+        fold = rng_for(seed, "bench-real-folds").permutation(np.arange(len(correct)) % k)
+        held: list[HeldOut] = []
+        for f in range(k):
+            cal = calibrate(correct[fold != f], "2pl", cases=cases, floors=floor)
+            for m in np.flatnonzero(fold == f):
+                answered = np.flatnonzero(~np.isnan(correct[m]))
+                held.append(_adaptive(cal.bank.subset(answered), correct[m, answered],
+                                      inflation, seed, ("real", int(m)), exposure="none"))
+        label = (f"real run matrix ({len(correct)} models, {correct.shape[1]} items), "
+                 f"guessing {guessing}, no exposure control")
+        out += _figures(label, _summary([held]), targeted=False)
+    return out
 
 
 def _real_runs(tmp: Path, quick: bool, seed: int) -> tuple[Path, list[Path],
@@ -264,36 +311,47 @@ def _real_runs(tmp: Path, quick: bool, seed: int) -> tuple[Path, list[Path],
     return make_runs(tmp, data, quick, seed)
 
 
+def _variant_figures(label: str, v: Variant, s: dict[str, float]) -> list[BenchFigure]:
+    """The figures of a non-default variant at 30 models (named by what differs)."""
+    what = (f"guessing {v.guessing}, exposure {v.exposure}")
+    return [BenchFigure("adaptive", f"{label}, {what}: {name}", s[key], unit)
+            for name, key, unit in (
+                ("items asked (mean)", "asked", "items"),
+                ("items ratio", "ratio", "x"),
+                ("Spearman", "spearman", "rho"),
+                ("absolute error of the reconstructed accuracy", "error", "accuracy"),
+                ("coverage of the 95 % interval", "coverage", "fraction"),
+                ("most-asked item's share of the models", "max_exposure", "fraction"))]
+
+
 def bench_adaptive(quick: bool) -> list[BenchFigure]:
     """The section's figures (see the module's docstring)."""
     seed = 0
     out: list[BenchFigure] = []
     t0 = time.perf_counter()
-    control = AdaptiveSettings.randomesque
     for models, items, replicates in (QUICK_ZOOS if quick else ZOOS):
-        # At 30 models the same tests also run without exposure control, to show its effect.
-        controls = (control, 1) if models == 30 else (control,)
-        by = _simulated(models, items, replicates, seed, controls)
+        # At 30 models the same tests also run under the other variants, to show their effect.
+        variants = VARIANTS if models == 30 else (DEFAULT,)
+        by = _simulated(models, items, replicates, seed, variants)
         label = f"{models} simulated models, {items} items"
-        out += _figures(label, by[control], targeted=models == 30)
-        if 1 in by and control != 1:
-            none = by[1]
-            out += [BenchFigure("adaptive", f"{label}, no exposure control (always the most "
-                                "informative item): most-asked item's share of the models",
-                                none["max_exposure"], "fraction"),
-                    BenchFigure("adaptive", f"{label}, no exposure control: items asked (mean)",
-                                none["asked"], "items"),
-                    BenchFigure("adaptive", f"{label}, no exposure control: coverage of the "
-                                "95 % interval", none["coverage"], "fraction")]
+        out += _figures(label, by[DEFAULT], targeted=models == 30)
+        for v in variants[1:]:
+            out += _variant_figures(label, v, by[v])
     for models in (10, 30, 100):
-        recall, precision = _planted(models, 1000, 2 if quick else PLANTED_REPLICATES, seed)
-        targeted = models == 30
-        out.append(BenchFigure("adaptive", f"planted label errors (5 %), {models} models: "
-                               "recall", recall, "fraction", ">= 0.8" if targeted else "",
-                               recall >= 0.8 if targeted else None))
-        out.append(BenchFigure("adaptive", f"planted label errors (5 %), {models} models: "
-                               "precision", precision, "fraction", ">= 0.5" if targeted else "",
-                               precision >= 0.5 if targeted else None))
+        others = tuple(g for g in GUESSING if g != DEFAULT_GUESSING) if models == 30 else ()
+        for guessing in (DEFAULT_GUESSING, *others):
+            recall, precision = _planted(models, 1000, 2 if quick else PLANTED_REPLICATES,
+                                         seed, guessing)
+            targeted = models == 30 and guessing == DEFAULT_GUESSING
+            what = "" if guessing == DEFAULT_GUESSING else f", guessing {guessing}"
+            out.append(BenchFigure("adaptive", f"planted label errors (5 %), {models} models"
+                                   f"{what}: recall", recall, "fraction",
+                                   ">= 0.8" if targeted else "",
+                                   recall >= 0.8 if targeted else None))
+            out.append(BenchFigure("adaptive", f"planted label errors (5 %), {models} models"
+                                   f"{what}: precision", precision, "fraction",
+                                   ">= 0.5" if targeted else "",
+                                   precision >= 0.5 if targeted else None))
     with tempfile.TemporaryDirectory() as tmp:
         out += _real_matrix(Path(tmp), quick, seed)
     out.append(BenchFigure("adaptive", "section wall time", time.perf_counter() - t0, "s"))

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from medvqa.conditions import Condition
 from medvqa.errors import BadInputError
 from medvqa.irt import (
+    EXPOSURE_CONTROLS,
     AdaptiveSession,
     AdaptiveSettings,
     Grader,
@@ -61,8 +62,11 @@ def plan_adaptive(spec: AdaptiveRun, selection: ItemSelection, items_sha256: str
     Raises:
         BadInputError: irt.json is missing, malformed or of other items; more than one
             condition, or one the calibration's zoo was not answered under; a target SE that is
-            not positive; a budget below 1.
+            not positive; a budget below 1; an unknown exposure control.
     """
+    if spec.exposure not in EXPOSURE_CONTROLS:
+        raise BadInputError(f"--exposure {spec.exposure!r}: use one of "
+                            f"{', '.join(EXPOSURE_CONTROLS)}")
     if spec.target_se <= 0:
         raise BadInputError(f"--target-se {spec.target_se}: use a standard error above 0")
     if spec.budget is not None and spec.budget < 1:
@@ -100,7 +104,7 @@ def _record(plan: AdaptivePlan, session: AdaptiveSession, failed: list[str],
         irt=str(spec.irt), irt_sha256=plan.irt_sha256,
         item_model=plan.calibration.item_model, style=plan.calibration.style or "strict",
         condition=plan.condition.name, target_se=spec.target_se, budget=spec.budget,
-        randomesque=spec.randomesque, batch=spec.batch,
+        exposure=spec.exposure, randomesque=spec.randomesque, batch=spec.batch,
         inflation=plan.calibration.interval_inflation, items_total=len(plan.items),
         asked_ids=[plan.items[i][1].id for i in session.asked], failed_ids=list(failed),
         stop=stop, note=note,
@@ -129,7 +133,8 @@ async def send_adaptive(plan: AdaptivePlan, sender: RequestSender, journal: Pred
     """
     spec = plan.spec
     settings = AdaptiveSettings(target_se=spec.target_se, budget=spec.budget,
-                                randomesque=spec.randomesque, batch=spec.batch,
+                                exposure=spec.exposure, randomesque=spec.randomesque,
+                                batch=spec.batch,
                                 inflation=plan.calibration.interval_inflation)
     session = AdaptiveSession(plan.bank, settings,
                               rng_for(seed, "adaptive", plan.calibration.items_sha256))

@@ -27,7 +27,10 @@ class AdaptiveRun:
         target_se: stop when the estimated full-benchmark accuracy's standard error is at most
             this.
         budget: most items asked (None: no limit but the benchmark).
-        randomesque: the next item is drawn among this many most informative.
+        exposure: the exposure control (``sympson-hetter``: the calibration's exposure
+            parameters; ``randomesque``; ``none``).
+        randomesque: ``exposure="randomesque"``: the next item is drawn among this many most
+            informative.
         batch: items chosen (and sent) at once.
     """
 
@@ -36,6 +39,7 @@ class AdaptiveRun:
     target_se: float = AdaptiveSettings.target_se
     budget: int | None = AdaptiveSettings.budget
     randomesque: int = AdaptiveSettings.randomesque
+    exposure: str = AdaptiveSettings.exposure
     batch: int = AdaptiveSettings.batch
 
 

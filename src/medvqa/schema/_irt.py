@@ -65,6 +65,12 @@ class IrtItem(BaseModel):
     """Standard error of ``d``."""
     ad_cov: float
     """Covariance of the estimates of ``a`` and ``d``."""
+    c: float = 0.0
+    """Lower asymptote (guessing floor), fixed, never estimated: ``1/k`` for ``k`` options under
+    ``guessing: chance``, 0 under ``none`` (then the item is a 2PL one)."""
+    exposure_k: float = 1.0
+    """Sympson–Hetter exposure parameter: the probability the item is given when an adaptive
+    test selects it (1: never held back)."""
     slope_z: float | None = None
     """The item's slope on the zoo's abilities, unshrunk (logistic regression on each model's
     ability), over its standard error: strongly negative for a wrong key; null for an item
@@ -123,6 +129,27 @@ class IrtPriors(BaseModel):
     """Standard deviation of the normal prior of ``d`` (mean 0)."""
     empirical: bool
     """Whether the slope prior was estimated from the items (empirical Bayes)."""
+
+
+class IrtExposure(BaseModel):
+    """How the items' Sympson–Hetter exposure parameters were set (by simulation)."""
+
+    model_config = ConfigDict(use_attribute_docstrings=True, extra="forbid")
+
+    method: Literal["sympson-hetter"] = "sympson-hetter"
+    """The exposure control the parameters are for."""
+    max_rate: float
+    """The cap aimed at: the largest share of adaptive tests that should give one item."""
+    target_se: float
+    """Standard error the simulated tests stopped at (shorter tests expose less)."""
+    simulees: int
+    """Simulated tests per round (abilities from the zoo's population)."""
+    rounds: int
+    """Rounds simulated."""
+    max_given: float
+    """The highest exposure rate of an item in the last round."""
+    mean_given: float
+    """The mean exposure rate (test length over bank size: no cap can go below it)."""
 
 
 class IrtCrossValidation(BaseModel):
@@ -187,6 +214,9 @@ class IrtCalibration(BaseModel):
     """SHA-256 of the items.jsonl calibrated (an adaptive run refuses other items)."""
     item_model: Literal["1pl", "2pl"]
     """The item model: one shared slope (1pl) or a slope per item (2pl)."""
+    guessing: Literal["chance", "none"] = "none"
+    """Guessing floors: ``chance`` (each item's ``c`` is 1/k of its options, a 3PL with ``c``
+    fixed) or ``none`` (every ``c`` is 0)."""
     conditions: list[str]
     """The conditions whose answers make the zoo (each run under each is one model)."""
     style: str = ""
@@ -213,6 +243,8 @@ class IrtCalibration(BaseModel):
     """The zoo, in the order the runs were given."""
     items: list[IrtItem]
     """Every item, in benchmark order."""
+    exposure: IrtExposure | None = None
+    """How the items' ``exposure_k`` were set (null: not set, every ``exposure_k`` is 1)."""
     cv: IrtCrossValidation | None = None
     """Held-out-model diagnostics (null with fewer than 2 folds' worth of models)."""
     quality: IrtQuality = Field(default_factory=IrtQuality)
@@ -280,8 +312,11 @@ class AdaptiveRecord(BaseModel):
     """Standard error the run stopped at (accuracy scale)."""
     budget: int | None = None
     """Most items it could ask (null: every item)."""
+    exposure: str = "randomesque"
+    """The exposure control: ``sympson-hetter`` (the calibration's ``exposure_k``),
+    ``randomesque`` or ``none``."""
     randomesque: int
-    """Items the next one was drawn among (exposure control)."""
+    """``randomesque``: items the next one was drawn among."""
     batch: int
     """Items chosen at once."""
     inflation: float
