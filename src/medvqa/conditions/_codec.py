@@ -50,7 +50,7 @@ def decode(image: ImageInput) -> np.ndarray:
     if pixels.dtype == np.uint16:
         pixels = (pixels >> 8).astype(np.uint8)
     elif pixels.dtype != np.uint8:
-        pixels = cv2.normalize(pixels, None, 0, 255, cv2.NORM_MINMAX).astype(  # type: ignore[call-overload]  # OpenCV's stubs omit dst=None
+        pixels = cv2.normalize(pixels, None, 0, 255, cv2.NORM_MINMAX).astype(  # type: ignore[call-overload, unused-ignore]  # some OpenCV stubs omit dst=None
             np.uint8)
     if pixels.ndim == 3 and pixels.shape[2] == 4:
         pixels = cv2.cvtColor(pixels, cv2.COLOR_BGRA2BGR)
