@@ -873,6 +873,8 @@ TABLE: list[Row] = [
     ("refusals", "single", "CXR", "Without the image I cannot answer, but pneumothorax is "
      "common.", None, "refusal.no-image"),
     ("findings", "yesno", "YN", "**Pneumothorax (PTX):** No", "B", "finding.absent-lead", PTX_Q),
+    ("findings", "yesno", "YN", "The left breast shows scattered fibroglandular tissue.", None,
+     "finding.present", "Is there a suspicious mass in the left breast?"),
     ("cut off", "single", "CXR", "Step 1: the apex shows a pneumothorax line.\nStep 2: Answer:",
      None, "structural.cut-off"),
 ]

@@ -130,6 +130,30 @@ def _noun_runs(question: str) -> list[str]:
     return [" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 2, len(words) + 1)]
 
 
+# Where a yes/no question's finding ends and its place begins ("a filling defect | in the
+# pulmonary arteries", "free fluid | in Morison's pouch").
+_PLACE: Final = re.compile(r"\b(?:in|within|inside|on|at|along|involving)\b")
+
+
+@lru_cache(maxsize=4096)
+def place_only(question: str) -> frozenset[str]:
+    """The question's words that only say where its finding is (none where it names no place).
+
+    A stated finding whose head is such a word ("The CT shows the pulmonary artery" to "Is
+    there a filling defect in the pulmonary arteries?") names the place, not the finding.
+    """
+    lowered = question.lower()
+    m = _PLACE.search(lowered)
+    if m is None:
+        return frozenset()
+    finding = {fold(w) for w in _WORD.findall(lowered[:m.start()]) if w not in _FILLER}
+    if not finding:
+        return frozenset()
+    place = {fold(w) for w in _WORD.findall(lowered[m.end():]) if w not in _FILLER}
+    return frozenset(w for w in place if w not in finding and not any(
+        same_stem(w, f) for f in finding))
+
+
 def question_terms(question: str) -> frozenset[str]:
     """The question's content words, folded (what a finding must be about)."""
     return frozenset(w for w in _question(question)[0] if w not in _FILLER)
@@ -196,9 +220,17 @@ def _present_asked(x: str, question: str, bk: RuleBook, lenient: bool = False) -
         return False
     nature = {fold(w) for w in bk.words[Kind.NATURE]}
     missing = _unstated(asked & nature, words)
+    if _names_the_place(words, question):
+        return False
     return not missing and ((_in_question(words[-1], asked, abbrs)
                              and (lenient or _qualifiers_kept(words, question)))
                             or _synonym_asked(finding, question))
+
+
+def _names_the_place(words: list[str], question: str) -> bool:
+    """Whether a stated finding's head is only the question's place ("the pulmonary artery")."""
+    place = place_only(question)
+    return bool(place) and (words[-1] in place or any(same_stem(words[-1], p) for p in place))
 
 
 def _unstated(natures: frozenset[str], words: list[str]) -> set[str]:
@@ -397,6 +429,6 @@ def _noun_phrase_present(clause: str, question: str, bk: RuleBook, lenient: bool
         return False
     asked, flips, abbrs = _question(question)
     nature = {fold(w) for w in bk.words[Kind.NATURE]}
-    if flips or _unstated(asked & nature, head):
+    if flips or _unstated(asked & nature, head) or _names_the_place(head, question):
         return False
     return _in_question(head[-1], asked, abbrs) and (lenient or _qualifiers_kept(head, question))

@@ -95,7 +95,9 @@ FINDINGS = (
           "positive for", "consistent with", "in keeping with", "compatible with",
           "(that|this) is", "(present|seen|noted|identified|visible|evident)"),
          "A yes/no question answered by a finding stated present, when X is what was asked "
-         "and carries the question's words about its nature.",
+         "and carries the question's words about its nature; a finding whose head is only the "
+         "question's place ('the pulmonary artery' to 'a filling defect in the pulmonary "
+         "arteries?') names the place, not the finding.",
          # each after a comma: a clause opening a sentence may be read as a noun phrase
          examples=(ex("On the left, there is a pneumothorax.", "YN", "A", "yesno",
                       "Is there a pneumothorax?"),
@@ -114,7 +116,9 @@ FINDINGS = (
                    ex("The pleural line is visible: that is a pneumothorax.", "YN", "A",
                       "yesno", "Is there a pneumothorax?"),
                    ex("NVD present, covering a third of the disc.", "YN", "A", "yesno",
-                      "Is there NVD?"))),
+                      "Is there NVD?")),
+         counter=(ex("The CT scan shows the pulmonary artery with contrast.", "YN", None,
+                     "yesno", "Is there a filling defect in the pulmonary arteries?"),)),
     rule("finding.nature", Kind.NATURE, _NATURE,
          "Words by which a question asks about a finding's nature: a finding answers yes only "
          "when stated with them ('calcifications are present but benign' does not answer 'Are "
