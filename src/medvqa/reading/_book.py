@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Final
 
+from medvqa.reading._memo import BoundedMemo
 from medvqa.reading._phrases import CompiledPhrase, compile_phrase, phrase_words
 from medvqa.reading.rules import RULES, Kind, Rule
 
@@ -33,8 +34,7 @@ _TOKEN: Final = re.compile(r"[^\W_]+(?:['/][^\W_]+)*")
 
 _PLAIN_TOKEN: Final = re.compile(r"[^\W_]+")
 # The reader asks for the words of the same text at several steps: each is found once.
-_TOKENS_SEEN: Final[dict[str, frozenset[str]]] = {}
-_TOKENS_SIZE: Final = 1 << 12
+_TOKENS_SEEN: Final[BoundedMemo[str, frozenset[str]]] = BoundedMemo(1 << 12)
 
 
 def word_tokens(lowered: str) -> frozenset[str]:
@@ -47,15 +47,12 @@ def word_tokens(lowered: str) -> frozenset[str]:
     ['café', 'it', "it's", 'no', 'o', 'r', 'r/o', 's']
     """
     got = _TOKENS_SEEN.get(lowered)
-    if got is None:
-        if "'" not in lowered and "/" not in lowered:
-            got = frozenset(_PLAIN_TOKEN.findall(lowered))
-        else:
-            got = frozenset(_TOKEN.findall(lowered)) | frozenset(_PLAIN_TOKEN.findall(lowered))
-        if len(_TOKENS_SEEN) >= _TOKENS_SIZE:
-            _TOKENS_SEEN.clear()
-        _TOKENS_SEEN[lowered] = got
-    return got
+    if got is not None:
+        return got
+    if "'" not in lowered and "/" not in lowered:
+        return _TOKENS_SEEN.remember(lowered, frozenset(_PLAIN_TOKEN.findall(lowered)))
+    return _TOKENS_SEEN.remember(lowered, frozenset(_TOKEN.findall(lowered))
+                                 | frozenset(_PLAIN_TOKEN.findall(lowered)))
 
 
 Entry = tuple[str, CompiledPhrase]

@@ -19,7 +19,7 @@ from typing import Final
 from medvqa.reading._base import ParsedAnswer, abstain, one_choice
 from medvqa.reading._book import RuleBook, word_tokens
 from medvqa.reading._locate import Segment
-from medvqa.reading._offers import lone_letters
+from medvqa.reading._offers import bare_text, lone_letters
 from medvqa.reading._options import OptionSet
 from medvqa.reading._scan import NOTHING, Reading, scan
 from medvqa.reading._shapes import Leaf, key_words
@@ -28,7 +28,6 @@ from medvqa.reading.rules import Kind
 __all__ = ["decide", "from_segments", "read_shape"]
 
 _BLANK = " \t\r\n*_#>.`"
-_MARKS = re.compile(r"[*_`#>:\-]+")
 
 
 def decide(reading: Reading, qtype: str) -> ParsedAnswer:
@@ -210,14 +209,14 @@ def _second_values(leaves: list[Leaf], answers: list[Leaf], ix: OptionSet,
     # the content words of a second reading ("alternative", "second"), not "answer" or "is"
     offering = {w for w in bk.words[Kind.SECOND_READING] if len(w) >= 5} - bk.words[
         Kind.ANSWER_KEY] - bk.words[Kind.ANSWER_MARKER]
-    texts = {" ".join(_MARKS.sub(" ", t).lower().split()): k for k, t in ix.items}
+    texts = {bare_text(t): k for k, t in ix.items}
     out = set()
     for leaf in leaves:
         if id(leaf) in taken or leaf.role == "negative" or leaf.boolean:
             continue
         if leaf.role != "unknown" and not set(key_words(leaf.path[-1])) & offering:
             continue  # an explanation's value names what it explains
-        k = texts.get(" ".join(_MARKS.sub(" ", leaf.value).lower().split()))
+        k = texts.get(bare_text(leaf.value))
         if k is not None:
             out.add(k)
     return frozenset(out)
@@ -250,10 +249,11 @@ def _names_scale(leaf: Leaf, ix: OptionSet, qtype: str, question: str, bk: RuleB
     return bool(words & option_words)
 
 
-# Content that points back at an answer given before it ("as above", "see below").
 # A final answer's own marker word (the marker rule's words that say "this is the answer").
 _ANSWER_WORD: Final = re.compile(r"\b(?:answer|final)\b")
+# What says something: a word of three letters or more, or a number.
 _WORD: Final = re.compile(r"[^\W\d_]{3,}|\d")
+# Content that points back at an answer given before it ("as above", "see below").
 _POINTER: Final = re.compile(r"(?i)\b(?:above|below|same|previous|earlier|aforementioned)\b")
 
 

@@ -27,7 +27,7 @@ from medvqa.reading._options import OptionSet, bag_mentions
 from medvqa.reading._scan import YES_NO_WORDS, scan
 from medvqa.reading.rules import Kind
 
-__all__ = ["lone_letters", "offered_beside", "set_offered_beside"]
+__all__ = ["bare_text", "lone_letters", "offered_beside", "set_offered_beside"]
 
 _SECOND: Final = frozenset({Kind.SECOND_READING})
 _CONDITION: Final = frozenset({Kind.CONDITION})
@@ -230,8 +230,8 @@ def _two_answers(body: str, chosen: frozenset[str], ix: OptionSet, qtype: str, q
     if first is None or len(first.group(1).split()) > 6 or len(first.group(0)) >= len(
             body.strip()):
         return None
-    opening = " ".join(_MARKS.sub(" ", first.group(1)).lower().split())
-    named = [k for k, t in ix.items if " ".join(_MARKS.sub(" ", t).lower().split()) == opening]
+    opening = bare_text(first.group(1))
+    named = [k for k, t in ix.items if bare_text(t) == opening]
     if not named and ix.yesno and question and _LABEL_AFTER.match(body.lstrip(),
                                                                    first.end(1)) is None:
         # "No DME. Answer: A": a finding stated absent (or present) before a yes (or no); not
@@ -319,6 +319,14 @@ def _names_another(text: str, lowered: str, chosen: frozenset[str], ix: OptionSe
         return True
     return bool(lone_letters(text, ix) - chosen) or bool(
         {k for _, _, ks in bag_mentions(text, ix, []) for k in ks} - chosen)
+
+
+def bare_text(text: str) -> str:
+    """``text`` without markup (``*_`#>:-``), lower-cased, its spaces made single.
+
+    How an option's text and a fragment that may restate it are compared.
+    """
+    return " ".join(_MARKS.sub(" ", text).lower().split())
 
 
 def _yes_no_said(lowered: str, ix: OptionSet) -> frozenset[str]:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Final
 from medvqa.reading._answer_words import NO_WORDS, YES_WORDS
 from medvqa.reading._book import RuleBook, book
 from medvqa.reading._fold import TOKEN, anchor, fold, phrase_tokens
+from medvqa.reading._memo import BoundedMemo
 from medvqa.reading._variants import PhraseIndex
 from medvqa.reading.rules import Kind
 
@@ -229,17 +230,13 @@ def bag_mentions(text: str, ix: OptionSet,
     return [f for i, f in enumerate(found) if i not in clashes]
 
 
-_FOLDED: Final[dict[frozenset[str], frozenset[str]]] = {}
+_FOLDED: Final[BoundedMemo[frozenset[str], frozenset[str]]] = BoundedMemo(1 << 12)
 
 
 def _folded(words: frozenset[str]) -> frozenset[str]:
     """The folded forms of a text's words (asked for at several steps: folded once)."""
     got = _FOLDED.get(words)
-    if got is None:
-        if len(_FOLDED) >= 1 << 12:
-            _FOLDED.clear()
-        got = _FOLDED[words] = frozenset(map(fold, words))
-    return got
+    return got if got is not None else _FOLDED.remember(words, frozenset(map(fold, words)))
 
 
 def forget_option_sets() -> None:

@@ -56,6 +56,8 @@ def make_parser(style: str, *, seed: int = PARSER_SEED) -> AnswerParser:
 def clear_caches() -> None:
     """Forget every parser's remembered results (they are pure; benchmarks start cold)."""
     from medvqa.reading import _mammovqa, _strict
+    from medvqa.reading._memo import forget_memos
 
     _strict.clear_memo()
     _mammovqa.clear_memo()
+    forget_memos()

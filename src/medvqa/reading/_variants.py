@@ -29,6 +29,7 @@ from typing import Final
 from medvqa.reading._fold import TOKEN as _TOKEN
 from medvqa.reading._fold import anchor, ascii_view, fold, phrase_tokens
 from medvqa.reading._fold import gap as _gap
+from medvqa.reading._memo import BoundedMemo
 from medvqa.reading._option_forms import abbreviations_of as _abbreviations_of
 from medvqa.reading._option_forms import forms as _forms
 from medvqa.reading._option_forms import synonym_forms as _synonym_forms
@@ -76,7 +77,8 @@ class PhraseIndex:
         abbreviations: dict[str, set[str]] = {}
         by_synonym: dict[tuple[tuple[str, ...], tuple[str, ...]], set[str]] = {}
         abbreviated_synonyms: dict[str, set[str]] = {}
-        self._found: dict[tuple[str, str], list[tuple[int, int, frozenset[str]]]] = {}
+        self._found: BoundedMemo[tuple[str, str], list[tuple[int, int, frozenset[str]]]] = \
+            BoundedMemo(_FOUND_SIZE)
         letters = {k.upper() for k, _ in items}
         for letter, text in items:
             clean = " ".join(text.replace("*", " ").replace("`", " ").split()).rstrip(".")
@@ -137,12 +139,7 @@ class PhraseIndex:
         """
         key = (text, lowered)
         got = self._found.get(key)
-        if got is None:
-            got = self._find(text, lowered)
-            if len(self._found) >= _FOUND_SIZE:
-                self._found.clear()
-            self._found[key] = got
-        return got
+        return got if got is not None else self._found.remember(key, self._find(text, lowered))
 
     def _find(self, text: str, lowered: str) -> list[tuple[int, int, frozenset[str]]]:
         view = lowered if lowered.isascii() else ascii_view(lowered)
