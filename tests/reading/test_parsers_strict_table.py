@@ -47,8 +47,12 @@ ZH = {"A": "是", "B": "否"}
 NY = {"A": "No", "B": "Yes"}
 DIST = {"A": "Regional distribution", "B": "Segmental distribution"}
 SH = {"A": "Type I", "B": "Type II", "C": "Type III", "D": "Type IV"}
-OPTIONS = {"LR": LR, "YN": YN, "PE": PE, "BD": BD, "LUNG": LUNG, "ST": ST, "GL": GL, "CA": CA,
-           "MM": MM, "SK": SK, "MH": MH, "CXR": CXR, "LIVER": LIVER, "ORG": ORG, "EMB": EMB,
+DR = {"A": "No DR", "B": "Mild NPDR", "C": "Moderate NPDR", "D": "Severe NPDR",
+      "E": "Proliferative DR"}
+BIR = {"A": "BI-RADS 2", "B": "BI-RADS 3", "C": "BI-RADS 4", "D": "BI-RADS 5"}
+OPTIONS = {"BIR": BIR, "DR": DR, "LR": LR, "YN": YN, "PE": PE, "BD": BD, "LUNG": LUNG, "ST": ST,
+           "GL": GL, "CA": CA, "MM": MM, "SK": SK, "MH": MH, "CXR": CXR, "LIVER": LIVER,
+           "ORG": ORG, "EMB": EMB,
            "ICH": ICH, "OCT": OCT, "DERM": DERM, "BRAIN": BRAIN, "ZH": ZH, "NY": NY,
            "DIST": DIST, "SH": SH}
 PTX_Q = "Is there a pneumothorax?"
@@ -877,6 +881,27 @@ TABLE: list[Row] = [
      "finding.present", "Is there a suspicious mass in the left breast?"),
     ("cut off", "single", "CXR", "Step 1: the apex shows a pneumothorax line.\nStep 2: Answer:",
      None, "structural.cut-off"),
+    ("two options", "single", "DR", "Mild to moderate NPDR.", None, "alternative.coordinated"),
+    ("two options", "single", "CXR", "The film shows a pleural effusion and oedema.", None,
+     "alternative.coordinated"),
+    ("two options", "single", "ST", "Stage 2 or 3 at first; the node settles it. Final: "
+     "Stage 3", "C", "structural.option-text"),
+    ("hedge", "single", "ST", "Stage 2 if the node is reactive.", None,
+     "alternative.conditioned"),
+    ("hedge", "single", "ST", "Stage 3, if I had to choose one.", "C", "structural.option-text"),
+    ("hedge", "single", "PE", "Risposta... B?", None, "hedge.asked-back"),
+    ("hedge", "yesno", "YN", "No pneumothorax? The apex is cropped.", None, "hedge.asked-back",
+     "Is there a pneumothorax?"),
+    ("hedge", "single", "PE", "Pneumothorax? Yes.", "B", "structural.option-text"),
+    ("letter-only", "multi", "MM", "A, B (C if the density is real)", None,
+     "structural.bracketed-letter"),
+    ("letter-only", "multi", "MM", "Answer: A, B \u00b1 D", None, "structural.bracketed-letter"),
+    ("positions", "single", "BIR", "Option 3", None, "structural.option-position"),
+    ("yes-no", "yesno", "YN", "No, non si osserva versamento pleurico.", "B",
+     "structural.yes-no-word", "Is there a pleural effusion?"),
+    ("hedge", "yesno", "YN", "Yes. A visible pleural line. A repeat film may be helpful.", "A",
+     "hedge.not-a-hedge", "Is there a pneumothorax?"),
+    ("two options", "single", "ST", "Stage 2 или 3", None, "alternative.other-languages"),
 ]
 
 

@@ -97,8 +97,8 @@ _DETERMINERS: Final = re.compile(r"^(?:(?:a|an|the|any|some|small|tiny|large|few
 def same_stem(a: str, b: str) -> bool:
     """Whether two folded words have one stem.
 
-    Equal, or sharing a prefix of five letters or more that is at least three quarters of the
-    shorter one ("ulcerated" / "ulceration", "enlarged" / "enlargement"; not "cardiomegaly" /
+    Equal, or sharing a prefix of five letters or more that is at least seven tenths of the
+    shorter one ("ulcerated" / "ulceration", "metastasis" / "metastatic"; not "cardiomegaly" /
     "cardiomyopathy").
 
     >>> same_stem("ulcerated", "ulceration"), same_stem("cardiomegaly", "cardiomyopathy")
@@ -111,7 +111,7 @@ def same_stem(a: str, b: str) -> bool:
         if x != y:
             break
         n += 1
-    return n >= 5 and n >= 0.75 * min(len(a), len(b))
+    return n >= 5 and n >= 0.7 * min(len(a), len(b))
 
 
 @lru_cache(maxsize=4096)
@@ -210,6 +210,25 @@ def _absent_asked(x: str, question: str) -> bool:
     return False
 
 
+def _absent_related(x: str, question: str) -> bool:
+    """X stated absent shares a word's stem with the question's finding (not its place).
+
+    "Yes. No macular thickening is identified." to "Is diabetic macular edema present?": not
+    the finding asked, but a sign of it denied after a yes, which casts doubt on the yes.
+    """
+    if not question:
+        return False
+    asked, flips, _ = _question(question)
+    if flips:
+        return False
+    terms = {w for w in asked if w not in _FILLER and w not in _GENERAL} - place_only(question)
+    for item in _LIST_SPLIT.split(x):
+        words = [w for w in _content(item) if w not in _GENERAL and len(w) >= 4]
+        if any(same_stem(w, t) or w == t for w in words for t in terms):
+            return True
+    return False
+
+
 def _present_asked(x: str, question: str, bk: RuleBook, lenient: bool = False) -> bool:
     finding = _DETERMINERS.sub("", x.strip())
     words = _content(finding)
@@ -304,7 +323,7 @@ def finding_answers(lowered: str, question: str, bk: RuleBook | None = None,
         words = word_tokens(clause)
         got = _absent_in(clause, words, bk)
         if got is not None:
-            if _absent_asked(got, question):
+            if _absent_asked(got, question) or lenient and _absent_related(got, question):
                 out.add("no")
             continue
         if asked_nature:

@@ -202,7 +202,9 @@ def _read_table(run: list[tuple[int, int, str]]) -> Block | None:
 
 
 # A restated option line: "A. Text", "B) Text", "3. Text", after an optional bullet.
-_OPTION_LINE: Final = re.compile(r"^[ \t]*(?:[-*\u2022][ \t]+)?(?:[A-Z][.)]|\d+[.)])[ \t]+\S")
+# A restated option's line: "A) …", "(B) …", "C …", "1. …", or a bulleted option text.
+_OPTION_LINE: Final = re.compile(r"^[ \t]*(?:(?:[-*\u2022][ \t]+)?(?:[A-Z][.)]|\([A-Z]\)|\d+[.)]|"
+                                 r"[A-Z](?=[ \t]))[ \t]+\S|[-*\u2022][ \t]+\S)")
 # What marks one line of a restated list as the answer: a tick, or an arrow pointing at it
 # ("<--", "←"), closing the line (words may follow an arrow: "<-- this one").
 _LONE_MARK: Final = re.compile(r"[ \t]*(?:\*\*)?(?:[\u2713\u2714\u2705\u2611]|\[[\u2713\u2714xX]\]"

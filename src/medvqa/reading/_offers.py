@@ -22,6 +22,7 @@ from typing import Final
 from medvqa.reading._answer_words import YES_WORDS
 from medvqa.reading._base import ParsedAnswer, abstain
 from medvqa.reading._book import RuleBook, word_tokens
+from medvqa.reading._coordinated import COORDINATED, coordinated_other
 from medvqa.reading._locate import TRACE_TAG as _TRACE_TAG
 from medvqa.reading._options import OptionSet, bag_mentions
 from medvqa.reading._scan import YES_NO_WORDS, scan
@@ -54,6 +55,7 @@ _SUBJECT_BEFORE: Final = re.compile(r"\b(?:is|are|was)\s+(?:the\s+)?\Z")
 # "… and so is normal": "so" standing for "likewise", no conclusion.
 _LIKEWISE: Final = re.compile(r"so\s+(?:is|are|was|were|does|do)\b")
 _NO_BEFORE_WORD: Final = re.compile(r"\b(?:no|non|n\u00e3o|nao)\s+(?=\w)")
+_SI_BEFORE_WORD: Final = re.compile(r"\bsi\s+(?=\w)")
 _NOUN_BEFORE: Final = re.compile(r"\b(?:a|an|the|in|of|see|per|this|that)\s+\Z")
 _CLOSED: Final = frozenset(".!?)]}\"'`*_\u3002")
 _SENTENCES: Final = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -79,6 +81,8 @@ def offered_beside(full: str, body: str, chosen: str, ix: OptionSet, qtype: str,
     undone = _cut_on_a_prefix(body, chosen, ix) or _image_side(body, ix, bk)
     if undone is not None:
         return undone
+    if qtype != "multi" and coordinated_other(body, chosen, ix):
+        return abstain("ambiguous", COORDINATED)
     if one_named:
         lowered = body.lower()
         return _left_open(body, lowered, word_tokens(lowered), letters, ix, qtype, question, bk)
@@ -205,6 +209,8 @@ def _yes_and_no(body: str, ix: OptionSet) -> ParsedAnswer | None:
         return None
     # "Yes, no abnormality": a "no" before a word is its determiner, not the answer "no"
     head = " ".join(_NO_BEFORE_WORD.sub(" ", body[:120].lower()).split()[:4])
+    # "non si osserva": an unaccented "si" before a verb is a pronoun (or "if"), not "sí"
+    head = _SI_BEFORE_WORD.sub(" ", head)
     if len(_yes_no_said(head, ix)) == 2:
         return abstain("ambiguous", "structural.yes-no-both")
     return None

@@ -98,10 +98,14 @@ class Patterns:
         either = _group(ors)
         #: "or" (the rule table's ``alternative.or``) right after a mention (an aside in brackets,
         #: a comma or dash between allowed), or within two words before one.
-        self.or_word = re.compile(either)
+        # right after a mention, "or" of any language ("4 или 5", "IIa または IIb"), but the
+        # Dutch "of", an English word too ("pneumothorax of the left lung")
+        ors_after = ors + [p.pattern.pattern for r, p in bk.entries(Kind.ALTERNATIVE)
+                           if r == "alternative.other-languages" and p.source != "of"]
         self.or_after = re.compile(r"[\s)\]*,;.\u2026\u2013\u2014-]*"
                                    r"(?:\([^()]{0,60}\)[\s,.\u2026]*)?(?:and/)?"
-                                   + either + r"(?!\s+not\b)")
+                                   + _group(ors_after) + r"(?!\s+not\b)")
+        self.or_word = re.compile(_group(ors_after))
         self.or_before = re.compile(r"(?:and/)?" + either + r"\s+(?:\w+\s+){0,2}$")
         words = "|".join(re.escape(w) for w in sorted(bk.words[Kind.LIST_JOIN], key=len,
                                                       reverse=True) if len(w) > 1)

@@ -220,6 +220,9 @@ class Polarity:
     def or_beside(self, m: Mention) -> bool:
         """Whether "or" joins the mention to something else in its clause ("X or Y", "or X")."""
         begin, stop = self.clause(m.start)
+        while stop < len(self.masked) and (self.masked.endswith("...", 0, stop)
+                                           or self.masked[stop - 1] == "\u2026"):
+            stop = self.clause(stop)[1]  # "B... or C": an ellipsis trails off, it ends nothing
         after = self.masked[m.end:stop]
         before = self.masked[begin:m.start]
         joined = self.pat.or_after.match(after)

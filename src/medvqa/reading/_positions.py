@@ -4,7 +4,8 @@
 that place in the item's display order. A response that is one capital letter that is no option
 key but the initial of exactly one option text, on a yes/no or a left/right item ("Y", "R"):
 that option. Each reads only where the rest of the reading found no answer, and only where the
-text names one position (two positions are two answers).
+text names one position (two positions are two answers: "option 2 or 3") and no other option
+holds that number as its value ("option 3" where B is "BI-RADS 3" is a place or a value).
 """
 
 from __future__ import annotations
@@ -24,6 +25,14 @@ _POSITION: Final = re.compile(
 # The end-of-text and turn markers small models print after their answer.
 _SPECIAL: Final = re.compile(r"<\|[A-Za-z_]{2,32}\|>|</s>|<eos>|<pad>|<end_of_turn>|\[EOS\]")
 _SIDES: Final = frozenset({"left", "right", "yes", "no"})
+# A second place joined to the first: "2 or 3", "2/3", "2-3", "2 to 3", "2 and 3".
+_SECOND_NUMBER: Final = re.compile(r"\s*(?:or|and|to|/|-|\u2013|,)\s*\d", re.IGNORECASE)
+_NUMBER: Final = re.compile(r"\d+")
+
+
+def _valued_elsewhere(number: str, at: str, ix: OptionSet) -> bool:
+    """Whether an option other than the one at that place holds ``number`` in its text."""
+    return any(number in _NUMBER.findall(text) for k, text in ix.items if k != at)
 
 
 def strip_special_tokens(text: str) -> str:
@@ -37,8 +46,10 @@ def position_letter(body: str, ix: OptionSet) -> str | None:
     found = set()
     for m in _POSITION.finditer(body):
         n = int(m.group(1)) if m.group(1) else _ORDINALS.index(m.group(2).lower()) + 1
-        if not 1 <= n <= len(keys):
-            return None
+        if not 1 <= n <= len(keys) or _SECOND_NUMBER.match(body, m.end()):
+            return None  # "Option 2 or 3": two places
+        if m.group(1) and _valued_elsewhere(str(n), keys[n - 1], ix):
+            return None  # "Option 3" where B is "BI-RADS 3": a place or a value
         found.add(keys[n - 1])
     if len(found) == 1:
         return found.pop()

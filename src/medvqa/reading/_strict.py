@@ -34,10 +34,13 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from medvqa.reading._asked_back import ASKED_BACK, asked_back
 from medvqa.reading._base import ParsedAnswer, abstain, one_choice
 from medvqa.reading._book import RuleBook, book, word_tokens
+from medvqa.reading._conditioned import CONDITIONED, conditioned_answer
 from medvqa.reading._decide import decide, from_segments, read_shape
 from medvqa.reading._despaced import despaced_letter
+from medvqa.reading._held_back import held_back
 from medvqa.reading._locate import Segment, final_segments, set_aside_reasoning
 from medvqa.reading._marks import forget_kinds
 from medvqa.reading._offers import offered_beside, set_offered_beside
@@ -128,10 +131,16 @@ def read_response(text: str, qtype: str, ix: OptionSet, question: str,
                                 one_named=plain)
         if undone is not None:
             return undone, used
+        if conditioned_answer(body, got.choice, ix, bk):
+            return abstain("not_committed", CONDITIONED), used
+        if asked_back(body, got.choice, ix):
+            return abstain("hedge", ASKED_BACK), used
     elif isinstance(got.choice, list):
         undone = set_offered_beside(body, ix, qtype, question, bk)
         if undone is not None:
             return undone, used
+        if held_back(body, ix):
+            return abstain("not_committed", "structural.bracketed-letter"), used
     return got, used
 
 

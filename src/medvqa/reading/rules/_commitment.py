@@ -141,12 +141,19 @@ COMMITMENT = (
          counter=(ex("Suspicious calcifications are present.", "MM", "B"),
                   ex("I suspect a mass.", "MM", "A"))),
     rule("hedge.not-a-hedge", Kind.NOT_HEDGE,
-         ("(i|we) (consider|suspect)",),
+         ("(i|we) (consider|suspect)",
+          "(might|may|could) [also|well] (be|prove) (helpful|useful|beneficial|warranted|"
+          "indicated|needed|required|necessary|appropriate|advisable|reasonable|prudent)",
+          "(might|may|could) [also] be (considered|offered|performed|obtained|repeated)"),
          "Phrases that hold a hedge word but hedge nothing: the reader's own view ('I consider "
-         "this X', 'I suspect X').",
+         "this X', 'I suspect X'); advice about what to do next ('correlation may be "
+         "helpful', 'MRI may be considered').",
          examples=(ex("I consider this a pneumothorax.", "PE", "B"),
                    ex("I suspect a mass.", "MM", "A"),
-                   ex("We suspect a pneumothorax.", "PE", "B"))),
+                   ex("We suspect a pneumothorax.", "PE", "B"),
+                   ex("Yes. A visible pleural line. A repeat film may be helpful.", "YN", "A",
+                      "yesno", "Is there a pneumothorax?"),
+                   ex("Pneumothorax. A CT may be considered.", "PE", "B"))),
     rule("hedge.consider", Kind.HEDGE_SCOPED,
          ("consider", "(should|must|could|might|may|to) [also] be considered", "worth considering",
           "(a|an|one|another) [important|serious|real|strong|major|key] consideration"),
@@ -242,6 +249,34 @@ COMMITMENT = (
                       "PE"),
                    ex("Yes if the line is real, no if it is a skin fold.", "YN", None,
                       "yesno"))),
+    rule("alternative.coordinated", Kind.STRUCTURAL, (),
+         "On a single-answer item, the chosen option's last mention joined by 'and', 'or', "
+         "'to', '+', '/' or 'vs' to a word that belongs to another option and not to it ('Mild "
+         "to moderate NPDR', 'pleural effusion and oedema') is one end of a range or one of "
+         "two findings: ambiguous. An earlier 'Stage 2 or 3' in reasoning that the answer "
+         "settles is not the last mention.",
+         examples=(ex("Mild to moderate NPDR.", "DR"), ex("Moderate and severe NPDR.", "DR"),
+                   ex("Pleural effusion and oedema.", "CXR")),
+         counter=(ex("Stage 2 or 3 at first; the node settles it. Final: Stage 3", "ST", "C"),
+                  ex("Neither mild nor severe NPDR — moderate NPDR.", "DR", "C"))),
+    rule("alternative.conditioned", Kind.STRUCTURAL, (),
+         "The chosen option's last mention followed in its clause, with only punctuation "
+         "between, by a condition (the words of `discussed.condition`: 'Stage 2 if the node "
+         "is reactive', 'Stage 3, unless …') holds only where the condition does: not "
+         "committed. A forced choice ('…, if I had to pick') commits.",
+         examples=(ex("Stage 2 if the node is reactive.", "ST"),
+                   ex("Stage 3, unless the node is reactive.", "ST")),
+         counter=(ex("Stage 3, if I had to choose one.", "ST", "C"),)),
+    rule("hedge.asked-back", Kind.STRUCTURAL, (),
+         "An answer written as a question ('Answer… B?', 'answer: Yes?', 'No effusion?') asks "
+         "rather than answers; a question the response answers itself ('Pneumothorax? Yes.', "
+         "'Is there a pneumothorax? Yes.') is no such answer.",
+         examples=(ex("Answer... B?", "PE"), ex("answer: Yes?", "YN", None, "yesno"),
+                   ex("No pneumothorax? The apex is hard to see.", "YN", None, "yesno",
+                      "Is there a pneumothorax?")),
+         counter=(ex("Pneumothorax? Yes.", "PE", "B"),
+                  ex("Is there a pneumothorax? Yes.", "YN", "A", "yesno",
+                     "Is there a pneumothorax?"))),
     rule("revision.left-open", Kind.STRUCTURAL, (),
          "A change of mind after the answer that does not restate it leaves it uncommitted "
          "('A. Actually, no.', 'Yes. Wait, no.').",

@@ -30,4 +30,6 @@ OPTION_SETS: Final[dict[str, dict[str, str]]] = {
     "GRADE": {"A": "Grade 1", "B": "Grade 2", "C": "Grade 3", "D": "Grade 4"},
     "BIRADS": {"A": "BI-RADS 2", "B": "BI-RADS 3", "C": "BI-RADS 4", "D": "BI-RADS 5"},
     "SIZE": {"A": "< 5 mm", "B": "5-10 mm", "C": "11-20 mm", "D": "> 20 mm"},
+    "DR": {"A": "No DR", "B": "Mild NPDR", "C": "Moderate NPDR", "D": "Severe NPDR",
+           "E": "Proliferative DR"},
 }

@@ -53,10 +53,16 @@ STRUCTURAL = (
                    ex("Ans wer: Pleuraleffusion", "PE", "A"),
                    ex("N o p n e u m o t h o r a x", "PE"))),
     rule("structural.bracketed-letter", _S, (),
-         "In a list of letters, a letter in brackets beside bare ones is held back: the set is "
-         "not committed ('A, C, (D)').",
+         "In a list of letters, a letter held back beside the others leaves the set not "
+         "committed: in brackets beside bare ones ('A, C, (D)'), in brackets with a condition, "
+         "a doubt or a question mark ('A, B (C if the patch counts)', 'A, B (and E?)'), or "
+         "after '±' ('B, C ± D').",
          examples=(ex("A, C, (D)", "MULTI", None, "multi"),
-                   ex("(A), (C)", "MULTI", ("A", "C"), "multi"))),
+                   ex("A, B (C if the density is real)", "MULTI", None, "multi"),
+                   ex("A, B, C, D (and E?)", "MULTI", None, "multi"),
+                   ex("Answer: B, C \u00b1 D", "MULTI", None, "multi"),
+                   ex("(A), (C)", "MULTI", ("A", "C"), "multi")),
+         counter=(ex("Mass (A) and calcification (B).", "MULTI", ("A", "B"), "multi"),)),
     rule("structural.out-of-range", _S, (),
          "A letter that is not an option in an answer position (`out_of_range`).",
          examples=(ex("The answer is E", "LR"), ex("Z", "LR"))),
