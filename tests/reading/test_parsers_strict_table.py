@@ -49,9 +49,11 @@ DIST = {"A": "Regional distribution", "B": "Segmental distribution"}
 SH = {"A": "Type I", "B": "Type II", "C": "Type III", "D": "Type IV"}
 DR = {"A": "No DR", "B": "Mild NPDR", "C": "Moderate NPDR", "D": "Severe NPDR",
       "E": "Proliferative DR"}
+SIZE = {"A": "< 5 mm", "B": "5-10 mm", "C": "11-20 mm", "D": "> 20 mm"}
 BIR = {"A": "BI-RADS 2", "B": "BI-RADS 3", "C": "BI-RADS 4", "D": "BI-RADS 5"}
-OPTIONS = {"BIR": BIR, "DR": DR, "LR": LR, "YN": YN, "PE": PE, "BD": BD, "LUNG": LUNG, "ST": ST,
-           "GL": GL, "CA": CA, "MM": MM, "SK": SK, "MH": MH, "CXR": CXR, "LIVER": LIVER,
+OPTIONS = {"SIZE": SIZE, "BIR": BIR, "DR": DR, "LR": LR, "YN": YN, "PE": PE, "BD": BD,
+           "LUNG": LUNG, "ST": ST, "GL": GL, "CA": CA, "MM": MM, "SK": SK, "MH": MH, "CXR": CXR,
+           "LIVER": LIVER,
            "ORG": ORG, "EMB": EMB,
            "ICH": ICH, "OCT": OCT, "DERM": DERM, "BRAIN": BRAIN, "ZH": ZH, "NY": NY,
            "DIST": DIST, "SH": SH}
@@ -901,7 +903,33 @@ TABLE: list[Row] = [
      "structural.yes-no-word", "Is there a pleural effusion?"),
     ("hedge", "yesno", "YN", "Yes. A visible pleural line. A repeat film may be helpful.", "A",
      "hedge.not-a-hedge", "Is there a pneumothorax?"),
-    ("two options", "single", "ST", "Stage 2 или 3", None, "alternative.other-languages"),
+    ("two options", "single", "ST", "Stage 2 или 3", None, "alternative.or"),
+    ("two options", "single", "CXR", "Pneumothorax, voire a bulla.", None,
+     "alternative.other-languages"),
+    ("two options", "multi", "MM", "Zwischen mass und calcification.", None,
+     "alternative.between"),
+    ("marked list", "single", "CXR", "A. Pleural effusion\n**B. Pneumothorax**\n"
+     "C. Pulmonary oedema\nD. Normal", "B", "structural.option-text"),
+    ("marked list", "single", "CXR", "**A. Pleural effusion**\n**B. Pneumothorax**\n"
+     "C. Pulmonary oedema\nD. Normal", None, "structural.two-options"),
+    ("marked list", "single", "CXR", "A. Pleural effusion\nB. ~~Pneumothorax~~\n"
+     "C. Pulmonary oedema ✔\nD. Normal", "C", "structural.option-text"),
+    ("revisions", "single", "CXR", "~~Pneumothorax~~ Pleural effusion", "A",
+     "structural.option-text"),
+    ("structured", "single", "CXR", '{"answer": null, "diagnosis": "Pneumothorax"}', None,
+     "structural.shape-open"),
+    ("structured", "yesno", "YN", '{"answer": true, "certain": false}', None,
+     "hedge.low-confidence-field", PTX_Q),
+    ("structured", "single", "CXR", "option,probability\nA,0.41\nB,0.39", None,
+     "structural.answers-disagree"),
+    ("structured", "single", "CXR", '→ measure(view="PA")\n← {"apex_line": true}\n'
+     '→ final_answer("B")\n← ok', "B", "structural.shape"),
+    ("values", "single", "SIZE", "about 5 mm", None, "alternative.or"),
+    ("values", "single", "SIZE", "about 7 mm", "B", "structural.value"),
+    ("values", "single", "SIZE", "8 à 12 mm", None, "structural.value"),
+    ("hedge", "single", "ST", "Stage 3. Either way, the node decides nothing.", "C",
+     "structural.option-text"),
+    ("hedge", "single", "ST", "Stage 3, aunque Stage 2 no se puede excluir.", None, "hedge.es"),
 ]
 
 

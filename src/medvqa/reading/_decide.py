@@ -77,12 +77,15 @@ def read_shape(seg: Segment, ix: OptionSet, qtype: str, question: str,
     rejected: set[str] = set()
     readings: list[Reading] = []
     for leaf in leaves:
-        if leaf.role == "other" and key_words(leaf.path[-1])[:1] in (["confidence"],
-                                                                     ["certainty"]):
+        head = key_words(leaf.path[-1])[:1]
+        if leaf.role == "other" and head in (["confidence"], ["certainty"]):
             low = bk.search(Kind.LOW_CONFIDENCE, leaf.value.lower(),
                             word_tokens(leaf.value.lower()))
             if low is not None and leaf.value.lower().split()[:2][-1:] != ["high"]:
                 return abstain("hedge", low[0]), NOTHING
+        if head and head[0] in _SURE_KEYS and leaf.value.strip().lower() in _FALSE:
+            # {"answer": true, "certain": false}: the structure says it is not sure
+            return abstain("hedge", "hedge.low-confidence-field"), NOTHING
         if leaf.role == "negative":
             r = scan(leaf.value, ix, qtype, question, bare=True, bk=bk)
             # a list of letters ("excluded": ["A", "B"]) rejects each of them
@@ -90,6 +93,10 @@ def read_shape(seg: Segment, ix: OptionSet, qtype: str, question: str,
     keyed, left_open = _option_keyed(leaves, ix, bk)
     answers = [leaf for leaf in leaves if leaf.role == "answer" and leaf.value
                and id(leaf) not in keyed]
+    if any(leaf.role == "answer" and not leaf.value.strip() and not leaf.boolean
+           for leaf in leaves):
+        # {"answer": null, "diagnosis": "Intermediate AMD"}: the answer field says none
+        return abstain("not_committed", "structural.shape-open"), NOTHING
     if left_open and not answers:
         # {"mass": true, "lymphadenopathy": "indeterminate"}: an option neither in nor out
         return abstain("not_committed", "structural.shape-open"), NOTHING
@@ -159,6 +166,8 @@ def read_shape(seg: Segment, ix: OptionSet, qtype: str, question: str,
     return one_choice(first.choice or "", "structural.shape"), readings[0]
 
 
+# Keys by which a structure says whether it is sure of its answer ({"certain": false}).
+_SURE_KEYS: Final = frozenset({"certain", "confident", "sure", "definite", "definitive"})
 _TRUE = frozenset({"true", "yes", "present", "positive", "1", "y", "seen", "detected"})
 _FALSE = frozenset({"false", "no", "absent", "negative", "0", "n", "none", "not seen"})
 

@@ -229,8 +229,9 @@ def final_segments(text: str, bk: RuleBook | None = None) -> list[Segment]:
     if "\u2192" in text or "=>" in text or "->" in text:
         found += [Segment(m.start(), m.end(), "Answer: " + m.group(1).strip(), "marker")
                   for m in _ARROW.finditer(text)
-                  if not any(a <= m.start() < b for a, b in objects)]
-    if ("|" in text or "[" in text or "<-" in text
+                  if not any(a <= m.start() < b for a, b in objects)
+                  and not _LOGGED_CALL.match(m.group(1))]
+    if ("|" in text or "[" in text or "<-" in text or "\n**" in text or text.startswith("**")
             or not ascii_only and any(c in text for c in _MARK_CUES)
             or ("\n" in text
                 and bool(matches_at(_MARK_WORDS, text, line_starts(text), _MARK_LINE_OPENS)))):
@@ -240,7 +241,26 @@ def final_segments(text: str, bk: RuleBook | None = None) -> list[Segment]:
                                  "marks"))
     if len(found) > 1:
         found.sort(key=_position)
+        found = _without_tool_results(text, found)
     return found
+
+
+def _without_tool_results(text: str, found: list[Segment]) -> list[Segment]:
+    """The segments less structures with no answer field read before a final answer.
+
+    In an agent's log ("Observation: {…}", "← {"qtc_ms": 493}" … "Final Answer: B"), such a
+    structure is what a tool returned, which the agent read, not an answer it gave; only where
+    a final answer (a marker naming itself final, or a ``final_answer(…)`` call) follows.
+    """
+    finals = [seg.start for seg in found if seg.kind == "marker" and "final" in text[
+        seg.start:seg.start + 24].lower() or seg.kind == "shape" and any(
+            leaf.role == "answer" and leaf.path[0].lower().startswith(("final", "submit"))
+            for leaf in seg.leaves or ())]
+    if not finals:
+        return found
+    last = max(finals)
+    return [seg for seg in found if not (seg.kind == "shape" and seg.start < last and not any(
+        leaf.role == "answer" for leaf in seg.leaves or ()))]
 
 
 _ELIMINATING: Final = frozenset({Kind.ELIMINATION})
@@ -262,6 +282,8 @@ def _elimination_segments(text: str, lowered: str, bk: RuleBook) -> list[Segment
 
 
 # A conclusion after an arrow that opens a line or follows a sentence: "→ A, C", "=> B".
+# "→ calc.qtc(qt_ms=468)": an agent's log line calling a tool, not a conclusion drawn.
+_LOGGED_CALL: Final = re.compile(r"[A-Za-z_][\w.]*\(")
 _ARROW: Final = re.compile(r"(?:^|(?<=[.;:!?])\s+|\n)[ \t]*(?:\u2192|=>|->)[ \t]*([^\n]{1,80}?)"
                            r"[ \t]*(?=\n|$)")
 

@@ -213,32 +213,46 @@ _LONE_LINES: Final = 3
 
 
 def _lone_mark_blocks(text: str) -> list[Block]:
-    """A restated option list in which exactly one line carries a mark: that line is chosen.
+    """A restated option list in which some lines carry a mark: those lines are chosen.
 
-    "A) Fatty / B) Scattered / C) Heterogeneous <-- / D) Extreme": the other lines carry no
-    mark at all (a list with marks on every line is a check-list, read above).
+    "A) Fatty / B) Scattered / C) Heterogeneous <-- / D) Extreme", "**C. Moderate NPDR**" in
+    bold among plain lines: the other lines carry no mark at all (a list with marks on every
+    line is a check-list, read above). Two lines marked on a single-answer item are two
+    answers.
     """
     if not _holds_lone_mark(text):
         return []
     blocks: list[Block] = []
     run: list[tuple[int, int, str]] = []
     for line in [*_lines(text), (len(text), len(text), "")]:
-        if _OPTION_LINE.match(line[2]) is not None:
+        if _OPTION_LINE.match(_unbolded(line[2])) is not None:
             run.append(line)
             continue
         if len(run) >= _LONE_LINES:
             marks = [_LONE_MARK.search(row) for _, _, row in run]
-            if sum(m is not None for m in marks) == 1:
-                rows = [(_unmarked(row[:m.start()] if m else row).strip(), "pos" if m else "neg")
-                        for (_, _, row), m in zip(run, marks, strict=True)]
+            bold = [_BOLD_LINE.match(row) is not None for _, _, row in run]
+            marked = [m is not None or b for m, b in zip(marks, bold, strict=True)]
+            if 0 < sum(marked) < len(run):
+                rows = [(_unmarked(row[:m.start()] if m else row).strip(), "pos" if k else "neg")
+                        for (_, _, row), m, k in zip(run, marks, marked, strict=True)]
                 blocks.append((run[0][0], run[-1][1], rows))
         run = []
     return blocks
 
 
+# A whole line in bold ("**C. Moderate NPDR**"): in a restated list, the line picked out.
+_BOLD_LINE: Final = re.compile(r"^[ \t]*(?:[-*\u2022][ \t]+)?\*\*[^*\n]+\*\*[ \t]*$")
+
+
+def _unbolded(line: str) -> str:
+    """``line`` without the bold marks around it ("**A. Adenocarcinoma**")."""
+    stripped = line.strip()
+    return stripped.strip("*").strip() if stripped.startswith("**") else line
+
+
 def _holds_lone_mark(text: str) -> bool:
     """Whether ``text`` holds a tick or an arrow (the lone-mark lists' cheap gate)."""
-    return "<-" in text or not text.isascii() and any(
+    return "<-" in text or "**" in text or not text.isascii() and any(
         c in text for c in "\u2713\u2714\u2705\u2611\u2190\u27f5")
 
 

@@ -21,10 +21,34 @@ from typing import Final
 __all__ = [
     "AFTER_RE", "BETWEEN", "BIG_RE", "BOUND_AFTER", "BOUND_OF", "BOUND_RE", "LEAD", "LESS",
     "NUMBER_WORDS", "ORDINAL_RE", "PART_RE", "QUESTION_STOP", "ROMAN", "ROMAN_RE", "SMALL_RE",
-    "SPELLED", "TENS", "WORD_NUM", "OptionValues", "ValueMention", "between", "bound_before",
+    "OR_BETWEEN_VALUES", "RANGE_WORDS", "SPELLED", "TENS", "WORD_NUM", "OptionValues",
+    "ValueMention", "between", "bound_before",
     "clocked", "follow_ok", "fold", "lead_before", "ordinal_value", "skip_seps", "statistical",
     "word_before", "word_starts",
 ]
+
+# What joins two values into a range besides a dash and "to": "8 à 9 mm", "4 bis 5", "5 до 7",
+# "55～60", "3至5".
+RANGE_WORDS: Final = r"(?i:\u00e0|bis|\u0434\u043e)(?!\w)|[\uff5e\u301c~\u81f3\u5230]"
+
+
+def _or_between_values() -> str:
+    """"Or" between two values, in every language of the rule table ("2 or 3", "4 или 5").
+
+    The words of ``alternative.or`` and ``alternative.other-languages`` that are plain words,
+    less the Dutch "of" (in "2 of 5", a count).
+    """
+    from medvqa.reading.rules import rule_by_id
+
+    words = [w for r in ("alternative.or", "alternative.other-languages")
+             for w in rule_by_id(r).phrases
+             if w != "of" and not any(c in w for c in "()[]|*.")]
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len,
+                                                                       reverse=True))
+
+
+#: "Or" between two values, any language of the rule table (a pattern source, no groups).
+OR_BETWEEN_VALUES: Final = _or_between_values()
 
 SPELLED: Final = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
                   "fourteen fifteen sixteen seventeen eighteen nineteen twenty").split()
@@ -222,6 +246,8 @@ def lead_before(text: str, s: int) -> bool:
 def follow_ok(text: str, e: int) -> bool:
     """Whether what follows a bare value leaves it the answer (not "3 cores", "2 of 5")."""
     rest = text[e:e + 24].lstrip(" \t*_\"'")
+    if rest[:1] == "-" and rest[1:2].isalpha():
+        return False  # "3-month", "2-year": a compound word, a duration
     if not rest or rest[0] in "\n.;,!?)]}-\u2013\u2014(" and not rest[1:2].isdigit():
         return True
     word = re.match(r"[^\W\d_]+", rest)

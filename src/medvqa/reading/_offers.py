@@ -45,7 +45,7 @@ _WHOLE_NUMBER: Final = re.compile(r"\W*\d+\W*\Z")
 _LONE_LINE: Final = re.compile(r"(?m)^[ \t]*[(\[]?([A-Z])[)\]]?[.!]?[ \t]*$")
 # The opening sentence up to its end or an opening bracket ("Right middle lobe (…). …").
 _FIRST_SENTENCE: Final = re.compile(r"([^.!?\n(]+)(?:[.!\n]|\s\()")
-_MARKS: Final = re.compile(r"[*_`#>:\-]+")
+_MARKS: Final = re.compile(r"[*_`#>:\-\u2013\u2014]+")
 # What makes an opening fragment a label's name: an aside in brackets, markup, then a colon.
 _LABEL_AFTER: Final = re.compile(r"\s*(?:\([^()\n]{1,40}\))?[*_`\s]*:")
 #: Fewer words than this are a terse answer, not a response cut off mid-sentence.

@@ -36,6 +36,10 @@ ANSWER_LEAD: Final = (r"(?:(?:the\s+)?(?:final\s+|correct\s+|best\s+|right\s+)?"
 _ONE_LETTER: Final = r"[(\[]?[A-Za-z][)\]]?"
 
 
+# Words of other languages' "or" that are English words (or abbreviations) as well.
+_ENGLISH: Final = frozenset({"of", "ou"})
+
+
 def _group(sources: list[str]) -> str:
     return "(?:" + "|".join(sources) + ")" if sources else "(?!)"
 
@@ -99,10 +103,11 @@ class Patterns:
         #: "or" (the rule table's ``alternative.or``) right after a mention (an aside in brackets,
         #: a comma or dash between allowed), or within two words before one.
         # right after a mention, "or" of any language ("4 или 5", "IIa または IIb"), but the
-        # Dutch "of", an English word too ("pneumothorax of the left lung")
+        # Dutch "of" and the French "ou", English words too ("pneumothorax of the left lung",
+        # "severe NPDR OU": both eyes)
         ors_after = ors + [p.pattern.pattern for r, p in bk.entries(Kind.ALTERNATIVE)
-                           if r == "alternative.other-languages" and p.source != "of"]
-        self.or_after = re.compile(r"[\s)\]*,;.\u2026\u2013\u2014-]*"
+                           if r == "alternative.other-languages" and p.source not in _ENGLISH]
+        self.or_after = re.compile(r"[\s()\[\]*,;.\u2026\u2013\u2014-]*"
                                    r"(?:\([^()]{0,60}\)[\s,.\u2026]*)?(?:and/)?"
                                    + _group(ors_after) + r"(?!\s+not\b)")
         self.or_word = re.compile(_group(ors_after))

@@ -220,9 +220,11 @@ class Polarity:
     def or_beside(self, m: Mention) -> bool:
         """Whether "or" joins the mention to something else in its clause ("X or Y", "or X")."""
         begin, stop = self.clause(m.start)
-        while stop < len(self.masked) and (self.masked.endswith("...", 0, stop)
-                                           or self.masked[stop - 1] == "\u2026"):
-            stop = self.clause(stop)[1]  # "B... or C": an ellipsis trails off, it ends nothing
+        while stop < len(self.masked) and (
+                self.masked.endswith("...", 0, stop) or self.masked[stop - 1] in "\u2026,"
+                and self.pat.or_after.match(self.masked, stop) is not None):
+            # "B... or C": an ellipsis trails off, it ends nothing; "B, or C": nor does a comma
+            stop = self.clause(stop)[1]
         after = self.masked[m.end:stop]
         before = self.masked[begin:m.start]
         joined = self.pat.or_after.match(after)

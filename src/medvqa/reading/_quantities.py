@@ -4,7 +4,9 @@ Bounds are open or closed as written ("< 5 mm", "5-10 mm", "0.9 or more", "below
 percentile"), in the base unit of the dimension (:data:`~._units.UNITS`). A quantity may stand in
 an option's qualifier ("Large (> 2 cm)") and after a name ("Severe (PASI > 10)"): the name ties
 a number without a unit ("a PASI of ~18"). A point names the options holding it (two on a shared
-bound); a range or bound names the options containing it, or spans those it crosses.
+bound); a range or bound names the options containing it, or spans those it crosses. A value
+written as approximate ("about 20 %", "~55 %") names an option only where a fiftieth either side
+stays inside it.
 
 A number needs a unit, except in a bare answer (it takes the options' unit) and, for unitless
 options, with a decimal point or tied to a word of the question or of the options' names
@@ -31,8 +33,10 @@ from medvqa.reading._numbers import (
     BOUND_RE,
     LESS,
     NUMBER_WORDS,
+    OR_BETWEEN_VALUES,
     ORDINAL_RE,
     QUESTION_STOP,
+    RANGE_WORDS,
     SPELLED,
     TENS,
     WORD_NUM,
@@ -56,6 +60,13 @@ __all__ = ["QRead", "Quantity", "quantity_of", "read_quantity"]
 
 _NUMQ: Final = r"[-\u2212]?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?|[-\u2212]?\.[0-9]+"
 _ORDINAL: Final = re.compile(ORDINAL_RE)
+# A value written as approximate ("about 20 %", "~55 %", "约55%"): it names an option only where
+# every value within a fiftieth of it lies in that option.
+_APPROX: Final = re.compile(
+    r"(?:[~\u2248\u223c]|\b(?i:about|approx(?:imately|\.)?|around|roughly|circa|ca\.|nearly|"
+    r"almost|environ|etwa|aproximadamente|cerca\s+de|circa|\u043e\u043a\u043e\u043b\u043e|"
+    r"\u043f\u0440\u0438\u043c\u0435\u0440\u043d\u043e))[ \t]*\Z"
+    r"|(?:\u7ea6|\u7d04|\u5927\u7ea6)[ \t]*\Z")
 _THE: Final = r"(?:(?i:the)[ \t]+)?"
 _OPTION_Q: Final = re.compile(
     rf"(?:(?P<op>{BOUND_RE}|(?i:between|from))[ \t]*{_THE})?(?P<a>{ORDINAL_RE}|{_NUMQ})"
@@ -81,8 +92,11 @@ _NEXT_TOKEN: Final = rf"(?:{_NUMQ})(?![0-9])|(?P<w>(?i:{BIG_RE}))(?![^\W_])"
 _Q_NEXT: Final = re.compile(_NEXT_TOKEN)
 _Q_NEXT_ORDINAL: Final = re.compile(rf"{_THE}(?:(?P<o>{ORDINAL_RE})(?![^\W_])|{_NEXT_TOKEN})")
 _UNIT_AFTER: Final = re.compile(rf"(?:[ \t]?|-)(?P<u>{UNIT_RE})(?![^\W_])")
+# Between two numbers: a range ("8-12", "8 à 9", "4 bis 5", "55～60"), "and" (a range after
+# "between"), "or", a product ("5 x 4"), a tolerance ("55 ± 5"), in the languages models answer in.
 _Q_SEP: Final = re.compile(
-    r"[ \t]*(?:(?P<r>-|\u2013|\u2014|(?i:to))|(?P<a>(?i:and))|(?P<o>(?i:or))"
+    r"[ \t]*(?:(?P<r>-|\u2013|\u2014|(?i:to)(?!\w)|" + RANGE_WORDS + r")"
+    r"|(?P<a>(?i:and)(?!\w))|(?P<o>(?i:" + OR_BETWEEN_VALUES + r")(?![^\W_]))"
     r"|(?P<x>x|\u00d7|(?i:by))|(?P<pm>\u00b1|\+/-|\+-))[ \t]*")
 _CLOCK: Final = re.compile(r"(\d{1,2}):([0-5]\d)(?::([0-5]\d))?(?![\d:])(?![ \t]*(?i:[ap]\.?m))")
 _AT: Final = re.compile(r"(?<![^\W\d_])(?i:at|by|until|from)[ \t]*\Z")
@@ -352,6 +366,12 @@ class Quantity(OptionValues):
             if bare and self._whole_percent and all(
                     n.decimal and 0 <= n.value <= 1 for n in nums):  # "0.45" for "40-50 %"
                 values = [v * 100 for v in values]
+        if not (kind or bound or after) and _APPROX.search(text, max(0, start - 16), start):
+            near = _Iv(values[0] - abs(values[0]) / 50, True, values[0] + abs(values[0]) / 50, True)
+            if not any(_inside(near, o) for _, o in self._ivs):
+                # "about 20 %" beside "3-20 %" and "21-50 %": it may lie on either side
+                meets = frozenset(k for k, o in self._ivs if _meets(near, o))
+                return ValueMention(start, end, meets, len(meets) > 1)
         return ValueMention(start, end, *self._named_by(values, kind, bound, after))
 
     def _named_by(self, values: list[Fraction], kind: str, bound: re.Match[str] | None,

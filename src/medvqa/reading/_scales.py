@@ -34,8 +34,10 @@ from medvqa.reading._numbers import (
     LEAD,
     LESS,
     NUMBER_WORDS,
+    OR_BETWEEN_VALUES,
     ORDINAL_RE,
     PART_RE,
+    RANGE_WORDS,
     ROMAN,
     ROMAN_RE,
     SMALL_RE,
@@ -251,8 +253,11 @@ _PLUS: Final = re.compile(rf"[ \t]*(?:\+|(?i:plus))[ \t]*(?P<b>{PART_RE})(?![^\W
 _PARTS_AFTER: Final = re.compile(
     rf"[ \t]*[,:=(\[]?[ \t]*\(?(?P<a>{PART_RE})[ \t]*(?:\+|(?i:plus))[ \t]*(?P<b>{PART_RE})"
     r"(?![^\W_])[ \t]*[)\]]?")
-_SCALE_SEP: Final = re.compile(r"[ \t]*(?:(?P<r>-|\u2013|\u2014|(?i:to|through|thru))|(?P<o>/|"
-                               r"(?i:or|and|vs\.?|versus)))[ \t]*")
+# Between two values: a range ("2-3", "8 à 9", "4 bis 5", "55～60") or an alternative ("2 or 3",
+# "4 или 5", "IIa または IIb"). Not a spaced em dash: "4A — 3-month follow-up" opens a clause.
+_SCALE_SEP: Final = re.compile(r"[ \t]*(?:(?P<r>-|\u2013|(?i:to|through|thru)(?!\w)|" + RANGE_WORDS
+                               + r")|(?P<o>/|(?i:and|vs\.?|versus)(?!\w)|(?i:" + OR_BETWEEN_VALUES
+                               + r")(?![^\W_])))[ \t]*")
 _NAME_AGAIN: Final = re.compile(r"([^\W\d_]+)[ \t\-]+")
 _POSTFIX: Final = re.compile(r"[ \t\-](?i:(" + "|".join(sorted(HARD)) + r"))(?![^\W_])")
 #: Where a scale token may start (a plain scan; the full token pattern decides at each).

@@ -274,6 +274,7 @@ def _call_shapes(text: str, bk: RuleBook) -> list[Shape]:
 
 _CSV_HEAD: Final = re.compile(r"^[ \t]*([A-Za-z_][\w ]{0,30}(?:,[A-Za-z_][\w ]{0,30}){1,8})"
                               r"[ \t]*\n[ \t]*([^\n]+)$", re.MULTILINE)
+_CSV_ROW: Final = re.compile(r"\n[ \t]*([^\n]+)")
 
 
 def _csv_shapes(text: str, bk: RuleBook) -> list[Shape]:
@@ -285,9 +286,15 @@ def _csv_shapes(text: str, bk: RuleBook) -> list[Shape]:
         values = [v.strip().strip('"') for v in m.group(2).split(",")]
         if len(keys) != len(values) or not any(_role_of(k, bk) == "answer" for k in keys):
             continue
-        out.append(Shape(m.start(), m.end(), "csv",
-                         [Leaf((k,), v, _role((k,), bk)) for k, v in zip(keys, values,
-                                                                        strict=True)]))
+        leaves = [Leaf((k,), v, _role((k,), bk)) for k, v in zip(keys, values, strict=True)]
+        end = m.end()
+        while (row := _CSV_ROW.match(text, end)) is not None:
+            more = [v.strip().strip('"') for v in row.group(1).split(",")]
+            if len(more) != len(keys):
+                break  # every data row is read: two rows may give two answers
+            leaves += [Leaf((k,), v, _role((k,), bk)) for k, v in zip(keys, more, strict=True)]
+            end = row.end()
+        out.append(Shape(m.start(), end, "csv", leaves))
     return out
 
 
@@ -309,5 +316,9 @@ def find_shapes(text: str, bk: RuleBook | None = None) -> list[Shape]:
         out += [s for s in _call_shapes(text, bk)
                 if not any(o.start <= s.start < o.end for o in out)]
     out += [s for s in _csv_shapes(text, bk) if not any(o.start <= s.start < o.end for o in out)]
+    if any(s.kind == "call" and _role_of(s.leaves[0].path[0], bk) == "answer" for s in out):
+        # an agent's log: beside its final_answer(…) call, a structure with no answer field is
+        # a tool's result (data it read), not an answer it gave
+        out = [s for s in out if any(leaf.role == "answer" for leaf in s.leaves)]
     out.sort(key=lambda s: s.start)
     return out

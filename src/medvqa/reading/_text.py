@@ -3,7 +3,9 @@ r"""Text as the reader reads it: one form for every way of writing a character, 
 :func:`normalize` runs once on every response: Unicode compatibility forms made one (NFKC:
 full-width letters and colons, ligatures, "Ⅳ" for IV), curly quotes straight, every dash and
 minus sign one of ``-`` ``–`` ``—``, no-break and zero-width spaces made plain or dropped, line
-ends made ``\n``. :func:`prepare` drops Markdown emphasis, code marks, headings and quote marks
+ends made ``\n``, text struck through (``~~B~~``, a list's line ``C. ~~TR3~~``) dropped: it is
+taken back.
+:func:`prepare` drops Markdown emphasis, code marks, headings and quote marks
 from a piece about to be read. The rest are small helpers of the reader's patterns.
 
 >>> normalize("Ｂ\u200b：“Right”\r\n")
@@ -28,6 +30,9 @@ _REPLACE: Final[tuple[tuple[str, str], ...]] = (
     ("\u2012", "\u2013"), ("\u2015", "\u2014"), ("\u200b", ""), ("\u200c", ""), ("\u200d", ""),
     ("\ufeff", ""), ("\u00ad", ""), ("\r\n", "\n"), ("\r", "\n"), ("\u060c", ", "),
     ("\u3001", ", "))
+_STRUCK: Final = re.compile(r"~~[^~\n]{1,200}~~")
+_STRUCK_LINE: Final = re.compile(r"(?m)^[ \t]*(?:[-*\u2022][ \t]*)?(?:[A-Z][.):]|\([A-Z]\))?[ \t]*"
+                                 r"~~[^~\n]{1,200}~~[ \t]*(?:\n|\Z)")
 _MARKUP: Final = re.compile(r"[*_`]+|^[ \t]*(?:#+|>+)[ \t]*", re.MULTILINE)
 
 
@@ -37,6 +42,11 @@ def normalize(text: str) -> str:
     NFKC maps "Ｂ" to "B" and "：" to ":" but leaves "。" and "，" (Chinese punctuation the
     reader knows) as they are.
     """
+    if "~~" in text:
+        # struck through is taken back: "~~B~~ D", "~~A~~ ~~B~~ C" say D and C; a restated
+        # list's line struck through ("C. ~~TR3~~") goes with its letter
+        text = _STRUCK_LINE.sub("", text)
+        text = _STRUCK.sub(" ", text)
     if text.isascii():
         return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
     if not unicodedata.is_normalized("NFKC", text):

@@ -95,12 +95,13 @@ STRUCTURAL = (
                    ex("submit_answer(option='D')", "CXR", "D"))),
     rule("structural.shape-open", _S, (),
          "A structure that keys an option, or the question's finding, with a value that says "
-         "neither yes nor no (`null`, 'indeterminate', 'unclear') has not committed; the "
-         "text is not read past it.",
+         "neither yes nor no (`null`, 'indeterminate', 'unclear'), or whose answer field is "
+         "`null` or empty, has not committed; the text is not read past it.",
          examples=(ex('{"pneumothorax": null, "reason": "apices cropped"}', "YN", None,
                       "yesno", "Is there a pneumothorax?"),
                    ex('{"mass": true, "skin_thickening": "indeterminate"}', "MULTI", None,
                       "multi"),
+                   ex('{"answer": null, "diagnosis": "Pneumothorax"}', "CXR"),
                    ex('{"mass": true, "skin_thickening": false}', "MULTI", ("A",), "multi"))),
     rule("structural.shape-second-value", _S, (),
          "A structure whose answer field names one option and another field's whole value is "
