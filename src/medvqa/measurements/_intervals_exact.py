@@ -9,6 +9,7 @@ clustered ones, and 300 items, where the bootstrap may apply, are simulated).
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import numpy as np
@@ -48,6 +49,34 @@ def _log_choose(n: np.ndarray, k: np.ndarray) -> np.ndarray:
     return np.asarray(gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1))
 
 
+class PairedOutcomes(NamedTuple):
+    """Every table of n independent pairs and medvqa's interval of its difference.
+
+    Attributes:
+        counts: tables × (a, b, c, d): both right, A only, B only, neither.
+        low: the interval's lower bound of each table.
+        high: its upper bound.
+    """
+
+    counts: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+
+
+@functools.lru_cache(maxsize=64)
+def paired_outcomes(n: int) -> PairedOutcomes:
+    """:class:`PairedOutcomes` of n pairs (cached: the exact sums of many cells share them)."""
+    if n >= BOOTSTRAP_MIN_UNITS:
+        raise ValueError(f"{n} pairs: the rule may keep the bootstrap; simulate instead")
+    a, b, c = (v.ravel().astype(float) for v in np.indices((n + 1,) * 3))
+    keep = a + b + c <= n
+    a, b, c = a[keep], b[keep], c[keep]
+    total = np.full(len(a), float(n))
+    # Independent pairs: every unit one pair, so the design effect is 1 (ss is not read).
+    lo, hi, _ = paired_bounds(PairedSums(a, b, c, total, np.zeros(len(a)), total, total))
+    return PairedOutcomes(np.stack([a, b, c, total - a - b - c], -1), lo, hi)
+
+
 def exact_paired(n: int, cells: np.ndarray, truth: float) -> ExactCoverage:
     """The paired interval on n independent pairs of cell probabilities (p11, p10, p01, p00).
 
@@ -56,20 +85,10 @@ def exact_paired(n: int, cells: np.ndarray, truth: float) -> ExactCoverage:
     >>> round(exact_paired(10, np.array([0.5, 0.25, 0.05, 0.2]), 0.2).coverage, 4)
     0.9477
     """
-    if n >= BOOTSTRAP_MIN_UNITS:
-        raise ValueError(f"{n} pairs: the rule may keep the bootstrap; simulate instead")
     from scipy.stats import multinomial
 
-    a, b, c = (v.ravel().astype(float) for v in np.indices((n + 1,) * 3))
-    keep = a + b + c <= n
-    a, b, c = a[keep], b[keep], c[keep]
-    total = np.full(len(a), float(n))
-    counts = np.stack([a, b, c, total - a - b - c], -1)
-    pmf = multinomial.pmf(counts, n, cells)
-    zero = np.zeros(len(a))
-    # Independent pairs: every unit one pair, so the design effect is 1 (ss is not read).
-    lo, hi, _ = paired_bounds(PairedSums(a, b, c, total, zero, total, total))
-    return _summed(pmf, lo, hi, truth)
+    out = paired_outcomes(n)
+    return _summed(multinomial.pmf(out.counts, n, cells), out.low, out.high, truth)
 
 
 def exact_weighted(n: int, share: float, accuracies: tuple[float, float]) -> ExactCoverage:

@@ -10,7 +10,11 @@ the few discordant pairs of a small set the hybrid on them — like Tango's scor
 (Tango 1998, Stat Med 17:891), the asymptotic score interval Fagerland, Lydersen & Laake
 2014 (Stat Med 33:2850) recommend — covers 0.98–1.00 below 30 pairs; on Jeffreys marginals
 it is narrower there and the same from 50 pairs (``medvqa bench --only intervals``, whose
-rows also give Tango and the Wilson hybrid). Where pairs share a case, the four cells are
+rows also give Tango and the Wilson hybrid). Where fewer than about 4 discordant pairs are
+expected it still covers more than 0.98 on some cells: there the coverage of any interval of
+the discordant counts moves in steps too large to land in 0.93–0.98 everywhere, and each
+interval compared that lands there more often covers less than 0.93 elsewhere (the bench's
+finer grid; docs/report.md). Where pairs share a case, the four cells are
 divided by the design effect of the difference first (:mod:`medvqa.stats._intervals`).
 Never of zero width: with no discordant pair the interval still spans 0.
 
