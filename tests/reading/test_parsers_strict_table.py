@@ -930,6 +930,14 @@ TABLE: list[Row] = [
     ("hedge", "single", "ST", "Stage 3. Either way, the node decides nothing.", "C",
      "structural.option-text"),
     ("hedge", "single", "ST", "Stage 3, aunque Stage 2 no se puede excluir.", None, "hedge.es"),
+    ("structured", "yesno", "YN", "<response>\n  <diagnosis>pneumothorax, left apex</diagnosis>\n"
+     "  <answer>No</answer>\n</response>", None, "structural.answers-disagree", PTX_Q),
+    ("yes-no", "yesno", "YN", "Yes.\nThere is *no* pneumothorax.", None, "structural.two-options",
+     PTX_Q),
+    ("findings", "yesno", "YN", "LVI: not identified.", "B", "finding.label",
+     "Is lymphovascular invasion present?"),
+    ("two options", "single", "ST", "Stage 3 — or a variant of it.", None, "alternative.or"),
+    ("values", "single", "SIZE", "Zwischen 8 und 12 mm.", None, "alternative.or"),
 ]
 
 

@@ -20,7 +20,8 @@ from medvqa.reading.rules import Kind
 __all__ = ["CONDITIONED", "conditioned_answer"]
 
 CONDITIONED: Final = "alternative.conditioned"
-_BETWEEN: Final = re.compile(r"[\s,;:*_()\u2013\u2014-]*")
+# Punctuation, and a tick or an arrow marking the option's line ("B) 0-Is ✓ (if …)").
+_BETWEEN: Final = re.compile(r"[\s,;:*_()\u2013\u2014\u2713\u2714\u2705\u2611\u2190<-]*")
 # What follows "if" in a forced choice, which commits ("if I had to choose", "if forced").
 _FORCED: Final = re.compile(r"\s*(?:i\s+(?:had|have|must|were)\b|forced|pressed|asked|pushed"
                             r"|made\s+to|one\s+must|you\s+(?:want|need|insist))")

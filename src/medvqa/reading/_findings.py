@@ -89,6 +89,8 @@ _LEAD_OK: Final = re.compile(r"(?:answer\s*:\s*)?(?:(?:the\s+)?[\w-]+(?:\s+[\w-]
 _NOT_STATED: Final = frozenset({Kind.DISCUSSED_BEFORE, Kind.DISCUSSED_AFTER, Kind.CONDITION,
                                 Kind.HEDGE, Kind.HEDGE_SCOPED, Kind.PLAN, Kind.CONCESSION,
                                 Kind.EXCLUSION_HEDGE})
+# A word in Markdown emphasis ("*no*", "_not_"): the word as written.
+_EMPHASIS: Final = re.compile(r"(?<![*_\w])[*_]{1,2}([^\W_][^*_\n]{0,40}?)[*_]{1,2}(?![*_\w])")
 _LIST_SPLIT: Final = re.compile(r"\s*(?:,|\bor\b|\bnor\b|\band\b)\s*")
 _DETERMINERS: Final = re.compile(r"^(?:(?:a|an|the|any|some|small|tiny|large|few|several|"
                                  r"multiple)\s+)+")
@@ -308,6 +310,8 @@ def finding_answers(lowered: str, question: str, bk: RuleBook | None = None,
             a finding that answers must keep the qualifier, one that casts doubt need not.
     """
     bk = bk or book()
+    if "*" in lowered or "_" in lowered:
+        lowered = _EMPHASIS.sub(r"\1", lowered)  # "there is *no* free air": emphasis says it
     out, labelled = _labels(lowered, question, bk)
     start = 0
     nature = {fold(w) for w in bk.words[Kind.NATURE]}

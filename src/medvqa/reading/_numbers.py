@@ -21,8 +21,8 @@ from typing import Final
 __all__ = [
     "AFTER_RE", "BETWEEN", "BIG_RE", "BOUND_AFTER", "BOUND_OF", "BOUND_RE", "LEAD", "LESS",
     "NUMBER_WORDS", "ORDINAL_RE", "PART_RE", "QUESTION_STOP", "ROMAN", "ROMAN_RE", "SMALL_RE",
-    "OR_BETWEEN_VALUES", "RANGE_WORDS", "SPELLED", "TENS", "WORD_NUM", "OptionValues",
-    "ValueMention", "between", "bound_before",
+    "BETWEEN_AND", "OR_BETWEEN_VALUES", "RANGE_WORDS", "SPELLED", "TENS", "WORD_NUM",
+    "OptionValues", "ValueMention", "between", "bound_before",
     "clocked", "follow_ok", "fold", "lead_before", "ordinal_value", "skip_seps", "statistical",
     "word_before", "word_starts",
 ]
@@ -186,7 +186,19 @@ LESS: Final = frozenset("less lower below under fewer smaller".split())
 AFTER_RE: Final = (r"(?i:(?:or|and)[ \t]+(?P<dir>more|greater|higher|above|over|larger|"
                    r"bigger|worse|up|less|lower|below|under|fewer|smaller))(?![^\W\d_])")
 BOUND_AFTER: Final = re.compile(rf"[ \t]*,?[ \t]*{AFTER_RE}")
-BETWEEN: Final = re.compile(r"(?<![^\W\d_])(?i:between|from)[ \t]+(?:(?i:the)[ \t]+)?\Z")
+def _between_words() -> tuple[str, ...]:
+    """What opens a range of two values: the words of ``alternative.between``, and "from"."""
+    from medvqa.reading.rules import rule_by_id
+
+    return (*rule_by_id("alternative.between").phrases, "from")
+
+
+_BETWEEN_WORDS: Final = _between_words()
+BETWEEN: Final = re.compile(r"(?<![^\W\d_])(?i:" + "|".join(map(re.escape, _BETWEEN_WORDS))
+                            + r")[ \t]+(?:(?i:the)[ \t]+)?\Z")
+#: What joins the two values after "between" in the languages of ``alternative.between``
+#: ("between 460 and 480", "zwischen 460 und 480", "entre 460 et 480", "между 460 и 480").
+BETWEEN_AND: Final = r"and|und|et|y|e|\u0438"
 
 #: Statistical labels before a number ("p < 0.05", "OR 2.3", "n = 40"); case as written.
 _STAT_LABELS: Final = frozenset(
@@ -270,7 +282,7 @@ def between(text: str, s: int, lo: int) -> re.Match[str] | None:
     """The word "between" or "from" ending at ``s`` (a range's opening)."""
     lo = max(lo, s - 16)
     return BETWEEN.search(text, lo, s) if text[lo:s].rstrip(" \t").lower().endswith(
-        ("between", "from", "the")) else None
+        (*_BETWEEN_WORDS, "the")) else None
 
 
 def word_starts(text: str, words: tuple[str, ...]) -> list[int]:

@@ -221,9 +221,11 @@ class Polarity:
         """Whether "or" joins the mention to something else in its clause ("X or Y", "or X")."""
         begin, stop = self.clause(m.start)
         while stop < len(self.masked) and (
-                self.masked.endswith("...", 0, stop) or self.masked[stop - 1] in "\u2026,"
+                self.masked.endswith("...", 0, stop) or self.masked[:stop].rstrip()[-1:] in
+                ("\u2026", ",", ";", "\u2013", "\u2014")
                 and self.pat.or_after.match(self.masked, stop) is not None):
-            # "B... or C": an ellipsis trails off, it ends nothing; "B, or C": nor does a comma
+            # "B... or C": an ellipsis trails off, it ends nothing; "B, or C", "4 — or a
+            # variant": nor does a comma or a dash before "or"
             stop = self.clause(stop)[1]
         after = self.masked[m.end:stop]
         before = self.masked[begin:m.start]

@@ -27,6 +27,7 @@ from typing import Final, NamedTuple
 
 from medvqa.reading._numbers import (
     AFTER_RE,
+    BETWEEN_AND,
     BIG_RE,
     BOUND_AFTER,
     BOUND_OF,
@@ -96,7 +97,7 @@ _UNIT_AFTER: Final = re.compile(rf"(?:[ \t]?|-)(?P<u>{UNIT_RE})(?![^\W_])")
 # "between"), "or", a product ("5 x 4"), a tolerance ("55 ± 5"), in the languages models answer in.
 _Q_SEP: Final = re.compile(
     r"[ \t]*(?:(?P<r>-|\u2013|\u2014|(?i:to)(?!\w)|" + RANGE_WORDS + r")"
-    r"|(?P<a>(?i:and)(?!\w))|(?P<o>(?i:" + OR_BETWEEN_VALUES + r")(?![^\W_]))"
+    r"|(?P<a>(?i:" + BETWEEN_AND + r")(?!\w))|(?P<o>(?i:" + OR_BETWEEN_VALUES + r")(?![^\W_]))"
     r"|(?P<x>x|\u00d7|(?i:by))|(?P<pm>\u00b1|\+/-|\+-))[ \t]*")
 _CLOCK: Final = re.compile(r"(\d{1,2}):([0-5]\d)(?::([0-5]\d))?(?![\d:])(?![ \t]*(?i:[ap]\.?m))")
 _AT: Final = re.compile(r"(?<![^\W\d_])(?i:at|by|until|from)[ \t]*\Z")

@@ -240,15 +240,20 @@ def _tag_shapes(text: str, bk: RuleBook) -> list[Shape]:
         return []
     leaves: list[Leaf] = []
     start, end = len(text), 0
-    for m in _TAG.finditer(text):
-        tag = m.group(1)
-        if tag.lower() in _SKIP_TAGS:
-            continue
-        inner = m.group(2).strip()
-        if "<" in inner and _TAG.search(inner):
-            continue  # a container: its own tags are its leaves
-        leaves.append(Leaf((tag,), inner, _role((tag,), bk)))
-        start, end = min(start, m.start()), max(end, m.end())
+    spans = [(0, len(text))]
+    while spans:
+        lo, hi = spans.pop()
+        for m in _TAG.finditer(text, lo, hi):
+            tag = m.group(1)
+            if tag.lower() in _SKIP_TAGS:
+                continue
+            inner = m.group(2).strip()
+            if "<" in inner and _TAG.search(inner):
+                spans.append(m.span(2))  # a container: its own tags are its leaves
+                continue
+            leaves.append(Leaf((tag,), inner, _role((tag,), bk)))
+            start, end = min(start, m.start()), max(end, m.end())
+    leaves.sort(key=lambda leaf: text.find(f"<{leaf.path[0]}"))
     return [Shape(start, end, "tags", leaves)] if leaves else []
 
 

@@ -77,9 +77,10 @@ FINDINGS = (
          template="There is a small pleural effusion {} the base of the lung.", options="YN",
          expected="A", qtype="yesno", question="Is there a pleural effusion?"),
     rule("finding.label", Kind.FINDING_ABSENT,
-         (": (absent|negative|none|no)", "= (absent|negative|no|0)"),
+         (": (absent|negative|none|no)", "= (absent|negative|no|0)",
+          ": not (seen|present|identified|detected|visualized|visualised|evident|demonstrated)"),
          "A finding written as a label with an absent status ('LVI: absent', 'Effusion = "
-         "none') answers no.",
+         "none', 'LVI: not identified') answers no.",
          template="Lymphovascular invasion {}.", options="YN", expected="B", qtype="yesno",
          question="Is there lymphovascular invasion?"),
     rule("finding.absent-tail", Kind.FINDING_ABSENT,
