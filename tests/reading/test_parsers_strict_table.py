@@ -938,6 +938,9 @@ TABLE: list[Row] = [
      "Is lymphovascular invasion present?"),
     ("two options", "single", "ST", "Stage 3 — or a variant of it.", None, "alternative.or"),
     ("values", "single", "SIZE", "Zwischen 8 und 12 mm.", None, "alternative.or"),
+    ("marked", "single", "CXR", "[ ] A  [x] B  [ ] C  [ ] D", "B", "structural.letter-position"),
+    ("marked", "multi", "MM", "[x] A  [ ] B  [x] C  [?] D", None, "structural.letters"),
+    ("marked", "yesno", "NY", "( ) No\n(x) Yes", "B", "structural.yes-no-word", PTX_Q),
 ]
 
 

@@ -232,6 +232,7 @@ def final_segments(text: str, bk: RuleBook | None = None) -> list[Segment]:
                   if not any(a <= m.start() < b for a, b in objects)
                   and not _LOGGED_CALL.match(m.group(1))]
     if ("|" in text or "[" in text or "<-" in text or "\n**" in text or text.startswith("**")
+            or "(x)" in text or "(X)" in text
             or not ascii_only and any(c in text for c in _MARK_CUES)
             or ("\n" in text
                 and bool(matches_at(_MARK_WORDS, text, line_starts(text), _MARK_LINE_OPENS)))):

@@ -56,12 +56,12 @@ class Marked:
 
 _POS_SYMBOLS: Final = "\u2713\u2714\u2705\u2611\u2612"
 _NEG_SYMBOLS: Final = "\u2717\u2718\u274c\u2716\u2610"
-_POS_WORDS: Final = frozenset({"x", "[x]", "yes", "y", "present", "positive", "seen", "true",
+_POS_WORDS: Final = frozenset({"x", "[x]", "(x)", "yes", "y", "present", "positive", "seen", "true",
                                "selected", "correct", "+", "detected", "identified", "chosen"})
-_NEG_WORDS: Final = frozenset({"", "[ ]", "[]", "no", "n", "absent", "negative", "not seen",
+_NEG_WORDS: Final = frozenset({"", "[ ]", "[]", "( )", "no", "n", "absent", "negative", "not seen",
                                "false", "-", "\u2013", "\u2014", "not present", "incorrect",
                                "not detected", "not identified", "none", "n/a"})
-_UNSURE_WORDS: Final = frozenset({"?", "possible", "possibly", "maybe", "equivocal",
+_UNSURE_WORDS: Final = frozenset({"?", "[?]", "(?)", "possible", "possibly", "maybe", "equivocal",
                                   "indeterminate", "uncertain", "\u00b1", "+/-", "unclear",
                                   "probable", "likely", "suspected", "borderline"})
 _NEG_HEADERS: Final = re.compile(r"\b(?:absent|excluded|ruled\s+out|not\s+present|negative|no)\b",
@@ -69,7 +69,7 @@ _NEG_HEADERS: Final = re.compile(r"\b(?:absent|excluded|ruled\s+out|not\s+presen
 _MARKUP: Final = re.compile(r"[*_`][*_`]*")  # (opened by a set, which the engine skips to in C)
 _SEPARATOR: Final = re.compile(r"^\s*:?-{2,}:?\s*$")
 _BULLET = r"^[ \t]*(?:[-*\u2022+][ \t]+|\d+[.)][ \t]+)?"
-_MARK_FIRST: Final = re.compile(_BULLET + r"(?P<mark>\[[ xX\u2713\u2714]?\]"
+_MARK_FIRST: Final = re.compile(_BULLET + r"(?P<mark>\[[ xX?\u2713\u2714]?\]|\([ xX?]\)"
                                 r"|[\u2610\u2611\u2612\u2705\u274c\u2713\u2714\u2717\u2718\u2716])"
                                 r"[ \t]*(?P<label>\S[^\n]*?)[ \t]*$")
 _MARK_LAST: Final = re.compile(_BULLET + r"(?P<label>\S[^\n]*?)[ \t]*[:\-\u2014\u2013]?[ \t]*"
@@ -141,6 +141,8 @@ def _block_start(block: Block) -> int:
 
 def read_marks(text: str) -> Marked | None:
     """The last marked table or check-list of ``text`` (None when there is none, or unclear)."""
+    if text.count("[") > 1 and _BOX.search(text) is not None:
+        text = _one_box_a_line(text)
     blocks = _table_blocks(text) + _list_blocks(text) + _lone_mark_blocks(text)
     for block in sorted(blocks, key=_block_start, reverse=True):
         start, end, rows = block
@@ -151,6 +153,21 @@ def read_marks(text: str) -> Marked | None:
         labels = [label for label, kind in rows if kind == "pos"]
         return Marked(start, end, labels) if labels else None
     return None
+
+
+# A check box ("[x]", "[ ]") after another on its line: "[ ] A  [x] B  [ ] C".
+_BOX: Final = re.compile(r"\][ \t]*[^\n\[]{1,60}?([ \t]+)\[[ xX?\u2713\u2714]?\]")
+
+
+def _one_box_a_line(text: str) -> str:
+    """``text`` with each check box of a line of several opening a line of its own.
+
+    The space before each further box becomes a line break, so positions do not move.
+    """
+    chars = list(text)
+    for m in _BOX.finditer(text):
+        chars[m.start(1)] = "\n"
+    return "".join(chars)
 
 
 def _lines(text: str) -> list[tuple[int, int, str]]:
@@ -271,7 +288,7 @@ def _list_blocks(text: str) -> list[Block]:
         # "[…]" or a symbol, _MARK_LAST's a symbol ending the line, and _MARK_WORD's follows a
         # bullet or a number opening the line and a colon or a dash after the label.
         m = None
-        if "[" in line or not line.isascii() and _holds_symbol(line):
+        if "[" in line or "(" in line[:8] or not line.isascii() and _holds_symbol(line):
             m = _MARK_FIRST.match(line)
             if m is None and line.rstrip(" \t")[-1:] in _MARK_SYMBOLS:
                 m = _MARK_LAST.match(line)
