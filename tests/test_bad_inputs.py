@@ -966,6 +966,12 @@ CASES: list[Case] = [
          "1 skipped; licence", forbid=("Traceback", "no readable image")),
     Case("import-table-image-outside-line", _table_image_outside, 0,
          "t.csv:2: image '../secret.jpeg' holds a '..' component"),
+    Case("review-exam-write-runs-unanswered", lambda w: (
+        main_ok(["review", "add-reviewer", "ana", "--bench", str(w.bench()), "--db",
+                 str(w.root / "r.sqlite")]) or
+        ["review", "exam", str(w.root / "bench"), "--split", "test", "--runs",
+         str(w.root / "runs"), "--write-runs", "--db", str(w.root / "r.sqlite")]), 2,
+         "nobody has answered the test exam yet; no RUN/ was written", absent=("runs",)),
     # YAML from users: no alias expansion
     Case("run-prompt-yaml-bomb", _prompt_bomb, 2, "p.yaml:3: an anchor (&a) is not read",
          absent=("run",)),

@@ -233,11 +233,17 @@ def exam_command(
     b = load_bench(bench)
     exam_items(b, split)
     if write_runs:
+        from medvqa.errors import BadInputError
+
         store = ReviewStore(dbs)
-        for r in store.reviewers():
-            if store.answers(b.key, split, r):
-                out = write_exam_run(b, store, r, split, runs / run_slug(r.name, split))
-                _out.print(f"wrote {out} (model human:{r.name})")
+        examinees = [r for r in store.reviewers() if store.answers(b.key, split, r)]
+        if not examinees:  # a run of nobody's answers is no human baseline: say so
+            raise BadInputError(f"{bench}: nobody has answered the {split} exam yet; no RUN/ "
+                                "was written (serve it first: `medvqa review exam "
+                                f"{bench} --split {split}`)")
+        for r in examinees:
+            out = write_exam_run(b, store, r, split, runs / run_slug(r.name, split))
+            _out.print(f"wrote {out} (model human:{r.name})")
         return
     app = create_app(AppConfig(benches=[bench], db=dbs, exam_split=split, runs_dir=runs))
     _out.print(f"exam on http://{host}:{port}/exam/0/{split}  (RUN/s go to {runs})")
