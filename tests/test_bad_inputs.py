@@ -636,6 +636,80 @@ def _vqa_rad_rows(**fields: object) -> Setup:
     return setup
 
 
+def _option_key(key: str, command: str) -> Setup:
+    """``command`` on a benchmark whose second item (a test item) has option key ``key``."""
+    def edit(lines: list[bytes]) -> list[bytes]:
+        item = json.loads(lines[1])
+        item["options"] = {"A": "adenocarcinoma", "B": "benign", key: "squamous cell carcinoma"}
+        lines[1] = (json.dumps(item) + "\n").encode()
+        return lines
+
+    def setup(w: Workspace) -> list[str]:
+        bench = w.edit_items(w.bench(), edit)
+        if command == "validate":
+            return ["validate", str(bench)]
+        return ["export", str(bench), "--format", command, "-o", str(w.root / "out")]
+    return setup
+
+
+def _duplicate_export(fmt: str) -> Setup:
+    def setup(w: Workspace) -> list[str]:
+        bench = w.edit_items(w.bench(), _duplicate)
+        return ["export", str(bench), "--format", fmt, "-o", str(w.root / "out")]
+    return setup
+
+
+def _two_options(lines: list[bytes]) -> list[bytes]:
+    """The second item (a test item, answer B) asked with two options."""
+    item = json.loads(lines[1])
+    item["options"] = {"A": "adenocarcinoma", "B": "benign"}
+    lines[1] = (json.dumps(item) + "\n").encode()
+    return lines
+
+
+def _permute(spec: str, edit: Callable[[list[bytes]], list[bytes]] | None = None) -> Setup:
+    def setup(w: Workspace) -> list[str]:
+        bench = w.bench()
+        if edit is not None:
+            w.edit_items(bench, edit)
+        return ["run", str(bench), "-m", "random", "--conditions", f"clean,{spec}", "-o",
+                str(w.root / "run")]
+    return setup
+
+
+def _review_export(decide: str | None, db: bool = True) -> Setup:
+    """``review export`` of a benchmark whose review database holds ``decide`` for every item
+    (None: a reviewer and no decision; ``db`` False: no database at all)."""
+    def setup(w: Workspace) -> list[str]:
+        bench = w.bench()
+        path = w.root / "r.sqlite"
+        if db:
+            from medvqa.review import ReviewStore, load_bench
+
+            store = ReviewStore(str(path))
+            key = load_bench(bench).key
+            store.add_reviewer("a", "reviewer", [key])
+            (reviewer,) = store.reviewers()
+            for n in range(6 if decide else 0):
+                store.record_decision(nonce=str(n), bench=key, item_id=f"lung-{n:03d}",
+                                      reviewer=reviewer, kind="review", verdict=decide,
+                                      reason="ambiguous" if decide == "reject" else None)
+        return ["review", "export", str(bench), "-o", str(w.root / "v2"), "--db", str(path),
+                "--per-item", "1"]
+    return setup
+
+
+def _table_image_outside(w: Workspace) -> list[str]:
+    """``import table`` of a CSV whose first row names an image outside its folder."""
+    src = w.root / "src"
+    src.mkdir()
+    shutil.copy(next((w.bench() / "images").rglob("*.jpeg")), src / "ok.jpeg")
+    (src / "t.csv").write_text("q,a,img,o1,o2\nWhich?,A,../secret.jpeg,x,y\n"
+                               "Which?,B,ok.jpeg,x,y\n")
+    return ["import", "table", str(src / "t.csv"), "--map",
+            "question=q;answer=a;image=img;options=o1,o2", "-o", str(w.root / "b")]
+
+
 def _over_a_benchmark(*argv: str) -> Setup:
     """``argv`` with ROOT/bench a benchmark (and its audit) already there."""
     def setup(w: Workspace) -> list[str]:
@@ -858,6 +932,46 @@ CASES: list[Case] = [
          "its folder", absent=("run",)),
     Case("review-export-inside-bench", _review_export_inside, 2,
          "is inside the benchmark being reviewed", absent=("bench/v2",)),
+    # option keys are capital letters: a prompt, the parsers and every export name options so
+    *(Case(f"validate-option-key-{name}", _option_key(key, "validate"), 2,
+           f"items.jsonl:2: options: key {key!r} is not an option letter")
+      for name, key in (("digit", "1"), ("lower", "a"), ("two-letters", "AA"), ("empty", ""))),
+    *(Case(f"export-{fmt}-option-key-digit", _option_key("1", fmt), 2,
+           "items.jsonl:2: options: key '1' is not an option letter", absent=("out*",))
+      for fmt in ("vlmevalkit", "parquet", "lmms-eval")),
+    # an export's rows are matched back by id: a second item with one id is refused
+    *(Case(f"export-{fmt}-duplicate-ids", _duplicate_export(fmt), 2,
+           "items.jsonl:7: id: duplicate id 'lung-001' (first on line 2)", absent=("out*",))
+      for fmt in ("vlmevalkit", "parquet", "lmms-eval")),
+    # permute@k asks the items with more than k options (circular evaluation): a shift
+    # written out that asks no item is refused; one that skips some items says how many
+    Case("run-permute-beyond-every-item", _permute("permute@5"), 2,
+         "--conditions permute@5: no selected item has more than 5 options (the most is 3), "
+         "so it would ask nothing", absent=("run",)),
+    Case("run-permute-range-beyond-every-item", _permute("permute@0-4"), 2,
+         "--conditions permute@3, permute@4: no selected item has more than 3 options",
+         absent=("run",)),
+    Case("run-permute-beyond-some-items", _permute("permute@0-2", _two_options), 0,
+         "note: permute@2: not asked of 1 of the 4 selected choice items (they have 2 options "
+         "or fewer"),
+    # review export: a version of nothing reviewed is refused, not written empty
+    Case("review-export-unreviewed", _review_export(None), 2,
+         "nobody has reviewed it yet (no decision on any of its 6 items", absent=("v2",)),
+    Case("review-export-no-database", _review_export(None, db=False), 2,
+         "r.sqlite: no review database: nobody has reviewed", absent=("v2", "r.sqlite")),
+    Case("review-export-all-rejected", _review_export("reject"), 2,
+         "no item is kept (6 removed, 0 unresolved of 6)", absent=("v2",)),
+    # a row skipped for its image is named by its line (the header is line 1) and counted once
+    Case("import-table-image-outside", _table_image_outside, 0,
+         "1 skipped; licence", forbid=("Traceback", "no readable image")),
+    Case("import-table-image-outside-line", _table_image_outside, 0,
+         "t.csv:2: image '../secret.jpeg' holds a '..' component"),
+    Case("review-exam-write-runs-unanswered", lambda w: (
+        main_ok(["review", "add-reviewer", "ana", "--bench", str(w.bench()), "--db",
+                 str(w.root / "r.sqlite")]) or
+        ["review", "exam", str(w.root / "bench"), "--split", "test", "--runs",
+         str(w.root / "runs"), "--write-runs", "--db", str(w.root / "r.sqlite")]), 2,
+         "nobody has answered the test exam yet; no RUN/ was written", absent=("runs",)),
     # YAML from users: no alias expansion
     Case("run-prompt-yaml-bomb", _prompt_bomb, 2, "p.yaml:3: an anchor (&a) is not read",
          absent=("run",)),

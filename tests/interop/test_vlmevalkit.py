@@ -232,3 +232,25 @@ def test_the_export_takes_the_default_split_as_run_does(tmp_path: Path) -> None:
     export_benchmark("vlmevalkit", ExportConfig(bench, tmp_path / "a.tsv", splits=("all",)))
     with (tmp_path / "a.tsv").open(newline="") as fh:
         assert len(list(csv.DictReader(fh, delimiter="\t"))) == 12
+
+
+def test_options_that_skip_a_letter_keep_their_columns(tmp_path: Path, bench_factory) -> None:
+    """A source's options A, B, D (OmniMedVQA leaves an empty option out) are written to
+    columns A, B and D — not A, B, C, which lost D's text and made the answer D no column."""
+    import pandas as pd
+
+    from medvqa.schema import Item, read_jsonl, write_jsonl
+
+    bench = bench_factory(tmp_path / "b", n=4)
+    items = [i.model_copy(update={"split": "test"})
+             for i in read_jsonl(bench / "items.jsonl", Item)]
+    items[0] = items[0].model_copy(update={
+        "options": {"A": "adenocarcinoma", "B": "benign", "D": "squamous cell carcinoma"},
+        "answer": "D"})
+    write_jsonl(bench / "items.jsonl", items)
+    export_vlmevalkit(bench, tmp_path / "x.tsv")
+    rows = pd.read_csv(tmp_path / "x.tsv", sep="\t")  # VLMEvalKit's load() for a TSV
+    first = rows[rows["id"] == items[0].id].iloc[0]
+    assert _vlmevalkit_options(first) == items[0].options and first["answer"] == "D"
+    second = rows[rows["id"] == items[1].id].iloc[0]
+    assert _vlmevalkit_options(second) == items[1].options

@@ -83,13 +83,16 @@ def test_stats_command_writes_json(bench, tmp_path, capsys):
     assert "Krippendorff" in capsys.readouterr().out
 
 
-def test_export_refuses_to_overwrite(bench, tmp_path):
+def test_export_refuses_to_overwrite(bench, tmp_path, capsys):
     db = str(tmp_path / "e.sqlite")
+    ReviewStore(db)  # a database, so the folder is what is refused
     (tmp_path / "full").mkdir()
     (tmp_path / "full" / "x").write_text("keep me")
     assert cli("review", "export", str(bench), "-o", str(tmp_path / "full"), "--db", db) == 2
+    assert "exists and is not empty" in capsys.readouterr().err
     assert (tmp_path / "full" / "x").read_text() == "keep me"
     assert cli("review", "export", str(bench), "-o", str(bench), "--db", db) == 2
+    assert "is the benchmark being reviewed" in capsys.readouterr().err
 
 
 def test_unanswered_exam_items_are_errors_not_wrong_answers(bench, tmp_path, capsys):

@@ -185,12 +185,25 @@ def export_command(
         _stats("judge_threshold"), "--judge-threshold", help="See `review stats`."),
 ) -> None:
     """Write the reviewed benchmark as a new version with a changelog and the review stats."""
-    from medvqa.review import ReviewStore, StatsConfig, export_reviewed, load_bench
+    from medvqa.errors import BadInputError
+    from medvqa.review import (
+        ReviewStore,
+        StatsConfig,
+        check_export_target,
+        export_reviewed,
+        load_bench,
+    )
 
     b = load_bench(bench)
     cfg = StatsConfig(per_item=per_item, resamples=resamples, seed=seed,
                       judge_threshold=judge_threshold)
-    r = export_reviewed(b, ReviewStore(default_db([bench], db)), output, cfg)
+    check_export_target(b.path, output)
+    where = default_db([bench], db)
+    if "://" not in where and not Path(where).is_file():  # not made here: nothing to read
+        raise BadInputError(f"{where}: no review database: nobody has reviewed {bench} yet; "
+                            "nothing was exported (review it first with `medvqa review serve`, "
+                            "or give the --db that holds the reviews)")
+    r = export_reviewed(b, ReviewStore(where), output, cfg)
     _out.print(f"wrote {r.out}: kept {r.kept} (edited {r.edited}), removed {r.removed}, "
                f"left out unresolved {r.unresolved}; see {r.out / 'CHANGELOG.md'}")
 
@@ -220,11 +233,17 @@ def exam_command(
     b = load_bench(bench)
     exam_items(b, split)
     if write_runs:
+        from medvqa.errors import BadInputError
+
         store = ReviewStore(dbs)
-        for r in store.reviewers():
-            if store.answers(b.key, split, r):
-                out = write_exam_run(b, store, r, split, runs / run_slug(r.name, split))
-                _out.print(f"wrote {out} (model human:{r.name})")
+        examinees = [r for r in store.reviewers() if store.answers(b.key, split, r)]
+        if not examinees:  # a run of nobody's answers is no human baseline: say so
+            raise BadInputError(f"{bench}: nobody has answered the {split} exam yet; no RUN/ "
+                                "was written (serve it first: `medvqa review exam "
+                                f"{bench} --split {split}`)")
+        for r in examinees:
+            out = write_exam_run(b, store, r, split, runs / run_slug(r.name, split))
+            _out.print(f"wrote {out} (model human:{r.name})")
         return
     app = create_app(AppConfig(benches=[bench], db=dbs, exam_split=split, runs_dir=runs))
     _out.print(f"exam on http://{host}:{port}/exam/0/{split}  (RUN/s go to {runs})")

@@ -368,6 +368,8 @@ class _ConsoleEvents:
             markup=False)
         for message in summary.error_messages:
             out.print(f"[red]error:[/red] {escape(str(message))}", soft_wrap=True)
+        for note in summary.notes:
+            out.print(f"note: {note}", markup=False, soft_wrap=True)
         out.print(
             f"predictions.jsonl: {summary.predictions} predictions, "
             f"{summary.prediction_errors} errors"

@@ -92,8 +92,8 @@ def _selected(bench: Path, splits: set[str] | None) -> Iterator[Item]:
 
 def _header(items: Iterable[Item], choice: bool, image: bool = True) -> list[str]:
     width, hint, l2 = 0, False, False
-    for item in items:
-        width = max(width, len(item.options))
+    for item in items:  # up to the last letter used: options may skip one (A, B, D)
+        width = max([width, *(LETTERS.index(k) + 1 for k in item.options)])
         hint = hint or bool(str(item.meta.get("hint", "")).strip())
         l2 = l2 or bool(str(item.meta.get("l2_category", "")).strip())
     cols = ["index"] + (["image"] if image else []) + ["question"] + (["hint"] if hint else [])

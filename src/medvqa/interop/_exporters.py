@@ -142,14 +142,15 @@ def export_benchmark(fmt: str, config: ExportConfig) -> ExportSummary:
 
     Raises:
         medvqa._registry.UnknownNameError: an unknown format (with "did you mean").
-        BadInputError: the folder is not a benchmark.
+        BadInputError: the folder is not a benchmark, or a line of it an export would get
+            wrong (:func:`medvqa.benchmark.refuse_unexportable`).
     """
     from medvqa.schema import ITEMS_FILE
 
     exporter = EXPORTERS.get(fmt)
     if not (config.bench / ITEMS_FILE).is_file():
         raise BadInputError(f"{config.bench}: no items.jsonl (not a benchmark folder)")
-    from medvqa.benchmark import refuse_unsafe_images
+    from medvqa.benchmark import refuse_unexportable
 
-    refuse_unsafe_images(config.bench, "nothing was exported")
+    refuse_unexportable(config.bench, "nothing was exported")
     return exporter(config)

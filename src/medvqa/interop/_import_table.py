@@ -102,18 +102,24 @@ def import_table(recipe: Recipe, ctx: BuildContext) -> Iterator[Draft]:
         flags = [not any(str(r.get(c) or "").strip() for c in option_cols)
                  and is_yes_no(str(r.get(cols["answer"]) or "")) for r in rows]
         positions = yesno_positions(flags, ctx.seed, f"table yes/no {table}")
+        # A CSV/TSV row is named by its line (the header is line 1), any other by its number.
+        first = 2 if Path(table).suffix.lower() in {".csv", ".tsv"} else 1
         for i, row in enumerate(rows):
-            where = f"{table}:{i + 1}"
+            where = f"{table}:{i + first}"
             try:
-                yield _draft(row, i, where, cols, option_cols, used, positions, table, spec.path,
-                             spec.dataset, ctx, seen)
+                draft = _draft(row, i, where, cols, option_cols, used, positions, table,
+                               spec.path, spec.dataset, ctx, seen)
             except ValueError as exc:
                 ctx.problems.add(where, exc)
+                continue
+            if draft is not None:
+                yield draft
 
 
 def _draft(row: dict[str, Any], i: int, where: str, cols: dict[str, str], option_cols: list[str],
            used: set[str], positions: dict[int, int], table: str, folder: str, dataset: str,
-           ctx: BuildContext, seen: set[str]) -> Draft:
+           ctx: BuildContext, seen: set[str]) -> Draft | None:
+    """The row's draft; None when its image was refused (that problem is already counted)."""
     question, answer = field_text(row, cols["question"]), field_text(row, cols["answer"])
     if not question or not answer:
         raise ValueError("row without question or answer")
@@ -121,7 +127,7 @@ def _draft(row: dict[str, Any], i: int, where: str, cols: dict[str, str], option
     if "image" in cols:
         rel = _image(row.get(cols["image"]), ctx, folder, where)
         if rel is None:
-            raise ValueError("no readable image")
+            return None
         images.append(rel)
     texts = [field_text(row, c) for c in option_cols]
     options = {LETTERS[k]: t for k, t in enumerate(texts) if t}

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from medvqa.review._criteria import REASONS, ROLES, VERDICTS, keeps
     from medvqa.review._db import Database, db_url
     from medvqa.review._exam import exam_items, run_slug, write_exam_run
-    from medvqa.review._export import ExportResult, export_reviewed
+    from medvqa.review._export import ExportResult, check_export_target, export_reviewed
     from medvqa.review._resolve import Final, resolve, resolve_all
     from medvqa.review._server import free_port
     from medvqa.review._stats import review_stats
@@ -48,6 +48,7 @@ _WHERE: dict[str, str] = {
     "create_app": "_app",
     "db_url": "_db",
     "exam_items": "_exam",
+    "check_export_target": "_export",
     "export_reviewed": "_export",
     "free_port": "_server",
     "keeps": "_criteria",
@@ -83,6 +84,7 @@ __all__ = [
     "StatsConfig",
     "db_url",
     "exam_items",
+    "check_export_target",
     "export_reviewed",
     "keeps",
     "load_bench",

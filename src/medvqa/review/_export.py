@@ -86,20 +86,40 @@ def _entry(item: Item, final: Final, versions: dict[tuple[str, int], dict[str, A
     return entry
 
 
-def export_reviewed(
-    bench: ReviewBench, store: ReviewStore, out: Path, cfg: StatsConfig
-) -> ExportResult:
-    """Write the reviewed version of ``bench`` to ``out`` (which must not exist)."""
-    out = Path(out)
-    if out.resolve() == bench.path.resolve():
+def check_export_target(bench_dir: Path, out: Path) -> None:
+    """Refuse ``out`` as the reviewed version's folder: BENCH/ itself, inside it, or not empty.
+
+    Raises:
+        BadInputError: one line naming ``out`` and what to choose instead.
+    """
+    if out.resolve() == bench_dir.resolve():
         raise BadInputError(f"{out}: is the benchmark being reviewed; choose another folder")
-    if out.resolve().is_relative_to(bench.path.resolve()):
+    if out.resolve().is_relative_to(bench_dir.resolve()):
         raise BadInputError(f"{out}: is inside the benchmark being reviewed (it would become "
                             "part of it); choose a folder outside it")
     if out.exists() and any(out.iterdir()):
         raise BadInputError(f"{out}: exists and is not empty; not replacing it")
+
+
+def export_reviewed(
+    bench: ReviewBench, store: ReviewStore, out: Path, cfg: StatsConfig
+) -> ExportResult:
+    """Write the reviewed version of ``bench`` to ``out`` (which must not exist).
+
+    Raises:
+        BadInputError: ``out`` is BENCH/ or inside it, or a folder that is not empty; nobody
+            has reviewed the benchmark in ``store``, or no item is kept (the version would
+            be empty); a kept item's image leaves BENCH/. Nothing is written then.
+    """
+    out = Path(out)
+    check_export_target(bench.path, out)
     reviews = store.latest_reviews(bench.key)
     adjudications = store.adjudications(bench.key)
+    if not reviews and not adjudications:
+        raise BadInputError(f"{bench.path}: nobody has reviewed it yet (no decision on any of "
+                            f"its {len(bench.items)} items in the review database); nothing was "
+                            "exported: review it first (`medvqa review serve`), or give the "
+                            "--db that holds the reviews")
     finals = resolve_all(list(bench.items), reviews, adjudications, cfg.per_item)
     versions = store.all_versions(bench.key)
     kept: list[Item] = []
@@ -116,6 +136,12 @@ def export_reviewed(
             reviews.get(item_id, {}).values())
         when = max((d.created_at for d in deciders), default=None)
         log.append(_entry(item, final, versions, new, when))
+    if not kept:
+        removed = sum(1 for e in log if e["change"] == "removed")
+        raise BadInputError(f"{bench.path}: no item is kept ({removed} removed, "
+                            f"{len(log) - removed} unresolved of {len(log)}): a reviewed version "
+                            "would be empty, so nothing was exported; resolve the items first "
+                            "(`medvqa review stats` lists what is open)")
     _refuse_unsafe(bench, kept)
     stats = review_stats(bench, store, cfg)
     with BenchWriter(out) as writer:

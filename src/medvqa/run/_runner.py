@@ -47,6 +47,7 @@ from medvqa.run._lock import RunFolderLock
 from medvqa.run._perturb_ahead import perturb_ahead
 from medvqa.run._selection import ItemSelection, SelectionScan, resume_info, scan_selection
 from medvqa.run._sending import RequestSender, SendCounts, SendSettings
+from medvqa.run._shifts import shift_tally
 from medvqa.schema import (
     BENCHMARK_FILE,
     CACHE_FILE,
@@ -113,6 +114,8 @@ class RunSummary:
         prediction_errors: of those, errors.
         elapsed_s: wall time of this invocation in seconds.
         adaptive: an adaptive run's record (items asked, why it stopped, the estimate).
+        notes: what the run was asked for and did not ask, counted (``permute@k`` beyond
+            some items' options; see :mod:`medvqa.run._shifts`).
 
     """
 
@@ -128,6 +131,7 @@ class RunSummary:
     prediction_errors: int = 0
     elapsed_s: float = 0.0
     adaptive: AdaptiveRecord | None = None
+    notes: list[str] = field(default_factory=list)
 
     @property
     def completed(self) -> int:
@@ -202,9 +206,10 @@ def _prepare(config: RunConfig) -> _Prepared:
                     else load_bench_template(bench_dir, template_name))
     except PromptError as exc:
         raise BadInputError(f"prompt template: {exc}" if config.prompt else str(exc)) from None
-    conditions = _resolve_conditions(config.conditions or [CLEAN], config.seed)
+    specs = config.conditions or [CLEAN]
+    conditions = _resolve_conditions(specs, config.seed)
     selection = ItemSelection(items_file, config.split, config.category, config.limit)
-    scan = scan_selection(selection)
+    scan = scan_selection(selection, shift_tally(specs, conditions))
     adaptive = None
     if config.adaptive is not None:
         from medvqa.run._adaptive import plan_adaptive
@@ -277,7 +282,7 @@ async def _run_locked(
     run_file, pred_file = out_dir / RUN_FILE, out_dir / PREDICTIONS_FILE
     journal = PredictionJournal(out_dir / CACHE_FILE)
     cache = ResponseCache(out_dir / CACHE_FILE)
-    summary = RunSummary(run_dir=out_dir)
+    summary = RunSummary(run_dir=out_dir, notes=list(prep.scan.notes))
     policy = RetryPolicy(
         max_retries=config.max_retries,
         backoff_s=config.backoff_s,

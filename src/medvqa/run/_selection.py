@@ -12,12 +12,13 @@ decides whether an existing RUN/ folder belongs to this run.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from medvqa.benchmark import bad_item_lines, iter_items
 from medvqa.errors import BadInputError
+from medvqa.run._shifts import ShiftTally
 from medvqa.schema import AskedSelection, InputError, Item, RecordError, RunInfo, read_json
 
 #: Duplicate ids named in the refusal message (the count is always given).
@@ -70,22 +71,27 @@ class SelectionScan:
 
     Attributes:
         items: items selected.
+        notes: what the run does not ask that it was asked to (``permute@k`` beyond some
+            items' options), one counted line each.
 
     """
 
     items: int = 0
+    notes: list[str] = field(default_factory=list)
 
 
-def scan_selection(selection: ItemSelection) -> SelectionScan:
+def scan_selection(selection: ItemSelection, shifts: ShiftTally | None = None) -> SelectionScan:
     """Read the selection once and refuse what would make the run silently wrong.
 
     Every line of the file is read, not only the selected ones (a bad line's split is not
-    known, and ``medvqa score`` reads every line too).
+    known, and ``medvqa score`` reads every line too). ``shifts`` counts the items each named
+    option shift asks (:mod:`medvqa.run._shifts`).
 
     Raises:
         BadInputError: a line is not an item (not UTF-8, not JSON, a field that does not
             validate: names the first, file, line and field, and counts the rest), two items
-            share an id (names them and their lines), or nothing is selected.
+            share an id (names them and their lines), nothing is selected, or a named shift
+            asks no selected item.
 
     """
     scan = SelectionScan()
@@ -93,6 +99,8 @@ def scan_selection(selection: ItemSelection) -> SelectionScan:
     duplicates: list[str] = []
     for lineno, item in selection:
         scan.items += 1
+        if shifts is not None:
+            shifts.add(item)
         first = first_line.setdefault(item.id, lineno)
         if first != lineno:
             duplicates.append(f"{item.id!r} (lines {first} and {lineno})")
@@ -114,6 +122,8 @@ def scan_selection(selection: ItemSelection) -> SelectionScan:
         filters = selection.as_dict()
         why = f" match {filters}" if filters else ""
         raise BadInputError(f"{selection.path}: no items{why}; nothing to run")
+    if shifts is not None:
+        scan.notes = shifts.notes()
     return scan
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import (
@@ -9,6 +10,7 @@ from pydantic import (
     ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
+    field_validator,
     model_serializer,
     model_validator,
 )
@@ -21,6 +23,9 @@ from medvqa.schema._names import (
     QuestionType,
     Split,
 )
+
+#: What an option key is: one capital letter (prompts, parsers and exports name options so).
+OPTION_KEY = re.compile(r"[A-Z]")
 
 
 class Item(BaseModel):
@@ -35,11 +40,23 @@ class Item(BaseModel):
     question: str = Field(min_length=1, description="The question text shown to the model.")
     options: dict[str, str] = Field(
         default_factory=dict,
-        description="Letter → option text in display order; {} for open questions.",
+        description="Letter → option text in display order; {} for open questions. Each key "
+        "is one capital letter A–Z (what every prompt, parser and exported column names an "
+        "option by); letters may skip (A, B, D) where a source does.",
     )
     answer: str | list[str] = Field(
         description="A letter; a list of letters for multi; text for open; region IDs for region."
     )
+
+    @field_validator("options")
+    @classmethod
+    def _letter_keys(cls, options: dict[str, str]) -> dict[str, str]:
+        """Refuse an option key that is not one capital letter ("1", "a", "AA", "")."""
+        bad = [k for k in options if not OPTION_KEY.fullmatch(k)]
+        if bad:
+            raise ValueError(f"key {bad[0]!r} is not an option letter (one capital letter "
+                             f"A–Z, e.g. {{\"A\": …, \"B\": …}})")
+        return options
     question_type: QuestionType = Field(
         description="single | multi | yesno | open | region | grade"
     )
