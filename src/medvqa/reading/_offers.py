@@ -22,7 +22,9 @@ from typing import Final
 from medvqa.reading._answer_words import YES_WORDS
 from medvqa.reading._base import ParsedAnswer, abstain
 from medvqa.reading._book import RuleBook, word_tokens
-from medvqa.reading._coordinated import COORDINATED, coordinated_other
+from medvqa.reading._conceded import CONCEDED, conceded_other
+from medvqa.reading._coordinated import COORDINATED, coordinated_other, last_mention
+from medvqa.reading._labelled import LABELLED, labelled_otherwise
 from medvqa.reading._locate import TRACE_TAG as _TRACE_TAG
 from medvqa.reading._options import OptionSet, bag_mentions
 from medvqa.reading._scan import YES_NO_WORDS, scan
@@ -83,6 +85,11 @@ def offered_beside(full: str, body: str, chosen: str, ix: OptionSet, qtype: str,
         return undone
     if qtype != "multi" and coordinated_other(body, chosen, ix):
         return abstain("ambiguous", COORDINATED)
+    if not one_named and qtype != "multi":
+        mention = last_mention(body, chosen, ix)
+        if mention is not None and conceded_other(body[mention[1]:], letters, ix, qtype,
+                                                  question, bk):
+            return abstain("ambiguous", CONCEDED)
     if one_named:
         lowered = body.lower()
         return _left_open(body, lowered, word_tokens(lowered), letters, ix, qtype, question, bk)
@@ -95,6 +102,8 @@ def offered_beside(full: str, body: str, chosen: str, ix: OptionSet, qtype: str,
     contradicted = _concluded_otherwise(full, letters, ix, qtype, question, bk)
     if contradicted is not None:
         return contradicted
+    if labelled_otherwise(body, letters, ix, qtype, question, bk):
+        return abstain("ambiguous", LABELLED)
     lowered = body.lower()
     words = word_tokens(lowered)
     if not bk.any_of(_CUES, lowered, words):
@@ -244,6 +253,27 @@ def _two_answers(body: str, chosen: frozenset[str], ix: OptionSet, qtype: str, q
         # a label's name ("**Extraprostatic extension (EPE):** No" names, it states nothing)
         r = scan(first.group(1), ix, qtype, question, hedge=False, bk=bk)
         named = sorted(r.asserted - r.negated) if r.used_question and r.verdict is None else []
+    if len(named) == 1 and named[0] not in chosen:
+        return abstain("ambiguous", "structural.two-answers")
+    return _closing_other(body, chosen, ix)
+
+
+# The last sentence of a line of prose: after a sentence's end that is no letter's label
+# ("D. Asymmetry" in a restated list is one line, not two sentences).
+_CLOSING: Final = re.compile(r"(?m)^(?![ \t]*(?:[-*\u2022\[(]|[A-Z][.):]))[^\n]*?"
+                             r"(?<![\s(\[][A-Z])[.!?][ \t]+([^.!?\n]{1,60}?)[.!]?[ \t]*\Z")
+
+
+def _closing_other(body: str, chosen: frozenset[str], ix: OptionSet) -> ParsedAnswer | None:
+    """A closing sentence that is another option's text alone, after the answer.
+
+    "The answer is Grade II. Grade III.": the response ends on a second answer.
+    """
+    m = _CLOSING.search(body)
+    if m is None:
+        return None
+    closing = bare_text(m.group(1))
+    named = [k for k, t in ix.items if bare_text(t).rstrip(".") == closing]
     if len(named) == 1 and named[0] not in chosen:
         return abstain("ambiguous", "structural.two-answers")
     return None

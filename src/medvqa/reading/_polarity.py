@@ -119,6 +119,7 @@ class Polarity:
                 continue  # "anything but X" negates X
             ends.append(e)
         ends += [e for _, e, _ in self.book.spans(Kind.CONCESSION, self.masked, self.words)]
+        ends += [e for _, e, _ in self.book.spans(Kind.CONTRAST, self.masked, self.words)]
         return sorted(set(ends))
 
     def clause(self, start: int) -> tuple[int, int]:

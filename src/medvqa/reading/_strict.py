@@ -280,7 +280,8 @@ def _ends_open(text: str) -> bool:
 UNDO_KINDS: Final = frozenset({
     Kind.REFUSAL, Kind.HEDGE, Kind.HEDGE_SCOPED, Kind.EXCLUSION_HEDGE, Kind.REVISION,
     Kind.NEG_BEFORE, Kind.NEG_NOUN, Kind.NEG_AFTER, Kind.STATUS, Kind.ALTERNATIVE,
-    Kind.SECOND_READING, Kind.CONDITION, Kind.CONCESSION, Kind.DEFERRAL, Kind.PLAN})
+    Kind.SECOND_READING, Kind.CONDITION, Kind.CONCESSION, Kind.CONTRAST, Kind.DEFERRAL,
+    Kind.PLAN})
 _SENTENCE_END: Final = re.compile(r"[.!?](?=\s)|\n")
 
 

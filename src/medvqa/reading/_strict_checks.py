@@ -21,6 +21,7 @@ from typing import Final
 
 from medvqa.reading._base import ParsedAnswer, abstain
 from medvqa.reading._book import RuleBook, word_tokens
+from medvqa.reading._conceded import CONCEDED, conceded_other
 from medvqa.reading._locate import Segment
 from medvqa.reading._options import OptionSet
 from medvqa.reading._scan import conclusion_asserts, scan
@@ -78,7 +79,8 @@ def revised_between(body: str, earlier: Segment, later: Segment, bk: RuleBook) -
 TAIL_KINDS: Final = frozenset({Kind.REFUSAL, Kind.HEDGE, Kind.HEDGE_SCOPED,
                                Kind.EXCLUSION_HEDGE, Kind.REVISION,
                                Kind.CONCLUSION, Kind.LETTER_KEYWORD, Kind.ANSWER_MARKER,
-                               Kind.NEG_BEFORE, Kind.NEG_NOUN, Kind.NEG_AFTER, Kind.STATUS})
+                               Kind.NEG_BEFORE, Kind.NEG_NOUN, Kind.NEG_AFTER, Kind.STATUS,
+                               Kind.CONTRAST, Kind.CONCESSION})
 _FINDING_KINDS: Final = frozenset({Kind.FINDING_ABSENT, Kind.FINDING_PRESENT, Kind.NEG_NOUN,
                                    Kind.NEG_BEFORE})
 #: The kinds by which the text before an answer can undo it: a refusal, a negation, a change
@@ -153,6 +155,9 @@ def tail_undoes(tail: str, chosen: frozenset[str], ix: OptionSet, qtype: str, qu
     if other_asserted and ix.yesno and chosen & {ix.yes, ix.no}:
         return abstain("ambiguous", "structural.contradiction")
     everything_else = ix.keys - chosen
+    if (after.named - after.negated) & everything_else and conceded_other(
+            tail, chosen, ix, qtype, question, bk):
+        return abstain("ambiguous", CONCEDED)
     if (after.named - after.negated) & everything_else and conclusion_asserts(
             tail, frozenset(everything_else), ix, qtype, question, bk):
         return abstain("ambiguous", "conclusion.points-to")

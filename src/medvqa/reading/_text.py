@@ -3,8 +3,8 @@ r"""Text as the reader reads it: one form for every way of writing a character, 
 :func:`normalize` runs once on every response: Unicode compatibility forms made one (NFKC:
 full-width letters and colons, ligatures, "Ⅳ" for IV), curly quotes straight, every dash and
 minus sign one of ``-`` ``–`` ``—``, no-break and zero-width spaces made plain or dropped, line
-ends made ``\n``, text struck through (``~~B~~``, a list's line ``C. ~~TR3~~``) dropped: it is
-taken back.
+ends made ``\n``, "there's" and "here's" written out ("there is"), text
+struck through (``~~B~~``, a list's line ``C. ~~TR3~~``) dropped: it is taken back.
 :func:`prepare` drops Markdown emphasis, code marks, headings and quote marks
 from a piece about to be read. The rest are small helpers of the reader's patterns.
 
@@ -33,6 +33,9 @@ _REPLACE: Final[tuple[tuple[str, str], ...]] = (
 _STRUCK: Final = re.compile(r"~~[^~\n]{1,200}~~")
 _STRUCK_LINE: Final = re.compile(r"(?m)^[ \t]*(?:[-*\u2022][ \t]*)?(?:[A-Z][.):]|\([A-Z]\))?[ \t]*"
                                  r"~~[^~\n]{1,200}~~[ \t]*(?:\n|\Z)")
+# "There's no effusion" is "there is no effusion": the one form the finding rules read ("it's"
+# stays: rules such as the letter keyword "it's" read it as written).
+_IS: Final = re.compile(r"\b([Tt]here|[Hh]ere)'s\b")
 _MARKUP: Final = re.compile(r"[*_`]+|^[ \t]*(?:#+|>+)[ \t]*", re.MULTILINE)
 
 
@@ -47,14 +50,15 @@ def normalize(text: str) -> str:
         # list's line struck through ("C. ~~TR3~~") goes with its letter
         text = _STRUCK_LINE.sub("", text)
         text = _STRUCK.sub(" ", text)
-    if text.isascii():
-        return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
-    if not unicodedata.is_normalized("NFKC", text):
-        text = unicodedata.normalize("NFKC", text)
-    for a, b in _REPLACE:
-        if a in text:
-            text = text.replace(a, b)
-    return text
+    if not text.isascii():
+        if not unicodedata.is_normalized("NFKC", text):
+            text = unicodedata.normalize("NFKC", text)
+        for a, b in _REPLACE:
+            if a in text:
+                text = text.replace(a, b)
+    elif "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return _IS.sub(r"\1 is", text) if "'s" in text else text
 
 
 def holds_dash(text: str) -> bool:

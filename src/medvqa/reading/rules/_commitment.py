@@ -81,8 +81,9 @@ COMMITMENT = (
           "tentative", "tentatively", "pending", "borderline", "equivocal",
           "indistinguishable", "doubtful", "guessing", "possible", "possibility", "whichever",
           "provisional*", "coin flip", "(toss-up|toss up)",
-          "not (assessable|evaluable|gradable)"),
-         "A word that keeps the answer open.",
+          "not (assessable|evaluable|gradable)", "(don't|do not) (think|believe)"),
+         "A word that keeps the answer open ('I don't think there is X' is a doubt, not a "
+         "finding).",
          template="{} pneumothorax."),
     rule("hedge.either", Kind.HEDGE,
          ("either ... or",),
@@ -238,6 +239,17 @@ COMMITMENT = (
                    ex("Zwischen mass und calcification", "MM", None, "multi"),
                    ex("Entre mass et calcification", "MM", None, "multi"),
                    ex("Между mass и calcification", "MM", None, "multi"))),
+    rule("alternative.conceded", Kind.CONTRAST,
+         ("that said", "nevertheless", "nonetheless", "having said that", "mind you"),
+         "After a located answer, a clause opened by a contrast or a concession (these words, "
+         "or 'although') that names another option "
+         "keeps that option open: 'Meningioma, though a dural metastasis would look much the "
+         "same.' A clause that rejects the other option lets the answer stand.",
+         template="Pneumothorax. {}, a pleural effusion would look the same.",
+         examples=(ex("Pneumothorax, though a pleural effusion would look much the same."),
+                   ex("Answer: B. That said, a pleural effusion could explain this.")),
+         counter=(ex("Pneumothorax, though a pleural effusion is ruled out.", "PE", "B"),
+                  ex("Pneumothorax. That said, there is no pleural effusion.", "PE", "B"))),
     rule("alternative.second-reading", Kind.SECOND_READING,
          ("second choice", "(second|next) most likely", "second (best|guess|pick|option)",
           "my second", "if not", "if (that|this) is wrong", "if (that's|i'm|i am) wrong",
@@ -299,8 +311,10 @@ COMMITMENT = (
          template="Left side {}.", options="LR"),
     rule("structural.two-answers", Kind.STRUCTURAL, (),
          "A short opening sentence that names one option and a final answer that names "
-         "another: two answers.",
+         "another, or an answer followed by a closing sentence that is another option's text "
+         "alone: two answers.",
          examples=(ex("Pneumothorax (a visible pleural line). Answer: A", "PE"),
+                   ex("The answer is Stage 2. Stage 3.", "ST"),
                    ex("No pneumothorax. Answer: A", "YN", None, "yesno",
                       "Is there a pneumothorax?"))),
     rule("structural.cut-off-prefix", Kind.STRUCTURAL, (),

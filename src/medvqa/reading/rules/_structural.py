@@ -74,6 +74,16 @@ STRUCTURAL = (
          "options ('A — yes' where A is No) are ambiguous.",
          examples=(ex("A — yes, normal.", "NY", None, "yesno"),
                    ex("B: No", "YN", "B", "yesno"))),
+    rule("conclusion.labelled", _S, (),
+         "On a single-choice item, a 'label: value' line or key whose label names what is "
+         "asked (a word every option shares, or a word of the question) and whose value names "
+         "another option than the answer: the response states the asked thing twice, "
+         "differently ('Final BI-RADS: 5' above 'Answer: C').",
+         examples=(ex("**Final BI-RADS:** 5\n\n**Answer:** C", "BIRADS"),
+                   ex('{"birads": "3", "answer": "C"}', "BIRADS"),
+                   ex("grade_icdr: 2\nanswer: C", "GRADE")),
+         counter=(ex("**BI-RADS:** 4\n\n**Answer:** C", "BIRADS", "C"),
+                  ex("Composition: 2\nAnswer: C", "BIRADS", "C"))),
     rule("structural.asserted-and-negated", _S, (),
          "One option both asserted and negated is ambiguous.",
          examples=(ex("Pleural effusion, but pleural effusion is unlikely."),)),

@@ -66,6 +66,9 @@ class Kind(str, Enum):
     """A mention in a plan is not an answer ("next I will answer B after checking …")."""
     ALTERNATIVE = "alternative"
     """Joins two readings as alternatives ("X or Y"): never one answer."""
+    CONTRAST = "contrast"
+    """Opens a clause that sets something against what came before ("contudo", "that said"):
+    after an answer, where the clause names another option, the answer is left open."""
     SECOND_READING = "second-reading"
     """Offers a second reading beside the answer ("second choice", "if not, C"): ambiguous
     where its sentence names another option."""
