@@ -161,7 +161,9 @@ def test_a_second_run_on_the_same_folder_is_refused_naming_the_holder(
     out = tmp_path / "run"
     command = [sys.executable, "-m", "medvqa.cli", "run", str(bench), "-o", str(out),
                "--concurrency", "1", "--split", "all"]
-    with CountingServer(latency_s=0.25) as server:
+    # Every answer waits until the second run has been refused, so the first run still holds
+    # the folder however slowly the second one starts; then the answers come at once.
+    with CountingServer(latency_s=45.0) as server:  # under the 60 s request timeout
         first = subprocess.Popen(command + ["-m", f"openai:t@{server.url}"],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         holder = out / ".lock.holder.json"
@@ -170,6 +172,7 @@ def test_a_second_run_on_the_same_folder_is_refused_naming_the_holder(
             time.sleep(0.05)
         second = subprocess.run(command + ["-m", f"openai:t@{server.url}"],
                                 capture_output=True, text=True, timeout=120)
+        server.latency_s = 0.0
         first.communicate(timeout=120)
         received = sum(server.counts.values())
     assert json.loads(holder.read_text())["pid"] == first.pid if holder.exists() else True

@@ -133,9 +133,9 @@ class ChatServer:
     ) -> web.Response:
         raw = await request.read()
         self.arrivals.append(time.monotonic())
+        arrived = time.monotonic()
         if not self.parse:
-            if self.latency_s:
-                await asyncio.sleep(self.latency_s)
+            await self._wait_latency(arrived)
             return web.Response(body=self._fixed, content_type="application/json")
         body = json.loads(raw)
         prompt, images = _prompt_and_images(body)
@@ -150,9 +150,17 @@ class ChatServer:
                 body = (self.fail_body(request.headers) if self.fail_body is not None
                         else {"error": {"message": "scripted"}})
                 return web.json_response(body, status=statuses.pop(0), headers=self.fail_headers)
-        if self.latency_s:
-            await asyncio.sleep(self.latency_s)
+        await self._wait_latency(arrived)
         return web.Response(body=encode(self.reply(prompt, body)), content_type="application/json")
+
+    async def _wait_latency(self, arrived: float) -> None:
+        """Sleep until ``latency_s`` has passed since ``arrived``, re-reading it as it goes.
+
+        A test may lower ``latency_s`` while requests wait (to hold a run open until something
+        else has happened, then let it finish at once), so the wait is taken in short steps.
+        """
+        while (left := arrived + self.latency_s - time.monotonic()) > 0:
+            await asyncio.sleep(min(left, 0.05))
 
     async def _models(self, request: web.Request) -> web.Response:
         return web.json_response({"object": "list", "data": [{"id": "test", "object": "model"}]})
