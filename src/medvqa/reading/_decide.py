@@ -187,9 +187,10 @@ def _option_keyed(leaves: list[Leaf], ix: OptionSet,
         decided = value in _TRUE | _FALSE
         if not decided and not _undecided(value, bk):
             continue
-        name = " ".join(key_words(leaf.path[-1]))
-        named = {k for s, e, ks in ix.phrases.find(name, name) if e - s >= len(name) - 1
-                 for k in ks}
+        key = leaf.path[-1].strip()
+        name = " ".join(key_words(key))
+        named = {key} if key in ix.keys else {  # {"A": true, "B": false}: keyed by letter
+            k for s, e, ks in ix.phrases.find(name, name) if e - s >= len(name) - 1 for k in ks}
         if len(named) == 1:
             if decided:
                 out[id(leaf)] = (next(iter(named)), value in _TRUE)
@@ -216,18 +217,23 @@ def _second_values(leaves: list[Leaf], answers: list[Leaf], ix: OptionSet,
     """
     taken = {id(leaf) for leaf in answers}
     # the content words of a second reading ("alternative", "second"), not "answer" or "is"
-    offering = {w for w in bk.words[Kind.SECOND_READING] if len(w) >= 5} - bk.words[
-        Kind.ANSWER_KEY] - bk.words[Kind.ANSWER_MARKER]
+    offering = ({w for w in bk.words[Kind.SECOND_READING] if len(w) >= 5} - bk.words[
+        Kind.ANSWER_KEY] - bk.words[Kind.ANSWER_MARKER]) | bk.words[Kind.SECOND_KEY]
     texts = {bare_text(t): k for k, t in ix.items}
     out = set()
     for leaf in leaves:
         if id(leaf) in taken or leaf.role == "negative" or leaf.boolean:
             continue
-        if leaf.role != "unknown" and not set(key_words(leaf.path[-1])) & offering:
-            continue  # an explanation's value names what it explains
-        k = texts.get(bare_text(leaf.value))
-        if k is not None:
-            out.add(k)
+        words = set(key_words(leaf.path[-1]))
+        if leaf.role != "unknown" and (not words & offering or words & bk.words[Kind.OTHER_KEY]):
+            continue  # an explanation's value names what it explains ("alternatives considered")
+        values = [v.strip() for v in leaf.value.split(",")] if leaf.role == "other" else [
+            leaf.value.strip()]
+        for value in values:
+            k = value if value in ix.keys and leaf.role == "other" else texts.get(
+                bare_text(value))
+            if k is not None:
+                out.add(k)
     return frozenset(out)
 
 

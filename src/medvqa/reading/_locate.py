@@ -45,7 +45,7 @@ from typing import Final
 
 from medvqa.reading._answer_words import ANSWER_WORDS, complete_marker
 from medvqa.reading._book import RuleBook, book, word_tokens
-from medvqa.reading._marks import read_marks
+from medvqa.reading._marks import MARK_SYMBOLS, read_marks
 from medvqa.reading._shapes import Leaf, find_shapes
 from medvqa.reading._text import Opening, line_starts, matches_at, positions_of
 from medvqa.reading.rules import Kind
@@ -169,7 +169,13 @@ _I_WOULD: Final = re.compile(r"\bi\s*(?:would|will|'ll|'d|'m|am)?\s*$")
 _ROOTS: Final = {r: [w for w in ANSWER_WORDS if r in w] for r in ANSWER_WORDS
                  if not any(u != r and u in r for u in ANSWER_WORDS)}
 _ASCII_ROOTS: Final = tuple(r for r in _ROOTS if r.isascii())
-_OTHER_CONNECT: Final = re.compile(r"\s*(?:\*\*|__)?\s*(?:[:=\uff1a]|es\b|est\b|ist\b|[\u00e9e]\b)")
+# After the connector, an article or the word for "option" may stand before the answer
+# ("La respuesta es la B", "Resposta: alternativa B", "La risposta è la E").
+_OTHER_CONNECT: Final = re.compile(
+    r"\s*(?:\*\*|__)?\s*(?:[:=\uff1a]|es\b|est\b|ist\b|is\b|to\b|[\u00e9e\u00e8]\b"
+    r"|\u0647\u064a(?!\w))"
+    r"(?:\s+(?:la|le|el|il|lo|die|der|das|het)(?=\s+(?:[a-z]\b|alternativ|opci|opz|opt)))?"
+    r"(?:\s+(?:alternativa|alternative|opci\u00f3n|opcion|opzione|op\u00e7\u00e3o|optie|option)\b)?")
 _DONE_CONNECT: Final = re.compile(r"\s*[:\uff1a]?")
 _LEAD: Final = re.compile(r"[\s*_:\uff1a\-\u2014\u2013>#]*")
 # Where a segment's content ends: the end of a line, a sentence, or the start of a reason.
@@ -186,9 +192,7 @@ _BOXED: Final = re.compile(r"\\boxed\s*\{")
 _LATEX_WRAP: Final = re.compile(r"\\(?:text(?:bf|it|rm|normal)?|mathrm|mathbf|mbox|operatorname)"
                                 r"\s*\{")
 _LATEX_REST: Final = re.compile(r"\\[,;:! ]|\\[a-zA-Z]+|[${}]")
-_MARK_CUES: Final[tuple[str, ...]] = (
-    "|", "[x]", "[X]", "[ ]", "\u2610", "\u2611", "\u2612", "\u2713", "\u2714", "\u2705", "\u274c",
-    "\u2717", "\u2718", "\u2716")
+_MARK_CUES: Final[tuple[str, ...]] = ("|", "[x]", "[X]", "[ ]", *MARK_SYMBOLS)
 _MARK_WORDS: Final = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s*.+?[:\u2014\u2013-]\s*\**"
                                 r"(?:present|absent|yes|no|positive|negative|not\s+seen|seen)\b",
                                 re.IGNORECASE | re.MULTILINE)
@@ -289,6 +293,9 @@ _ARROW: Final = re.compile(r"(?:^|(?<=[.;:!?])\s+|\n)[ \t]*(?:\u2192|=>|->)[ \t]
                            r"[ \t]*(?=\n|$)")
 
 
+# The number of a numbered list's item, where a word follows it.
+_ITEM_NUMBER: Final = re.compile(r"\d+[.)][ \t]+(?=\S)")
+_LATER_ITEMS: Final = re.compile(r"\n[ \t]*\d+[.)][ \t]+(?=\S)")
 # The further items of a list that the content's first line opened.
 _LIST_BLOCK: Final = re.compile(r"(?:\n[ \t]*(?:[-*\u2022]|\d+[.)])[ \t]+[^\n]+)+")
 
@@ -302,13 +309,21 @@ def _marker_segments(text: str, lowered: str, ascii_only: bool,
             continue  # inside the previous marker ("the answer is: answer B")
         on_next_line = "\n" in text[begin:_LEAD.match(text, begin).end()]  # type: ignore[union-attr]
         begin = _LEAD.match(text, begin).end()  # type: ignore[union-attr]
+        item = _ITEM_NUMBER.match(text, begin) if on_next_line else None
+        if item is not None:
+            begin = item.end()  # "Impression:⏎1. 6 mm nodule. Lung-RADS 3": no answer "1"
         limit = hits[i + 1][0] if i + 1 < len(hits) else len(text)
         end = _content_end(text, lowered, begin, limit)
+        if item is not None:  # a numbered list's first item: the item's line, then the list
+            line_end = text.find("\n", end)
+            end = min(limit, len(text) if line_end < 0 else line_end)
         if on_next_line:  # "Answer:⏎- Villous atrophy⏎- Crypt hyperplasia": the whole list
             block = _LIST_BLOCK.match(text, end)
             if block is not None and block.end() <= limit:
                 end = block.end()
         content = text[begin:end].strip(" \t*_")
+        if item is not None:
+            content = _LATER_ITEMS.sub("\n", content)  # the list's other items' numbers too
         if content:
             out.append(Segment(start, end, "Answer: " + content, "marker"))
     return out

@@ -32,7 +32,7 @@ from typing import Final
 
 from medvqa.reading._text import Opening
 
-__all__ = ["Marked", "forget_kinds", "read_marks"]
+__all__ = ["MARK_SYMBOLS", "Marked", "forget_kinds", "read_marks"]
 
 
 class Marked:
@@ -54,8 +54,9 @@ class Marked:
         self.labels = labels
 
 
-_POS_SYMBOLS: Final = "\u2713\u2714\u2705\u2611\u2612"
-_NEG_SYMBOLS: Final = "\u2717\u2718\u274c\u2716\u2610"
+# (a green circle and a thumb up mark a row as kept, a red circle and a thumb down as not)
+_POS_SYMBOLS: Final = "\u2713\u2714\u2705\u2611\u2612\U0001f7e2\U0001f44d"
+_NEG_SYMBOLS: Final = "\u2717\u2718\u274c\u2716\u2610\U0001f534\U0001f44e"
 _POS_WORDS: Final = frozenset({"x", "[x]", "(x)", "yes", "y", "present", "positive", "seen", "true",
                                "selected", "correct", "+", "detected", "identified", "chosen"})
 _NEG_WORDS: Final = frozenset({"", "[ ]", "[]", "( )", "no", "n", "absent", "negative", "not seen",
@@ -69,12 +70,11 @@ _NEG_HEADERS: Final = re.compile(r"\b(?:absent|excluded|ruled\s+out|not\s+presen
 _MARKUP: Final = re.compile(r"[*_`][*_`]*")  # (opened by a set, which the engine skips to in C)
 _SEPARATOR: Final = re.compile(r"^\s*:?-{2,}:?\s*$")
 _BULLET = r"^[ \t]*(?:[-*\u2022+][ \t]+|\d+[.)][ \t]+)?"
-_MARK_FIRST: Final = re.compile(_BULLET + r"(?P<mark>\[[ xX?\u2713\u2714]?\]|\([ xX?]\)"
-                                r"|[\u2610\u2611\u2612\u2705\u274c\u2713\u2714\u2717\u2718\u2716])"
-                                r"[ \t]*(?P<label>\S[^\n]*?)[ \t]*$")
+_SYMBOL_CLASS = "[" + _POS_SYMBOLS + _NEG_SYMBOLS + "]"
+_MARK_FIRST: Final = re.compile(_BULLET + r"(?P<mark>\[[ xX?\u2713\u2714]?\]|\([ xX?]\)|"
+                                + _SYMBOL_CLASS + r")[ \t]*(?P<label>\S[^\n]*?)[ \t]*$")
 _MARK_LAST: Final = re.compile(_BULLET + r"(?P<label>\S[^\n]*?)[ \t]*[:\-\u2014\u2013]?[ \t]*"
-                               r"(?P<mark>[\u2705\u274c\u2713\u2714\u2717\u2718\u2716\u2610\u2611\u2612]"
-                               r")[ \t]*$")
+                               r"(?P<mark>" + _SYMBOL_CLASS + r")[ \t]*$")
 _MARK_WORD: Final = re.compile(
     r"^[ \t]*(?:[-*\u2022+][ \t]+|\d+[.)][ \t]+)(?P<label>[^:\n\u2014\u2013]+?)[ \t]*"
     r"[:\u2014\u2013][ \t]*\**[ \t]*(?P<mark>present|absent|yes|no|positive|negative|not\s+seen"
@@ -84,6 +84,8 @@ _NOT_LABELS: Final = frozenset({"answer", "final answer", "my answer", "choice",
 # The marks of _MARK_FIRST and _MARK_LAST that are one symbol: a line without one of them and
 # without "[" matches neither.
 _MARK_SYMBOLS: Final = _POS_SYMBOLS + _NEG_SYMBOLS
+#: Every one-symbol mark, positive or negative (where a marked list may be).
+MARK_SYMBOLS: Final = _MARK_SYMBOLS
 # What _MARK_WORD's line may open with: white space, a bullet or a number.
 _WORD_LINE_OPENS: Final = Opening("-*\u2022+", space=True, digit=True)
 # The kind of each cell read so far (cells repeat: ✓, ✗, Yes, No, Present …); it stops growing
@@ -143,6 +145,8 @@ def read_marks(text: str) -> Marked | None:
     """The last marked table or check-list of ``text`` (None when there is none, or unclear)."""
     if text.count("[") > 1 and _BOX.search(text) is not None:
         text = _one_box_a_line(text)
+    if _holds_symbol(text):
+        text = _one_symbol_a_line(text)
     blocks = _table_blocks(text) + _list_blocks(text) + _lone_mark_blocks(text)
     for block in sorted(blocks, key=_block_start, reverse=True):
         start, end, rows = block
@@ -167,6 +171,31 @@ def _one_box_a_line(text: str) -> str:
     chars = list(text)
     for m in _BOX.finditer(text):
         chars[m.start(1)] = "\n"
+    return "".join(chars)
+
+
+# A gap of two spaces or more on a line of several marks: "A \u2717  B \u2717  C \u2713".
+_GAP: Final = re.compile(r"[ \t]{2,}")
+
+
+def _one_symbol_a_line(text: str) -> str:
+    """``text`` with each marked part of a line of several opening a line of its own.
+
+    Only a line whose parts, split at gaps of two spaces or more, each hold exactly one mark
+    symbol; the first space of each gap becomes a line break, so positions do not move.
+    """
+    chars = list(text)
+    for start, _, line in _lines(text):
+        gaps = list(_GAP.finditer(line))
+        if not gaps:
+            continue
+        parts = _GAP.split(line.strip())
+        if len(parts) < 2 or any(sum(part.count(c) for c in _MARK_SYMBOLS) != 1
+                                 for part in parts):
+            continue
+        for gap in gaps:
+            if 0 < gap.start() and gap.end() < len(line):
+                chars[start + gap.start()] = "\n"
     return "".join(chars)
 
 

@@ -28,9 +28,12 @@ from medvqa.reading._labelled import LABELLED, labelled_otherwise
 from medvqa.reading._locate import TRACE_TAG as _TRACE_TAG
 from medvqa.reading._options import OptionSet, bag_mentions
 from medvqa.reading._scan import YES_NO_WORDS, scan
+from medvqa.reading._scores import SCORES, scored_otherwise
+from medvqa.reading._strict_checks import LONE_CAPITAL, concluded_letter, letter_closing
 from medvqa.reading.rules import Kind
 
-__all__ = ["bare_text", "lone_letters", "offered_beside", "set_offered_beside"]
+__all__ = ["bare_text", "letter_text_conflict", "lone_letters", "offered_beside",
+           "set_left_open", "set_offered_beside"]
 
 _SECOND: Final = frozenset({Kind.SECOND_READING})
 _CONDITION: Final = frozenset({Kind.CONDITION})
@@ -77,6 +80,10 @@ def offered_beside(full: str, body: str, chosen: str, ix: OptionSet, qtype: str,
     and no other, so no check that needs another option named can apply.
     """
     letters = frozenset((chosen,))
+    if letter_text_conflict(body, ix, qtype, question, bk):
+        return abstain("ambiguous", "structural.letter-text-conflict")
+    if scored_otherwise(body, chosen, ix):
+        return abstain("ambiguous", SCORES)
     conflict = _position_conflict(body, letters, ix, qtype, question, bk)
     if conflict is not None:
         return conflict
@@ -107,7 +114,8 @@ def offered_beside(full: str, body: str, chosen: str, ix: OptionSet, qtype: str,
     lowered = body.lower()
     words = word_tokens(lowered)
     if not bk.any_of(_CUES, lowered, words):
-        return _closing_yes_no(body, chosen, ix)
+        return _closing_yes_no(body, chosen, ix) or _letter_after_answer(
+            body, chosen, ix, qtype, question, bk)
     whole = scan(body, ix, qtype, question, hedge=False, bk=bk)
     body_named = (whole.named | whole.asserted | lone_letters(body, ix)) - whole.negated
     for sentence in _SENTENCES.split(body):
@@ -115,7 +123,118 @@ def offered_beside(full: str, body: str, chosen: str, ix: OptionSet, qtype: str,
         if undone is not None:
             return undone
     return _left_open(body, lowered, words, letters, ix, qtype, question, bk) or \
-        _closing_yes_no(body, chosen, ix)
+        _closing_yes_no(body, chosen, ix) or _letter_after_answer(body, chosen, ix, qtype,
+                                                                  question, bk)
+
+
+def _letter_after_answer(body: str, chosen: str, ix: OptionSet, qtype: str, question: str,
+                         bk: RuleBook) -> ParsedAnswer | None:
+    """Another option's letter after the answer's last mention, concluded or closing a sentence.
+
+    "…, so C.", "… là B.": a second answer, unless its clause negates it.
+    """
+    if qtype == "multi" or not LONE_CAPITAL.search(body):
+        return None
+    letters = frozenset((chosen,))
+    mention = last_mention(body, chosen, ix)
+    said = max([m.end() for m in _LONE.finditer(body) if m.group(1) == chosen]
+               + ([mention[1]] if mention is not None else []), default=None)
+    if said is not None and (concluded_letter(body[said:], ix, letters, bk)
+                             or _closing_other_letter(body[said:], letters, ix, qtype,
+                                                      question, bk)):
+        return abstain("ambiguous", "structural.tail-letter")
+    return None
+
+
+def _closing_other_letter(tail: str, chosen: frozenset[str], ix: OptionSet, qtype: str,
+                          question: str, bk: RuleBook) -> bool:
+    """Another option's letter closing a sentence after the answer's last mention, not negated."""
+    if not LONE_CAPITAL.search(tail):
+        return False
+    negated = scan(tail, ix, qtype, question, hedge=False, bk=bk).negated
+    return letter_closing(tail, ix, chosen | negated, bk)
+
+
+# A letter label and the text it labels: "(B) Yes", "A (pleural effusion)", "C: pneumothorax".
+# Either a letter and its text in brackets, anywhere, or a letter opening a line (or following
+# a colon) with its text after it.
+_LABELLED_LETTER: Final = re.compile(
+    r"(?<![\w'(\[])([A-Z])[ \t]*\(([^()\n]{1,60})\)"
+    r"|(?:^|:)[ \t]*[(\[]?([A-Z])(?:[)\]][ \t]*|[ \t]*[:.\-\u2013\u2014][ \t]+)([^\n,;()]{1,60})",
+    re.MULTILINE)
+
+
+def letter_text_conflict(body: str, ix: OptionSet, qtype: str, question: str,
+                         bk: RuleBook) -> bool:
+    """Whether a letter labels a text that names another option ("(B) Yes" where B is No).
+
+    The letter and its text say two things; neither is the answer.
+    """
+    if not LONE_CAPITAL.search(body):
+        return False
+    for m in _LABELLED_LETTER.finditer(body):
+        letter, part = m.group(1) or m.group(3), m.group(2) or m.group(4) or ""
+        if letter not in ix.keys or not part.strip():
+            continue
+        r = scan(part, ix, qtype, question, hedge=False, bk=bk)
+        named = r.asserted - r.negated - lone_letters(part, ix)
+        if named and letter not in named:
+            return True
+    return False
+
+
+_CLAUSES: Final = re.compile(r"[^.;!?\n]+")
+#: The kinds whose words, before a letter in its clause, leave that letter open in a set
+#: ("… though C is hard to call", "C or D", "wait, also D", "except C").
+_OPENING_KINDS: Final = (Kind.CONCESSION, Kind.CONTRAST, Kind.ALTERNATIVE, Kind.REVISION,
+                         Kind.SECOND_READING)
+
+
+def set_left_open(body: str, chosen: frozenset[str], ix: OptionSet, qtype: str,
+                  question: str, bk: RuleBook) -> ParsedAnswer | None:
+    """On a multiple-choice item, a clause that leaves one letter neither in the set nor out.
+
+    A letter after a concession, a contrast, an "or", a change of mind or a second reading in
+    its clause ("A, B, C — though C is hard to call", "A, B, and C or D"), a letter in a clause
+    with a condition ("D too if that line is real"), or a chosen letter after an exception
+    ("B through E, except C"): the set is not committed.
+    """
+    if not LONE_CAPITAL.search(body):
+        return None
+    for m in _CLAUSES.finditer(body):
+        clause = m.group()
+        letters = lone_letters(clause, ix)
+        if not letters:
+            continue
+        low = clause.lower()
+        tokens = word_tokens(low)
+        # a letter after a negation in its clause is rejected, not open ("so not C or E")
+        negations = [s for kind in _NEGATING for s, _, _ in bk.spans(kind, low, tokens)]
+        negated_from = min(negations, default=len(clause))
+        at = [(mm.start(), mm.group(1)) for mm in _LONE.finditer(clause)
+              if mm.group(1) in letters and mm.start() < negated_from]
+        if any(k in chosen and mm.start() > negated_from
+               for mm in _LONE.finditer(clause) if (k := mm.group(1)) in letters):
+            return abstain("ambiguous", "structural.set-left-open")  # "B to E, except C"
+        if not at:
+            continue
+        if bk.search(Kind.CONDITION, low, tokens) is not None:
+            return abstain("not_committed", "structural.set-left-open")
+        for kind in _OPENING_KINDS:
+            for s, e, _ in bk.spans(kind, low, tokens):
+                if kind is Kind.ALTERNATIVE and not (_LETTER_BEFORE.search(clause, 0, s)
+                                                     and _LETTER_AFTER.match(clause, e)):
+                    continue  # "or" between two letters ("C or D"), not "all of the above"
+                after = {k for i, k in at if i >= e}
+                # a change of mind that adds a letter the set read lacks ("Actually also A")
+                if after and (kind is not Kind.REVISION or after - chosen):
+                    return abstain("not_committed", "structural.set-left-open")
+    return None
+
+
+_NEGATING: Final = (Kind.NEG_BEFORE, Kind.NEG_NOUN)
+_LETTER_BEFORE: Final = re.compile(r"(?<![\w'])([A-Z])[)\].]?[ \t,]*\Z")
+_LETTER_AFTER: Final = re.compile(r"[ \t]*[(\[]?[A-Z](?![\w'])")
 
 
 def set_offered_beside(body: str, ix: OptionSet, qtype: str, question: str,
@@ -318,15 +437,41 @@ def _concluded_otherwise(full: str, chosen: frozenset[str], ix: OptionSet, qtype
     """A conclusion elsewhere, trace included, that asserts another option and not the answer.
 
     "Pleural effusion is the most likely diagnosis. … Final answer: D", a trace ending "so the
-    answer is B" before "Answer: A". A change of mind after the conclusion lets it go.
+    answer is B" before "Answer: A", a score's arrow "4 points → TR4" before "Answer: E". A
+    change of mind after the conclusion lets it go.
     """
     lowered = full.lower()
     words = word_tokens(lowered)
-    if not bk.any_of(_CONCLUSION, lowered, words) or not _names_another(full, lowered, chosen,
-                                                                         ix):
+    arrows = [m.start() for m in _ARROWS.finditer(lowered)] if (
+        "\u2192" in lowered or ">" in lowered) else []
+    if not (arrows or bk.any_of(_CONCLUSION, lowered, words)) or not _names_another(
+            full, lowered, chosen, ix):
         return None
     revised = [s for s, _, _ in bk.spans(Kind.REVISION, lowered, words)] \
         if bk.any_of(_REVISION, lowered, words) else []
+    by_arrow: frozenset[str] = frozenset()
+    closed = [m.start() for m in _TRACE_TAG.finditer(lowered) if m.group(1) or m.group(2)]
+    for i, s in enumerate(arrows):
+        if any(r > s for r in revised):
+            continue
+        # a score's arrows list a rule ("6-8 mm → 3; 8-15 mm → 4A"): the last one that names
+        # an option is the conclusion drawn, and one inside an if-sentence is a case weighed
+        sentence = lowered[max(lowered.rfind(c, 0, s) for c in ".!?\n") + 1:s]
+        if bk.search(Kind.CONDITION, sentence, word_tokens(sentence)) is not None:
+            continue
+        end = min((i for i in (lowered.find(c, s + 1) for c in ".;\n") if i >= 0),
+                  default=len(lowered))
+        r = scan(full[s:end], ix, qtype, question, hedge=False, bk=bk)
+        by_arrow = (r.asserted - r.negated) or by_arrow
+        # the last arrow of a reasoning trace is its conclusion too ("→ TR5</think> → TR4")
+        last_in_trace = any(s < c and (i + 1 == len(arrows) or arrows[i + 1] > c)
+                            for c in closed)
+        if last_in_trace and by_arrow and not by_arrow & chosen:
+            return abstain("ambiguous", "conclusion.contradicts")
+        if last_in_trace:
+            by_arrow = frozenset()
+    if by_arrow and not by_arrow & chosen:
+        return abstain("ambiguous", "conclusion.contradicts")
     for s, _, _ in bk.spans(Kind.CONCLUSION, lowered, words):
         if any(r > s for r in revised) or _LIKEWISE.match(lowered, s):
             continue
@@ -342,6 +487,10 @@ def _concluded_otherwise(full: str, chosen: frozenset[str], ix: OptionSet, qtype
         if said and not said & chosen:
             return abstain("ambiguous", "conclusion.contradicts")
     return None
+
+
+# An arrow that draws a conclusion ("4 points \u2192 TR4"), not an arrow of a tool call's log.
+_ARROWS: Final = re.compile(r"\u2192|=>|(?<![-<])->")
 
 
 def _names_another(text: str, lowered: str, chosen: frozenset[str], ix: OptionSet) -> bool:

@@ -189,6 +189,9 @@ def options_of(options: dict[str, str], bk: RuleBook | None = None) -> OptionSet
     return option_set(tuple(options.items()), bk)
 
 
+_NON: Final = re.compile(r"(?<![a-z])non[- ]\Z")
+
+
 def bag_mentions(text: str, ix: OptionSet,
                  taken: list[tuple[int, int, frozenset[str]]],
                  words: frozenset[str] | None = None) -> list[tuple[int, int, frozenset[str]]]:
@@ -211,7 +214,10 @@ def bag_mentions(text: str, ix: OptionSet,
     present = _folded(frozenset(TOKEN.findall(lowered)) if words is None else words)
     if not any(bag <= present for bag in ix.bags.values()):
         return []  # no option has all its words here (the common case, cheaply)
-    toks = [(m.start(), m.end(), fold(m.group())) for m in TOKEN.finditer(lowered)]
+    # a word after "non-" is another word ("non-proliferative" is not "proliferative")
+    toks = [(m.start(), m.end(), "non-" + fold(m.group()) if _NON.match(
+        lowered, max(0, m.start() - 4), m.start()) else fold(m.group()))
+        for m in TOKEN.finditer(lowered)]
     found: list[tuple[int, int, frozenset[str]]] = []
     for letter, bag in ix.bags.items():
         where = [i for i, t in enumerate(toks) if t[2] in bag]

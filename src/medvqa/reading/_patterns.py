@@ -97,7 +97,7 @@ class Patterns:
         self.status_words = bk.words[Kind.STATUS]
         #: Words that may follow an answer letter outside a name: connectives, negations.
         self.letter_free = (bk.words[Kind.LETTER_CONNECTIVE] | bk.words[Kind.NEG_AFTER]
-                            | bk.words[Kind.STATUS])
+                            | bk.words[Kind.STATUS] | bk.words[Kind.LIST_JOIN])
         ors = [p.pattern.pattern for r, p in bk.entries(Kind.ALTERNATIVE) if r == "alternative.or"]
         either = _group(ors)
         #: "or" (the rule table's ``alternative.or``) right after a mention (an aside in brackets,

@@ -31,6 +31,7 @@ from medvqa.reading._options import OptionSet, bag_mentions
 from medvqa.reading._patterns import ANSWER_LEAD, patterns
 from medvqa.reading._polarity import Mention, Polarity
 from medvqa.reading._text import line_starts, matches_at, prepare
+from medvqa.reading._values import without_list_numbers
 from medvqa.reading.rules import Kind
 
 __all__ = ["NOTHING", "YES_NO_WORDS", "Reading", "restated", "scan"]
@@ -177,7 +178,8 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
     if ix.bags:
         spans = sorted(spans + bag_mentions(text, ix, spans, tokens))
     values = ix.values(question)
-    value_mentions = values.find(text, bare=bare) if values is not None else []
+    value_mentions = without_list_numbers(text, values.find(text, bare=bare)) \
+        if values is not None else []
     blanked = [(s, e) for s, e, _ in spans] + [(v.start, v.end) for v in value_mentions]
     masked = _blank(lowered, blanked) if blanked else lowered
     words = word_tokens(masked) if blanked else tokens

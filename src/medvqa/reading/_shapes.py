@@ -98,7 +98,7 @@ def _role_of(key: str, bk: RuleBook) -> str | None:
     words |= {w[:-1] for w in words if w.endswith("s") and len(w) > 3}  # "options", "findings"
     if words & bk.words[Kind.NEGATIVE_KEY]:
         return "negative"
-    if words & bk.words[Kind.OTHER_KEY]:
+    if words & (bk.words[Kind.OTHER_KEY] | bk.words[Kind.SECOND_KEY]):
         return "other"
     if words & bk.words[Kind.ANSWER_KEY]:
         return "answer"

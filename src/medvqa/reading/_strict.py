@@ -43,8 +43,14 @@ from medvqa.reading._despaced import despaced_letter
 from medvqa.reading._held_back import held_back
 from medvqa.reading._locate import Segment, final_segments, set_aside_reasoning
 from medvqa.reading._marks import forget_kinds
-from medvqa.reading._offers import offered_beside, set_offered_beside
+from medvqa.reading._offers import (
+    letter_text_conflict,
+    offered_beside,
+    set_left_open,
+    set_offered_beside,
+)
 from medvqa.reading._options import OptionSet, forget_option_sets, option_set, options_of
+from medvqa.reading._own_turn import own_turn
 from medvqa.reading._positions import position_letter, strip_special_tokens
 from medvqa.reading._quick import quick_read
 from medvqa.reading._scan import LEAD, Reading, restated, scan
@@ -124,8 +130,13 @@ class StrictParser:
 def read_response(text: str, qtype: str, ix: OptionSet, question: str,
                   bk: RuleBook, quick: bool = True) -> tuple[ParsedAnswer, bool]:
     """The parsed answer of a response and whether it depended on the question."""
-    full = strip_special_tokens(normalize(text))
+    normal = normalize(text)
+    own = own_turn(normal, question)
+    full = strip_special_tokens(own)
     got, used, body, plain = _read(full, qtype, ix, question, bk, quick)
+    if own is not normal and got.reason in ("no_answer", "empty"):
+        # what the model answered was all in the examples it went on to invent, or the user's
+        return abstain("not_committed", "structural.continuation"), used
     if isinstance(got.choice, str) and qtype != "multi":
         undone = offered_beside(full, body, got.choice, ix, qtype, question, bk,
                                 one_named=plain)
@@ -136,11 +147,17 @@ def read_response(text: str, qtype: str, ix: OptionSet, question: str,
         if asked_back(body, got.choice, ix):
             return abstain("hedge", ASKED_BACK), used
     elif isinstance(got.choice, list):
+        if letter_text_conflict(body, ix, qtype, question, bk):
+            return abstain("ambiguous", "structural.letter-text-conflict"), used
         undone = set_offered_beside(body, ix, qtype, question, bk)
         if undone is not None:
             return undone, used
         if held_back(body, ix):
             return abstain("not_committed", "structural.bracketed-letter"), used
+        undone = set_left_open(body, frozenset(got.choice), ix, qtype, question, bk) \
+            if got.rule != "structural.shape" else None
+        if undone is not None:
+            return undone, used
     return got, used
 
 
@@ -152,9 +169,11 @@ def _read(text: str, qtype: str, ix: OptionSet, question: str, bk: RuleBook,
     read it (a plain sentence naming one option).
     """
     reasoned = set_aside_reasoning(text)
-    body = reasoned.text
+    body = without_echo(reasoned.text, question) if question else reasoned.text
     if reasoned.trace and not body.strip(_BLANK):
         return abstain("not_committed", "structural.trace-only"), False, body, False
+    if ends_on_turn(body, bk):
+        return abstain("not_committed", "structural.cut-off"), False, body, False
     if cut_off(body) and not _subject_named(body, ix):
         kept = committed_before_cut(body, ix, bk)
         if kept is None:
@@ -233,6 +252,24 @@ _EMPTY_ITEM: Final = re.compile(r"\n[ \t]*(?:[-*\u2022]|\d+[.)])[ \t]*\S.*"
                                r"\n[ \t]*(?:[-*\u2022]|\d+[.)])[ \t]*$")
 
 
+_ECHO_END: Final = re.compile(r"[ \t]*\?[ \t]*(?:[-\u2013\u2014:>]+[ \t]*)?")
+
+
+def without_echo(body: str, question: str) -> str:
+    """The response without the question it opens by repeating ("Is there a pneumothorax? — No").
+
+    A question echoed is asked, not answered: its words are no finding.
+    """
+    asked = question.strip().rstrip("?").strip()
+    head = body.lstrip(" \t*_#>")
+    if len(asked) < 12 or not head[:len(asked)].lower() == asked.lower():
+        return body
+    end = _ECHO_END.match(head, len(asked))
+    if end is None or end.end() == len(asked):
+        return body  # the question's words not closed by its question mark: a statement
+    return head[end.end():]
+
+
 def cut_off(body: str) -> bool:
     """Whether a response stops mid-answer.
 
@@ -251,6 +288,27 @@ def cut_off(body: str) -> bool:
 
 
 _LONGEST_OPEN: Final = max(map(len, _OPEN_WORDS))
+
+#: The kinds of word that turn a sentence ("but", "although", "unless", "or"): a response that
+#: stops on one was cut before the turn it announced.
+TURN_KINDS: Final = (Kind.CLAUSE_END, Kind.CONCESSION, Kind.CONTRAST, Kind.ALTERNATIVE,
+                     Kind.CONDITION)
+_TURN_REACH: Final = 40
+_TRAILING_OPEN: Final = " \t\n,;:\u2013\u2014-\u2026"
+
+
+def ends_on_turn(body: str, bk: RuleBook) -> bool:
+    """Whether a response stops on a word that turns its sentence ("B, but", "B, however").
+
+    What the turn would have said (another option, a doubt) is lost, so nothing before it is
+    committed. A turn word closed by a full stop ("Pneumothorax, though.") is no cut.
+    """
+    text = body.rstrip(_TRAILING_OPEN)
+    if not text or not (text[-1].isalpha() or ord(text[-1]) > 0x2e7f):
+        return False
+    tail = text[-_TURN_REACH:].lower()
+    tokens = word_tokens(tail)
+    return any(e == len(tail) for kind in TURN_KINDS for _, e, _ in bk.spans(kind, tail, tokens))
 
 
 def _subject_named(body: str, ix: OptionSet) -> bool:

@@ -28,7 +28,8 @@ from medvqa.reading._scan import conclusion_asserts, scan
 from medvqa.reading._text import prepare
 from medvqa.reading.rules import Kind
 
-__all__ = ["before_undoes", "negated_marker", "revised_between", "tail_undoes"]
+__all__ = ["before_undoes", "concluded_letter", "letter_closing", "negated_marker",
+           "revised_between", "tail_undoes"]
 
 _CLAUSE_MARKS = ".;,!?\n:"
 #: A capital letter standing alone (a letter position may be there).
@@ -161,7 +162,9 @@ def tail_undoes(tail: str, chosen: frozenset[str], ix: OptionSet, qtype: str, qu
     if (after.named - after.negated) & everything_else and conclusion_asserts(
             tail, frozenset(everything_else), ix, qtype, question, bk):
         return abstain("ambiguous", "conclusion.points-to")
-    if _LONE_CAPITAL.search(tail) is not None and _letter_after(tail, ix, chosen):
+    if _LONE_CAPITAL.search(tail) is not None and (
+            _letter_after(tail, ix, chosen) or concluded_letter(tail, ix, chosen, bk)
+            or letter_closing(tail, ix, chosen | after.negated, bk)):
         return abstain("ambiguous", "structural.tail-letter")
     if _conditional_answer(tail, chosen, ix, qtype, question, bk):
         return abstain("ambiguous", "structural.conditional-answer")
@@ -200,6 +203,53 @@ def _letter_after(tail: str, ix: OptionSet, chosen: frozenset[str]) -> bool:
     text = prepare(tail)
     return any(m.group(1) in ix.keys and m.group(1) not in chosen
                for m in _LETTER_ALONE.finditer(text))
+
+
+_LETTER_CLOSING = re.compile(r"(?<![\w'\u2019-])([A-Z])[)\]]?[ \t]*(?:[.!?\u3002]+[ \t]*)?(?=\n|$)")
+
+
+def letter_closing(tail: str, ix: OptionSet, kept: frozenset[str], bk: RuleBook) -> bool:
+    """Another option's letter closing a sentence after the answer, not negated ("… là B.").
+
+    In a language whose hedges the table does not know, a letter is still a letter: a
+    sentence that ends on another option's letter names a second reading. Not where its
+    clause negates it first ("B, not A.", "B rather than A.") or a check-list's row marks it.
+    """
+    text = prepare(tail)
+    for m in _LETTER_CLOSING.finditer(text):
+        if m.group(1) not in ix.keys or m.group(1) in kept:
+            continue
+        line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+        if _MARKED_LINE.search(line):
+            continue  # "[ ] D", "\u2717 D": the row marks its own letter
+        clause = line[max(line.rfind(c) for c in _CLAUSE_MARKS) + 1:].lower()
+        if not bk.any_of(_NEGATING, clause, word_tokens(clause)):
+            return True
+    return False
+
+
+_NEGATING: Final = frozenset({Kind.NEG_BEFORE, Kind.NEG_NOUN})
+
+
+_MARKED_LINE: Final = re.compile(r"[\[\]|\u2610-\u2612\u2713-\u2718\u2705\u274c\u274e\U0001f534"
+                                 r"\U0001f7e2\U0001f44d\U0001f44e]")
+
+
+_LETTER_CONCLUDED = re.compile(r"[ \t]*[(\[]?([A-Z])[)\]]?[ \t]*(?=[.!,;:)]|$|\n)")
+
+
+def concluded_letter(tail: str, ix: OptionSet, chosen: frozenset[str], bk: RuleBook) -> bool:
+    """Another option's letter standing alone right after a conclusion ("…, so C.").
+
+    A later conclusion that names another letter is a second answer, whether or not a change
+    of mind was written before it.
+    """
+    lowered = tail.lower()
+    for _, e, _ in bk.spans(Kind.CONCLUSION, lowered, word_tokens(lowered)):
+        m = _LETTER_CONCLUDED.match(tail, e)
+        if m is not None and m.group(1) in ix.keys and m.group(1) not in chosen:
+            return True
+    return False
 
 
 def before_undoes(before: str, chosen: frozenset[str], ix: OptionSet, qtype: str,

@@ -35,7 +35,9 @@ shared (:mod:`._numbers`).
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
+from typing import Final
 
 from medvqa.reading._numbers import OptionValues, ValueMention, fold
 from medvqa.reading._quantities import Quantity, read_quantity
@@ -43,7 +45,7 @@ from medvqa.reading._scale_names import generic, question_names
 from medvqa.reading._scales import Scale, read_scale
 from medvqa.reading._units import UNITS
 
-__all__ = ["UNITS", "OptionValues", "ValueMention", "option_values"]
+__all__ = ["UNITS", "OptionValues", "ValueMention", "option_values", "without_list_numbers"]
 
 
 class _Both(OptionValues):
@@ -74,6 +76,25 @@ class _Both(OptionValues):
             elif (m.letters, m.spans_options) != (last.letters, last.spans_options):
                 out[-1] = ValueMention(last.start, max(last.end, m.end), frozenset())
         return out
+
+
+# A number opening a line as a list item's number: "1. Left lower lobe nodule".
+_ITEM_BEFORE: Final = re.compile(r"(?:^|\n)[ \t]*(?:[-*\u2022][ \t]*)?\Z")
+_ITEM_AFTER: Final = re.compile(r"[.)][ \t]+[^\W\d]")
+_ITEMS: Final = re.compile(r"(?m)^[ \t]*(?:[-*\u2022][ \t]*)?\d+[.)][ \t]+\S")
+
+
+def without_list_numbers(text: str, found: list[ValueMention]) -> list[ValueMention]:
+    """``found`` without the numbers of list items ("1. 6 mm RUL nodule" is item 1, no value).
+
+    A number opening a line, followed by a full stop or a bracket and a word, numbers a list
+    of two items or more; a "3." standing alone, or one such line, is still read.
+    """
+    if not found or ("." not in text and ")" not in text) or len(_ITEMS.findall(text)) < 2:
+        return found  # (one numbered line is no list: "3. Solid nodule" answers 3)
+    return [m for m in found if not (
+        text[m.start:m.end].isdigit() and _ITEM_AFTER.match(text, m.end) is not None
+        and _ITEM_BEFORE.search(text, max(0, m.start - 8), m.start) is not None)]
 
 
 @lru_cache(maxsize=4096)

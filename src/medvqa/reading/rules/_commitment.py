@@ -20,7 +20,7 @@ COMMITMENT = (
     rule("locate.marker", Kind.ANSWER_MARKER,
          ("answer", "choice", "option", "selection", "diagnosis", "impression", "conclusion",
           "verdict", "classification", "prediction", "final", "therefore", "hence", "selected",
-          "present"),
+          "present", "ans"),
          "Where the final answer is: after 'Answer:', 'The answer is', 'Final diagnosis:', "
          "'Impression:' … (and the answer words of other languages); the last explicit "
          "answer wins where a change of mind comes before it.",
@@ -192,7 +192,8 @@ COMMITMENT = (
                    ex('{"answer": "B", "certain": false}', "MM")),
          counter=(ex('{"answer": "B", "confidence": "high"}', "MM", "B"),)),
     rule("revision.change-of-mind", Kind.REVISION,
-         ("wait", "actually", "on second (thought|look)", "on reflection", "correction",
+         ("wait", "actually", "on second (thought|look)", "on reflection",
+          "(correction|correcting)",
           "reconsider*", "re-evaluat*", "reevaluat*", "scratch that", "i mean", "i meant", "hmm",
           "changing my answer", "revis*", "edit", "update", "addendum", "erratum",
           "i misread", "on closer (inspection|look)", "second look"),

@@ -32,11 +32,13 @@ LETTERS = (
                            None if w in _NOT_READ else "B")
                         for w in _CONNECTIVES)),
     rule("letter.list-join", Kind.LIST_JOIN,
-         ("and", "y", "et", "und", "ve", "en", "og", "och", "и", "e"),
+         ("and", "y", "et", "und", "ve", "en", "og", "och", "и", "e", "i", "oraz", "și",
+          "ja", "και"),
          "Words that join a list of letters in many languages ('A y B', 'A und C'): joiners, "
          "not letters.",
          examples=tuple(ex(f"A {w} C", "MULTI", ("A", "C"), "multi")
-                        for w in ("and", "y", "et", "und", "ve", "en", "og", "och", "и"))
+                        for w in ("and", "y", "et", "und", "ve", "en", "og", "och", "и", "i",
+                                  "oraz", "și", "ja", "και"))
          + (ex("A e C", "MM", ("A", "C"), "multi"),)),
     rule("letter.explanation", Kind.EXPLANATION,
          ("explanation :", "reasoning :", "rationale :", "reason :", "justification :"),

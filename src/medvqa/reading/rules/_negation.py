@@ -23,6 +23,7 @@ NEGATION = (
          template="{} pneumothorax."),
     rule("negation.rejected", Kind.NEG_BEFORE,
          ("exclud*", "rul* out", "rather than", "instead of", "unlike", "other than", "except",
+          "better than",
           "mimic*", "against", "less likely", "wrong", "incorrect", "false", "eliminat*",
           "(deny|denies|denied)", "doubt*", "hardly", "scarcely", "inconsistent with",
           "incompatible with", "(fail|fails|failed|failing) to", "anything but",

@@ -70,10 +70,15 @@ STRUCTURAL = (
          "Two different options asserted for a single-choice item are ambiguous.",
          examples=(ex("Left and right.", "LR"), ex("B. Adenocarcinoma", "LUNG"))),
     rule("structural.letter-text-conflict", _S, (),
-         "On a yes/no item, a letter label and a yes or no word after it that name different "
-         "options ('A — yes' where A is No) are ambiguous.",
+         "A letter label and the text it labels that name different options are ambiguous: "
+         "'A — yes' where A is No, '(B) Yes' where B is No, 'A (pleural effusion)' where A is "
+         "another finding, in a single answer or in a set.",
          examples=(ex("A — yes, normal.", "NY", None, "yesno"),
-                   ex("B: No", "YN", "B", "yesno"))),
+                   ex("The correct answer is: (B) Yes", "YN", None, "yesno"),
+                   ex("A (calcification), C (architectural distortion)", "MULTI", None,
+                      "multi"),
+                   ex("B: No", "YN", "B", "yesno"),
+                   ex("B (pneumothorax)", "PE", "B"))),
     rule("conclusion.labelled", _S, (),
          "On a single-choice item, a 'label: value' line or key whose label names what is "
          "asked (a word every option shares, or a word of the question) and whose value names "
@@ -102,7 +107,8 @@ STRUCTURAL = (
          examples=(ex('{"answer": "B"}', "CXR", "B"),
                    ex('{"output": {"label": "C"}}', "CXR", "C"),
                    ex("<selected>B</selected>", "CXR", "B"),
-                   ex("submit_answer(option='D')", "CXR", "D"))),
+                   ex("submit_answer(option='D')", "CXR", "D"),
+                   ex('{"A": true, "B": false, "C": true}', "MULTI", ("A", "C"), "multi"))),
     rule("structural.shape-open", _S, (),
          "A structure that keys an option, or the question's finding, with a value that says "
          "neither yes nor no (`null`, 'indeterminate', 'unclear'), or whose answer field is "
@@ -133,9 +139,46 @@ STRUCTURAL = (
          "makes it ambiguous.",
          examples=(ex("Answer: Yes. There is no pneumothorax.", "YN", None, "yesno",
                       "Is there a pneumothorax?"),)),
+    rule("structural.scores", _S, (),
+         "Where two or more options carry a probability ('A: 0.45, B: 0.05', 'Grade 1: 70 %'), "
+         "the answer must be the one scored highest, alone: a tie, or an answer that is not "
+         "the highest, is ambiguous.",
+         examples=(ex("A: 0.45, B: 0.10, C: 0.45", "PE"),
+                   ex("Pleural effusion: 0.70, Pneumothorax: 0.20, Normal: 0.10\nAnswer: B",
+                      "PE"),
+                   ex("A: 0.10, B: 0.80, C: 0.10\nAnswer: B", "PE", "B"))),
+    rule("structural.set-left-open", _S, (),
+         "On a multiple-choice item, a set with one letter neither in nor out is not "
+         "committed: a letter after a concession, a contrast, an 'or' between letters, a "
+         "change of mind that adds a letter the set lacks or a second reading in its clause; a "
+         "letter in a clause with a condition; a chosen letter after an exception.",
+         examples=(ex("A, B, C, though C is hard to call on this film.", "MULTI", None,
+                      "multi"),
+                   ex("A, B, and C or D.", "MULTI", None, "multi"),
+                   ex("A and C; D too if that line is real.", "MULTI", None, "multi"),
+                   ex("C and D. Actually also A.", "MULTI", None, "multi"),
+                   ex("B through E, except C.", "MULTI", None, "multi"),
+                   ex("A and B, not C or D.", "MULTI", ("A", "B"), "multi"),
+                   ex("A, B and C, though the film is portable.", "MULTI", ("A", "B", "C"),
+                      "multi"))),
+    rule("structural.continuation", _S, (),
+         "Only the model's own turn is read: a few-shot continuation (a new 'Question:', "
+         "'Example N', 'Image:' line after the answer, a '---' line before 'Case N', text after "
+         "'<|endofchunk|>' or '[INST]') is cut off, a response that opens on another question "
+         "than the one asked is all invented, and a transcript's user and system lines are set "
+         "aside; where what is left names nothing, the response has not committed.",
+         examples=(ex("The apex is clear.\n\nExample 5:\nQuestion: Which is it?\nAnswer: B",
+                      "PE"),
+                   ex("Question: Is there cardiomegaly?\nAnswer: No", "YN", None, "yesno",
+                      "Is there a pneumothorax?"),
+                   ex("User: I think it is a pneumothorax.\nAssistant: That is reasonable.",
+                      "PE"),
+                   ex("A\n\n---\nCase 12\nAnswer: B", "PE", "A"),
+                   ex("Pneumothorax. Question: and this one? Answer: A", "PE", "B"))),
     rule("structural.cut-off", _S, (),
          "A response that stops mid-answer (an unclosed structure, a trailing comma, dash or "
-         "connective, an empty list item) has not committed; one cut in a later sentence that "
+         "connective, an empty list item) has not committed, nor one that stops on a word that "
+         "turns its sentence ('B, but', 'B, although'); one cut in a later sentence that "
          "names no option and holds no word that could undo an answer keeps the answer given "
          "before it.",
          examples=(ex('{"present": ["mass", "calcification", ', "MULTI", None, "multi"),
@@ -143,7 +186,11 @@ STRUCTURAL = (
                       None, "multi"),
                    ex("Answer: B.\nThe pleural line is sharp and runs along the", "PE", "B"),
                    ex("Answer: B.\nThe pleural line is sharp, unless this is a skin fold or", "PE"),
-                   ex("Answer: B.\nIt could also be a pleural effusion with", "PE"))),
+                   ex("Answer: B.\nIt could also be a pleural effusion with", "PE"),
+                   ex("I think the answer is B, but", "PE"),
+                   ex("The answer is pneumothorax, although", "PE"),
+                   ex("Pneumothorax, however,", "PE")),
+         counter=(ex("Pneumothorax, though.", "PE", "B"),)),
     rule("structural.conditional-answer", _S, (),
          "After the located answer, another option offered on a condition ('If erosions are "
          "extensive: B') keeps a second reading open.",

@@ -121,6 +121,8 @@ class Kind(str, Enum):
     """A key of structured output whose value is the answer (``"diagnosis": "…"``)."""
     OTHER_KEY = "other-key"
     """A key of structured output whose value is not the answer (reasoning, evidence)."""
+    SECOND_KEY = "second-key"
+    """A key of structured output whose value is a second reading (``"alternative": "C"``)."""
     NEGATIVE_KEY = "negative-key"
     """A key of structured output whose values are rejected options (``"excluded": […]``)."""
     STRUCTURAL = "structural"

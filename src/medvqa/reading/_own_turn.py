@@ -1,0 +1,95 @@
+r"""The model's own turn: a few-shot continuation and the user's lines of a transcript set aside.
+
+Models prompted with examples often keep writing the next ones after their answer ("A, D⏎---⏎
+Case 12⏎Findings: B, C"), and chat models sometimes write out a transcript ("User: I think it
+is high probability.⏎Assistant: That is reasonable."). Neither the invented examples nor the
+user's words are the model's answer:
+
+- the response is cut where a new example opens: a line that starts with ``Question:``,
+  ``Q:``, ``Example N``, ``Image:``, ``<image>`` or an instruction header, after a line of the
+  response's own, or a separator line (``---``, ``===``) followed by such a line or by
+  ``Case N``; a tokenizer's turn marker (``<|endofchunk|>``, ``</s>``, ``[INST]``) with text
+  after it ends the turn too;
+- in a transcript (lines opened by a user's or the system's and by an assistant's name), only
+  the assistant's lines are read; where the response answers first and then writes the user's
+  next turn, only what comes before that turn.
+
+Where what is left names no answer, the response has not committed
+(``structural.continuation``).
+
+>>> own_turn("A, D\n\n---\nCase 12\nFindings: B, C")
+'A, D'
+>>> own_turn("User: I think it is C.\nAssistant: That is reasonable.")
+'\nThat is reasonable.'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+__all__ = ["own_turn"]
+
+_OPENER: Final = (r"(?:question|q|example\s*\d*|image|input|instruction|###\s*instruction"
+                  r"|<image>)\s*(?:\d+\s*)?[:#.)]")
+# a line opening a new example after a line of the response's own
+_NEW_EXAMPLE: Final = re.compile(r"(?:\n[ \t]*(?:" + _OPENER + r"|<image>)|(?<=[.!?])[ \t]+"
+                                 r"question[ \t]*:)", re.IGNORECASE)
+# a separator line, then an opener or "Case N"
+_SEPARATED: Final = re.compile(r"\n[ \t]*(?:-{3,}|={3,}|\*{3,})[ \t]*\n\s*(?:" + _OPENER
+                               + r"|case\s*#?\s*\d+)", re.IGNORECASE)
+# the end of the model's turn, with a next turn after it ("D</s><s>[INST] <image> …")
+_CHUNK_END: Final = re.compile(r"(?:<\|endofchunk\|>|(?:</s>\s*)?(?:<s>\s*)?\[INST\]"
+                               r"|<\|im_start\|>\s*user|<\|user\|>|<start_of_turn>\s*user)(?=\s*\S)")
+_PROMPT_ECHO: Final = re.compile(r"\A\s*(?:<s>\s*)?\[INST\].*?\[/INST\]", re.DOTALL)
+_SPECIALS: Final = re.compile(r"<\|?/?[A-Za-z_]{1,20}\|?>")
+_USER: Final = re.compile(r"(?m)^[ \t]*(?:user|human|patient|clinician|doctor|system)[ \t]*:"
+                          r"[^\n]*", re.IGNORECASE)
+_ASSISTANT: Final = re.compile(r"(?m)^[ \t]*(?:assistant|ai|model|gpt|bot)[ \t]*:[ \t]*",
+                               re.IGNORECASE)
+_CUES: Final = ("\n", ":", "<|", "[INST]", "<start_of_turn>")
+_OPENING_QUESTION: Final = re.compile(r"\s*(?:question|q)[ \t]*\d*[ \t]*[:.)][ \t]*([^\n?]+)",
+                                      re.IGNORECASE)
+_WORD: Final = re.compile(r"\w+")
+
+
+def _same_question(echoed: str, asked: str) -> bool:
+    """Whether an echoed question is the one asked, shortened or not.
+
+    Judged on its long words (six letters or more: the findings and scales it names), most of
+    which must be the asked question's; one with none is taken as the same.
+    """
+    said = {w for w in _WORD.findall(echoed.lower()) if len(w) >= 6}
+    return not said or len(said & set(_WORD.findall(asked.lower()))) >= 0.6 * len(said)
+
+
+def own_turn(text: str, question: str = "") -> str:
+    """``text`` up to where a continuation opens, with a transcript's user lines removed.
+
+    A response that opens with another question than the one asked ("Question: Is there a
+    pneumothorax?⏎Answer: No" to "Is there cardiomegaly?") is an invented example: nothing
+    of it is the model's answer.
+    """
+    if not any(c in text for c in _CUES):
+        return text
+    opening = _OPENING_QUESTION.match(text)
+    if opening is not None and question and not _same_question(opening.group(1), question):
+        return ""
+    text = _PROMPT_ECHO.sub("", text, count=1)  # "<s>[INST] Look at the image. [/INST] D"
+    chunk = _CHUNK_END.search(text)
+    if chunk is not None and not _SPECIALS.sub("", text[:chunk.start()]).strip():
+        chunk = None  # the marker opens the response: nothing of the model's before it
+    ends = [m.start() for m in (chunk, _SEPARATED.search(text)) if m]
+    first = _NEW_EXAMPLE.search(text)
+    if first is not None and text[:first.start()].strip():
+        ends.append(first.start())
+    if ends:
+        text = text[:min(ends)].rstrip()
+    user = _USER.search(text)
+    if user is not None and _ASSISTANT.search(text) is not None:
+        head = text[:user.start()].strip()
+        if head and _ASSISTANT.match(head) is None:
+            # the model answered, then wrote the user's next turn and its own reply to it
+            return head
+        text = _ASSISTANT.sub("", _USER.sub("", text))
+    return text
