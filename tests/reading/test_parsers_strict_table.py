@@ -554,6 +554,15 @@ TABLE: list[Row] = [
      "structural.option-text"),
     ("marked", "single", "CXR", "- [x] Pleural effusion\n- [x] Pneumothorax", None,
      "structural.two-options"),
+    ("marked", "single", "CXR", "A \u2717  B \u2713  C \u2717  D \u2717", "B",
+     "structural.letters"),
+    ("marked", "single", "CXR", "\U0001f534 A  \U0001f7e2 B  \U0001f534 C", "B",
+     "structural.letters"),
+    ("marked", "single", "CXR", "- A. Pleural effusion \u2014 unlikely (sharp angles)\n"
+     "- B. Pneumothorax \u2014 most likely (visible pleural line)\n- C. Pulmonary oedema "
+     "\u2014 unlikely", "B", "structural.option-text"),
+    ("marked", "single", "CXR", "- A. Pleural effusion \u2014 most likely\n- B. Pneumothorax "
+     "\u2014 most likely", None, "structural.two-options"),
     ("marked", "single", "CXR", "- Pneumothorax: present\n- Pleural effusion: possible", None,
      "hedge.uncertain"),
     ("marked", "single", "CXR", "| Finding | Absent |\n|---|---|\n| Pleural effusion | \u2713 |\n"

@@ -45,7 +45,7 @@ from typing import Final
 
 from medvqa.reading._answer_words import ANSWER_WORDS, complete_marker
 from medvqa.reading._book import RuleBook, book, word_tokens
-from medvqa.reading._marks import MARK_SYMBOLS, read_marks
+from medvqa.reading._marks import MARK_SYMBOLS, VERDICTS, read_marks
 from medvqa.reading._shapes import Leaf, find_shapes
 from medvqa.reading._text import Opening, line_starts, matches_at, positions_of
 from medvqa.reading.rules import Kind
@@ -193,8 +193,9 @@ _LATEX_WRAP: Final = re.compile(r"\\(?:text(?:bf|it|rm|normal)?|mathrm|mathbf|mb
                                 r"\s*\{")
 _LATEX_REST: Final = re.compile(r"\\[,;:! ]|\\[a-zA-Z]+|[${}]")
 _MARK_CUES: Final[tuple[str, ...]] = ("|", "[x]", "[X]", "[ ]", *MARK_SYMBOLS)
-_MARK_WORDS: Final = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s*.+?[:\u2014\u2013-]\s*\**"
-                                r"(?:present|absent|yes|no|positive|negative|not\s+seen|seen)\b",
+_MARK_WORDS: Final = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s*.+?[:\u2014\u2013-]\s*[*_]*"
+                                r"(?:present|absent|yes|no|positive|negative|not\s+seen|seen|"
+                                + "|".join(sorted(VERDICTS, key=len, reverse=True)) + r")\b",
                                 re.IGNORECASE | re.MULTILINE)
 _MARK_LINE_OPENS: Final = Opening("-*\u2022", space=True, digit=True)
 
@@ -340,7 +341,10 @@ def _marker_hits(lowered: str, ascii_only: bool, bk: RuleBook) -> list[tuple[int
                 start = _prefix_start(lowered, i)
                 newline_only = c.group("nl") is not None
                 if not (newline_only and "final" not in lowered[start:i]) and not (
-                        key == "diagnosis" and lowered.endswith("differential ", 0, i)):
+                        key == "diagnosis" and lowered.endswith("differential ", 0, i)) and not (
+                        key == "most likely" and (lowered.endswith(("second ", "next "), 0, i)
+                                                  or ":" not in c.group())):
+                    # ("most likely" marks an answer only with a colon: "— most likely⏎- C")
                     hits.append((start, c.end()))
             i = lowered.find(key, j)
     for verb in bk.sources(Kind.ANSWER_PICK):

@@ -4,9 +4,11 @@ Models asked to "mark the finding" answer with a Markdown table (a column of ✓
 Present / Absent) or a check-list (``- [x] Mass``, ``☑ Mass``, ``- Mass: present``). A block
 of at least two such rows is a *marked list*; its positive rows are the answer:
 
-- every row of the block must carry a mark in the same place — positive (✓ ✔ ✅ ☑ ☒ ``[x]``
-  x yes present positive seen true selected correct +), negative (✗ ✘ ❌ ✖ ☐ ``[ ]``, an
-  empty cell, no absent negative "not seen" false - –) — or the block is not read;
+- every row of the block must carry a mark in the same place — positive (✓ ✔ ✅ ☑ ☒ 🟢 👍
+  ``[x]`` x yes present positive seen true selected correct +, or a verdict: most likely, most
+  consistent), negative (✗ ✘ ❌ ✖ ☐ 🔴 👎 ``[ ]``, an empty cell, no absent negative "not seen"
+  false - –, or a verdict: unlikely, excluded, ruled out) — or the block is not read; several
+  marked parts on one line ("A ✗  B ✓  C ✗") are rows of their own;
 - one uncertain mark (? possible maybe equivocal indeterminate ±) and the block is not read
   (a hedge is never turned into a choice);
 - a table whose mark column is headed by a negative word (Absent, Excluded, Ruled out) is not
@@ -32,7 +34,7 @@ from typing import Final
 
 from medvqa.reading._text import Opening
 
-__all__ = ["MARK_SYMBOLS", "Marked", "forget_kinds", "read_marks"]
+__all__ = ["MARK_SYMBOLS", "VERDICTS", "Marked", "forget_kinds", "read_marks"]
 
 
 class Marked:
@@ -81,6 +83,18 @@ _MARK_WORD: Final = re.compile(
     r"|seen|not\s+present|possible|equivocal|indeterminate|uncertain)\b[ \t]*\**[.;]?[ \t]*$",
     re.IGNORECASE)
 _NOT_LABELS: Final = frozenset({"answer", "final answer", "my answer", "choice", "conclusion"})
+# A verdict on each option of a list, its reason after it: "- A. Melanoma — unlikely (symmetric)",
+# "* **C. Basal cell carcinoma** – *Most likely.* Arborizing vessels".
+#: A verdict word on an option and the mark it stands for.
+VERDICTS: Final = {"most likely": "pos", "most consistent": "pos", "best fit": "pos",
+                    "favoured": "pos", "favored": "pos", "unlikely": "neg", "less likely": "neg",
+                    "ruled out": "neg", "excluded": "neg", "not consistent": "neg",
+                    "inconsistent": "neg", "possible": "unsure", "likely": "unsure"}
+_MARK_VERDICT: Final = re.compile(
+    r"^[ \t]*(?:[-*\u2022+][ \t]+|\d+[.)][ \t]+)(?P<label>[^:\n\u2014\u2013]+?)[ \t]*"
+    r"[:\u2014\u2013][ \t]*[*_]*[ \t]*(?P<mark>" + "|".join(
+        sorted(VERDICTS, key=len, reverse=True)) + r")\b(?![ \t]+(?:than|to|that|if)\b)"
+    r"[*_]*[ \t]*(?:[.;,:(\u2014\u2013-].*)?$", re.IGNORECASE)
 # The marks of _MARK_FIRST and _MARK_LAST that are one symbol: a line without one of them and
 # without "[" matches neither.
 _MARK_SYMBOLS: Final = _POS_SYMBOLS + _NEG_SYMBOLS
@@ -133,6 +147,8 @@ def _kind_of(cell: str) -> str:
         return "pos"
     if text in _NEG_WORDS:
         return "neg"
+    if text in VERDICTS:
+        return VERDICTS[text]
     return "unsure" if text in _UNSURE_WORDS else ""
 
 
@@ -323,7 +339,7 @@ def _list_blocks(text: str) -> list[Block]:
                 m = _MARK_LAST.match(line)
         if m is None and _WORD_LINE_OPENS.allows(line, 0) and (
                 ":" in line or "\u2014" in line or "\u2013" in line):
-            m = _MARK_WORD.match(line)
+            m = _MARK_WORD.match(line) or _MARK_VERDICT.match(line)
         label = _unmarked(m.group("label")).strip(" :-") if m else ""
         if m is not None and label.lower() not in _NOT_LABELS:
             run.append((start, end, label, _kind(m.group("mark"))))

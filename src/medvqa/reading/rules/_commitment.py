@@ -20,7 +20,7 @@ COMMITMENT = (
     rule("locate.marker", Kind.ANSWER_MARKER,
          ("answer", "choice", "option", "selection", "diagnosis", "impression", "conclusion",
           "verdict", "classification", "prediction", "final", "therefore", "hence", "selected",
-          "present", "ans"),
+          "present", "ans", "most likely"),
          "Where the final answer is: after 'Answer:', 'The answer is', 'Final diagnosis:', "
          "'Impression:' … (and the answer words of other languages); the last explicit "
          "answer wins where a change of mind comes before it.",
@@ -147,16 +147,18 @@ COMMITMENT = (
          ("(i|we) (consider|suspect)",
           "(might|may|could) [also|well] (be|prove) (helpful|useful|beneficial|warranted|"
           "indicated|needed|required|necessary|appropriate|advisable|reasonable|prudent)",
-          "(might|may|could) [also] be (considered|offered|performed|obtained|repeated)"),
+          "(might|may|could) [also] be (considered|offered|performed|obtained|repeated)",
+          "not (doubtful|equivocal|questionable|uncertain)"),
          "Phrases that hold a hedge word but hedge nothing: the reader's own view ('I consider "
          "this X', 'I suspect X'); advice about what to do next ('correlation may be "
-         "helpful', 'MRI may be considered').",
+         "helpful', 'MRI may be considered'); a doubt denied ('definite, not doubtful').",
          examples=(ex("I consider this a pneumothorax.", "PE", "B"),
                    ex("I suspect a mass.", "MM", "A"),
                    ex("We suspect a pneumothorax.", "PE", "B"),
                    ex("Yes. A visible pleural line. A repeat film may be helpful.", "YN", "A",
                       "yesno", "Is there a pneumothorax?"),
-                   ex("Pneumothorax. A CT may be considered.", "PE", "B"))),
+                   ex("Pneumothorax. A CT may be considered.", "PE", "B"),
+                   ex("Pneumothorax: the pleural line is definite, not doubtful.", "PE", "B"))),
     rule("hedge.consider", Kind.HEDGE_SCOPED,
          ("consider", "(should|must|could|might|may|to) [also] be considered", "worth considering",
           "(a|an|one|another) [important|serious|real|strong|major|key] consideration"),

@@ -57,7 +57,7 @@ FINDINGS = (
          template="DWI is bright, but this is shine-through {} restriction.", options="YN",
          expected="B", qtype="yesno", question="Is there restricted diffusion?"),
     rule("finding.none", Kind.FINDING_NONE,
-         ("none (seen|identified|found|present|detected)",),
+         ("none (seen|identified|found|present|detected|visible|noted|evident|demonstrated)",),
          "'None seen': the question's own finding stated absent.",
          template="{}.", options="YN", expected="B", qtype="yesno",
          question="Is there a rib fracture?"),
