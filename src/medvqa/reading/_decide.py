@@ -314,7 +314,9 @@ def from_segments(body: str, segments: list[Segment], qtype: str, ix: OptionSet,
         if seg.kind == "marker" and conditional_marker(body, seg.start, bk):
             continue  # "If it is seen on one view only, the answer is A": a condition
         if parsed.invalid and parsed.reason in ("negated", "no_answer"):
-            names_none = parsed.reason == "no_answer" and _says_other(body, seg)
+            # (or it only discusses options: "Impression: pneumonia versus atelectasis")
+            names_none = parsed.reason == "no_answer" and (
+                _says_other(body, seg) or bool(reading.named) and seg.kind == "marker")
             continue
         decided.append((seg, parsed, reading))
     if names_none:

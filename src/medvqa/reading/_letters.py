@@ -77,8 +77,9 @@ _P_CONTRAST = (r"^[ \t]*(?:[-*\u2022][ \t]*)?(?P<v>[A-Z])(?=,?[ \t]+(?:not|rathe
 _P_IS = (r"(?P<i>[A-Z])(?<![\w.'-][A-Z])(?=[ \t]+is[ \t]+(?:the[ \t]+)?(?:correct|right|best"
          r"|true|most[ \t]+likely|answer)\b)")
 # A letter that is a clause of its own at the end: "Therefore, B." "Conclusion: C" "Not A. B."
-# "Wait, no — A."
-_P_ALONE = (r"(?:[,;:.\u2192>\u2014\u2013]|=>|->|[ \t]-)[ \t]*[(\[]?(?P<z>[A-Z])[)\]]?"
+# "Wait, no — A." "… ruled out, so B."
+_P_ALONE = (r"(?:[,;:.\u2192>\u2014\u2013]|=>|->|[ \t]-|(?<![\w'])[Ss]o)[ \t]*"
+            r"[(\[]?(?P<z>[A-Z])[)\]]?"
             r"(?=[ \t]*[.!]?[ \t]*$)")
 # A list of letters that opens a line or follows a colon: "B or C", "Density: A/B".
 @lru_cache(maxsize=8)

@@ -37,10 +37,13 @@ STRUCTURAL = (
     rule("structural.final-names-none", _S, (),
          "A final answer's marker ('Answer:', 'Final answer:') followed by words or a value "
          "that name no option ('it depends on the prior study', '7 mm' where no option is 7 "
-         "mm) has not committed: an option named before it is not the answer. A pointer back "
+         "mm), or that only discuss options ('Impression: pneumonia versus atelectasis'), has "
+         "not committed: an option named before it is not the answer. A pointer back "
          "('as above') is no such answer.",
          examples=(ex("Category 3 on a baseline scan.\nFinal answer: depends on the prior "
                       "study.", "ST"),
+                   ex("Findings: a small pleural effusion.\nImpression: pneumothorax versus "
+                      "normal lung.", "PE"),
                    ex("The left lung is clear; the right one is 7 mm smaller.\nAnswer: 7 mm",
                       "LR"),
                    ex("Pneumothorax, with a sharp pleural line.\nFinal answer: as above.", "PE",
