@@ -34,6 +34,8 @@ _LIST_ITEM: Final = (r"(?:(?!\b(?:is|are|was|were|be|been|has|have|had|shows?|sh
 ANSWER_LEAD: Final = (r"(?:(?:the\s+)?(?:final\s+|correct\s+|best\s+|right\s+)?"
                       r"(?:answers?|options?|choices?)\s*(?:is|are|would\s+be|:|=|-)?\s*:?\s*)")
 _ONE_LETTER: Final = r"[(\[]?[A-Za-z][)\]]?"
+# A list item's bullet or number opening a line of letters.
+_ITEM: Final = r"(?:[ \t]*(?:[-*\u2022]|\d{1,2}[.)])[ \t]+)?"
 
 
 # Words of other languages' "or" that are English words (or abbreviations) as well.
@@ -114,16 +116,18 @@ class Patterns:
         self.or_before = re.compile(r"(?:and/)?" + either + r"\s+(?:\w+\s+){0,2}$")
         words = "|".join(re.escape(w) for w in sorted(bk.words[Kind.LIST_JOIN], key=len,
                                                       reverse=True) if len(w) > 1)
-        separator = (r"(?:\s*(?:,|;|/|&|\||\+|\n" + (rf"|\b(?:{words})\b" if words else "")
+        # (a list's bullet or number may open each line: "- A⏎- D", "1) A⏎2) D")
+        separator = (r"(?:\s*(?:,|;|/|&|\||\+|\n" + _ITEM + (rf"|\b(?:{words})\b" if words else "")
                      + "|" + either + r")\s*|\s+)")
         #: The whole text is letters: "B", "(B).", "Answer: A, C", "The answers are A und C".
         self.only_letters = re.compile(
-            rf"^\s*{ANSWER_LEAD}?(?:option\s+|choice\s+)?({_ONE_LETTER}(?:{separator}"
+            rf"^\s*{ANSWER_LEAD}?(?:option\s+|choice\s+)?{_ITEM}({_ONE_LETTER}(?:{separator}"
             rf"{_ONE_LETTER})*)[\s.!:;,]*$", re.IGNORECASE)
         joins = "|".join(p.pattern.pattern.replace("(?<!\\w)", r"\b").replace("(?!\\w)", r"\b")
                          for _, p in bk.entries(Kind.SET_RANGE)) or "(?!)"
-        self.set_range = re.compile(r"(?<![A-Za-z])([A-Z])\s*(?:" + joins
-                                    + r")\s*([A-Z])(?![A-Za-z])")
+        # (within a line: "- A⏎- D" is a list of two, not A to D)
+        self.set_range = re.compile(r"(?<![A-Za-z])([A-Z])[ \t]*(?:" + joins
+                                    + r")[ \t]*([A-Z])(?![A-Za-z])")
 
 
 def _opens_with_no(source: str) -> bool:
