@@ -328,3 +328,18 @@ def test_build_reports_reads_no_volume_outside(form: str, tmp_path: Path, capsys
     out = capsys.readouterr()
     assert "rep.jsonl:1: volume:" in out.out + out.err
     assert not list((tmp_path / "b").rglob("*.png"))
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_filter_guessable_copies_no_image_from_outside(form: str, tmp_path: Path,
+                                                       capsys) -> None:
+    bench = hostile_image(tmp_path, form)
+    out = tmp_path / "f"
+    # --min-correct above the models given: no item is dropped, so the hostile one is kept.
+    code = cli("filter", "guessable", str(bench), "--models", "frequent", "--min-correct", "2",
+               "-o", str(out))
+    err = _err(capsys)
+    assert code == 2, err
+    assert "item lung-000: images[0]:" in err and SAYS[form] in err
+    assert "nothing was written" in err
+    assert not out.exists()
