@@ -745,6 +745,69 @@ def _unwritable(command: str) -> Setup:
     return setup
 
 
+
+def _keywords_not_utf8(w: Workspace) -> list[str]:
+    (w.root / "caps.csv").write_text("id,caption\nc1,A chest CT shows a nodule.\n")
+    (w.root / "k.yaml").write_bytes(b"name: k\nterms: [\xff\xfe]\n")
+    return ["build", "captions", str(w.root / "caps.csv"), "-o", str(w.root / "b"), "--model",
+            "random", "--judges", "", "--keywords", str(w.root / "k.yaml")]
+
+
+def _table_not_utf8(suffix: str) -> Setup:
+    def setup(w: Workspace) -> list[str]:
+        sep = b"\t" if suffix == "tsv" else b","
+        (w.root / f"t.{suffix}").write_bytes(b"q" + sep + b"a\nIs it?" + sep + b"\xff\xfe\n")
+        return ["import", "table", str(w.root / f"t.{suffix}"), "--map", "question=q;answer=a",
+                "-o", str(w.root / "b")]
+    return setup
+
+
+def _lmms_log(text: bytes) -> Setup:
+    def setup(w: Workspace) -> list[str]:
+        (w.root / "samples_x.jsonl").write_bytes(text)
+        return ["import-predictions", "lmms-eval", str(w.root / "samples_x.jsonl"), "--bench",
+                str(w.bench()), "-o", str(w.root / "run")]
+    return setup
+
+
+def _inspect_log_a_list(w: Workspace) -> list[str]:
+    (w.root / "log.json").write_text("[1]")
+    return ["import-predictions", "inspect", str(w.root / "log.json"), "--bench",
+            str(w.bench()), "-o", str(w.root / "run")]
+
+
+def _not_a_database(command: str, data: bytes = b"id,answer\n" * 100) -> Setup:
+    """A review command whose --db names a file that is not a SQLite database (kept as is)."""
+    def setup(w: Workspace) -> list[str]:
+        bench = w.bench()
+        (w.root / "answers.csv").write_bytes(data)
+        db = ["--db", str(w.root / "answers.csv")]
+        return {"stats": ["review", "stats", str(bench), *db],
+                "exam": ["review", "exam", str(bench), "--split", "test", *db, "--runs",
+                         str(w.root / "runs"), "--write-runs"]}[command]
+    return setup
+
+
+def _irt_out_a_folder(w: Workspace) -> list[str]:
+    bench = w.bench()
+    (w.root / "dir").mkdir()
+    return ["irt", "fit", str(bench), *_irt_runs(w, bench, 5), "--folds", "0", "-o",
+            str(w.root / "dir")]
+
+
+def _two_versions(command: str) -> Setup:
+    """``command`` on two runs of one benchmark name scored on different items (v1 and v2)."""
+    def setup(w: Workspace) -> list[str]:
+        v1 = w.bench("v1")
+        v2 = w.edit_items(w.bench("v2"), lambda ls: [ls[0].replace(b"What tissue",
+                                                                   b"Which tissue"), *ls[1:]])
+        a, b = w.scored(v1, "a"), w.scored(v2, "b")
+        if command == "report":
+            return ["report", str(a), str(b), "--bench", str(v1), "-o", str(w.root / "r.html")]
+        return ["compare", str(a), str(b), "--no-cluster"]
+    return setup
+
+
 CASES: list[Case] = [
     # validate
     Case("validate-not-utf8", _edited_validate(_not_utf8), 2,
@@ -1019,6 +1082,31 @@ CASES: list[Case] = [
          "vqa.json:1: question: a list, not text", absent=("b",)),
     Case("import-vqa-rad-answer-null", _vqa_rad_rows(answer=None), 2,
          "vqa.json:1: row without image_name, question or answer", absent=("b",)),
+    # Round four (issue 39 re-probed from a fresh clone).
+    Case("build-captions-keywords-not-utf8", _keywords_not_utf8, 2, "k.yaml:2: not UTF-8",
+         absent=("b",)),
+    Case("import-table-csv-not-utf8", _table_not_utf8("csv"), 2, "t.csv:2: not UTF-8",
+         absent=("b",)),
+    Case("import-table-tsv-not-utf8", _table_not_utf8("tsv"), 2, "t.tsv:2: not UTF-8",
+         absent=("b",)),
+    Case("import-lmms-eval-nested-too-deeply", _lmms_log(DEEP + b"\n"), 2,
+         "samples_x.jsonl:1: not JSON: nested too deeply", absent=("run",)),
+    Case("import-inspect-log-a-list", _inspect_log_a_list, 2, "log.json: not an Inspect",
+         absent=("run",)),
+    Case("export-lmms-eval-out-is-a-file", lambda w: (w.root / "f").touch() or [
+        "export", str(w.bench()), "--format", "lmms-eval", "-o", str(w.root / "f")], 2,
+         "is a file; the lmms-eval export writes a folder"),
+    Case("card-out-is-a-folder", lambda w: _a_folder(w, "card", str(w.bench()), "-o", "DIR"), 2,
+         "dir: is a folder; give the card's file to write"),
+    Case("irt-fit-out-is-a-folder", _irt_out_a_folder, 2, "dir: is a folder, not a file"),
+    Case("review-stats-db-not-a-database", _not_a_database("stats"), 2,
+         "answers.csv: not a SQLite database; nothing was written to it"),
+    Case("review-exam-db-not-a-database", _not_a_database("exam", b"x"), 2,
+         "answers.csv: not a SQLite database", absent=("runs",)),
+    Case("report-two-versions-of-a-benchmark", _two_versions("report"), 2,
+         "runs of benchmark 'lung-test' scored on different items", absent=("r.html",)),
+    Case("compare-two-versions-of-a-benchmark", _two_versions("compare"), 2,
+         "runs scored on different items"),
 ]
 
 
@@ -1075,3 +1163,16 @@ def test_workspace_makes_valid_inputs(tmp_path: Path, bench_factory) -> None:
         main(["report", str(run), "-o", str(tmp_path / "r.html")])
     assert ok.value.code == 0
     assert os.path.isfile(tmp_path / "r.md")
+
+
+@pytest.mark.parametrize("data", [b"x", b"id,answer\n" * 100])
+def test_a_file_given_as_review_db_is_left_as_it_was(data: bytes, tmp_path: Path,
+                                                     bench_factory) -> None:
+    """SQLite writes its tables over a short file of other bytes: --db refuses it first."""
+    bench = bench_factory(tmp_path / "bench", 6)
+    path = tmp_path / "answers.csv"
+    path.write_bytes(data)
+    with pytest.raises(SystemExit) as refused:
+        main(["review", "stats", str(bench), "--db", str(path)])
+    assert refused.value.code == 2
+    assert path.read_bytes() == data

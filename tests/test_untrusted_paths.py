@@ -257,3 +257,89 @@ def test_import_table_skips_the_row(form: str, tmp_path: Path, capsys) -> None:
     out = capsys.readouterr()
     assert "t.jsonl:2:" in out.out + out.err
     _no_secret_under(tmp_path / "b")
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_the_report_links_no_image_outside_the_benchmark(form: str, tmp_path: Path,
+                                                         capsys) -> None:
+    bench = hostile_image(tmp_path, form)
+    run = tmp_path / "run"
+    assert cli("run", str(bench), "-m", "random", "-o", str(run), "--split", "all") == 0
+    assert cli("score", str(bench), str(run), "--resamples", "99") == 0
+    out = tmp_path / "rep" / "r.html"
+    assert cli("report", str(run), "--bench", str(bench), "-o", str(out)) == 0
+    _err(capsys)
+    page = (tmp_path / "rep" / "r.items.html").read_text("utf-8")
+    assert "secret.jpeg" not in page and str(tmp_path / "secret") not in page
+    assert "images/" in page  # the other items' images are still shown
+
+
+def _captions(root: Path, form: str) -> Path:
+    """A captions JSONL of two rows beside one image; the second names its image in ``form``."""
+    lung = sorted((Path(__file__).resolve().parents[1] / "data" / "lc25000_lung_224" /
+                   "lung_image_sets" / "lung_n").glob("*.jpeg"))
+    src = root / "src"
+    src.mkdir()
+    shutil.copy(lung[0], src / "ok.jpeg")
+    secret = _secret(root, lung[1])
+    name = {"absolute": str(secret), "dotdot": "../secret.jpeg", "link": "l.jpeg",
+            "fifo": "f.jpeg", "nul": "a\x00b.jpeg"}[form]
+    if form == "link":
+        (src / "l.jpeg").symlink_to(secret)
+    elif form == "fifo":
+        os.mkfifo(src / "f.jpeg")
+    rows = [{"id": "c1", "caption": "A chest CT shows a nodule in the right lung.",
+             "image": "ok.jpeg"},
+            {"id": "c2", "caption": "A chest CT shows a mass in the left lung.", "image": name}]
+    (src / "caps.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return src / "caps.jsonl"
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_build_captions_skips_the_row(form: str, tmp_path: Path, capsys) -> None:
+    caps = _captions(tmp_path, form)
+    assert cli("build", "captions", str(caps), "-o", str(tmp_path / "b"), "--model", "random",
+               "--judges", "", "--keywords", "") == 0
+    out = capsys.readouterr()
+    assert "caps.jsonl:2: image:" in out.out + out.err
+    _no_secret_under(tmp_path / "b")
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_build_reports_reads_no_volume_outside(form: str, tmp_path: Path, capsys) -> None:
+    import nibabel as nib
+    import numpy as np
+
+    volume = np.zeros((8, 8, 4), dtype=np.uint8)
+    volume[2:5, 2:5, :] = 200
+    nib.save(nib.Nifti1Image(volume, np.eye(4)), str(tmp_path / "secret.nii.gz"))
+    src = tmp_path / "src"
+    src.mkdir()
+    name = {"absolute": str(tmp_path / "secret.nii.gz"), "dotdot": "../secret.nii.gz",
+            "link": "l.nii.gz", "fifo": "f.nii.gz", "nul": "a\x00.nii.gz"}[form]
+    if form == "link":
+        (src / "l.nii.gz").symlink_to(tmp_path / "secret.nii.gz")
+    elif form == "fifo":
+        os.mkfifo(src / "f.nii.gz")
+    (src / "rep.jsonl").write_text(json.dumps({"id": "r1", "findings": "A 2 cm nodule.",
+                                               "volume": name}) + "\n")
+    assert cli("build", "reports", str(src / "rep.jsonl"), "--schema", "lirads", "-o",
+               str(tmp_path / "b"), "--model", "random", "--no-mcq") == 0
+    out = capsys.readouterr()
+    assert "rep.jsonl:1: volume:" in out.out + out.err
+    assert not list((tmp_path / "b").rglob("*.png"))
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_filter_guessable_copies_no_image_from_outside(form: str, tmp_path: Path,
+                                                       capsys) -> None:
+    bench = hostile_image(tmp_path, form)
+    out = tmp_path / "f"
+    # --min-correct above the models given: no item is dropped, so the hostile one is kept.
+    code = cli("filter", "guessable", str(bench), "--models", "frequent", "--min-correct", "2",
+               "-o", str(out))
+    err = _err(capsys)
+    assert code == 2, err
+    assert "item lung-000: images[0]:" in err and SAYS[form] in err
+    assert "nothing was written" in err
+    assert not out.exists()

@@ -62,8 +62,14 @@ def atomic_writer(
     temporary file is removed (or left as a hidden ``.NAME.*.tmp``) and ``path`` is untouched.
     Text mode writes UTF-8 with ``newline`` line endings. The file keeps the mode of the one it
     replaces, or gets the umask's (:func:`new_mode`).
+
+    Raises:
+        BadInputError: ``path`` is a folder (a file is to be written there).
     """
     path = Path(path)
+    if path.is_dir():  # os.replace would fail with a traceback, after the work was done
+        raise BadInputError(f"{path}: is a folder, not a file; choose the file to write "
+                            "(-o/--out FILE)")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     binary = "b" in mode

@@ -22,7 +22,11 @@ def card_command(
     from rich.console import Console
     from rich.markup import escape
 
+    from medvqa.errors import BadInputError
     from medvqa.interop import CardConfig, write_card
 
+    if out is not None and out.is_dir():
+        raise BadInputError(f"-o {out}: is a folder; give the card's file to write (e.g. -o "
+                            f"{out / 'README.md'})")
     path = write_card(CardConfig(bench, out=out, audit=audit))
     Console(highlight=False).print(escape(f"wrote {path}"), soft_wrap=True)

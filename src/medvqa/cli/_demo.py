@@ -23,6 +23,13 @@ def _model_slug(run: DemoRun) -> str:
 DEMO_CAPTIONS, DEMO_TRIES, DEMO_CAPTION_TOKENS = 6, 2, 200
 #: Zero-shot: shown the shipped (interventional radiology) example, SmolLM2 copied its question
 #: onto 5 of 6 pathology captions (dropped as copied_example), so the demo shows it none.
+#: Tried since (2026-12-03), and why the step still keeps none, so the demo says so instead:
+#: a JSON-schema ``pattern`` holding the question to "What|Which|… ?" and options to three
+#: characters or more costs lm-format-enforcer 2-3 s a token on a CPU (a 200-token reply takes
+#: minutes), too slow for a demo; length bounds (options 3-80 characters, the question at most
+#: 160) with a prompt asking for a question and answer texts gave options that repeat the
+#: caption's first words (4 of 6, "repeated option text"), the question still the caption
+#: pasted (1), a reply cut short (1). No rule dropped an item that was right.
 NO_EXAMPLES = "# no gold examples: SmolLM2 copies a shown example verbatim\nexamples: []\n"
 #: SmolLM2 as judge rates every SmolLM2 question relevance 1: the judge's threshold (the
 #: default, 3) marks such items for the experts (`--judge-action review`) instead of dropping

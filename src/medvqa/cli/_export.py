@@ -50,6 +50,9 @@ def export_command(
     if fmt == "vlmevalkit" and out.is_dir():
         raise BadInputError(f"-o {out}: is a folder; the vlmevalkit export writes a file "
                             "(e.g. -o out/NAME.tsv)")
+    if fmt != "vlmevalkit" and (out.is_file() or out.is_symlink() and not out.is_dir()):
+        raise BadInputError(f"-o {out}: is a file; the {fmt} export writes a folder (e.g. -o "
+                            f"out/NAME); choose another -o")
     with write_errors_are_bad_input(out, "every file written there is whole; the benchmark is "
                                     "unchanged"):
         summary = export_benchmark(fmt, ExportConfig(bench, out, splits=splits, template=template))

@@ -15,6 +15,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from medvqa.benchmark import image_path_problem, read_image_file
 from medvqa.builders import BenchWriter
 from medvqa.curate._guessable_config import GuessableConfig
 from medvqa.errors import BadInputError
@@ -25,6 +26,7 @@ from medvqa.schema import (
     Item,
     read_jsonl,
 )
+from medvqa.store import atomic_write_bytes
 
 
 @dataclass
@@ -136,13 +138,22 @@ def _write(
     replies: dict[str, dict[str, object]],
 ) -> None:
     bench = Benchmark.model_validate_json((config.bench / BENCHMARK_FILE).read_text("utf-8"))
+    # Every image the new benchmark keeps is inside the old one and a regular file, checked
+    # before anything is written: an absolute path, '..' or a link out would otherwise copy a
+    # local file in (or write outside -o), a FIFO hang the copy.
+    for it in kept:
+        for i, rel in enumerate(it.images):
+            why = image_path_problem(config.bench, rel)
+            if why:
+                raise BadInputError(f"{config.bench / ITEMS_FILE}: item {it.id}: images[{i}]: "
+                                    f"{why}; nothing was written")
     with BenchWriter(config.out, config.force) as writer:
         for it in kept:
             for rel in it.images:
                 target = writer.folder / rel
                 if not target.exists():
                     target.parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copyfile(config.bench / rel, target)
+                    atomic_write_bytes(target, read_image_file(config.bench, rel))
         written = writer.write_items(kept)
         writer.write_records("dropped.jsonl", (
             {

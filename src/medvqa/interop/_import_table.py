@@ -13,6 +13,7 @@ Cells are read as text exactly as written (``NA`` stays ``NA``).
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,7 +33,7 @@ from medvqa.interop._import_common import (
     yesno_or_open,
     yesno_positions,
 )
-from medvqa.schema import Item
+from medvqa.schema import NESTED_TOO_DEEPLY, Item
 
 MAPPED = ("id", "question", "answer", "image", "options", "split", "category", "case_id")
 
@@ -43,8 +44,13 @@ def read_rows(path: Path, shown: str) -> list[dict[str, Any]]:
     if suffix == ".parquet":
         return parquet_rows(path)
     if suffix in {".csv", ".tsv"}:
-        with path.open(encoding="utf-8-sig", newline="") as fh:
-            return list(csv.DictReader(fh, delimiter="\t" if suffix == ".tsv" else ","))
+        # read_utf8: a regular file (never a FIFO), bytes that are not UTF-8 one line.
+        text = io.StringIO(read_utf8(path), newline="")
+        try:
+            return list(csv.DictReader(text, delimiter="\t" if suffix == ".tsv" else ","))
+        except csv.Error as exc:
+            raise BadInputError(f"{shown}: not a readable {suffix[1:].upper()} table: "
+                                f"{exc}") from None
     try:
         if suffix == ".jsonl":
             lines = read_utf8(path).splitlines()
@@ -54,6 +60,8 @@ def read_rows(path: Path, shown: str) -> list[dict[str, Any]]:
             return data if isinstance(data, list) else [data]
     except ValueError as exc:
         raise BadInputError(f"{shown}: not valid JSON: {exc}") from None
+    except RecursionError:
+        raise BadInputError(f"{shown}: not valid JSON: {NESTED_TOO_DEEPLY}") from None
     raise BadInputError(f"{shown}: unknown table format {suffix!r} "
                         "(csv, tsv, json, jsonl, parquet)")
 

@@ -36,6 +36,7 @@ from medvqa._registry import Entry, Registry
 from medvqa.errors import BadInputError
 from medvqa.interop._exporters import LMMS_EVAL_SPLIT
 from medvqa.interop._imported import Imported, ImportedFile
+from medvqa.schema import NESTED_TOO_DEEPLY
 
 
 def _cell(value: Any) -> str:
@@ -168,6 +169,8 @@ def read_lmms_eval(path: Path) -> ImportedFile:
                 rec = json.loads(line)
             except ValueError as exc:
                 raise BadInputError(f"{path}:{lineno}: not JSON: {exc}") from None
+            except RecursionError:  # a line of thousands of nested brackets
+                raise BadInputError(f"{path}:{lineno}: not JSON: {NESTED_TOO_DEEPLY}") from None
             if not isinstance(rec, dict) or "doc_id" not in rec:
                 raise BadInputError(f"{path}:{lineno}: not an lmms-eval sample (no doc_id)")
             raw = rec.get("doc")
@@ -198,7 +201,7 @@ def _inspect_samples(path: Path) -> tuple[list[Any], str, dict[str, object]]:
         try:
             log = read_eval_log(str(path))
         except Exception as exc:  # noqa: BLE001 - the reader raises many types for bad files
-            raise BadInputError(f"{path}: not an Inspect log: {exc}") from None
+            raise BadInputError(f"{path}: not an Inspect log: {_one_line(exc)}") from None
         samples = [s.model_dump() for s in (log.samples or [])]
         cfg = log.eval.model_generate_config.model_dump(exclude_none=True)
         return samples, log.eval.model, cfg
@@ -209,7 +212,22 @@ def _inspect_samples(path: Path) -> tuple[list[Any], str, dict[str, object]]:
         data = json.loads(read_utf8(path))
     except ValueError as exc:
         raise BadInputError(f"{path}: not an Inspect JSON log: {exc}") from None
+    except RecursionError:
+        raise BadInputError(f"{path}: not an Inspect JSON log: {NESTED_TOO_DEEPLY}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("eval", {}), dict):
+        raise BadInputError(f"{path}: not an Inspect JSON log (expected an object with "
+                            "'eval' and 'samples')")
     return data.get("samples") or [], str(data.get("eval", {}).get("model", "")), {}
+
+
+def _one_line(exc: Exception) -> str:
+    r"""A third-party reader's error in one line (pydantic's run over several).
+
+    >>> _one_line(ValueError("1 validation error for EvalLog\n  Input should be a dict\n  see"))
+    '1 validation error for EvalLog: Input should be a dict'
+    """
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return ": ".join(lines[:2]) or type(exc).__name__
 
 
 def read_inspect(path: Path) -> ImportedFile:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from medvqa._path_guard import UnsafePathError, inside, own_file, regular_problem
 from medvqa.errors import BadInputError
 from medvqa.report._loaded import LoadedRun
 from medvqa.schema import BENCHMARK_FILE, ITEMS_FILE, PREDICTIONS_FILE, Item, iter_json_lines
@@ -138,11 +139,24 @@ def _provenance(item: Item) -> str:
     return "; ".join(f"{k}: {v}" for k, v in item_provenance(item))
 
 
+def _image_link(bench: Path, rel: str, out_dir: Path) -> str:
+    """The item view's link to image ``rel`` of ``bench``, relative to ``out_dir``.
+
+    "" (no image shown) where the path leaves the benchmark (absolute, ``..``, a link out, a
+    NUL byte) or is not a regular file: a report never points a browser at a file outside the
+    benchmark it shows.
+    """
+    try:
+        path = inside(bench, rel, what="image path", root_name="the benchmark folder")
+    except UnsafePathError:
+        return ""
+    if regular_problem(path) is not None:
+        return ""
+    return os.path.relpath(path, out_dir.resolve())
+
+
 def _item_view(item: Item, bench: Path, out_dir: Path) -> ItemView:
-    images = []
-    for rel in item.images:
-        path = (bench / rel).resolve()
-        images.append(os.path.relpath(path, out_dir.resolve()) if path.is_file() else "")
+    images = [_image_link(bench, rel, out_dir) for rel in item.images]
     gold = item.answer
     gold_text = (", ".join(gold) if isinstance(gold, list) else str(gold))
     return ItemView(item.id, item.question, dict(item.options), gold_text, item.question_type,
@@ -162,7 +176,7 @@ def _load_items(bench: Path | None, wanted: set[str], out_dir: Path
     views: dict[str, ItemView] = {}
     items: dict[str, Item] = {}
     if bench is not None:
-        for line in iter_json_lines(bench / ITEMS_FILE):
+        for line in iter_json_lines(own_file(bench, ITEMS_FILE)):
             if line.error or not isinstance(line.value, dict):
                 continue
             if line.value.get("id") not in wanted:

@@ -94,11 +94,13 @@ def load_runs(paths: list[Path]) -> list[LoadedRun]:
     """
     from concurrent.futures import ThreadPoolExecutor
 
-    from medvqa.score import refuse_mixed_styles
+    from medvqa.score import refuse_mixed_items, refuse_mixed_styles
 
     if len(paths) < 2:
         return named_apart([load_run(p) for p in paths])
     with ThreadPoolExecutor(max_workers=min(len(paths), os.cpu_count() or 1)) as pool:
         runs = list(pool.map(load_run, paths))
     refuse_mixed_styles({str(r.path): r.metrics.style for r in runs})
+    refuse_mixed_items({str(r.path): (r.metrics.benchmark, (r.metrics.provenance or {}).get(
+        "benchmark_items_sha256")) for r in runs})
     return named_apart(runs)

@@ -8,11 +8,14 @@ retried after a timeout is recorded once; edits number their versions under a un
 
 from __future__ import annotations
 
+import os
+import stat
 import threading
 from pathlib import Path
 from typing import Any
 
 from medvqa._optional import optional_import
+from medvqa.errors import BadInputError
 
 
 def _sa() -> Any:
@@ -109,6 +112,35 @@ def db_url(db: str | Path) -> str:
     return f"sqlite:///{Path(text).resolve()}"
 
 
+#: The first bytes of every SQLite database file.
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _check_sqlite_file(path: str) -> None:
+    """Refuse a ``--db`` that names something other than a SQLite database or a new file.
+
+    SQLite would write its tables over a short file of other bytes (a CSV given by mistake) and
+    fail with a traceback on a longer one; this says which file and why, and nothing is written.
+
+    Raises:
+        BadInputError: a folder, a FIFO or device, or a non-empty file that is not SQLite.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return  # a new database
+    except OSError as exc:
+        raise BadInputError(f"--db {path}: cannot be read ({exc.strerror})") from None
+    if not stat.S_ISREG(mode):
+        raise BadInputError(f"--db {path}: not a file; give the review database's file (a new "
+                            "name starts an empty one)")
+    with open(path, "rb") as fh:
+        head = fh.read(len(SQLITE_HEADER))
+    if head and head != SQLITE_HEADER:
+        raise BadInputError(f"--db {path}: not a SQLite database; nothing was written to it "
+                            "(give the review database, or a new file name for an empty one)")
+
+
 class Database:
     """An engine, the tables, and a write lock for SQLite (one writer at a time per process).
 
@@ -123,6 +155,7 @@ class Database:
         url = db_url(db)
         self.is_sqlite = url.startswith("sqlite")
         if self.is_sqlite:
+            _check_sqlite_file(url.removeprefix("sqlite:///"))
             self.engine = sa.create_engine(
                 url, connect_args={"timeout": 30, "check_same_thread": False}
             )

@@ -60,6 +60,7 @@ if TYPE_CHECKING:
     )
     from medvqa.schema._jsonl import (
         ENCODING_FIELD,
+        NESTED_TOO_DEEPLY,
         InputError,
         JsonLine,
         RawLine,
@@ -160,6 +161,7 @@ _WHERE: dict[str, str] = {
     "RunInfo": "_formats",
     "SourceInfo": "_formats",
     "ENCODING_FIELD": "_jsonl",
+    "NESTED_TOO_DEEPLY": "_jsonl",
     "InputError": "_jsonl",
     "JsonLine": "_jsonl",
     "RecordError": "_jsonl",
@@ -224,6 +226,7 @@ __all__ = [
     "CLEAN",
     "FLAGGED_FILE",
     "ENCODING_FIELD",
+    "NESTED_TOO_DEEPLY",
     "ITEMS_FILE",
     "METRICS_FILE",
     "METRICS_VERSION",

@@ -38,7 +38,14 @@ if TYPE_CHECKING:
     from medvqa.score._power_config import ASSUMED_ICC, DEFAULT_DELTA, PowerConfig
     from medvqa.score._provenance import require_fresh, require_fresh_run, run_identity
     from medvqa.score._reading import choice_style
-    from medvqa.score._score import ScoreResult, previous_style, refuse_mixed_styles, score_run
+    from medvqa.score._score import (
+        ScoreResult,
+        previous_style,
+        refuse_mixed_items,
+        refuse_mixed_styles,
+        score_run,
+        scored_items_sha256,
+    )
     from medvqa.score._subgroups import age_band, subgroup_analysis
 
 _WHERE: dict[str, str] = {
@@ -73,7 +80,9 @@ _WHERE: dict[str, str] = {
     "ScoreResult": "_score",
     "score_run": "_score",
     "previous_style": "_score",
+    "refuse_mixed_items": "_score",
     "refuse_mixed_styles": "_score",
+    "scored_items_sha256": "_score",
     "age_band": "_subgroups",
     "subgroup_analysis": "_subgroups",
     "metric_names": "_metric_table",
@@ -117,7 +126,9 @@ __all__ = [
     "run_judge",
     "score_run",
     "previous_style",
+    "refuse_mixed_items",
     "refuse_mixed_styles",
+    "scored_items_sha256",
     "subgroup_analysis",
     "valid_accuracy",
     "weighted_accuracy",

@@ -118,10 +118,19 @@ def compare_runs(
     dropped silently.
     """
     check_resamples(resamples)
-    from medvqa.score._score import previous_style, refuse_mixed_styles
+    from medvqa.score._score import (
+        previous_style,
+        refuse_mixed_items,
+        refuse_mixed_styles,
+        scored_items_sha256,
+    )
 
     refuse_mixed_styles({str(r): previous_style(Path(r) / METRICS_FILE) or "strict"
                          for r in dict.fromkeys((run_a, run_b))})
+    # One key for both runs: two runs scored on different items are refused whatever their
+    # benchmarks are named (a paired test pairs items by id).
+    refuse_mixed_items({str(r): ("", scored_items_sha256(Path(r) / METRICS_FILE))
+                        for r in dict.fromkeys((run_a, run_b))})
     a, b = _scored(run_a, condition_a), _scored(run_b, condition_b)
     ids = sorted(a.keys() & b.keys())
     if not ids:

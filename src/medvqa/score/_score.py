@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -201,6 +202,47 @@ def previous_style(path: Path) -> str | None:
     except (OSError, ValueError, AttributeError):
         return None
     return str(value) if value is not None else None
+
+
+def scored_items_sha256(path: Path) -> str | None:
+    """The items SHA-256 the metrics.json at ``path`` was scored against, or None."""
+    try:
+        value = (json.loads(path.read_text(encoding="utf-8")).get("provenance") or {}).get(
+            "benchmark_items_sha256")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return str(value) if value else None
+
+
+def refuse_mixed_items(runs: dict[str, tuple[str, str | None]]) -> None:
+    """Refuse runs of one benchmark name scored on different items.
+
+    ``runs`` maps a run's name to (benchmark name, items SHA-256 it was scored on). Two
+    versions of a benchmark (a reviewed v2 beside v1), or two benchmarks of one name, share
+    item ids but not items: a leaderboard or a paired test across them would pair different
+    questions under one id and say the models "answered the same items".
+
+    Raises:
+        BadInputError: two items SHA-256 under one benchmark name (each run named with its).
+
+    >>> refuse_mixed_items({"a": ("lung", "1" * 64), "b": ("lung", "1" * 64)})
+    >>> refuse_mixed_items({"a": ("lung", "1" * 64), "b": ("lung", "2" * 64)})
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    medvqa.errors.BadInputError: runs of benchmark 'lung' scored on different items: a (items ...
+    """
+    shas: dict[str, set[str]] = defaultdict(set)
+    for bench, sha in runs.values():
+        if sha:
+            shas[bench].add(sha)
+    for bench, seen in shas.items():
+        if len(seen) > 1:
+            named = ", ".join(f"{name} (items {sha[:12]})" for name, (b, sha) in runs.items()
+                              if b == bench and sha)
+            what = f"runs of benchmark {bench!r}" if bench else "runs"
+            raise BadInputError(
+                f"{what} scored on different items: {named}; report or "
+                "compare runs of one version of a benchmark, or score them on one")
 
 
 def refuse_mixed_styles(runs: dict[str, str]) -> None:

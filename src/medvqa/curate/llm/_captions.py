@@ -20,6 +20,7 @@ from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from medvqa._path_guard import UnsafePathError, read_inside
 from medvqa.benchmark import answer_position_flaw, grounding_flaw, item_flaws
 from medvqa.builders import BenchWriter
 from medvqa.curate.llm._generate import Outcome, generate_structured
@@ -278,11 +279,16 @@ def _images(
         if not rec.image:
             out[rec.id] = []
             continue
-        path = captions.parent / rec.image
-        if not path.is_file():
-            problems.add(rec.where, f"image: {rec.image} not found")
+        # The image name comes from data: it stays beside the captions file (no absolute
+        # path, no "..", no link out) and names a regular file (never a FIFO), or the row is
+        # skipped; a local file is never copied into the benchmark.
+        try:
+            data = read_inside(captions.parent, rec.image, what="image",
+                               root_name=f"the captions' folder {captions.parent}")
+        except UnsafePathError as exc:
+            problems.add(rec.where, f"image: {exc}")
             continue
-        out[rec.id] = [writer.images.add_file(path)]
+        out[rec.id] = [writer.images.add_bytes(data, Path(rec.image).suffix.lower() or ".bin")]
     return out
 
 

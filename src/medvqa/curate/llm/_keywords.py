@@ -18,6 +18,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field, ValidationError
 
+from medvqa._path_guard import read_utf8
 from medvqa._resources import shipped_path
 from medvqa._yaml_loader import YamlError, load_yaml
 from medvqa.errors import BadInputError
@@ -65,7 +66,7 @@ def load_keywords(name_or_path: str | Path = "mira_ir") -> KeywordList:
         text = shipped.read_text("utf-8") if shipped.is_file() else None
         where = f"keyword list {name_or_path!r}"
     else:
-        text = path.read_text("utf-8") if path.is_file() else None
+        text = read_utf8(path) if path.is_file() else None  # not UTF-8: one line
         where = str(path)
     if text is None:
         raise BadInputError(f"{where}: not found (give a YAML file or 'mira_ir')")

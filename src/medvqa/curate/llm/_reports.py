@@ -13,6 +13,7 @@ from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+from medvqa._path_guard import UnsafePathError, inside, regular_problem
 from medvqa.builders import BenchWriter
 from medvqa.curate.llm._extract import extract_reports
 from medvqa.curate.llm._local import check_local
@@ -62,6 +63,20 @@ class ReportsConfig:
     force: bool = False
 
 
+def _data_file(base: Path, rel: str) -> str:
+    """``rel`` (a volume or mask path written in a report row) under ``base``, a regular file.
+
+    Raises:
+        UnsafePathError: absolute, ``..``, a link out of ``base``, a NUL byte, or not a regular
+            file (a FIFO would hang the reader): the row is skipped, never a local file read.
+    """
+    path = inside(base, rel, what="volume path", root_name=f"the reports' folder {base}")
+    problem = regular_problem(path)
+    if problem:
+        raise UnsafePathError(f"{rel!r} {problem}")
+    return str(path)
+
+
 def representative_slice(
     rec: TextRecord, base: Path, store: ImageStore
 ) -> tuple[str, dict[str, Any]]:
@@ -71,8 +86,8 @@ def representative_slice(
 
     from medvqa.sources import choose_slice, encode_png, slice_2d, to_uint8
 
-    volume = np.asanyarray(nib.load(str(base / rec.volume)).dataobj)  # type: ignore[attr-defined]  # nibabel's stub types load() as FileBasedImage
-    mask = (np.asanyarray(nib.load(str(base / rec.mask)).dataobj)  # type: ignore[attr-defined]
+    volume = np.asanyarray(nib.load(_data_file(base, rec.volume)).dataobj)  # type: ignore[attr-defined]  # nibabel's stub types load() as FileBasedImage
+    mask = (np.asanyarray(nib.load(_data_file(base, rec.mask)).dataobj)  # type: ignore[attr-defined]
             if rec.mask else None)
     how = "largest_mask" if mask is not None else "central"
     index = choose_slice(volume, how, mask)
