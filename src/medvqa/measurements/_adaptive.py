@@ -24,8 +24,8 @@ They are tested once more at the run default ``--target-se`` under each exposure
 so the exposure figures there say what it does. At 30 models the coverage target is judged on
 four zoos (200 intervals) pooled: two zoos' 100 intervals leave it within ±0.05.
 
-The full bench's sizes were cut to fit about 25 minutes on two shared cores (2 zoos at 10
-models, 4 at 30, one of 2,000 items at 100).
+The full bench's sizes are cut for two shared cores (2 zoos at 10 models, 4 at 30, one of 2,000
+items at 100); each replicate is :func:`replicate`, so the zoos may be computed in parallel.
 
 Planted label errors: 5 % of the items get their key moved to a plausible distractor; the
 calibration's label-error flags are scored for recall and precision against them, with and
