@@ -456,6 +456,17 @@ def _irt_not_scored(w: Workspace) -> list[str]:
             str(w.root / "irt.json")]
 
 
+def _adaptive_exposure_unknown(w: Workspace) -> list[str]:
+    """A real calibration of the benchmark, and an exposure control that does not exist."""
+    from medvqa.irt import IrtFitConfig, fit_irt
+
+    bench = w.bench()
+    runs = tuple(w.scored(bench, f"run{i}") for i in range(5))
+    fit_irt(IrtFitConfig(bench, runs, w.root / "irt.json", folds=0, exposure_rate=0.0))
+    return ["run", str(bench), "--model", "random", "-o", str(w.root / "run"), "--adaptive",
+            str(w.root / "irt.json"), "--exposure", "bogus"]
+
+
 def _adaptive_other_items(w: Workspace) -> list[str]:
     from medvqa.schema import IrtCalibration, IrtPriors, write_json
 
@@ -982,6 +993,8 @@ CASES: list[Case] = [
     Case("irt-not-scored", _irt_not_scored, 2, "not scored", absent=("irt.json",)),
     Case("adaptive-other-items", _adaptive_other_items, 2, "calibrated on other items",
          absent=("run",)),
+    Case("adaptive-exposure-unknown", _adaptive_exposure_unknown, 2,
+         "--exposure 'bogus': use one of sympson-hetter, randomesque, none", absent=("run",)),
     # paths from data (issue 39): inside the benchmark, regular files, never a local file
     Case("export-image-outside", _image_outside, 2, "items.jsonl:1: images[0]: image path "
          "'../secret.jpeg' holds a '..' component", absent=("out*.tsv",)),

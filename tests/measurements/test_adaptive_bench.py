@@ -25,8 +25,14 @@ def test_exposure_of_nothing_is_undefined_not_an_error():
     assert all(v != v for v in exposure([]))  # NaN
 
 
+def _small(monkeypatch, models: int) -> None:
+    monkeypatch.setattr(_adaptive, "TEST_MODELS", models)
+    monkeypatch.setattr(_adaptive, "BENCH_SIMULEES", 20)
+    monkeypatch.setattr(_adaptive, "BENCH_ROUNDS", 2)
+
+
 def test_a_small_zoo_under_every_variant(monkeypatch):
-    monkeypatch.setattr(_adaptive, "TEST_MODELS", 12)
+    _small(monkeypatch, 12)
     by = _adaptive._simulated(10, 150, 1, 0, variants=_adaptive.VARIANTS)
     assert set(by) == set(_adaptive.VARIANTS)
     for s in by.values():
@@ -39,9 +45,18 @@ def test_a_small_zoo_under_every_variant(monkeypatch):
     assert default["used"] >= none["used"]
 
 
+def test_replicates_computed_apart_pool_to_the_sections_figures(monkeypatch):
+    _small(monkeypatch, 6)
+    variants = (_adaptive.DEFAULT, *_adaptive.RUN_DEFAULT_VARIANTS)
+    apart = _adaptive.pooled([_adaptive.replicate(10, 120, r, 0, variants) for r in (0, 1)])
+    assert apart == _adaptive._simulated(10, 120, 2, 0, variants)
+    for v in _adaptive.RUN_DEFAULT_VARIANTS:  # tests stopped at the run default SE
+        assert v.target_se == 0.03 and apart[v]["n"] == 12
+
+
 def test_the_section_names_its_targets_and_the_exposure_comparison(monkeypatch):
     monkeypatch.setattr(_adaptive, "QUICK_ZOOS", ((10, 120, 1), (30, 150, 1)))
-    monkeypatch.setattr(_adaptive, "TEST_MODELS", 4)
+    _small(monkeypatch, 4)
     monkeypatch.setattr(_adaptive, "_planted", lambda models, items, reps, seed, g: (0.9, 0.6))
     monkeypatch.setattr(_adaptive, "_real_matrix", lambda tmp, quick, seed: [])
     figures = {f.name: f for f in _adaptive.bench_adaptive(quick=True)}
@@ -50,6 +65,13 @@ def test_the_section_names_its_targets_and_the_exposure_comparison(monkeypatch):
     assert f"{label}: exposure, most-asked item's share of the models" in figures
     assert f"{label}, guessing chance, exposure none: coverage of the 95 % interval" in figures
     assert f"{label}, guessing none, exposure randomesque: items asked (mean)" in figures
+    for control in ("sympson-hetter", "randomesque", "none"):  # the exposure rows
+        at = f"{label}, guessing none, exposure {control}, target SE 0.03"
+        for name in ("items asked (mean)", "most-asked item's share of the models",
+                     "share of the items ever asked",
+                     "absolute error of the reconstructed accuracy",
+                     "coverage of the 95 % interval"):
+            assert f"{at}: {name}" in figures
     assert not any(n.startswith("10 simulated models, 120 items, guessing") for n in figures)
     assert "planted label errors (5 %), 30 models, guessing chance: recall" in figures
     assert "planted label errors (5 %), 10 models, guessing chance: recall" not in figures

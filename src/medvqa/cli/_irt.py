@@ -71,7 +71,8 @@ def fit_command(
     say(f"{cal.item_model}: {len(cal.items)} items, {len(cal.models)} models "
         f"({', '.join(cal.conditions)}); converged: {'yes' if cal.converged else 'no'} "
         f"after {cal.iterations} iterations; slope prior N({cal.priors.slope_mean:.2f}, "
-        f"{cal.priors.slope_sd:.2f}²)")
+        f"{cal.priors.slope_sd:.2f}²), intercept prior N({cal.priors.intercept_mean:.2f}, "
+        f"{cal.priors.intercept_sd:.2f}²)")
     if cal.cv is not None:
         cv = cal.cv
         losses = ", ".join(f"{k} {v:.3f}" for k, v in cv.log_loss.items())
@@ -80,7 +81,8 @@ def fit_command(
         if cv.adaptive_items is not None:
             at = (f"SE {cv.adaptive_target_se}" if cv.adaptive_target_se is not None
                   else "each model's full-run SE")
-            say(f"adaptive replays at {at}: {cv.adaptive_items:.0f} items "
+            replays = f"{cv.replays} " if cv.replays is not None else ""
+            say(f"{replays}adaptive replays at {at}: {cv.adaptive_items:.0f} items "
                 f"on average, error {cv.adaptive_error:.3f}, 95 % coverage "
                 f"{cv.adaptive_coverage:.2f}; interval inflation {cal.interval_inflation:.2f}")
     say(f"suspected label errors: {q.suspected_label_errors}; broken or ambiguous: {q.broken}; "

@@ -6,7 +6,12 @@ expected complete-data log-likelihood plus the log prior. The priors are what ke
 tens of models sane: with 30 responses an item's slope is barely identified, and a normal prior
 ``a ~ N(1, σ_a²)`` pulls it towards an ordinary item unless the data say otherwise, while still
 letting it go negative (a wrong key: stronger models get it wrong) when they do. The intercept's
-prior keeps an item every model got right (or wrong) finite.
+prior ``d ~ N(μ_d, σ_d²)`` keeps an item every model got right (or wrong) finite, and is estimated
+from the items the same way: with tens of models an intercept says little more than the share of
+them that got the item right, and a prior centred on the bank's own intercepts, as wide as they
+really spread, shrinks the items that few models separate towards the bank instead of towards 0
+with a spread of 2.5 (an item 29 of 30 models got right is then not placed further out than the
+bank's easiest items are).
 
 Uncertainty of each item's ``(a, d)``: the inverse of its cross-product information (the sum
 over models of the outer products of each model's score contribution, Fisher's identity) plus
@@ -40,20 +45,25 @@ class Priors:
         slope_mean: prior mean of the slope ``a``.
         slope_sd: prior standard deviation of ``a`` (smaller: discriminations stay nearer the
             mean with few models).
-        intercept_sd: prior standard deviation of the intercept ``d`` (mean 0).
-        empirical: estimate the slopes' prior mean and spread from the items themselves
-            (empirical Bayes, by EM on the hierarchical prior), starting from ``slope_mean``
-            and ``slope_sd``; the spread never grows past ``slope_sd`` nor falls below
-            ``min_slope_sd``. With tens of models a fixed prior either lets the slopes overfit
-            (too wide) or flattens the items that really differ (too narrow).
-        min_slope_sd: the smallest spread the empirical prior may take.
+        intercept_mean: prior mean of the intercept ``d``.
+        intercept_sd: prior standard deviation of ``d``.
+        empirical: estimate both priors' means and spreads from the items themselves
+            (empirical Bayes, by EM on the hierarchical prior), starting from the means and
+            spreads given; a spread never grows past its starting value nor falls below its
+            floor (``min_slope_sd``, ``min_intercept_sd``). With tens of models a fixed prior
+            either lets the items overfit (too wide) or flattens the items that really differ
+            (too narrow).
+        min_slope_sd: the smallest spread the empirical slope prior may take.
+        min_intercept_sd: the smallest spread the empirical intercept prior may take.
     """
 
     slope_mean: float = 1.0
     slope_sd: float = 0.75
+    intercept_mean: float = 0.0
     intercept_sd: float = 2.5
     empirical: bool = True
     min_slope_sd: float = 0.2
+    min_intercept_sd: float = 0.5
 
 
 @dataclass
@@ -119,7 +129,7 @@ def _expected_objective(a: np.ndarray, d: np.ndarray, c: np.ndarray, n: np.ndarr
     log_p, log_q = ItemBank(a, d, c=c).log_prob(GRID)
     return np.asarray((r * log_p + (n - r) * log_q).sum(axis=1)
                       - 0.5 * ((a - priors.slope_mean) / priors.slope_sd) ** 2
-                      - 0.5 * (d / priors.intercept_sd) ** 2)
+                      - 0.5 * ((d - priors.intercept_mean) / priors.intercept_sd) ** 2)
 
 
 #: Halvings of a Newton step that lowers an item's objective (a floored item's log-likelihood
@@ -140,7 +150,7 @@ def _m_step_2pl(a: np.ndarray, d: np.ndarray, c: np.ndarray, n: np.ndarray, r: n
     for _ in range(steps):
         resid, w = _score_weight(np.outer(a, GRID) + d[:, None], c, n, r)
         ga = resid @ GRID - (a - priors.slope_mean) * pa
-        gd = resid.sum(axis=1) - d * pd
+        gd = resid.sum(axis=1) - (d - priors.intercept_mean) * pd
         haa = w @ (GRID**2) + pa
         had = w @ GRID
         hdd = w.sum(axis=1) + pd
@@ -170,7 +180,7 @@ def _m_step_1pl(a: float, d: np.ndarray, c: np.ndarray, n: np.ndarray, r: np.nda
     pa, pd = 1.0 / priors.slope_sd**2, 1.0 / priors.intercept_sd**2
     for _ in range(steps):
         resid, w = _score_weight(a * GRID[None, :] + d[:, None], c, n, r)
-        gd = resid.sum(axis=1) - d * pd
+        gd = resid.sum(axis=1) - (d - priors.intercept_mean) * pd
         hdd = w.sum(axis=1) + pd
         d = d + np.clip(gd / hdd, -2.0, 2.0)
         resid, w = _score_weight(a * GRID[None, :] + d[:, None], c, n, r)
@@ -192,19 +202,41 @@ def _standardised(bank: ItemBank, post: np.ndarray) -> ItemBank:
     return ItemBank(bank.a * sd, bank.d + bank.a * mean, cases=bank.cases, c=bank.c)
 
 
-def _updated_prior(priors: Priors, a: np.ndarray, var_a: np.ndarray,
-                   ceiling: float) -> Priors:
-    """The slopes' prior after one EM update of its mean and spread (hierarchical normal)."""
-    mean = float(a.mean())
-    spread = float(np.sqrt(np.mean((a - mean) ** 2 + var_a)))
-    spread = min(max(spread, priors.min_slope_sd), ceiling)
-    return replace(priors, slope_mean=mean, slope_sd=spread)
+def _normal_update(x: np.ndarray, var: np.ndarray, floor: float,
+                   ceiling: float) -> tuple[float, float]:
+    """One EM update of a hierarchical normal prior's mean and spread.
+
+    ``x`` are the items' current estimates and ``var`` their posterior variances: the spread
+    counts what each estimate leaves unknown, so it does not shrink below the items' real
+    spread when each is poorly determined. The spread is kept within ``[floor, ceiling]``.
+
+    >>> _normal_update(np.array([-1.0, 1.0]), np.array([0.0, 0.0]), 0.1, 5.0)
+    (0.0, 1.0)
+    """
+    mean = float(x.mean())
+    spread = float(np.sqrt(np.mean((x - mean) ** 2 + var)))
+    return mean, min(max(spread, floor), ceiling)
+
+
+def _updated_prior(priors: Priors, bank: ItemBank, cov: np.ndarray, ceiling: Priors,
+                   model: str) -> Priors:
+    """The item priors after one EM update of their means and spreads (hierarchical normal).
+
+    The slopes' prior is updated for the 2PL only (the 1PL's one slope is no sample of items).
+    """
+    d_mean, d_sd = _normal_update(bank.d, cov[:, 1, 1], priors.min_intercept_sd,
+                                  ceiling.intercept_sd)
+    priors = replace(priors, intercept_mean=d_mean, intercept_sd=d_sd)
+    if model != "2pl":
+        return priors
+    a_mean, a_sd = _normal_update(bank.a, cov[:, 0, 0], priors.min_slope_sd, ceiling.slope_sd)
+    return replace(priors, slope_mean=a_mean, slope_sd=a_sd)
 
 
 def _log_prior(bank: ItemBank, priors: Priors, model: str) -> float:
     slopes = bank.a[:1] if model == "1pl" else bank.a
     return float(-0.5 * (((slopes - priors.slope_mean) / priors.slope_sd) ** 2).sum()
-                 - 0.5 * ((bank.d / priors.intercept_sd) ** 2).sum())
+                 - 0.5 * (((bank.d - priors.intercept_mean) / priors.intercept_sd) ** 2).sum())
 
 
 def _covariances(y: np.ndarray, obs: np.ndarray, post: np.ndarray, bank: ItemBank,
@@ -259,7 +291,7 @@ def calibrate(responses: np.ndarray, model: str = "2pl", priors: Priors | None =
     True
     """
     priors = priors or Priors()
-    ceiling = priors.slope_sd
+    ceiling = priors
     y_raw = np.asarray(responses, dtype=float)
     obs = (~np.isnan(y_raw)).astype(float)
     y = np.nan_to_num(y_raw, nan=0.0)
@@ -282,16 +314,16 @@ def calibrate(responses: np.ndarray, model: str = "2pl", priors: Priors | None =
         n_q, r_q = obs.T @ post, y.T @ post  # items × grid: expected counts
         if model == "2pl":
             a, d, _ = _m_step_2pl(bank.a, bank.d, c, n_q, r_q, priors)
-            if priors.empirical:
-                # The slopes' posterior variances from the cross-product information, which
-                # counts what the models' unknown abilities leave unknown (the complete-data
-                # curvature would not, and the prior's spread would shrink too far).
-                var_a = _covariances(y, obs, post, ItemBank(a, d, c=c), priors,
-                                     model)[:, 0, 0]
-                priors = _updated_prior(priors, a, var_a, ceiling)
         else:
             a_shared, d = _m_step_1pl(a_shared, bank.d, c, n_q, r_q, priors)
             a = np.full(n_items, a_shared)
+        if priors.empirical:
+            # The items' posterior variances from the cross-product information, which counts
+            # what the models' unknown abilities leave unknown (the complete-data curvature
+            # would not, and the priors' spreads would shrink too far).
+            step = ItemBank(a, d, c=c)
+            priors = _updated_prior(priors, step, _covariances(y, obs, post, step, priors, model),
+                                    ceiling, model)
         bank = _standardised(ItemBank(a, d, cases=cases, c=c), post)
         post, loglik = _posterior(y, obs, bank, log_w)
         objective = loglik + _log_prior(bank, priors, model)

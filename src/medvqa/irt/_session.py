@@ -20,12 +20,17 @@ Every draw comes from the session's seeded generator, consumed in a fixed order:
 answers give the same items.
 
 What is reported is the accuracy the model would have had on the whole benchmark: the answers
-given, plus for every item not asked its probability of being right, averaged over the ability
-posterior. Its variance has three parts, each computed, not assumed:
+given, plus for every item not asked its predicted probability of being right ``P̄_i(θ)``, the
+item's probability averaged over its ``(a, d)`` covariance (the probit approximation: the
+calibration's uncertainty pulls a prediction towards one half), then over the ability posterior.
+Its variance is the law of total variance over the ability, each part computed, not assumed:
 
-* the outcomes of the items not asked (each right with probability ``P_i``: Bernoulli);
-* the ability's uncertainty (the spread of ``Σ P_i(θ)`` over the posterior);
-* the calibration's uncertainty (each item's ``(a, d)`` covariance, by the delta method);
+* the outcomes of the items not asked, each right with probability ``P̄_i(θ)``: Bernoulli,
+  ``Σ P̄_i (1 - P̄_i)``. This already holds the calibration's uncertainty of each item: the
+  variance of an outcome whose probability is uncertain is ``E[P(1 - P)] + Var(P) =
+  P̄ (1 - P̄)``, so no delta-method term for ``Var(P)`` is added on top (it would count the
+  calibration twice, and every test would ask more items than its interval needs);
+* the ability's uncertainty: the spread of ``Σ P̄_i(θ)`` over the posterior;
 
 times the interval inflation the calibration measured by cross-validation on its own zoo (how
 much wider the intervals had to be to cover held-out models' real accuracy; 1 when they
@@ -99,18 +104,15 @@ class AdaptiveSession:
         # Variance of each item's logit at each ability, from its (a, d) covariance.
         var_logit = (cov[:, 0, 0, None] * THETA_GRID**2
                      + 2.0 * cov[:, 0, 1, None] * THETA_GRID + cov[:, 1, 1, None])
-        plug = sigmoid(logits)
         self._info = self.bank.information_grid(THETA_GRID)
         # What is predicted of an item not asked: P averaged over its parameters' uncertainty
         # (the probit approximation), not the plug-in P, which is overconfident at the ends.
         p = c + (1.0 - c) * sigmoid(logits / np.sqrt(1.0 + np.pi / 8.0 * var_logit))
         pq = p * (1.0 - p)
         self._p = p
-        self._calib = ((1.0 - c) * plug * (1.0 - plug)) ** 2 * var_logit
         # Running sums over the items not yet asked, per grid point.
         self._sum_p = p.sum(axis=0)
         self._sum_pq = pq.sum(axis=0)
-        self._sum_calib = self._calib.sum(axis=0)
         self._loglik = np.zeros_like(THETA_GRID)
         self._log_prior = -0.5 * THETA_GRID**2
         self._open = np.ones(len(self.bank), dtype=bool)
@@ -138,7 +140,6 @@ class AdaptiveSession:
         self._loglik += self._log_p[index] if correct else self._log_q[index]
         self._sum_p -= self._p[index]
         self._sum_pq -= self._p[index] * (1.0 - self._p[index])
-        self._sum_calib -= self._calib[index]
         self._case_asked.add(int(self._case_of[index]))
         self._case_seen[self._case_items[int(self._case_of[index])]] = True
 
@@ -172,8 +173,7 @@ class AdaptiveSession:
         theta = float(post @ THETA_GRID)
         theta_sd = float(np.sqrt(max(float(post @ THETA_GRID**2) - theta**2, 0.0)))
         mean_sum = float(post @ self._sum_p)
-        var = float(post @ self._sum_pq) + float(post @ (self._sum_p - mean_sum) ** 2) + \
-            float(post @ self._sum_calib)
+        var = float(post @ self._sum_pq) + float(post @ (self._sum_p - mean_sum) ** 2)
         value = (self._right + mean_sum) / n
         se = self.settings.inflation * float(np.sqrt(max(var, 0.0))) / n
         floor = self._right / n

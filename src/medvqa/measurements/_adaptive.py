@@ -4,10 +4,10 @@ Simulated zoos with known parameters (10, 30 and 100 models; 500 to 3,000 items;
 simulation of :mod:`medvqa.irt._simulate`, where a model that does not know an item guesses
 among its options): each zoo is calibrated as ``medvqa irt fit`` does by default (the default
 guessing floor, the empirical prior, the cross-validated interval inflation, Sympson–Hetter
-exposure parameters simulated for the tests' length), then new models drawn from the same
-population are tested adaptively, each until its standard error reaches what its full run gives
-(the binomial SE of its accuracy on every item: the width of the full run's interval). Reported
-per zoo, pooled over replicates:
+exposure parameters simulated as ``irt fit`` does, for tests that stop at the run default
+``--target-se``), then new models drawn from the same population are tested adaptively, each
+until its standard error reaches what its full run gives (the binomial SE of its accuracy on
+every item: the width of the full run's interval). Reported per zoo, pooled over replicates:
 
 * **items ratio**: benchmark items / mean items asked for that same interval width;
 * **Spearman**: rank correlation of the adaptive estimates with the full-run accuracies;
@@ -19,9 +19,13 @@ per zoo, pooled over replicates:
 At 30 models the same new models are also tested under the other choices, to show what each
 changes (:data:`VARIANTS`): randomesque and no exposure control, and a calibration with the
 other guessing floor, both floors without exposure control so that only the floor differs.
+They are tested once more at the run default ``--target-se`` under each exposure control
+(:data:`RUN_DEFAULT_VARIANTS`): tests short next to the bank, where exposure control can hold,
+so the exposure figures there say what it does. At 30 models the coverage target is judged on
+four zoos (200 intervals) pooled: two zoos' 100 intervals leave it within ±0.05.
 
-The full bench's sizes were cut to fit about 25 minutes on two shared cores (2 zoos at 10 and
-30 models, one of 2,000 items at 100; 50 simulated tests for 4 rounds of Sympson–Hetter).
+The full bench's sizes are cut for two shared cores (2 zoos at 10 models, 4 at 30, one of 2,000
+items at 100); each replicate is :func:`replicate`, so the zoos may be computed in parallel.
 
 Planted label errors: 5 % of the items get their key moved to a plausible distractor; the
 calibration's label-error flags are scored for recall and precision against them, with and
@@ -46,38 +50,47 @@ from typing import NamedTuple
 
 import numpy as np
 
-from medvqa.irt import DEFAULT_GUESSING, GUESSING, AdaptiveSettings
+from medvqa.irt import DEFAULT_GUESSING, EXPOSURE_CONTROLS, GUESSING, AdaptiveSettings
+from medvqa.irt._exposure import ROUNDS, SIMULEES
 from medvqa.measurements._figure import BenchFigure
 from medvqa.rng import rng_for
 
 log = logging.getLogger(__name__)
 
-#: (models, items, replicates) of the simulated zoos; the quick bench runs fewer.
-ZOOS = ((10, 500, 2), (30, 1000, 2), (100, 2000, 1))
-QUICK_ZOOS = ((10, 500, 1), (30, 1000, 2), (100, 2000, 1))
+#: (models, items, replicates) of the simulated zoos; the quick bench runs fewer (never fewer
+#: than 4 at 30 models, where the targets are judged).
+ZOOS = ((10, 500, 2), (30, 1000, 4), (100, 2000, 1))
+QUICK_ZOOS = ((10, 500, 1), (30, 1000, 4), (100, 2000, 1))
 #: New models tested adaptively per replicate.
 TEST_MODELS = 50
 #: Share of items with a planted wrong key.
 PLANTED = 0.05
 #: Zoos per size with planted errors (50 each): 300 planted, recall within about ±0.05.
 PLANTED_REPLICATES = 6
-#: Sympson–Hetter simulation of the bench (fewer tests than ``irt fit``'s, to fit the bench's
-#: time: the exposure figures are measured on the new models, not taken from the simulation).
-BENCH_SIMULEES = 50
-BENCH_ROUNDS = 4
+#: Sympson–Hetter simulation of the bench: ``irt fit``'s (tests a round, most rounds).
+BENCH_SIMULEES = SIMULEES
+BENCH_ROUNDS = ROUNDS
 
 
 class Variant(NamedTuple):
-    """One way to calibrate and test: a guessing floor and an exposure control."""
+    """One way to calibrate and test: a guessing floor, an exposure control, a stopping SE.
+
+    ``target_se`` None: each model's own full-run width (the items-ratio comparison).
+    """
 
     guessing: str
     exposure: str
+    target_se: float | None = None
 
 
 #: The default, and at 30 models what else is tested on the same new models.
 DEFAULT = Variant(DEFAULT_GUESSING, AdaptiveSettings.exposure)
 VARIANTS = (DEFAULT, Variant(DEFAULT_GUESSING, "randomesque"), Variant(DEFAULT_GUESSING, "none"),
             *(Variant(g, "none") for g in GUESSING if g != DEFAULT_GUESSING))
+#: At 30 models, the same new models at the run default ``--target-se`` under each exposure
+#: control: the exposure figures.
+RUN_DEFAULT_VARIANTS = tuple(Variant(DEFAULT_GUESSING, e, AdaptiveSettings.target_se)
+                             for e in EXPOSURE_CONTROLS)
 #: The issue's targets at 30 models.
 TARGETS = {"ratio": 3.0, "spearman": 0.95, "error": 0.02, "coverage": 0.93,
            "recall": 0.8, "precision": 0.5}
@@ -134,12 +147,14 @@ def exposure(rows: list[list[HeldOut]]) -> Exposure:
 
 
 def _adaptive(bank: object, answers: np.ndarray, inflation: float, seed: int,
-              key: object, exposure: str = AdaptiveSettings.exposure) -> HeldOut:
-    """Test one model adaptively (its real answers) until its full-run width."""
+              key: object, exposure: str = AdaptiveSettings.exposure,
+              target_se: float | None = None) -> HeldOut:
+    """Test one model adaptively (its real answers) until ``target_se`` (None: full-run width)."""
     from medvqa.irt import AdaptiveSession
 
     full = float(answers.mean())
-    target = max(float(np.sqrt(full * (1 - full) / len(answers))), 1e-4)
+    target = max(float(np.sqrt(full * (1 - full) / len(answers))), 1e-4) \
+        if target_se is None else target_se
     settings = AdaptiveSettings(target_se=target, inflation=inflation, exposure=exposure)
     session = AdaptiveSession(bank, settings,  # type: ignore[arg-type]
                               rng_for(seed, "bench-adaptive", key))
@@ -185,36 +200,48 @@ def _calibrated(zoo: np.ndarray, chance: np.ndarray, guessing: str, seed: int,
                                floors=floor).inflation
     bank = cal.bank
     if exposure:
-        # The tests stop at a full run's width: the exposure parameters are set for that length.
-        p = float(np.clip(zoo.mean(), 0.05, 0.95))
-        target = float(np.sqrt(p * (1 - p) / zoo.shape[1]))
-        fit = sympson_hetter(bank, AdaptiveSettings(target_se=target, inflation=inflation),
-                             seed=seed, simulees=BENCH_SIMULEES, rounds=BENCH_ROUNDS)
+        # As `irt fit` sets them: for tests that stop at the run default target SE.
+        fit = sympson_hetter(bank, AdaptiveSettings(inflation=inflation), seed=seed,
+                             simulees=BENCH_SIMULEES, rounds=BENCH_ROUNDS)
         bank = replace(bank, exposure_k=fit.k)
     return bank, inflation
+
+
+def replicate(models: int, items: int, r: int, seed: int,
+              variants: tuple[Variant, ...] = (DEFAULT,)) -> dict[Variant, list[HeldOut]]:
+    """Replicate ``r`` of one zoo size: per variant, its new models tested on that zoo.
+
+    One replicate is one zoo and one set of new models, whatever else runs: replicates may be
+    computed apart (in parallel) and pooled with :func:`pooled`.
+    """
+    from medvqa.irt import correctness, simulate_choices, simulate_items
+
+    rng = rng_for(seed, "bench-zoo", models, items, r)
+    bank_true = simulate_items(items, rng)
+    zoo = correctness(bank_true, simulate_choices(bank_true, rng.normal(size=models), rng))
+    new = correctness(bank_true, simulate_choices(bank_true, rng.normal(size=TEST_MODELS), rng))
+    banks = {g: _calibrated(zoo, bank_true.chance, g, seed,
+                            any(v.guessing == g and v.exposure == "sympson-hetter"
+                                for v in variants))
+             for g in dict.fromkeys(v.guessing for v in variants)}
+    out = {}
+    for v in variants:
+        bank, inflation = banks[v.guessing]
+        out[v] = [_adaptive(bank, new[m], inflation, seed, (models, items, r, m),
+                            exposure=v.exposure, target_se=v.target_se)
+                  for m in range(TEST_MODELS)]
+    return out
+
+
+def pooled(reps: list[dict[Variant, list[HeldOut]]]) -> dict[Variant, dict[str, float]]:
+    """Per variant, the figures pooled over replicates of :func:`replicate`."""
+    return {v: _summary([rep[v] for rep in reps]) for v in reps[0]} if reps else {}
 
 
 def _simulated(models: int, items: int, replicates: int, seed: int,
                variants: tuple[Variant, ...] = (DEFAULT,)) -> dict[Variant, dict[str, float]]:
     """Per variant, the pooled figures of one zoo size (the same zoos and new models)."""
-    from medvqa.irt import correctness, simulate_choices, simulate_items
-
-    rows: dict[Variant, list[list[HeldOut]]] = {v: [] for v in variants}
-    for r in range(replicates):
-        rng = rng_for(seed, "bench-zoo", models, items, r)
-        bank_true = simulate_items(items, rng)
-        zoo = correctness(bank_true, simulate_choices(bank_true, rng.normal(size=models), rng))
-        new = correctness(bank_true, simulate_choices(bank_true, rng.normal(size=TEST_MODELS),
-                                                      rng))
-        banks = {g: _calibrated(zoo, bank_true.chance, g, seed,
-                                any(v.guessing == g and v.exposure == "sympson-hetter"
-                                    for v in variants))
-                 for g in dict.fromkeys(v.guessing for v in variants)}
-        for v in variants:
-            bank, inflation = banks[v.guessing]
-            rows[v].append([_adaptive(bank, new[m], inflation, seed, (models, items, r, m),
-                                      exposure=v.exposure) for m in range(TEST_MODELS)])
-    return {v: _summary(rows[v]) for v in variants}
+    return pooled([replicate(models, items, r, seed, variants) for r in range(replicates)])
 
 
 def _planted(models: int, items: int, replicates: int, seed: int,
@@ -313,7 +340,9 @@ def _real_runs(tmp: Path, quick: bool, seed: int) -> tuple[Path, list[Path],
 
 def _variant_figures(label: str, v: Variant, s: dict[str, float]) -> list[BenchFigure]:
     """The figures of a non-default variant at 30 models (named by what differs)."""
-    what = (f"guessing {v.guessing}, exposure {v.exposure}")
+    what = f"guessing {v.guessing}, exposure {v.exposure}"
+    if v.target_se is not None:
+        what += f", target SE {v.target_se:g}"
     return [BenchFigure("adaptive", f"{label}, {what}: {name}", s[key], unit)
             for name, key, unit in (
                 ("items asked (mean)", "asked", "items"),
@@ -321,7 +350,8 @@ def _variant_figures(label: str, v: Variant, s: dict[str, float]) -> list[BenchF
                 ("Spearman", "spearman", "rho"),
                 ("absolute error of the reconstructed accuracy", "error", "accuracy"),
                 ("coverage of the 95 % interval", "coverage", "fraction"),
-                ("most-asked item's share of the models", "max_exposure", "fraction"))]
+                ("most-asked item's share of the models", "max_exposure", "fraction"),
+                ("share of the items ever asked", "used", "fraction"))]
 
 
 def bench_adaptive(quick: bool) -> list[BenchFigure]:
@@ -331,7 +361,7 @@ def bench_adaptive(quick: bool) -> list[BenchFigure]:
     t0 = time.perf_counter()
     for models, items, replicates in (QUICK_ZOOS if quick else ZOOS):
         # At 30 models the same tests also run under the other variants, to show their effect.
-        variants = VARIANTS if models == 30 else (DEFAULT,)
+        variants = (*VARIANTS, *RUN_DEFAULT_VARIANTS) if models == 30 else (DEFAULT,)
         by = _simulated(models, items, replicates, seed, variants)
         label = f"{models} simulated models, {items} items"
         out += _figures(label, by[DEFAULT], targeted=models == 30)

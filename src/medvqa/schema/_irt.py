@@ -125,10 +125,13 @@ class IrtPriors(BaseModel):
     """Mean of the normal prior of ``a``."""
     slope_sd: float
     """Its standard deviation."""
+    intercept_mean: float = 0.0
+    """Mean of the normal prior of ``d`` (0 in files written before it was estimated)."""
     intercept_sd: float
-    """Standard deviation of the normal prior of ``d`` (mean 0)."""
+    """Its standard deviation."""
     empirical: bool
-    """Whether the slope prior was estimated from the items (empirical Bayes)."""
+    """Whether both priors were estimated from the items (empirical Bayes; before the
+    intercept's was, the slope's only)."""
 
 
 class IrtExposure(BaseModel):
@@ -159,6 +162,11 @@ class IrtCrossValidation(BaseModel):
 
     folds: int
     """Folds of models."""
+    repeats: int = 1
+    """Dealings of the models into folds (each model held out once per dealing); the
+    prediction losses are of the first, the adaptive replays of all."""
+    replays: int | None = None
+    """Adaptive replays the ``z_rms`` (and the interval inflation) is measured on."""
     log_loss: dict[str, float]
     """Mean log-loss of the held-out models' answers on half of the items (by case), their
     ability read from the other half: per item model (``1pl``, ``2pl``) and ``baseline``
