@@ -317,7 +317,11 @@ def _marker_segments(text: str, lowered: str, ascii_only: bool,
 def _marker_hits(lowered: str, ascii_only: bool, bk: RuleBook) -> list[tuple[int, int]]:
     """(marker start, content start) of every answer marker in ``lowered``."""
     hits: list[tuple[int, int]] = []
+    # a one-word key is found as a whole word only where it is one of the text's words
+    words = word_tokens(lowered)
     for key in bk.sources(Kind.ANSWER_MARKER):
+        if key not in words and key.isalnum():
+            continue
         i = lowered.find(key)
         while i >= 0:
             j = i + len(key)
@@ -329,6 +333,8 @@ def _marker_hits(lowered: str, ascii_only: bool, bk: RuleBook) -> list[tuple[int
                     hits.append((start, c.end()))
             i = lowered.find(key, j)
     for verb in bk.sources(Kind.ANSWER_PICK):
+        if verb not in words and verb.isalnum():
+            continue
         i = lowered.find(verb)
         while i >= 0:
             j = i + len(verb)

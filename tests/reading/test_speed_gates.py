@@ -1,0 +1,76 @@
+"""The hot path's gates decide nothing: each says "cannot" only where the check it skips finds
+nothing. Each gate is compared with the check it guards, on generated texts."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from medvqa.reading._book import book, word_tokens
+from medvqa.reading._coordinated import _BEFORE, _JOIN_ENDS, _JOINS
+from medvqa.reading._options import bag_mentions, bag_windows, option_set
+from medvqa.reading._quick import _STRUCTURE, _STRUCTURE_CHAR, _ascii_letters
+from medvqa.reading.rules import Kind
+
+_OPTIONS = (("A", "Total lung collapse"), ("B", "Squamous cell carcinoma"),
+            ("C", "Benign lung tissue"), ("D", "Large cell carcinoma"))
+_WORDS = ["lung", "lungs", "collapse", "collapsed", "total", "squamous", "cell", "cells",
+          "carcinoma", "benign", "tissue", "tissues", "large", "of", "the", "left", "and", "or",
+          "vs", "vs.", "versus", "to", "&", "+", "/", "A", "B", "answer", "final", "say", "pick",
+          "answers", "_answer", "choice:", "option", "\u017fay", "\u0130", ",", ".", "\n"]
+_texts = st.lists(st.sampled_from(_WORDS), max_size=16).map(" ".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(text=_texts, cuts=st.lists(st.tuples(st.integers(0, 80), st.integers(0, 12)),
+                                  max_size=3))
+def test_bag_gates_find_what_the_windows_find(text, cuts):
+    """The anchors' gate (taken spans blanked) passes over no option named by its words."""
+    ix = option_set(_OPTIONS)
+    taken = sorted({(a, min(a + n, len(text)), frozenset("A")) for a, n in cuts})
+    assert bag_mentions(text, ix, taken) == bag_windows(text.lower(), ix, taken), (text, taken)
+
+
+@settings(max_examples=600, deadline=None)
+@given(text=_texts, at=st.integers(0, 120))
+def test_the_join_gate_skips_no_join(text, at):
+    """Where the character before a mention cannot end a join, the join pattern finds none."""
+    start = min(at, len(text))
+    last = text[max(0, start - 40):start].rstrip(" \t")[-1:]
+    if last.isascii() and last.lower() not in _JOIN_ENDS:
+        assert _BEFORE.search(text, max(0, start - 40), start) is None, (text, start)
+
+
+def test_the_join_gate_is_derived_from_the_joins():
+    assert all(re.fullmatch("(?i)" + _BEFORE.pattern, f"word {w}") for w in _JOINS)
+
+
+@settings(max_examples=600, deadline=None)
+@given(text=_texts)
+def test_a_one_word_marker_is_a_whole_word_only_among_the_words(text):
+    """The markers' gate: a one-word key is bounded in a text only where it is one of its words."""
+    lowered = text.lower()
+    words = word_tokens(lowered)
+    for kind in (Kind.ANSWER_MARKER, Kind.ANSWER_PICK):
+        for key in book().sources(kind):
+            if not key.isalnum():
+                continue
+            bounded = any((i == 0 or not lowered[i - 1].isalnum()) and (
+                i + len(key) >= len(lowered) or not lowered[i + len(key)].isalnum())
+                for i in (m.start() for m in re.finditer(re.escape(key), lowered)))
+            assert bounded == (key in words), (text, key)
+
+
+def test_the_structure_pattern_is_the_structure_set():
+    assert all((_STRUCTURE_CHAR.search(chr(c)) is not None) == (chr(c) in _STRUCTURE)
+               for c in range(0x3000))
+
+
+@given(keys=st.sets(st.sampled_from("ABCDEFIKSZabc1"), min_size=1, max_size=6))
+def test_the_letters_of_ascii_words(keys):
+    """A one-letter ASCII word is an option letter where the derived set says so."""
+    got = _ascii_letters(frozenset(keys))
+    for c in map(chr, range(128)):
+        assert (c in got) == (c.upper() in keys), c
