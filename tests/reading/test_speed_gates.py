@@ -9,8 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from medvqa.reading._book import book, word_tokens
-from medvqa.reading._coordinated import _BEFORE, _JOIN_ENDS, _JOINS
-from medvqa.reading._options import bag_mentions, bag_windows, option_set
+from medvqa.reading._conditioned import conditioned_at, may_be_conditioned
+from medvqa.reading._coordinated import _BEFORE, _JOIN_ENDS, _JOINS, last_mention
+from medvqa.reading._options import bag_letters, bag_mentions, bag_windows, option_set
+from medvqa.reading._phrases import expansions
 from medvqa.reading._quick import _STRUCTURE, _STRUCTURE_CHAR, _ascii_letters
 from medvqa.reading.rules import Kind
 
@@ -31,6 +33,8 @@ def test_bag_gates_find_what_the_windows_find(text, cuts):
     ix = option_set(_OPTIONS)
     taken = sorted({(a, min(a + n, len(text)), frozenset("A")) for a, n in cuts})
     assert bag_mentions(text, ix, taken) == bag_windows(text.lower(), ix, taken), (text, taken)
+    named = {k for _, _, ks in bag_windows(text.lower(), ix, []) for k in ks}
+    assert named <= bag_letters(text, ix), text
 
 
 @settings(max_examples=600, deadline=None)
@@ -74,3 +78,19 @@ def test_the_letters_of_ascii_words(keys):
     got = _ascii_letters(frozenset(keys))
     for c in map(chr, range(128)):
         assert (c in got) == (c.upper() in keys), c
+
+
+_CONDITIONS = [expansions(p)[0] for p in book().sources(Kind.CONDITION)]
+_conditioned_texts = st.lists(st.sampled_from(_WORDS + _CONDITIONS + ["iffy", "unlessx"]),
+                              max_size=20).map(" ".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(text=_conditioned_texts)
+def test_the_condition_gate_skips_no_condition(text):
+    """Where the gate says no condition can follow the last mention, none follows it."""
+    ix = option_set(_OPTIONS)
+    for letter in ix.keys:
+        span = last_mention(text, letter, ix)
+        if span is not None and not may_be_conditioned(text, span[1], book()):
+            assert not conditioned_at(text, span[1], book()), (text, letter)

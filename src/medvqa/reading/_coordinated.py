@@ -64,8 +64,15 @@ def _word_form(word: str, others: frozenset[str]) -> bool:
 
 def last_mention(text: str, chosen: str, ix: OptionSet) -> tuple[int, int] | None:
     """Where ``text`` last names the option ``chosen`` by its words (alone), or None."""
+    key = (text, chosen, ix)
+    if key in _LAST:  # (asked by each check after a choice: found once)
+        return _LAST[key]
     spans = [(s, e) for s, e, keys in ix.phrases.find(text, text.lower()) if keys == {chosen}]
-    return spans[-1] if spans else None
+    return _LAST.remember(key, spans[-1] if spans else None)
+
+
+_LAST: Final[BoundedMemo[tuple[str, str, OptionSet], tuple[int, int] | None]] = \
+    BoundedMemo(1 << 10)
 
 
 def coordinated_other(text: str, chosen: str, ix: OptionSet) -> bool:

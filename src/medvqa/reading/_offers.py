@@ -27,7 +27,7 @@ from medvqa.reading._coordinated import COORDINATED, coordinated_other, last_men
 from medvqa.reading._labelled import LABELLED, labelled_otherwise
 from medvqa.reading._locate import TRACE_TAG as _TRACE_TAG
 from medvqa.reading._memo import BoundedMemo
-from medvqa.reading._options import OptionSet, bag_mentions
+from medvqa.reading._options import OptionSet, bag_letters, bag_mentions
 from medvqa.reading._scan import YES_NO_WORDS, scan
 from medvqa.reading.rules import Kind
 
@@ -362,6 +362,7 @@ def _names_another(text: str, lowered: str, chosen: frozenset[str], ix: OptionSe
     if any(ks - chosen for _, _, ks in ix.phrases.find(text, lowered)):
         return True
     return bool(lone_letters(text, ix) - chosen) or bool(
+        bag_letters(text, ix) - chosen) and bool(
         {k for _, _, ks in bag_mentions(text, ix, []) for k in ks} - chosen)
 
 

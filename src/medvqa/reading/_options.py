@@ -38,8 +38,8 @@ from medvqa.reading.rules import Kind
 if TYPE_CHECKING:
     from medvqa.reading._values import OptionValues
 
-__all__ = ["OptionSet", "bag_mentions", "bag_windows", "forget_option_sets", "option_set",
-           "options_of"]
+__all__ = ["OptionSet", "bag_letters", "bag_mentions", "bag_windows", "forget_option_sets",
+           "option_set", "options_of"]
 
 _MARKUP: Final = re.compile(r"[*_`]+")
 # Where an option's qualifier begins: a bracket, a comma, a colon or a connecting word.
@@ -216,6 +216,21 @@ def bag_mentions(text: str, ix: OptionSet,
     if not any(bag <= present for bag in ix.bags.values()):
         return []  # no option has all its words here (the common case, cheaply)
     return bag_windows(lowered, ix, taken)
+
+
+def bag_letters(text: str, ix: OptionSet) -> frozenset[str]:
+    """The letters :func:`bag_mentions` may name in ``text`` (no spans taken): a gate.
+
+    Those whose bag's words all occur among the text's words (and, in an ASCII text, whose
+    anchors all occur in it); a window is found only where every word of its bag is.
+    """
+    if not ix.bags:
+        return frozenset()
+    lowered = text.lower()
+    if lowered.isascii() and not _anchored(lowered, ix.bag_anchors):
+        return frozenset()
+    present = _folded(frozenset(TOKEN.findall(lowered)))
+    return frozenset(k for k, bag in ix.bags.items() if bag <= present)
 
 
 def bag_windows(lowered: str, ix: OptionSet, taken: list[tuple[int, int, frozenset[str]]]
