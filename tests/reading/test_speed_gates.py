@@ -14,6 +14,11 @@ from medvqa.reading._coordinated import _BEFORE, _JOIN_ENDS, _JOINS, last_mentio
 from medvqa.reading._options import bag_letters, bag_mentions, bag_windows, option_set
 from medvqa.reading._phrases import expansions
 from medvqa.reading._quick import _STRUCTURE, _STRUCTURE_CHAR, _ascii_letters
+from medvqa.reading._strict_checks import (
+    _MARKER_CONDITIONS,
+    _MARKER_NEGATIONS,
+    clause_may_hold,
+)
 from medvqa.reading.rules import Kind
 
 _OPTIONS = (("A", "Total lung collapse"), ("B", "Squamous cell carcinoma"),
@@ -35,6 +40,7 @@ def test_bag_gates_find_what_the_windows_find(text, cuts):
     assert bag_mentions(text, ix, taken) == bag_windows(text.lower(), ix, taken), (text, taken)
     named = {k for _, _, ks in bag_windows(text.lower(), ix, []) for k in ks}
     assert named <= bag_letters(text, ix), text
+    assert named - {"B"} <= bag_letters(text, ix, frozenset("B")), text
 
 
 @settings(max_examples=600, deadline=None)
@@ -94,3 +100,25 @@ def test_the_condition_gate_skips_no_condition(text):
         span = last_mention(text, letter, ix)
         if span is not None and not may_be_conditioned(text, span[1], book()):
             assert not conditioned_at(text, span[1], book()), (text, letter)
+
+
+_NEGATIONS = [expansions(p)[0] for k in (Kind.NEG_BEFORE, Kind.NEG_NOUN, Kind.PLAN)
+              for p in book().sources(k)][:60] + _CONDITIONS
+_marker_texts = st.lists(st.sampled_from(_WORDS + _NEGATIONS + ["nota", "ifs", "d'if", "x/no"]),
+                         max_size=20).map(" ".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(text=_marker_texts, at=st.integers(0, 200))
+def test_the_marker_clause_gate_skips_no_phrase(text, at):
+    """Where the gate says the words before a place hold no phrase, no clause before it does."""
+    start = min(at, len(text))
+    for kinds in (_MARKER_NEGATIONS, _MARKER_CONDITIONS):
+        if clause_may_hold(text, start, kinds, book()):
+            continue
+        begins = [0] + [i + 1 for i, c in enumerate(text[:start]) if c in ".;,!?\n:"]
+        for begin in begins:
+            fragment = text[begin:start].lower()
+            for kind in kinds:
+                assert book().search(kind, fragment, word_tokens(fragment)) is None, (
+                    text, start, begin, kind)

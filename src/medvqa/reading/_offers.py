@@ -362,7 +362,7 @@ def _names_another(text: str, lowered: str, chosen: frozenset[str], ix: OptionSe
     if any(ks - chosen for _, _, ks in ix.phrases.find(text, lowered)):
         return True
     return bool(lone_letters(text, ix) - chosen) or bool(
-        bag_letters(text, ix) - chosen) and bool(
+        bag_letters(text, ix, chosen)) and bool(
         {k for _, _, ks in bag_mentions(text, ix, []) for k in ks} - chosen)
 
 

@@ -218,19 +218,18 @@ def bag_mentions(text: str, ix: OptionSet,
     return bag_windows(lowered, ix, taken)
 
 
-def bag_letters(text: str, ix: OptionSet) -> frozenset[str]:
-    """The letters :func:`bag_mentions` may name in ``text`` (no spans taken): a gate.
+def bag_letters(text: str, ix: OptionSet, skip: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The letters but ``skip`` that :func:`bag_mentions` may name in ``text`` (no spans taken).
 
-    Those whose bag's words all occur among the text's words (and, in an ASCII text, whose
-    anchors all occur in it); a window is found only where every word of its bag is.
+    A gate: those whose bag's words all occur among the text's words (and, in an ASCII text,
+    whose anchors all occur in it); a window is found only where every word of its bag is.
     """
-    if not ix.bags:
-        return frozenset()
     lowered = text.lower()
-    if lowered.isascii() and not _anchored(lowered, ix.bag_anchors):
+    anchors = {k: a for k, a in ix.bag_anchors.items() if k not in skip}
+    if not anchors or lowered.isascii() and not _anchored(lowered, anchors):
         return frozenset()
     present = _folded(frozenset(TOKEN.findall(lowered)))
-    return frozenset(k for k, bag in ix.bags.items() if bag <= present)
+    return frozenset(k for k in anchors if ix.bags[k] <= present)
 
 
 def bag_windows(lowered: str, ix: OptionSet, taken: list[tuple[int, int, frozenset[str]]]
