@@ -41,6 +41,7 @@ Reasoned(text='\nB', trace=True)
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Final
 
 from medvqa.reading._answer_words import ANSWER_WORDS, complete_marker
@@ -317,11 +318,11 @@ def _marker_segments(text: str, lowered: str, ascii_only: bool,
 def _marker_hits(lowered: str, ascii_only: bool, bk: RuleBook) -> list[tuple[int, int]]:
     """(marker start, content start) of every answer marker in ``lowered``."""
     hits: list[tuple[int, int]] = []
-    # a one-word key is found as a whole word only where it is one of the text's words
+    # a one-word key is found as a whole word only where it is one of the text's words (the
+    # order of the keys is free: the hits are sorted)
     words = word_tokens(lowered)
-    for key in bk.sources(Kind.ANSWER_MARKER):
-        if key not in words and key.isalnum():
-            continue
+    marker_words, marker_phrases = _keys(bk, Kind.ANSWER_MARKER)
+    for key in (*(words & marker_words), *marker_phrases):
         i = lowered.find(key)
         while i >= 0:
             j = i + len(key)
@@ -332,9 +333,8 @@ def _marker_hits(lowered: str, ascii_only: bool, bk: RuleBook) -> list[tuple[int
                         key == "diagnosis" and lowered.endswith("differential ", 0, i)):
                     hits.append((start, c.end()))
             i = lowered.find(key, j)
-    for verb in bk.sources(Kind.ANSWER_PICK):
-        if verb not in words and verb.isalnum():
-            continue
+    pick_words, pick_phrases = _keys(bk, Kind.ANSWER_PICK)
+    for verb in (*(words & pick_words), *pick_phrases):
         i = lowered.find(verb)
         while i >= 0:
             j = i + len(verb)
@@ -346,6 +346,14 @@ def _marker_hits(lowered: str, ascii_only: bool, bk: RuleBook) -> list[tuple[int
         if root in lowered:
             hits += _other_hits(lowered, _ROOTS[root], hits)
     return hits
+
+
+@lru_cache(maxsize=32)
+def _keys(bk: RuleBook, kind: Kind) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The sources of ``kind`` that are one word (letters and digits) and the others."""
+    sources = bk.sources(kind)
+    return frozenset(k for k in sources if k.isalnum()), tuple(
+        k for k in sources if not k.isalnum())
 
 
 def _other_hits(lowered: str, words: list[str], hits: list[tuple[int, int]]
