@@ -13,7 +13,7 @@ from medvqa.reading._conditioned import conditioned_at, may_be_conditioned
 from medvqa.reading._coordinated import _BEFORE, _JOIN_ENDS, _JOINS, last_mention
 from medvqa.reading._options import bag_letters, bag_mentions, bag_windows, option_set
 from medvqa.reading._phrases import expansions
-from medvqa.reading._quick import _STRUCTURE, _STRUCTURE_CHAR, _ascii_letters
+from medvqa.reading._quick import _STRUCTURE, _STRUCTURE_CHAR, _ascii_letters, within
 from medvqa.reading._strict_checks import (
     _MARKER_CONDITIONS,
     _MARKER_NEGATIONS,
@@ -122,3 +122,21 @@ def test_the_marker_clause_gate_skips_no_phrase(text, at):
             for kind in kinds:
                 assert book().search(kind, fragment, word_tokens(fragment)) is None, (
                     text, start, begin, kind)
+
+
+_SPAN_WORDS = _WORDS + ["SCC", "BLT", "Lung", "lung-tissue", "cell's", "carcinomas", "benign's",
+                        "Squamous", "large-cell", "d'", "cellular", "intercellular"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(words=st.lists(st.sampled_from(_SPAN_WORDS), min_size=1, max_size=16),
+       head=st.sampled_from(["", "The answer is B. ", "B: ", "C.  ", "B:\n"]),
+       tail=st.sampled_from(["", " option D.", "  choice A"]))
+def test_spans_within_a_text_are_the_spans_of_its_part(words, head, tail):
+    """The options named in a part of a text, from the whole text's spans, are the part's own."""
+    ix = option_set(_OPTIONS)
+    core = " ".join(words).strip()
+    text = head + core + tail
+    got = within(text, core, len(head), ix)
+    if got is not None:
+        assert got == ix.phrases.find(core, core.lower()), (text, core)

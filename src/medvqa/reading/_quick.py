@@ -28,7 +28,7 @@ from medvqa.reading._book import RuleBook, word_tokens
 from medvqa.reading._options import OptionSet, bag_mentions
 from medvqa.reading.rules import Kind
 
-__all__ = ["KINDS", "quick_read"]
+__all__ = ["KINDS", "quick_read", "within"]
 
 #: The kinds of rule that can change how a plain single-choice sentence is read. The others
 #: cannot: they act only beside another cue (the end of a negation's reach, neutral phrases,
@@ -118,9 +118,12 @@ def quick_read(text: str, ix: OptionSet, bk: RuleBook,
     if got is None:
         return _verdict(text, ix, bk) if marked is None else None
     lowered, tokens = got
-    spans = ix.phrases.find(rest.strip(), lowered)
+    core = rest.strip()
+    spans = None if m is None else within(text, core, m.end() if m.start() == 0 else 0, ix)
+    if spans is None:
+        spans = ix.phrases.find(core, lowered)
     if ix.bags:
-        spans = spans + bag_mentions(rest.strip(), ix, spans, tokens)
+        spans = spans + bag_mentions(core, ix, spans, tokens)
     named = {k for _, _, letters in spans for k in letters}
     if marked is not None:
         if named - {marked}:
@@ -131,6 +134,24 @@ def quick_read(text: str, ix: OptionSet, bk: RuleBook,
     if len(named) == 1:
         return one_choice(next(iter(named)), "structural.option-text")
     return abstain("ambiguous", "structural.two-options")
+
+
+def within(text: str, core: str, at: int, ix: OptionSet
+           ) -> list[tuple[int, int, frozenset[str]]] | None:
+    """The options named in ``core``, which stands at ``at`` in ``text`` between white space.
+
+    Found from the whole text's (the checks after a choice ask for those next): the same
+    spans, moved, where none crosses an end of ``core`` (white space bounds every word the
+    same way in both). None where that cannot be told (the full search of ``core`` then).
+    """
+    end = at + len(core)
+    if not (text.isascii() and text.startswith(core, at) and (at == 0 or text[at - 1].isspace())
+            and (end == len(text) or text[end].isspace())):
+        return None
+    spans = ix.phrases.find(text, text.lower())
+    if any(s < at < e or s < end < e for s, e, _ in spans):
+        return None
+    return [(s - at, e - at, k) for s, e, k in spans if at <= s and e <= end]
 
 
 def _verdict(text: str, ix: OptionSet, bk: RuleBook) -> ParsedAnswer | None:
