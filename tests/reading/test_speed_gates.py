@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from medvqa.reading._book import book, word_tokens
 from medvqa.reading._conditioned import conditioned_at, may_be_conditioned
 from medvqa.reading._coordinated import _BEFORE, _JOIN_ENDS, _JOINS, last_mention
+from medvqa.reading._locate import _NOT_A_STOP, _STOP_LEN, _is_abbreviation
 from medvqa.reading._options import bag_letters, bag_mentions, bag_windows, option_set
 from medvqa.reading._phrases import expansions
 from medvqa.reading._quick import _STRUCTURE, _STRUCTURE_CHAR, _ascii_letters, within
@@ -140,3 +141,21 @@ def test_spans_within_a_text_are_the_spans_of_its_part(words, head, tail):
     got = within(text, core, len(head), ix)
     if got is not None:
         assert got == ix.phrases.find(core, core.lower()), (text, core)
+
+
+def _walked_abbreviation(text: str, dot: int) -> bool:
+    """:func:`_is_abbreviation` as it walks back one character at a time (the definition)."""
+    limit, start = max(0, dot - _STOP_LEN), dot
+    while start > limit and (text[start - 1].isalpha() or text[start - 1] == "."):
+        start -= 1
+    if start == limit and start and (text[start - 1].isalpha() or text[start - 1] == "."):
+        return False
+    word = text[start:dot].lower()
+    return len(word) == 1 or word in _NOT_A_STOP
+
+
+@settings(max_examples=600, deadline=None)
+@given(text=st.text(alphabet="abeEgiB. 1\u00e9-", max_size=24), at=st.integers(0, 24))
+def test_an_abbreviation_is_found_as_by_walking_back(text, at):
+    dot = min(at, len(text))
+    assert _is_abbreviation(text, dot) == _walked_abbreviation(text, dot), (text, dot)

@@ -183,6 +183,7 @@ _REASON: Final = re.compile(
 _NOT_A_STOP: Final = frozenset({"e.g", "i.e", "vs", "dr", "fig", "approx", "cf", "st", "mr", "ms",
                                 "mrs", "resp"})
 _STOP_LEN: Final = max(len(w) for w in _NOT_A_STOP) + 2
+_LETTERS_AND_DOT: Final = "".join(c for c in map(chr, range(128)) if c.isalpha()) + "."
 _BOXED: Final = re.compile(r"\\boxed\s*\{")
 _LATEX_WRAP: Final = re.compile(r"\\(?:text(?:bf|it|rm|normal)?|mathrm|mathbf|mbox|operatorname)"
                                 r"\s*\{")
@@ -416,6 +417,8 @@ def _is_abbreviation(text: str, dot: int) -> bool:
     # Speed: a run longer than any abbreviation of _NOT_A_STOP (and than one letter) is no
     # abbreviation, so the walk back stops after _STOP_LEN characters.
     limit = max(0, dot - _STOP_LEN)
+    if text.isascii():  # (the run's letters are ASCII ones: one strip finds where it starts)
+        start = limit + len(text[limit:dot].rstrip(_LETTERS_AND_DOT))
     while start > limit and (text[start - 1].isalpha() or text[start - 1] == "."):
         start -= 1
     if start == limit and start and (text[start - 1].isalpha() or text[start - 1] == "."):

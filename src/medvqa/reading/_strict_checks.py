@@ -38,12 +38,14 @@ _LONE_CAPITAL = LONE_CAPITAL
 
 def negated_marker(body: str, start: int, bk: RuleBook) -> bool:
     """A negation earlier in the marker's own clause ("I would not say the answer is A")."""
+    if not clause_may_hold(body, start, _MARKER_NEGATIONS, bk):
+        return False
     begin = 0
     for mark in _CLAUSE_MARKS:
         i = body.rfind(mark, begin, start)
         if i >= 0:
             begin = i + 1
-    if begin >= start or not clause_may_hold(body, start, _MARKER_NEGATIONS, bk):
+    if begin >= start:
         return False
     fragment = body[begin:start].lower()
     words = word_tokens(fragment)
