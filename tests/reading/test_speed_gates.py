@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,7 +15,9 @@ from medvqa.reading._coordinated import _BEFORE, _JOIN_ENDS, _JOINS, last_mentio
 from medvqa.reading._locate import _NOT_A_STOP, _STOP_LEN, _is_abbreviation
 from medvqa.reading._options import bag_letters, bag_mentions, bag_windows, option_set
 from medvqa.reading._phrases import expansions
+from medvqa.reading._polarity import Polarity
 from medvqa.reading._quick import _STRUCTURE, _STRUCTURE_CHAR, _ascii_letters, within
+from medvqa.reading._scan import Reading, scan
 from medvqa.reading._strict_checks import (
     _MARKER_CONDITIONS,
     _MARKER_NEGATIONS,
@@ -159,3 +162,22 @@ def _walked_abbreviation(text: str, dot: int) -> bool:
 def test_an_abbreviation_is_found_as_by_walking_back(text, at):
     dot = min(at, len(text))
     assert _is_abbreviation(text, dot) == _walked_abbreviation(text, dot), (text, dot)
+
+
+_DISCUSSED = [expansions(p)[0] for p in book().sources(Kind.DISCUSSED_AFTER)]
+_polar_texts = st.lists(st.sampled_from(_WORDS + _DISCUSSED + [
+    "no", "not", "seen", "but", "though", "it's", "r/o", "-", "->", ";", "would've"]),
+    min_size=1, max_size=18).map(" ".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=_polar_texts)
+def test_the_discussed_after_gate_changes_no_reading(text):
+    """Every mention's state is the same with the gate as with every clause read."""
+    ix = option_set(_OPTIONS)
+    gated = scan(text, ix, "single", bk=book())
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Polarity, "after_may_discuss", lambda self, start, stop: True)
+        full = scan(text, ix, "single", bk=book())
+    assert [getattr(gated, a) for a in Reading.__slots__] == [
+        getattr(full, a) for a in Reading.__slots__], text
