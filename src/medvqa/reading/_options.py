@@ -270,6 +270,10 @@ def _anchored(view: str, bag_anchors: dict[str, tuple[str, ...]]) -> bool:
 
 def _blanked(lowered: str, spans: list[tuple[int, int, frozenset[str]]]) -> str:
     """``lowered`` with each span's characters replaced by spaces (same length)."""
+    if len(spans) == 1:  # (the common case: the option named once)
+        start, end, _ = spans[0]
+        start = max(start, 0)
+        return lowered[:start] + " " * (end - start) + lowered[end:] if end > start else lowered
     parts, pos = [], 0
     for start, end, _ in sorted(spans):
         start = max(start, pos)
