@@ -284,8 +284,9 @@ def _blanked(lowered: str, spans: list[tuple[int, int, frozenset[str]]]) -> str:
     return "".join(parts)
 
 
-# A text's folded words with their places (asked for at several steps: found once).
-_TOKS: Final[BoundedMemo[str, list[tuple[int, int, str]]]] = BoundedMemo(1 << 10)
+# A text's folded words with their places (asked for at several steps of one response: found
+# once; a few texts only, as a long response's words are many).
+_TOKS: Final[BoundedMemo[str, list[tuple[int, int, str]]]] = BoundedMemo(1 << 5)
 _FOLDED: Final[BoundedMemo[frozenset[str], frozenset[str]]] = BoundedMemo(1 << 12)
 
 
