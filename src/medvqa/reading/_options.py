@@ -237,8 +237,9 @@ def bag_windows(lowered: str, ix: OptionSet, taken: list[tuple[int, int, frozens
     """:func:`bag_mentions` without its gates (the definition the gates are tested against)."""
     toks = _TOKS.get(lowered)
     if toks is None:
-        toks = _TOKS.remember(lowered, [(m.start(), m.end(), fold(m.group()))
-                                        for m in TOKEN.finditer(lowered)])
+        toks = [(m.start(), m.end(), fold(m.group())) for m in TOKEN.finditer(lowered)]
+        if len(lowered) <= _TOKS_LEN:
+            _TOKS.remember(lowered, toks)
     found: list[tuple[int, int, frozenset[str]]] = []
     for letter, bag in ix.bags.items():
         where = [i for i, t in enumerate(toks) if t[2] in bag]
@@ -285,8 +286,9 @@ def _blanked(lowered: str, spans: list[tuple[int, int, frozenset[str]]]) -> str:
 
 
 # A text's folded words with their places (asked for at several steps of one response: found
-# once; a few texts only, as a long response's words are many).
-_TOKS: Final[BoundedMemo[str, list[tuple[int, int, str]]]] = BoundedMemo(1 << 5)
+# once; short texts only, as a long response's words are many).
+_TOKS: Final[BoundedMemo[str, list[tuple[int, int, str]]]] = BoundedMemo(1 << 10)
+_TOKS_LEN: Final = 2_000
 _FOLDED: Final[BoundedMemo[frozenset[str], frozenset[str]]] = BoundedMemo(1 << 12)
 
 
