@@ -144,7 +144,8 @@ class RuleBook:
         """The phrases of ``kind`` that may match a text with these words, in table order."""
         hits = self._keys[kind] & tokens
         if lowered.isascii():
-            loose = _any_in(self._loose_ascii[kind], lowered)
+            parts = self._loose_ascii[kind]
+            loose = bool(parts) and _any_in(parts, lowered)
         else:
             loose_re = self._loose_re.get(kind)
             loose = loose_re is not None and loose_re.search(lowered) is not None
@@ -178,9 +179,11 @@ class RuleBook:
     def spans(self, kind: Kind, lowered: str, tokens: frozenset[str], start: int = 0,
               end: int | None = None) -> list[tuple[int, int, str]]:
         """Every (start, end, rule id) of a phrase of ``kind``, sorted, overlaps kept."""
+        found = self.candidates(kind, lowered, tokens)
+        if not found:
+            return []
         stop = len(lowered) if end is None else end
-        out = [(m.start(), m.end(), rule_id)
-               for rule_id, phrase in self.candidates(kind, lowered, tokens)
+        out = [(m.start(), m.end(), rule_id) for rule_id, phrase in found
                for m in phrase.pattern.finditer(lowered, start, stop)]
         out.sort()
         return out
@@ -219,7 +222,7 @@ class RuleBook:
         if not words.isdisjoint(tokens):
             return True
         if lowered.isascii():
-            return _any_in(loose_ascii, lowered)
+            return bool(loose_ascii) and _any_in(loose_ascii, lowered)
         return loose_re is not None and loose_re.search(lowered) is not None
 
 

@@ -26,6 +26,7 @@ _BETWEEN: Final = re.compile(r"[\s,;:*_()\u2013\u2014\u2713\u2714\u2705\u2611\u2
 _FORCED: Final = re.compile(r"\s*(?:i\s+(?:had|have|must|were)\b|forced|pressed|asked|pushed"
                             r"|made\s+to|one\s+must|you\s+(?:want|need|insist))")
 _REACH: Final = 24
+_CONDITION: Final = frozenset({Kind.CONDITION})
 
 
 def conditioned_answer(text: str, chosen: str, ix: OptionSet, bk: RuleBook) -> bool:
@@ -34,6 +35,25 @@ def conditioned_answer(text: str, chosen: str, ix: OptionSet, bk: RuleBook) -> b
     if span is None:
         return False
     end = span[1]
+    if not may_be_conditioned(text, end, bk):
+        return False
+    return conditioned_at(text, end, bk)
+
+
+def may_be_conditioned(text: str, end: int, bk: RuleBook) -> bool:
+    """False only where no condition can follow a mention ending at ``end``: a gate.
+
+    Where the window after the mention ends between words of an ASCII text, its words are the
+    text's: a text without a condition's words holds none in the window.
+    """
+    if not text.isascii() or text[end + _REACH - 1:end + _REACH + 1].isalnum():
+        return True
+    lowered = text.lower()
+    return bk.any_of(_CONDITION, lowered, word_tokens(lowered))
+
+
+def conditioned_at(text: str, end: int, bk: RuleBook) -> bool:
+    """Whether a condition follows a mention ending at ``end`` (no gate)."""
     window = text[end:end + _REACH].lower()
     lead = _BETWEEN.match(window)
     at = lead.end() if lead is not None else 0

@@ -20,6 +20,7 @@ import re
 from typing import Final
 
 from medvqa.reading._book import RuleBook
+from medvqa.reading._memo import BoundedMemo
 from medvqa.reading._options import OptionSet
 from medvqa.reading._scan import scan
 from medvqa.reading._units import UNITS
@@ -63,8 +64,18 @@ def _folded(text: str) -> frozenset[str]:
     return frozenset(words) | {j for j in joined if j}
 
 
+# (per option set and question: computed once)
+_ASKED: Final[BoundedMemo[tuple[OptionSet, str], frozenset[str]]] = BoundedMemo(1 << 10)
+
+
 def _asked_words(ix: OptionSet, question: str) -> frozenset[str]:
     """Words that name what is asked: those all options share, and the question's own."""
+    got = _ASKED.get((ix, question))
+    return got if got is not None else _ASKED.remember((ix, question),
+                                                       _asked_words_of(ix, question))
+
+
+def _asked_words_of(ix: OptionSet, question: str) -> frozenset[str]:
     per_option = [_folded(text) for _, text in ix.items]
     shared = frozenset.intersection(*per_option) if per_option else frozenset()
     scale = {w for w in shared if len(w) >= 2 and w.isalpha() and w.lower() not in _UNIT_WORDS}

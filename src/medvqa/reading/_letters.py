@@ -181,6 +181,12 @@ def _continued(text: str, pos: int, words: dict[str, tuple[str, ...]],
     return out
 
 
+@lru_cache(maxsize=8)
+def _first_words(keywords: tuple[str, ...]) -> tuple[str, ...]:
+    """Each keyword's first word, in the keywords' order (a keyword is looked for by it)."""
+    return tuple(k.split()[0] for k in keywords)
+
+
 def _positions(text: str, lowered: str, keywords: tuple[str, ...],
                present: frozenset[str] | None,
                joins: tuple[str, ...] = ("and",)) -> list[re.Match[str]]:
@@ -192,14 +198,15 @@ def _positions(text: str, lowered: str, keywords: tuple[str, ...],
     if "(" in text or "[" in text:
         # Matched at each bracket, not searched (a search tests every character of the text).
         out += matches_at(_PAREN, text, positions_of(text, "(["))
-    keys = [k for k in keywords if present is None or k.split()[0] in present]
     key_re = key_pattern(keywords)
-    for key in keys:  # each pattern is tried only where its cue is, not at every position
-        i = lowered.find(key.split()[0])
+    for first in _first_words(keywords):  # each tried only where its cue is, not everywhere
+        if present is not None and first not in present:
+            continue
+        i = lowered.find(first)
         while i >= 0:
             if (m := key_re.match(text, i)) is not None:
                 out.append(m)
-            i = lowered.find(key.split()[0], i + 1)
+            i = lowered.find(first, i + 1)
     starts = line_starts(text)
     out += matches_at(_LINE, text, starts, _LINE_OPENS)
     if " not " in text or " rather " in text or " instead " in text:

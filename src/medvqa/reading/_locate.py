@@ -41,6 +41,7 @@ Reasoned(text='\nB', trace=True)
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Final
 
 from medvqa.reading._answer_words import ANSWER_WORDS, complete_marker
@@ -188,6 +189,7 @@ _REASON: Final = re.compile(
 _NOT_A_STOP: Final = frozenset({"e.g", "i.e", "vs", "dr", "fig", "approx", "cf", "st", "mr", "ms",
                                 "mrs", "resp"})
 _STOP_LEN: Final = max(len(w) for w in _NOT_A_STOP) + 2
+_LETTERS_AND_DOT: Final = "".join(c for c in map(chr, range(128)) if c.isalpha()) + "."
 _BOXED: Final = re.compile(r"\\boxed\s*\{")
 _LATEX_WRAP: Final = re.compile(r"\\(?:text(?:bf|it|rm|normal)?|mathrm|mathbf|mbox|operatorname)"
                                 r"\s*\{")
@@ -333,7 +335,11 @@ def _marker_segments(text: str, lowered: str, ascii_only: bool,
 def _marker_hits(lowered: str, ascii_only: bool, bk: RuleBook) -> list[tuple[int, int]]:
     """(marker start, content start) of every answer marker in ``lowered``."""
     hits: list[tuple[int, int]] = []
-    for key in bk.sources(Kind.ANSWER_MARKER):
+    # a one-word key is found as a whole word only where it is one of the text's words (the
+    # order of the keys is free: the hits are sorted)
+    words = word_tokens(lowered)
+    marker_words, marker_phrases = _keys(bk, Kind.ANSWER_MARKER)
+    for key in (*(words & marker_words), *marker_phrases):
         i = lowered.find(key)
         while i >= 0:
             j = i + len(key)
@@ -347,7 +353,8 @@ def _marker_hits(lowered: str, ascii_only: bool, bk: RuleBook) -> list[tuple[int
                     # ("most likely" marks an answer only with a colon: "— most likely⏎- C")
                     hits.append((start, c.end()))
             i = lowered.find(key, j)
-    for verb in bk.sources(Kind.ANSWER_PICK):
+    pick_words, pick_phrases = _keys(bk, Kind.ANSWER_PICK)
+    for verb in (*(words & pick_words), *pick_phrases):
         i = lowered.find(verb)
         while i >= 0:
             j = i + len(verb)
@@ -359,6 +366,14 @@ def _marker_hits(lowered: str, ascii_only: bool, bk: RuleBook) -> list[tuple[int
         if root in lowered:
             hits += _other_hits(lowered, _ROOTS[root], hits)
     return hits
+
+
+@lru_cache(maxsize=32)
+def _keys(bk: RuleBook, kind: Kind) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The sources of ``kind`` that are one word (letters and digits) and the others."""
+    sources = bk.sources(kind)
+    return frozenset(k for k in sources if k.isalnum()), tuple(
+        k for k in sources if not k.isalnum())
 
 
 def _other_hits(lowered: str, words: list[str], hits: list[tuple[int, int]]
@@ -421,6 +436,8 @@ def _is_abbreviation(text: str, dot: int) -> bool:
     # Speed: a run longer than any abbreviation of _NOT_A_STOP (and than one letter) is no
     # abbreviation, so the walk back stops after _STOP_LEN characters.
     limit = max(0, dot - _STOP_LEN)
+    if text.isascii():  # (the run's letters are ASCII ones: one strip finds where it starts)
+        start = limit + len(text[limit:dot].rstrip(_LETTERS_AND_DOT))
     while start > limit and (text[start - 1].isalpha() or text[start - 1] == "."):
         start -= 1
     if start == limit and start and (text[start - 1].isalpha() or text[start - 1] == "."):

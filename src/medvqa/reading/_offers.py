@@ -26,7 +26,8 @@ from medvqa.reading._conceded import CONCEDED, conceded_other
 from medvqa.reading._coordinated import COORDINATED, coordinated_other, last_mention
 from medvqa.reading._labelled import LABELLED, labelled_otherwise
 from medvqa.reading._locate import TRACE_TAG as _TRACE_TAG
-from medvqa.reading._options import OptionSet, bag_mentions
+from medvqa.reading._memo import BoundedMemo
+from medvqa.reading._options import OptionSet, bag_letters, bag_mentions
 from medvqa.reading._scan import YES_NO_WORDS, scan
 from medvqa.reading._scores import SCORES, scored_otherwise
 from medvqa.reading._strict_checks import LONE_CAPITAL, concluded_letter, letter_closing
@@ -400,12 +401,19 @@ def _closing_other(body: str, chosen: frozenset[str], ix: OptionSet) -> ParsedAn
 
 def _image_side(body: str, ix: OptionSet, bk: RuleBook) -> ParsedAnswer | None:
     """A left or right answer given in the image's frame (``laterality.image-side``)."""
-    if not any(t.lower() in ("left", "right") for _, t in ix.items):
+    sided = _SIDED.get(ix)
+    if sided is None:
+        sided = _SIDED.remember(ix, any(t.lower() in ("left", "right") for _, t in ix.items))
+    if not sided:
         return None
     lowered = body.lower()
     if bk.search(Kind.IMAGE_SIDE, lowered, word_tokens(lowered)) is None:
         return None
     return abstain("ambiguous", "laterality.image-side")
+
+
+# Per option set: whether an option is a side (left or right).
+_SIDED: Final[BoundedMemo[OptionSet, bool]] = BoundedMemo(1 << 10)
 
 
 def _reopened(full: str, chosen: frozenset[str], ix: OptionSet, qtype: str, question: str,
@@ -503,6 +511,7 @@ def _names_another(text: str, lowered: str, chosen: frozenset[str], ix: OptionSe
     if any(ks - chosen for _, _, ks in ix.phrases.find(text, lowered)):
         return True
     return bool(lone_letters(text, ix) - chosen) or bool(
+        bag_letters(text, ix, chosen)) and bool(
         {k for _, _, ks in bag_mentions(text, ix, []) for k in ks} - chosen)
 
 

@@ -38,7 +38,8 @@ from medvqa.reading.rules import Kind
 if TYPE_CHECKING:
     from medvqa.reading._values import OptionValues
 
-__all__ = ["OptionSet", "forget_option_sets", "option_set", "options_of"]
+__all__ = ["OptionSet", "bag_letters", "bag_mentions", "bag_windows", "forget_option_sets",
+           "option_set", "options_of"]
 
 _MARKUP: Final = re.compile(r"[*_`]+")
 # Where an option's qualifier begins: a bracket, a comma, a colon or a connecting word.
@@ -207,17 +208,44 @@ def bag_mentions(text: str, ix: OptionSet,
     if not ix.bags:
         return []
     lowered = text.lower()
-    if lowered.isascii() and not any(all(a in lowered for a in anchors)
-                                     for anchors in ix.bag_anchors.values()):
-        return []  # no option's words can all be here (the common case, most cheaply)
+    if lowered.isascii():
+        # a bag is named only by words outside the taken spans (a window overlapping one is
+        # dropped): their anchors must be there once the spans are blanked
+        view = _blanked(lowered, taken) if taken and len(lowered) == len(text) else lowered
+        if not _anchored(view, ix.bag_anchors):
+            return []  # no option's words can all be here (the common case, most cheaply)
     # the text's words (``word_tokens`` where the caller has them), folded
     present = _folded(frozenset(TOKEN.findall(lowered)) if words is None else words)
     if not any(bag <= present for bag in ix.bags.values()):
         return []  # no option has all its words here (the common case, cheaply)
-    # a word after "non-" is another word ("non-proliferative" is not "proliferative")
-    toks = [(m.start(), m.end(), "non-" + fold(m.group()) if _NON.match(
-        lowered, max(0, m.start() - 4), m.start()) else fold(m.group()))
-        for m in TOKEN.finditer(lowered)]
+    return bag_windows(lowered, ix, taken)
+
+
+def bag_letters(text: str, ix: OptionSet, skip: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The letters but ``skip`` that :func:`bag_mentions` may name in ``text`` (no spans taken).
+
+    A gate: those whose bag's words all occur among the text's words (and, in an ASCII text,
+    whose anchors all occur in it); a window is found only where every word of its bag is.
+    """
+    lowered = text.lower()
+    anchors = {k: a for k, a in ix.bag_anchors.items() if k not in skip}
+    if not anchors or lowered.isascii() and not _anchored(lowered, anchors):
+        return frozenset()
+    present = _folded(frozenset(TOKEN.findall(lowered)))
+    return frozenset(k for k in anchors if ix.bags[k] <= present)
+
+
+def bag_windows(lowered: str, ix: OptionSet, taken: list[tuple[int, int, frozenset[str]]]
+                ) -> list[tuple[int, int, frozenset[str]]]:
+    """:func:`bag_mentions` without its gates (the definition the gates are tested against)."""
+    toks = _TOKS.get(lowered)
+    if toks is None:
+        # a word after "non-" is another word ("non-proliferative" is not "proliferative")
+        toks = [(m.start(), m.end(), "non-" + fold(m.group()) if _NON.match(
+            lowered, max(0, m.start() - 4), m.start()) else fold(m.group()))
+            for m in TOKEN.finditer(lowered)]
+        if len(lowered) <= _TOKS_LEN:
+            _TOKS.remember(lowered, toks)
     found: list[tuple[int, int, frozenset[str]]] = []
     for letter, bag in ix.bags.items():
         where = [i for i, t in enumerate(toks) if t[2] in bag]
@@ -236,6 +264,37 @@ def bag_mentions(text: str, ix: OptionSet,
     return [f for i, f in enumerate(found) if i not in clashes]
 
 
+def _anchored(view: str, bag_anchors: dict[str, tuple[str, ...]]) -> bool:
+    """Whether every anchor of some option's bag is in ``view`` (loops: no generators)."""
+    for anchors in bag_anchors.values():
+        for a in anchors:
+            if a not in view:
+                break
+        else:
+            return True
+    return False
+
+
+def _blanked(lowered: str, spans: list[tuple[int, int, frozenset[str]]]) -> str:
+    """``lowered`` with each span's characters replaced by spaces (same length)."""
+    if len(spans) == 1:  # (the common case: the option named once)
+        start, end, _ = spans[0]
+        start = max(start, 0)
+        return lowered[:start] + " " * (end - start) + lowered[end:] if end > start else lowered
+    parts, pos = [], 0
+    for start, end, _ in sorted(spans):
+        start = max(start, pos)
+        if end > start:
+            parts += [lowered[pos:start], " " * (end - start)]
+            pos = end
+    parts.append(lowered[pos:])
+    return "".join(parts)
+
+
+# A text's folded words with their places (asked for at several steps of one response: found
+# once; short texts only, as a long response's words are many).
+_TOKS: Final[BoundedMemo[str, list[tuple[int, int, str]]]] = BoundedMemo(1 << 10)
+_TOKS_LEN: Final = 2_000
 _FOLDED: Final[BoundedMemo[frozenset[str], frozenset[str]]] = BoundedMemo(1 << 12)
 
 

@@ -92,6 +92,7 @@ class Polarity:
         self.may_label = not self.pat.status_words.isdisjoint(words) or any(
             c in lowered for c in "-0\u2212" + "\u2717\u2718\u274c\u2716")
         self.may_mark = holds_neg_mark(lowered)
+        self.may_discuss_after = bk.any_of(_DISCUSSING_AFTER, masked, words)
 
     def _clause_ends(self) -> list[int]:
         lowered, text = self.lowered, self.text
@@ -153,7 +154,7 @@ class Polarity:
                for s, e, _ in self.plans):
             return "discussed"  # "I will answer X after …": a plan, in its sentence
         after = masked[m.end:stop]
-        if self._discussed_after(after):
+        if self.after_may_discuss(m.end, stop) and self._discussed_after(after):
             return "discussed"
         if self._negated_before(begin, m.start):
             return "negated"
@@ -174,6 +175,15 @@ class Polarity:
                 lowered, max(0, begin, m.start - 8), m.start) is not None:
             return "negated"
         return "asserted"
+
+    def after_may_discuss(self, start: int, stop: int) -> bool:
+        """False only where ``masked[start:stop]`` cannot hold a ``discussed.*``-after phrase.
+
+        A gate: where no word crosses either end, the words there are the text's, and the
+        text holds none of those phrases' words.
+        """
+        return self.may_discuss_after or not (_between_words(self.masked, start)
+                                              and _between_words(self.masked, stop))
 
     def _discussed_after(self, after: str) -> bool:
         stripped = after.lstrip(" \t)]*")
@@ -270,6 +280,18 @@ class Polarity:
                    for a, b in zip(ordered, ordered[1:], strict=False)):
                 return True
         return False
+
+
+_DISCUSSING_AFTER: Final = frozenset({Kind.DISCUSSED_AFTER})
+_JOINED: Final = "'/"
+
+
+def _between_words(text: str, at: int) -> bool:
+    """Whether no word (its joins included: "it's", "r/o") runs across position ``at``."""
+    if at <= 0 or at >= len(text):
+        return True
+    a, b = text[at - 1], text[at]
+    return not ((a.isalnum() or a in _JOINED) and (b.isalnum() or b in _JOINED))
 
 
 def _letter_dot(text: str, end: int) -> bool:

@@ -20,6 +20,7 @@ A letter marked as the answer at the start or end of the sentence ("The answer i
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Final
 
 from medvqa.reading._base import ParsedAnswer, abstain, one_choice
@@ -27,7 +28,7 @@ from medvqa.reading._book import RuleBook, word_tokens
 from medvqa.reading._options import OptionSet, bag_mentions
 from medvqa.reading.rules import Kind
 
-__all__ = ["KINDS", "quick_read"]
+__all__ = ["KINDS", "quick_read", "within"]
 
 #: The kinds of rule that can change how a plain single-choice sentence is read. The others
 #: cannot: they act only beside another cue (the end of a negation's reach, neutral phrases,
@@ -44,6 +45,8 @@ KINDS: Final = frozenset({
 # A letter keyword ("it is", "therefore") matters only before a letter: a one-letter word.
 _KEYWORDS: Final = frozenset({Kind.LETTER_KEYWORD})
 _STRUCTURE: Final = frozenset('<>{}[]|\\"*_`#?\n/')
+# (one search for any of them: a set's ``isdisjoint`` hashes every character of the text)
+_STRUCTURE_CHAR: Final = re.compile("[" + "".join(map(re.escape, sorted(_STRUCTURE))) + "]")
 # (the capital first, then what stands before it: a scan for capitals, not a look behind
 # at every character)
 _LONE_CAPITAL: Final = re.compile(r"[A-Z](?<![A-Za-z][A-Z])(?![a-zA-Z])")
@@ -64,7 +67,7 @@ _UNSURE: Final = frozenset({Kind.HEDGE_LEAD, Kind.NOT_HEDGE})
 
 def _plain(text: str, ix: OptionSet, bk: RuleBook) -> tuple[str, frozenset[str]] | None:
     """The lower-cased text and its words when no rule but the option texts can apply."""
-    if (not text.isascii() or not _STRUCTURE.isdisjoint(text) or _LONE_CAPITAL.search(text)
+    if (not text.isascii() or _STRUCTURE_CHAR.search(text) or _LONE_CAPITAL.search(text)
             or _SIGN.search(text)):
         return None
     lowered = text.lower()
@@ -76,8 +79,17 @@ def _plain(text: str, ix: OptionSet, bk: RuleBook) -> tuple[str, frozenset[str]]
 
 def _letter_cued(lowered: str, tokens: frozenset[str], ix: OptionSet, bk: RuleBook) -> bool:
     """A letter keyword before a one-letter word that is an option letter ("it is b")."""
-    return any(len(t) == 1 and t.upper() in ix.keys for t in tokens) and bk.any_of(
-        _KEYWORDS, lowered, tokens)
+    if lowered.isascii():  # (its words are ASCII: the option letters' lower-case forms)
+        lettered = not _ascii_letters(ix.keys).isdisjoint(tokens)
+    else:
+        lettered = any(len(t) == 1 and t.upper() in ix.keys for t in tokens)
+    return lettered and bk.any_of(_KEYWORDS, lowered, tokens)
+
+
+@lru_cache(maxsize=256)
+def _ascii_letters(keys: frozenset[str]) -> frozenset[str]:
+    """The ASCII characters whose upper case is one of ``keys`` (a one-letter word's test)."""
+    return frozenset(c for c in map(chr, range(128)) if c.upper() in keys)
 
 
 def quick_read(text: str, ix: OptionSet, bk: RuleBook,
@@ -106,9 +118,12 @@ def quick_read(text: str, ix: OptionSet, bk: RuleBook,
     if got is None:
         return _verdict(text, ix, bk) if marked is None else None
     lowered, tokens = got
-    spans = ix.phrases.find(rest.strip(), lowered)
+    core = rest.strip()
+    spans = None if m is None else within(text, core, m.end() if m.start() == 0 else 0, ix)
+    if spans is None:
+        spans = ix.phrases.find(core, lowered)
     if ix.bags:
-        spans = spans + bag_mentions(rest.strip(), ix, spans, tokens)
+        spans = spans + bag_mentions(core, ix, spans, tokens)
     named = {k for _, _, letters in spans for k in letters}
     if marked is not None:
         if named - {marked}:
@@ -121,13 +136,31 @@ def quick_read(text: str, ix: OptionSet, bk: RuleBook,
     return abstain("ambiguous", "structural.two-options")
 
 
+def within(text: str, core: str, at: int, ix: OptionSet
+           ) -> list[tuple[int, int, frozenset[str]]] | None:
+    """The options named in ``core``, which stands at ``at`` in ``text`` between white space.
+
+    Found from the whole text's (the checks after a choice ask for those next): the same
+    spans, moved, where none crosses an end of ``core`` (white space bounds every word the
+    same way in both). None where that cannot be told (the full search of ``core`` then).
+    """
+    end = at + len(core)
+    if not (text.isascii() and text.startswith(core, at) and (at == 0 or text[at - 1].isspace())
+            and (end == len(text) or text[end].isspace())):
+        return None
+    spans = ix.phrases.find(text, text.lower())
+    if any(s < at < e or s < end < e for s, e, _ in spans):
+        return None
+    return [(s - at, e - at, k) for s, e, k in spans if at <= s and e <= end]
+
+
 def _verdict(text: str, ix: OptionSet, bk: RuleBook) -> ParsedAnswer | None:
     """A sentence that names no option and locates no answer: its refusal, hedge or plan.
 
     The full reading of such a text finds no mention, so only these decide it, in the same
     order (a hedge, a refusal or a kept-open finding, a plan or a deferral, else no answer).
     """
-    if (not text.isascii() or not _STRUCTURE.isdisjoint(text) or ":" in text
+    if (not text.isascii() or _STRUCTURE_CHAR.search(text) or ":" in text
             or _LONE_CAPITAL.search(text) or _SIGN.search(text)):
         return None
     lowered = text.lower()

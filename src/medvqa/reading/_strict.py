@@ -326,6 +326,8 @@ def _ends_open(text: str) -> bool:
     """Whether a stripped text ends on a separator or a connective word ("… with", "… and")."""
     if text[-1] in _OPEN_MARKS:
         return True
+    if not (text[-1].isalnum() or text[-1] == "_"):
+        return False  # (no word ends it: the common case, a full stop)
     start = len(text)
     while start > 0 and len(text) - start <= _LONGEST_OPEN and (text[start - 1].isalnum()
                                                     or text[start - 1] == "_"):

@@ -39,6 +39,8 @@ _LONE_CAPITAL = LONE_CAPITAL
 
 def negated_marker(body: str, start: int, bk: RuleBook) -> bool:
     """A negation earlier in the marker's own clause ("I would not say the answer is A")."""
+    if not clause_may_hold(body, start, _MARKER_NEGATIONS, bk):
+        return False
     begin = 0
     for mark in _CLAUSE_MARKS:
         i = body.rfind(mark, begin, start)
@@ -57,11 +59,29 @@ def negated_marker(body: str, start: int, bk: RuleBook) -> bool:
             or bk.search(Kind.NEG_NOUN, fragment, words) is not None)
 
 
+_MARKER_NEGATIONS: Final = frozenset({Kind.NEG_BEFORE, Kind.NEG_NOUN})
+_MARKER_CONDITIONS: Final = frozenset({Kind.PLAN, Kind.CONDITION})
+
+
+def clause_may_hold(body: str, start: int, kinds: frozenset[Kind], bk: RuleBook) -> bool:
+    """False only where the text before ``start`` holds no phrase of ``kinds``: a gate.
+
+    Where a space stands before ``start`` in an ASCII text, the words before it (from a
+    clause mark on) are words of the text: a text without the kinds' words holds none there.
+    """
+    if not body.isascii() or (start and body[start - 1] != " "):
+        return True
+    lowered = body.lower()
+    return bk.any_of(kinds, lowered, word_tokens(lowered))
+
+
 def conditional_marker(body: str, start: int, bk: RuleBook) -> bool:
     """A condition or a plan earlier in the marker's sentence.
 
     "If it persists, the answer is A", "I'll assess each option: …".
     """
+    if not clause_may_hold(body, start, _MARKER_CONDITIONS, bk):
+        return False
     begin = max(body.rfind(c, 0, start) for c in ".!?\n") + 1
     fragment = body[begin:start].lower()
     words = word_tokens(fragment)
