@@ -19,7 +19,13 @@ if TYPE_CHECKING:
     from medvqa.irt._calibrate import Calibration, Priors, calibrate
     from medvqa.irt._config import IrtFitConfig
     from medvqa.irt._crossval import CrossValidationResult, cross_validate
-    from medvqa.irt._exposure import ExposureParameters, simulate_exposure, sympson_hetter
+    from medvqa.irt._exposure import (
+        ROUNDS,
+        SIMULEES,
+        ExposureParameters,
+        simulate_exposure,
+        sympson_hetter,
+    )
     from medvqa.irt._fit import (
         FLAG_SOURCE,
         IrtFitResult,
@@ -63,6 +69,8 @@ _WHERE: dict[str, str] = {
     "CrossValidationResult": "_crossval",
     "cross_validate": "_crossval",
     "ExposureParameters": "_exposure",
+    "ROUNDS": "_exposure",
+    "SIMULEES": "_exposure",
     "simulate_exposure": "_exposure",
     "sympson_hetter": "_exposure",
     "chance_rate": "_guessing",
@@ -109,6 +117,8 @@ __all__ = [
     "CrossValidationResult",
     "cross_validate",
     "ExposureParameters",
+    "ROUNDS",
+    "SIMULEES",
     "simulate_exposure",
     "sympson_hetter",
     "chance_rate",

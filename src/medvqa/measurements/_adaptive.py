@@ -50,8 +50,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from medvqa.irt import DEFAULT_GUESSING, EXPOSURE_CONTROLS, GUESSING, AdaptiveSettings
-from medvqa.irt._exposure import ROUNDS, SIMULEES
+from medvqa.irt import (
+    DEFAULT_GUESSING,
+    EXPOSURE_CONTROLS,
+    GUESSING,
+    ROUNDS,
+    SIMULEES,
+    AdaptiveSettings,
+)
 from medvqa.measurements._figure import BenchFigure
 from medvqa.rng import rng_for
 
