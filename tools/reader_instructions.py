@@ -8,11 +8,11 @@ r"""Read N responses of a bench mix with the strict reader: its cost per respons
   after the labelled set (each response made distinct) has been read and the caches cleared.
 
 For CPU instruction counts that do not depend on the host's load, run it under callgrind with
-N and with 0 and divide the difference by N (both runs build the same inputs and read the same
-warm-up, so only the N responses differ)::
+N and with 0, the hash seed fixed, and divide the difference by N (both runs build the same
+inputs and read the same warm-up, so only the N responses differ)::
 
     for n in 0 500; do
-      OPENBLAS_NUM_THREADS=1 PYTHONPATH=src valgrind --tool=callgrind \
+      PYTHONHASHSEED=0 OPENBLAS_NUM_THREADS=1 PYTHONPATH=src valgrind --tool=callgrind \
         --callgrind-out-file=/tmp/cg.$n python tools/reader_instructions.py distinct $n
     done   # then (Ir of 500 - Ir of 0) / 500, from each run's "Collected" line
 
