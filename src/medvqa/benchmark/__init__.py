@@ -17,7 +17,7 @@ from medvqa._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from medvqa.benchmark._exportable import refuse_unexportable
-    from medvqa.benchmark._image_paths import image_path_problem
+    from medvqa.benchmark._image_paths import image_path_problem, refuse_unsafe_images
     from medvqa.benchmark._images import (
         ALLOWED_FORMATS,
         MAX_IMAGE_PIXELS,
@@ -67,6 +67,7 @@ _WHERE: dict[str, str] = {
     "read_image_file": "_images",
     "resolve_inside": "_images",
     "image_path_problem": "_image_paths",
+    "refuse_unsafe_images": "_image_paths",
     "refuse_unexportable": "_exportable",
     "ItemFlaw": "_item_checks",
     "answer_position_flaw": "_item_checks",
@@ -128,6 +129,7 @@ __all__ = [
     "read_image_file",
     "resolve_inside",
     "image_path_problem",
+    "refuse_unsafe_images",
     "refuse_unexportable",
     "structural_warnings",
     "validate_benchmark",

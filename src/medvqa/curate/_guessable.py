@@ -15,7 +15,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from medvqa.benchmark import image_path_problem, read_image_file
+from medvqa.benchmark import read_image_file, refuse_unsafe_images
 from medvqa.builders import BenchWriter
 from medvqa.curate._guessable_config import GuessableConfig
 from medvqa.errors import BadInputError
@@ -141,12 +141,7 @@ def _write(
     # Every image the new benchmark keeps is inside the old one and a regular file, checked
     # before anything is written: an absolute path, '..' or a link out would otherwise copy a
     # local file in (or write outside -o), a FIFO hang the copy.
-    for it in kept:
-        for i, rel in enumerate(it.images):
-            why = image_path_problem(config.bench, rel)
-            if why:
-                raise BadInputError(f"{config.bench / ITEMS_FILE}: item {it.id}: images[{i}]: "
-                                    f"{why}; nothing was written")
+    refuse_unsafe_images(config.bench, kept, "nothing was written")
     with BenchWriter(config.out, config.force) as writer:
         for it in kept:
             for rel in it.images:

@@ -30,7 +30,7 @@ from medvqa.reading._memo import BoundedMemo
 from medvqa.reading._options import OptionSet, bag_letters, bag_mentions
 from medvqa.reading._scan import YES_NO_WORDS, scan
 from medvqa.reading._scores import SCORES, scored_otherwise
-from medvqa.reading._strict_checks import LONE_CAPITAL, concluded_letter, letter_closing
+from medvqa.reading._strict_checks import LONE_CAPITAL, NEGATING, concluded_letter, letter_closing
 from medvqa.reading.rules import Kind
 
 __all__ = ["bare_text", "letter_text_conflict", "lone_letters", "offered_beside",
@@ -210,7 +210,7 @@ def set_left_open(body: str, chosen: frozenset[str], ix: OptionSet, qtype: str,
         low = clause.lower()
         tokens = word_tokens(low)
         # a letter after a negation in its clause is rejected, not open ("so not C or E")
-        negations = [s for kind in _NEGATING for s, _, _ in bk.spans(kind, low, tokens)]
+        negations = [s for kind in NEGATING for s, _, _ in bk.spans(kind, low, tokens)]
         negated_from = min(negations, default=len(clause))
         at = [(mm.start(), mm.group(1)) for mm in _LONE.finditer(clause)
               if mm.group(1) in letters and mm.start() < negated_from]
@@ -233,7 +233,6 @@ def set_left_open(body: str, chosen: frozenset[str], ix: OptionSet, qtype: str,
     return None
 
 
-_NEGATING: Final = (Kind.NEG_BEFORE, Kind.NEG_NOUN)
 _LETTER_BEFORE: Final = re.compile(r"(?<![\w'])([A-Z])[)\].]?[ \t,]*\Z")
 _LETTER_AFTER: Final = re.compile(r"[ \t]*[(\[]?[A-Z](?![\w'])")
 

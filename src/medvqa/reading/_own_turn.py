@@ -28,6 +28,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from medvqa.reading._positions import strip_special_tokens
+
 __all__ = ["own_turn"]
 
 _OPENER: Final = (r"(?:question|q|example\s*\d*|image|input|instruction|###\s*instruction"
@@ -42,7 +44,6 @@ _SEPARATED: Final = re.compile(r"\n[ \t]*(?:-{3,}|={3,}|\*{3,})[ \t]*\n\s*(?:" +
 _CHUNK_END: Final = re.compile(r"(?:<\|endofchunk\|>|(?:</s>\s*)?(?:<s>\s*)?\[INST\]"
                                r"|<\|im_start\|>\s*user|<\|user\|>|<start_of_turn>\s*user)(?=\s*\S)")
 _PROMPT_ECHO: Final = re.compile(r"\A\s*(?:<s>\s*)?\[INST\].*?\[/INST\]", re.DOTALL)
-_SPECIALS: Final = re.compile(r"<\|?/?[A-Za-z_]{1,20}\|?>")
 _USER: Final = re.compile(r"(?m)^[ \t]*(?:user|human|patient|clinician|doctor|system)[ \t]*:"
                           r"[^\n]*", re.IGNORECASE)
 _ASSISTANT: Final = re.compile(r"(?m)^[ \t]*(?:assistant|ai|model|gpt|bot)[ \t]*:[ \t]*",
@@ -77,7 +78,7 @@ def own_turn(text: str, question: str = "") -> str:
         return ""
     text = _PROMPT_ECHO.sub("", text, count=1)  # "<s>[INST] Look at the image. [/INST] D"
     chunk = _CHUNK_END.search(text)
-    if chunk is not None and not _SPECIALS.sub("", text[:chunk.start()]).strip():
+    if chunk is not None and not strip_special_tokens(text[:chunk.start()]).strip():
         chunk = None  # the marker opens the response: nothing of the model's before it
     ends = [m.start() for m in (chunk, _SEPARATED.search(text)) if m]
     first = _NEW_EXAMPLE.search(text)

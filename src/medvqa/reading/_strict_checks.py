@@ -28,7 +28,7 @@ from medvqa.reading._scan import conclusion_asserts, scan
 from medvqa.reading._text import prepare
 from medvqa.reading.rules import Kind
 
-__all__ = ["before_undoes", "concluded_letter", "letter_closing", "negated_marker",
+__all__ = ["NEGATING", "before_undoes", "concluded_letter", "letter_closing", "negated_marker",
            "revised_between", "tail_undoes"]
 
 _CLAUSE_MARKS = ".;,!?\n:"
@@ -243,12 +243,13 @@ def letter_closing(tail: str, ix: OptionSet, kept: frozenset[str], bk: RuleBook)
         if _MARKED_LINE.search(line):
             continue  # "[ ] D", "\u2717 D": the row marks its own letter
         clause = line[max(line.rfind(c) for c in _CLAUSE_MARKS) + 1:].lower()
-        if not bk.any_of(_NEGATING, clause, word_tokens(clause)):
+        if not bk.any_of(NEGATING, clause, word_tokens(clause)):
             return True
     return False
 
 
-_NEGATING: Final = frozenset({Kind.NEG_BEFORE, Kind.NEG_NOUN})
+#: The kinds that negate what follows them in a clause ("not C", "no effusion").
+NEGATING: Final = frozenset({Kind.NEG_BEFORE, Kind.NEG_NOUN})
 
 
 _MARKED_LINE: Final = re.compile(r"[\[\]|\u2610-\u2612\u2713-\u2718\u2705\u274c\u274e\U0001f534"

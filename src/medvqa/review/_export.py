@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from medvqa import __version__
-from medvqa.benchmark import image_path_problem, read_image_file
+from medvqa.benchmark import read_image_file, refuse_unsafe_images
 from medvqa.builders import BenchWriter, bench_counts
 from medvqa.errors import BadInputError
 from medvqa.review._bench import ReviewBench
@@ -24,7 +24,7 @@ from medvqa.review._criteria import REASONS
 from medvqa.review._resolve import Final, resolve_all
 from medvqa.review._stats import StatsConfig, review_stats
 from medvqa.review._store import ReviewStore
-from medvqa.schema import BENCHMARK_FILE, ITEMS_FILE, Item
+from medvqa.schema import BENCHMARK_FILE, Item
 from medvqa.store import atomic_write_text
 
 CHANGELOG_FILE = "changelog.jsonl"
@@ -142,7 +142,9 @@ def export_reviewed(
                             f"{len(log) - removed} unresolved of {len(log)}): a reviewed version "
                             "would be empty, so nothing was exported; resolve the items first "
                             "(`medvqa review stats` lists what is open)")
-    _refuse_unsafe(bench, kept)
+    # checked before anything is written: a link inside BENCH/ to a file elsewhere is never
+    # copied into the new version, and it is never half-made
+    refuse_unsafe_images(bench.path, kept, "nothing was exported")
     stats = review_stats(bench, store, cfg)
     with BenchWriter(out) as writer:
         written = writer.write_items(kept)
@@ -160,20 +162,6 @@ def export_reviewed(
     n = {c: sum(1 for e in log if e["change"] == c) for c in ("accepted", "edited", "removed")}
     return ExportResult(out, len(kept), n["edited"], n["removed"],
                         sum(1 for e in log if e["change"] == "left_out"))
-
-
-def _refuse_unsafe(bench: ReviewBench, kept: list[Item]) -> None:
-    """Refuse the export when a kept item's image leaves BENCH/ or is not a regular file.
-
-    Checked before anything is written, so the new version is never half-made and no local
-    file (a link inside BENCH/ to a file elsewhere) is copied into it.
-    """
-    for item in kept:
-        for i, rel in enumerate(item.images):
-            why = image_path_problem(bench.path, rel)
-            if why:
-                raise BadInputError(f"{bench.path / ITEMS_FILE}: item {item.id}: images[{i}]: "
-                                    f"{why}; nothing was exported")
 
 
 def _card(bench: ReviewBench, kept: list[Item], digest: str, stats: dict[str, Any],
