@@ -29,6 +29,7 @@ _LETTER_SCORE: Final = re.compile(r"(?<![\w'])(?P<k>[A-Z])[)\]]?(?:" + _SCORE + 
                                   r"\d{1,3}(?:\.\d+)?[ \t]*%))")
 
 
+_MAYBE_SCORE: Final = re.compile(r"[:=][ \t]*\.?\d|\d[ \t]*%")
 _QUALIFIER: Final = re.compile(r"\s*\([^()]*\)\s*$")
 
 
@@ -39,7 +40,10 @@ def _value(raw: str) -> float:
 
 def option_scores(text: str, ix: OptionSet) -> dict[str, float]:
     """The probability the text gives each option, by its letter or its whole text."""
-    if ":" not in text and "=" not in text and "%" not in text:
+    # every score holds a number after a colon or an equals sign, or a number before "%":
+    # fewer than two such places score fewer than two options (the common case, cheaply)
+    if ":" not in text and "=" not in text and "%" not in text or len(
+            _MAYBE_SCORE.findall(text)) < 2:
         return {}
     scores: dict[str, float] = {}
     for m in _LETTER_SCORE.finditer(text):
