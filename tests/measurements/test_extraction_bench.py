@@ -49,3 +49,17 @@ def test_speed_figures_put_the_target_on_the_realistic_mix():
     assert "realistic mix" in figures[0].name and figures[0].target == ">= 100,000"
     assert "modern mix" in figures[1].name and not figures[1].target
     assert all(f.value > 0 for f in figures)
+
+
+def test_extractor_figures_ask_a_real_loopback_extractor_about_the_rules_no_answer_rows():
+    from medvqa.measurements._extraction import extractor_figures
+    from medvqa.testing import ChatServer
+
+    rows = labelled_rows()
+    parsed = _parse_all(rows)
+    with ChatServer(reply=lambda prompt, body: '{"answer": "NONE"}') as server:
+        figures = {f.name: f for f in extractor_figures(f"openai:reader@{server.url}",
+                                                         rows, parsed)}
+    asked = next(f for name, f in figures.items() if name.endswith("(rules found no answer)"))
+    rescues = next(f for name, f in figures.items() if name.endswith("false rescues"))
+    assert asked.value > 0 and rescues.value == 0 and rescues.met

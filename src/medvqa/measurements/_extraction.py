@@ -194,7 +194,7 @@ def extractor_figures(spec: str, rows: list[dict[str, Any]],
                       parsed: list[Any]) -> list[BenchFigure]:
     """Agreement, false rescues and errors of an extractor on the rules' no-answer rows."""
     from medvqa.models import LLMSettings
-    from medvqa.score import (
+    from medvqa.reading import (
         ExtractCandidate,
         ExtractConfig,
         eligible,
@@ -253,6 +253,8 @@ def bench_extraction(quick: bool, extract: str | None = None) -> list[BenchFigur
 
         try:
             figures += extractor_figures(spec, rows, parsed)
-        except (ImportError, BadInputError) as exc:
+        except (ModuleNotFoundError, BadInputError) as exc:
+            # a missing optional dependency or an unknown spec; a name that no longer imports
+            # is a defect and raises
             log.warning("extraction bench: extractor %s skipped: %s", spec, exc)
     return figures
