@@ -44,3 +44,22 @@ def test_own_turn_only_takes_away(text: str) -> None:
     got = own_turn(text)
     assert len(got) <= len(text)
     assert set(got.split()) <= set(text.split()) | {""}
+
+
+def test_an_invented_example_that_asks_the_item_s_question_again_is_read_beside_it() -> None:
+    from medvqa.reading._own_turn import reasked_answers
+
+    asked = "Is there a pneumothorax?"
+    text = "Answer: Yes\nQuestion: Is there an effusion?\nAnswer: No\nQuestion: " + asked + \
+        "\nAnswer: No"
+    assert reasked_answers(text, asked) == ["Answer: No"]
+    # an example on another image asks its own case's question
+    assert reasked_answers("Yes\n\nExample 2\nImage: <image>\nQuestion: " + asked +
+                           "\nAnswer: No", asked) == []
+    parser = make_parser("strict")
+    yes_no = {"A": "Yes", "B": "No"}
+    again = parser.parse(text, yes_no, "yesno", question=asked)
+    assert again.choice is None and again.rule == "structural.continuation"
+    same = parser.parse(text.replace("Answer: No", "Answer: Yes"), yes_no, "yesno",
+                        question=asked)
+    assert same.choice == "A"

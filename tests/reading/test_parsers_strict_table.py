@@ -1012,9 +1012,51 @@ TABLE: list[Row] = [
      "Is lymphovascular invasion present?"),
     ("two options", "single", "ST", "Stage 3 — or a variant of it.", None, "alternative.or"),
     ("values", "single", "SIZE", "Zwischen 8 und 12 mm.", None, "alternative.or"),
-    ("marked", "single", "CXR", "[ ] A  [x] B  [ ] C  [ ] D", "B", "structural.letter-position"),
-    ("marked", "multi", "MM", "[x] A  [ ] B  [x] C  [?] D", None, "structural.letters"),
+    ("marked", "single", "CXR", "[ ] A  [x] B  [ ] C  [ ] D", "B", "structural.letters"),
+    ("marked", "multi", "MM", "[x] A  [ ] B  [x] C  [?] D", None, "hedge.uncertain"),
     ("marked", "yesno", "NY", "( ) No\n(x) Yes", "B", "structural.yes-no-word", PTX_Q),
+    # a line of several marks, its group named before them or after them
+    ("marked", "single", "BIR", "Category:  [ ] 2   [ ] 3   [x] 4   [ ] 5", "C",
+     "structural.value"),
+    ("marked", "single", "BIR", "Category:  [ ] 2   [x] 3   [x] 4   [ ] 5", None,
+     "structural.two-options"),
+    ("marked", "single", "SH", "Type:  I \u2610   II \u2610   III \u2611   IV \u2610", "C",
+     "structural.value"),
+    ("marked", "single", "CXR", "Pick one:  (\u25cf) A  ( ) B  ( ) C  ( ) D", "A",
+     "structural.letters"),
+    ("marked", "single", "DR", "Grade:\n( ) No DR\n( ) Mild NPDR\n(\u25cf) Moderate NPDR\n"
+     "( ) Severe NPDR", "C", "structural.option-text"),
+    ("marked", "single", "CXR", "A ✓   B ?   C \u2717   D \u2717", None, "hedge.uncertain"),
+    ("marked", "multi", "MM", "Mass [x]\nCalcification [ ]\nAsymmetry [x]\n"
+     "Architectural distortion [ ]", ["A", "D"], "structural.option-text"),
+    ("structured", "single", "CXR", '{"index": 2, "confidence": 0.7}', None,
+     "structural.index-base"),
+    ("structured", "single", "CXR", '{"answer_idx": 0}', "A", "structural.index-base"),
+    ("marked", "yesno", "YN", "Effusion:  \u2611 Present  \u2610 Absent\nPneumothorax:  "
+     "\u2610 Present  \u2611 Absent", "B", "finding.absent-lead", PTX_Q),
+    ("marked", "yesno", "YN", "\u2610 Yes \u2611 No \u2014 Effusion\n\u2611 Yes \u2610 No "
+     "\u2014 Pneumothorax", "A", "finding.present", PTX_Q),
+    ("marked", "single", "BIR", "A. BI-RADS 2\nB. BI-RADS 3\n\u2192 C. BI-RADS 4\nD. BI-RADS 5",
+     "C", "structural.option-text"),
+    ("marked", "yesno", "YN", "A. Yes\nB. No   \u2190", "B", "structural.letter-position",
+     PTX_Q),
+    # a letter alone on its line, its reason after it; a note's marks are no part of the answer
+    ("letter-position", "single", "CXR", "D\n\nThe heart and mediastinum are normal.", "D",
+     "structural.letter-position"),
+    ("letter-only", "single", "CXR", "Answer: B\u00b9\n\n\u00b9 Measured on the lateral view.",
+     "B", "structural.letters"),
+    ("letter-only", "single", "CXR", "Answer [^1]: C\n\n[^1]: After the 2017 criteria.", "C",
+     "structural.letters"),
+    ("letter-only", "single", "BIR", "\u0627\u0644\u062a\u0635\u0646\u064a\u0641: BI-RADS "
+     "\u0664", "C", "structural.option-text"),
+    ("marker", "single", "CXR", "\u05d4\u05ea\u05e9\u05d5\u05d1\u05d4 \u05d4\u05d9\u05d0 D.",
+     "D", "structural.letters"),
+    # labelled findings: the asked finding's label answers, a label with an unread state none
+    ("findings", "yesno", "YN", "Pneumothorax: absent. Effusion: present.", "B",
+     "finding.absent-lead", PTX_Q),
+    ("findings", "yesno", "YN", "Effusion: yes\nPneumothorax: no", "B", "finding.absent-lead",
+     PTX_Q),
+    ("findings", "yesno", "NY", "ACL: intact", None, "finding.present", "Is the ACL torn?"),
 ]
 
 

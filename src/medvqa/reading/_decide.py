@@ -69,6 +69,43 @@ def _finding_of(leaf: Leaf, question: str) -> str | None:
     return "yes" if said != flip else "no"
 
 
+# A key that gives the answer as a count of options ("index", "answer_idx", "option_index"),
+# not the index of a case or a sample.
+_INDEX_WORDS: Final = frozenset({"index", "idx"})
+_INDEX_KEY_WORDS: Final = _INDEX_WORDS | {"answer", "option", "choice", "pred", "prediction",
+                                          "predicted", "selected", "final", "label"}
+_WHOLE: Final = re.compile(r"\s*(\d{1,2})\s*")
+
+
+def _by_index(leaves: list[Leaf], ix: OptionSet) -> ParsedAnswer | None:
+    """The answer of a structure that gives it by index, or None where none does.
+
+    An index counts from 0 or from 1, and the structure does not say which: 0 can only be the
+    first option and the number of options only the last; any other is two readings.
+    """
+    for leaf in leaves:
+        value = _WHOLE.fullmatch(leaf.value) if leaf.role != "negative" else None
+        if value is None or not _is_index(leaf):
+            continue
+        at, letters = int(value.group(1)), [k for k, _ in ix.items]
+        if at == 0:
+            return one_choice(letters[0], INDEX_BASE)
+        if at == len(letters):
+            return one_choice(letters[-1], INDEX_BASE)
+        return abstain("ambiguous" if at < len(letters) else "out_of_range", INDEX_BASE)
+    return None
+
+
+def _is_index(leaf: Leaf) -> bool:
+    """Whether a leaf's key names an answer's index ("index", "answer_idx", not "case_index")."""
+    words = set(key_words(leaf.path[-1]))
+    return bool(words & _INDEX_WORDS) and words <= _INDEX_KEY_WORDS
+
+
+#: The rule of an answer given by an index whose base is unknown.
+INDEX_BASE: Final = "structural.index-base"
+
+
 def read_shape(seg: Segment, ix: OptionSet, qtype: str, question: str,
                bk: RuleBook) -> tuple[ParsedAnswer, Reading] | None:
     """The answer of a structure: every answer leaf must name the same one (or None)."""
@@ -90,6 +127,10 @@ def read_shape(seg: Segment, ix: OptionSet, qtype: str, question: str,
             r = scan(leaf.value, ix, qtype, question, bare=True, bk=bk)
             # a list of letters ("excluded": ["A", "B"]) rejects each of them
             rejected |= r.asserted or lone_letters(leaf.value, ix)
+    counted = _by_index(leaves, ix) if qtype != "multi" and not any(
+        leaf.role == "answer" and not _is_index(leaf) for leaf in leaves) else None
+    if counted is not None:
+        return counted, NOTHING
     keyed, left_open = _option_keyed(leaves, ix, bk)
     answers = [leaf for leaf in leaves if leaf.role == "answer" and leaf.value
                and id(leaf) not in keyed]

@@ -49,7 +49,8 @@ from medvqa.reading._book import RuleBook, book, word_tokens
 from medvqa.reading._fold import fold, phrase_tokens
 from medvqa.reading.rules import Kind
 
-__all__ = ["finding_answers", "other_finding", "question_terms", "same_stem"]
+__all__ = ["asked_parts", "finding_answers", "names_asked", "other_finding", "question_terms",
+           "same_stem"]
 
 # Words that say nothing about which finding: dropped before comparing with the question.
 _FILLER: Final = frozenset({
@@ -272,6 +273,46 @@ def other_finding(label: str, question: str) -> bool:
     return any(same_stem(words[-1], q) for q in asked) and not _qualifiers_kept(words, question)
 
 
+def names_asked(label: str, question: str) -> bool:
+    """Whether a label names the asked finding ("Pneumothorax" to "Is there a pneumothorax?").
+
+    In a list of labelled findings ("Pneumothorax: absent", "Pleural effusion: present") the
+    asked one's line answers; the others' do not.
+    """
+    words = _content(_DETERMINERS.sub("", label.strip().lower()))
+    if not words or not question:
+        return False
+    asked, _, abbrs = _question(question)
+    return any(_in_question(w, asked, abbrs) for w in words) and not other_finding(label,
+                                                                                   question)
+
+
+# One labelled part of a findings list: a line, or a sentence or clause of one.
+_PARTS: Final = re.compile(r"\n|[.;|][ \t]+")
+_LABEL_MARKS: Final = " \t-*\u2022"
+_LABEL_CHARS: Final = 40
+
+
+def asked_parts(text: str, question: str) -> str | None:
+    """The parts of a labelled findings list that name the asked finding, or None.
+
+    "ACL: intact; Medial meniscus: tear" to "Is the ACL torn?": "ACL: intact" answers, the
+    meniscus's tear does not. Only where two parts or more are labelled and some label names
+    the asked finding.
+    """
+    if ":" not in text or not question:
+        return None
+    parts = [p for p in _PARTS.split(text) if p.strip()]
+    # a part's label is the name before its last colon ("Answer: Pneumothorax: absent")
+    labels = [(p.rpartition(":")[0].rpartition(":")[2].strip(_LABEL_MARKS),
+               p.rpartition(":")[2].strip()) for p in parts if ":" in p]
+    labelled = [(label, value) for label, value in labels if 0 < len(label) <= _LABEL_CHARS]
+    if len(labelled) < 2:
+        return None
+    asked = [f"{label}: {value}" for label, value in labelled if names_asked(label, question)]
+    return "\n".join(asked) if asked and len(asked) < len(labelled) else None
+
+
 def _qualifiers_kept(words: list[str], question: str) -> bool:
     """The finding does not replace the question's qualifier of its head noun with another.
 
@@ -322,6 +363,10 @@ def finding_answers(lowered: str, question: str, bk: RuleBook | None = None,
         clause = lowered[start:end].strip()
         start = m.end() if m is not None else end
         sentence_start, opens_sentence = opens_sentence, m is not None and m.group() in ".;!?\n"
+        # a clause that a colon ends names what follows: present only where a presence word
+        # follows ("Pneumothorax: present"), not a state the rules do not read ("ACL: intact")
+        labels_next = m is not None and m.group() == ":" and not _presence_follows(lowered,
+                                                                                   m.end())
         if len(clause) < 3 or any(a <= end <= b for a, b in labelled):
             continue  # too short, or on a label's line ("LVI: absent", read whole)
         words = word_tokens(clause)
@@ -348,10 +393,19 @@ def finding_answers(lowered: str, question: str, bk: RuleBook | None = None,
             x = _present_in(clause, words, bk)
             if x is not None and _present_asked(x, question, bk, lenient):
                 out.add("yes")
-            elif x is None and sentence_start and _noun_phrase_present(clause, question, bk,
-                                                                       lenient):
+            elif x is None and sentence_start and not labels_next and _noun_phrase_present(
+                    clause, question, bk, lenient):
                 out.add("yes")
     return out
+
+
+_VALUE: Final = re.compile(r"[ \t*_]*([^.;,!?\n()*_]{1,30}?)[ \t*_]*(?:[.;,!?\n()*_]|$)")
+
+
+def _presence_follows(lowered: str, at: int) -> bool:
+    """Whether a label's value at ``at`` is a word saying present ("yes", "present", "seen")."""
+    value = _VALUE.match(lowered, at)
+    return value is not None and value.group(1).strip() in YES_WORDS
 
 
 def _phrase(x: str, bk: RuleBook) -> str:

@@ -73,7 +73,9 @@ _P_LINE = (r"^[ \t]*(?:[-*\u2022][ \t]*|\d+[.)][ \t]*)?(?P<l>[A-Z])(?:[.):](?=\s
            # "B, the effusion": a comma and a word in lower case (an article is never followed
            # by a comma; "A, B" is a list, "A, and" or "A, or" the start of one; "I, not you"
            # the pronoun)
-           r"|(?<!I)(?=,[ \t]+(?!(?:and|or)\b)[a-z]))")
+           r"|(?<!I)(?=,[ \t]+(?!(?:and|or)\b)[a-z])"
+           # a letter alone on its line ("D⏎⏎The heart is normal …")
+           r"|(?=[ \t]*$))")
 # A letter opening a line that is set against another letter: "B, not A", "B rather than A".
 _P_CONTRAST = (r"^[ \t]*(?:[-*\u2022][ \t]*)?(?P<v>[A-Z])(?=,?[ \t]+(?:not|rather[ \t]+than"
                r"|instead[ \t]+of)[ \t]+[(\[]?[A-Z](?![\w-]))")
@@ -108,7 +110,7 @@ _PAREN: Final = re.compile(_P_PAREN, re.MULTILINE)
 _LINE: Final = re.compile(_P_LINE, re.MULTILINE)
 # What _LINE and _LIST may open with (each is matched at line starts, _LIST after colons too); a
 # bare "or"/"and" after a letter needs a word boundary, so a space, between them.
-_LINE_OPENS: Final = Opening(" \t-*\u2022", ".): \t,", digit=True)
+_LINE_OPENS: Final = Opening(" \t-*\u2022", ".): \t,\n", digit=True)
 _CONTRAST: Final = re.compile(_P_CONTRAST, re.MULTILINE)
 _CONTRAST_OPENS: Final = Opening(" \t-*\u2022", ", \t")
 _LIST_OPENS: Final = Opening(" \t", ",/&", space_after_capital=True)

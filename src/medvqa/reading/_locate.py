@@ -46,7 +46,7 @@ from typing import Final
 
 from medvqa.reading._answer_words import ANSWER_WORDS, complete_marker
 from medvqa.reading._book import RuleBook, book, word_tokens
-from medvqa.reading._marks import MARK_SYMBOLS, VERDICTS, read_marks
+from medvqa.reading._marks import MARK_CUES, VERDICTS, read_marks
 from medvqa.reading._shapes import Leaf, find_shapes
 from medvqa.reading._text import Opening, line_starts, matches_at, positions_of
 from medvqa.reading.rules import Kind
@@ -81,17 +81,19 @@ class Segment:
         text: ``Answer: <content>``, what the reader reads.
         kind: ``marker``, ``boxed``, ``shape`` or ``marks``.
         leaves: a structure's values (``shape``): the reader reads each answer leaf.
+        rejected: where a marked list's negative rows are (``marks``).
     """
 
-    __slots__ = ("end", "kind", "leaves", "start", "text")
+    __slots__ = ("end", "kind", "leaves", "rejected", "start", "text")
 
     def __init__(self, start: int, end: int, text: str, kind: str,
-                 leaves: list[Leaf] | None = None):
+                 leaves: list[Leaf] | None = None, rejected: list[tuple[int, int]] | None = None):
         self.start = start
         self.end = end
         self.text = text
         self.kind = kind
         self.leaves = leaves
+        self.rejected = rejected or []
 
     def __repr__(self) -> str:
         return f"Segment({self.start}, {self.end}, {self.text!r}, {self.kind!r})"
@@ -174,7 +176,7 @@ _ASCII_ROOTS: Final = tuple(r for r in _ROOTS if r.isascii())
 # ("La respuesta es la B", "Resposta: alternativa B", "La risposta è la E").
 _OTHER_CONNECT: Final = re.compile(
     r"\s*(?:\*\*|__)?\s*(?:[:=\uff1a]|es\b|est\b|ist\b|is\b|to\b|[\u00e9e\u00e8]\b"
-    r"|\u0647\u064a(?!\w))"
+    r"|\u0647\u064a(?!\w)|\u05d4\u05d9\u05d0(?!\w)|\u05d4\u05d5\u05d0(?!\w))"
     r"(?:\s+(?:la|le|el|il|lo|die|der|das|het)(?=\s+(?:[a-z]\b|alternativ|opci|opz|opt)))?"
     r"(?:\s+(?:alternativa|alternative|opci\u00f3n|opcion|opzione|op\u00e7\u00e3o|optie|option)\b)?")
 _DONE_CONNECT: Final = re.compile(r"\s*[:\uff1a]?")
@@ -194,12 +196,13 @@ _BOXED: Final = re.compile(r"\\boxed\s*\{")
 _LATEX_WRAP: Final = re.compile(r"\\(?:text(?:bf|it|rm|normal)?|mathrm|mathbf|mbox|operatorname)"
                                 r"\s*\{")
 _LATEX_REST: Final = re.compile(r"\\[,;:! ]|\\[a-zA-Z]+|[${}]")
-_MARK_CUES: Final[tuple[str, ...]] = ("|", "[x]", "[X]", "[ ]", *MARK_SYMBOLS)
-_MARK_WORDS: Final = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s*.+?[:\u2014\u2013-]\s*[*_]*"
+_MARK_CUES: Final[tuple[str, ...]] = ("|", "[x]", "[X]", "[ ]", *MARK_CUES)
+_MARK_WORDS: Final = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)]|[A-Z][.)])\s*.+?[:\u2014\u2013-]"
+                                r"\s*[*_]*"
                                 r"(?:present|absent|yes|no|positive|negative|not\s+seen|seen|"
                                 + "|".join(sorted(VERDICTS, key=len, reverse=True)) + r")\b",
                                 re.IGNORECASE | re.MULTILINE)
-_MARK_LINE_OPENS: Final = Opening("-*\u2022", space=True, digit=True)
+_MARK_LINE_OPENS: Final = Opening("-*\u2022", ".)", space=True, digit=True)
 
 
 def _position(segment: Segment) -> tuple[int, int]:
@@ -221,7 +224,7 @@ def final_segments(text: str, bk: RuleBook | None = None) -> list[Segment]:
     ascii_only = lowered.isascii()
     found: list[Segment] = []
     objects: list[tuple[int, int]] = []
-    if "{" in text or "[" in text or "<" in text or "(" in text or "," in text:
+    if "{" in text or "[" in text or "<" in text or "(" in text or "," in text or "=" in text:
         for shape in find_shapes(text, bk):
             found.append(Segment(shape.start, shape.end, "", "shape", shape.leaves))
             objects.append((shape.start, shape.end))
@@ -239,14 +242,15 @@ def final_segments(text: str, bk: RuleBook | None = None) -> list[Segment]:
                   if not any(a <= m.start() < b for a, b in objects)
                   and not _LOGGED_CALL.match(m.group(1))]
     if ("|" in text or "[" in text or "<-" in text or "\n**" in text or text.startswith("**")
-            or "(x)" in text or "(X)" in text
+            or "* **" in text or "->" in text or "=>" in text
+            or "(x)" in text or "(X)" in text or "( )" in text or " ?" in text
             or not ascii_only and any(c in text for c in _MARK_CUES)
             or ("\n" in text
                 and bool(matches_at(_MARK_WORDS, text, line_starts(text), _MARK_LINE_OPENS)))):
         marked = read_marks(text)
         if marked is not None:
             found.append(Segment(marked.start, marked.end, "Answer: " + "; ".join(marked.labels),
-                                 "marks"))
+                                 "marks", rejected=marked.rejected))
     if len(found) > 1:
         found.sort(key=_position)
         found = _without_tool_results(text, found)

@@ -27,7 +27,7 @@ from medvqa.reading._coordinated import COORDINATED, coordinated_other, last_men
 from medvqa.reading._labelled import LABELLED, labelled_otherwise
 from medvqa.reading._locate import TRACE_TAG as _TRACE_TAG
 from medvqa.reading._memo import BoundedMemo
-from medvqa.reading._options import OptionSet, bag_letters, bag_mentions
+from medvqa.reading._options import OptionSet, bag_letters, bag_mentions, plain_text
 from medvqa.reading._scan import YES_NO_WORDS, scan
 from medvqa.reading._scores import SCORES, scored_otherwise
 from medvqa.reading._strict_checks import LONE_CAPITAL, NEGATING, concluded_letter, letter_closing
@@ -159,9 +159,12 @@ def _closing_other_letter(tail: str, chosen: frozenset[str], ix: OptionSet, qtyp
 # A letter label and the text it labels: "(B) Yes", "A (pleural effusion)", "C: pneumothorax".
 # Either a letter and its text in brackets, anywhere, or a letter opening a line (or following
 # a colon) with its text after it.
+# The text a line-start label labels ends with its sentence ("C: pneumothorax. The lung edge
+# …" labels "pneumothorax"); a point inside a number ("2.5 cm") does not end it.
 _LABELLED_LETTER: Final = re.compile(
     r"(?<![\w'(\[])([A-Z])[ \t]*\(([^()\n]{1,60})\)"
-    r"|(?:^|:)[ \t]*[(\[]?([A-Z])(?:[)\]][ \t]*|[ \t]*[:.\-\u2013\u2014][ \t]+)([^\n,;()]{1,60})",
+    r"|(?:^|:)[ \t]*[(\[]?([A-Z])(?:[)\]][ \t]*|[ \t]*[:.\-\u2013\u2014][ \t]+)"
+    r"((?:[^\n,;().!?]|[.!?](?![ \t]|$)){1,60})",
     re.MULTILINE)
 
 
@@ -177,6 +180,8 @@ def letter_text_conflict(body: str, ix: OptionSet, qtype: str, question: str,
         letter, part = m.group(1) or m.group(3), m.group(2) or m.group(4) or ""
         if letter not in ix.keys or not part.strip():
             continue
+        if plain_text(part) == ix.text_of[letter]:
+            continue  # the letter's own text, written out: it names the letter
         r = scan(part, ix, qtype, question, hedge=False, bk=bk)
         named = r.asserted - r.negated - lone_letters(part, ix)
         if named and letter not in named:
@@ -339,9 +344,14 @@ def _yes_and_no(body: str, ix: OptionSet) -> ParsedAnswer | None:
     head = " ".join(_NO_BEFORE_WORD.sub(" ", body[:120].lower()).split()[:4])
     # "non si osserva": an unaccented "si" before a verb is a pronoun (or "if"), not "sí"
     head = _SI_BEFORE_WORD.sub(" ", head)
-    if len(_yes_no_said(head, ix)) == 2:
+    if len(_yes_no_said(head, ix)) == 2 and _LABELLED_VALUES.search(head) is None:
         return abstain("ambiguous", "structural.yes-no-both")
     return None
+
+
+# Two labels with a yes or no word each ("pneumothorax: absent. effusion: present"): findings
+# listed, which the asked finding's label answers (the scan reads them), not a yes and a no.
+_LABELLED_VALUES: Final = re.compile(r":\s*\S+[^:]*:\s*\S")
 
 
 def _closing_yes_no(body: str, chosen: str, ix: OptionSet) -> ParsedAnswer | None:

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from medvqa.reading._values import OptionValues
 
 __all__ = ["OptionSet", "bag_letters", "bag_mentions", "bag_windows", "forget_option_sets",
-           "option_set", "options_of"]
+           "option_set", "options_of", "plain_text"]
 
 _MARKUP: Final = re.compile(r"[*_`]+")
 # Where an option's qualifier begins: a bracket, a comma, a colon or a connecting word.
@@ -55,6 +55,21 @@ _COMMON: Final = frozenset(fold(w) for w in (
     "benign", "malignant", "lesion", "disease", "syndrome", "tumor", "cancer", "carcinoma"))
 
 
+# Around a text written out as an answer: spaces, markup, closing marks.
+_AROUND_TEXT: Final = " \t*_`\"'.!?:"
+
+
+def plain_text(text: str) -> str:
+    """``text`` in one case, its spaces single, markup and closing marks around it dropped.
+
+    Two texts equal in this form say the same words: an option's text written out.
+
+    >>> plain_text("  **Pleural  Effusion**. ")
+    'pleural effusion'
+    """
+    return " ".join(text.split()).strip(_AROUND_TEXT).casefold()
+
+
 class OptionSet:
     """Per option set, computed once (see the module docstring).
 
@@ -64,6 +79,8 @@ class OptionSet:
         yes: the letter of the yes option on a yes/no item (None otherwise); ``no`` likewise.
         yesno: the options are a yes and a no.
         phrases: how each option is named by its words.
+        text_of: letter → the option's text as :func:`plain_text` writes it (a text that is
+            exactly an option's, written out, is found without reading it).
         words: letter → the option text's folded words (a restated option list is recognised).
         bags: letter → the option's distinguishing words, where it has two or more: the option
             is named where they all occur close together in any order.
@@ -71,8 +88,8 @@ class OptionSet:
             (:func:`~._fold.anchor`): an ASCII text lacking one cannot name it by its words.
     """
 
-    __slots__ = ("_values", "bag_anchors", "bags", "items", "keys", "no", "phrases", "words",
-                 "yes", "yesno")
+    __slots__ = ("_values", "bag_anchors", "bags", "items", "keys", "no", "phrases", "text_of",
+                 "words", "yes", "yesno")
 
     def __init__(self, items: tuple[tuple[str, str], ...], bk: RuleBook | None = None):
         self.items = items
@@ -88,6 +105,7 @@ class OptionSet:
         self.words = {k: phrase_tokens(v)[0] for k, v in items}
         self.bags = {} if self.yesno else _bags(items, generic)
         self.bag_anchors = {k: tuple(anchor(w) for w in bag) for k, bag in self.bags.items()}
+        self.text_of = {k: plain_text(v) for k, v in items}
         self._values: dict[str, OptionValues | None] = {}
 
     def values(self, question: str = "") -> OptionValues | None:

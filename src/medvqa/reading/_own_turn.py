@@ -30,7 +30,7 @@ from typing import Final
 
 from medvqa.reading._positions import strip_special_tokens
 
-__all__ = ["own_turn"]
+__all__ = ["own_turn", "reasked_answers"]
 
 _OPENER: Final = (r"(?:question|q|example\s*\d*|image|input|instruction|###\s*instruction"
                   r"|<image>)\s*(?:\d+\s*)?[:#.)]")
@@ -94,3 +94,30 @@ def own_turn(text: str, question: str = "") -> str:
             return head
         text = _ASSISTANT.sub("", _USER.sub("", text))
     return text
+
+
+# A question line of an invented example and what follows it up to the next question line.
+_ASKED_LINE: Final = re.compile(r"\n[ \t]*(?:question|q)[ \t]*\d*[ \t]*[:.)][ \t]*([^\n]+)"
+                                r"((?:\n(?![ \t]*(?:question|q)[ \t]*\d*[ \t]*[:.)])[^\n]*)*)",
+                                re.IGNORECASE)
+
+
+def reasked_answers(text: str, question: str) -> list[str]:
+    """What an invented continuation answers where it asks the item's own question again.
+
+    "Answer: Yes⏎Question: Is there a pleural effusion?⏎Answer: No⏎Question: Is there a
+    pneumothorax?⏎Answer: No" to "Is there a pneumothorax?": the model answered the asked
+    question twice; each later answer is returned to be read beside the first.
+    """
+    if not question or "\n" not in text:
+        return []
+    return [m.group(2).strip() for m in _ASKED_LINE.finditer(text)
+            if m.group(2).strip() and any(len(w) >= 6 for w in _WORD.findall(m.group(1)))
+            and _NEW_CASE.search(text[max(0, m.start() - _CASE_REACH):m.start()]) is None
+            and _same_question(m.group(1), question)]
+
+
+# A line that opens an example on another image or case: its question is that case's.
+_NEW_CASE: Final = re.compile(r"(?:example|image|case|patient)\s*#?\s*\d*\s*[:#.)]|<image>",
+                              re.IGNORECASE)
+_CASE_REACH: Final = 60

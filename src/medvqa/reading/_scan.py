@@ -24,13 +24,13 @@ from typing import Final
 
 from medvqa.reading._answer_words import NO_WORDS, YES_WORDS
 from medvqa.reading._book import RuleBook, book, word_tokens
-from medvqa.reading._findings import finding_answers, other_finding
+from medvqa.reading._findings import asked_parts, finding_answers, names_asked, other_finding
 from medvqa.reading._fold import phrase_tokens
 from medvqa.reading._letters import letter_mentions, own_text_follows
 from medvqa.reading._options import OptionSet, bag_mentions
 from medvqa.reading._patterns import ANSWER_LEAD, patterns
 from medvqa.reading._polarity import Mention, Polarity
-from medvqa.reading._text import line_starts, matches_at, prepare
+from medvqa.reading._text import blanked, line_starts, matches_at, prepare
 from medvqa.reading._values import without_list_numbers
 from medvqa.reading.rules import Kind
 
@@ -119,18 +119,7 @@ def _spaces(m: re.Match[str]) -> str:
     return " " * len(m.group())
 
 
-def _blank(lowered: str, spans: list[tuple[int, int]]) -> str:
-    """``lowered`` with the spans replaced by spaces."""
-    parts, pos = [], 0
-    for start, end in sorted(spans):
-        if start < pos:
-            start = pos
-        if end <= start:
-            continue
-        parts += [lowered[pos:start], " " * (end - start)]
-        pos = end
-    parts.append(lowered[pos:])
-    return "".join(parts)
+_blank: Final = blanked
 
 
 def letters_only(text: str, bk: RuleBook | None = None) -> re.Match[str] | None:
@@ -290,8 +279,11 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
     if ix.yesno:
         if _YN_BOTH.search(masked):
             return _stop("ambiguous", "structural.yes-no-both")
-        after_labels = {m.group(1).lower() in YES_WORDS for m in _LABEL_YN.finditer(text)
-                        if not other_finding(_line_before(text, m.start()), question)}
+        said_after = [(m.group(1).lower() in YES_WORDS, label) for m in _LABEL_YN.finditer(text)
+                      if not other_finding(label := _line_before(text, m.start()), question)]
+        # where some labels name the asked finding, the others name other findings
+        asked = [yes for yes, label in said_after if names_asked(label, question)]
+        after_labels = set(asked) if asked else {yes for yes, _ in said_after}
         if len(after_labels) == 2:
             return _stop("ambiguous", "structural.yes-no-both")  # "Right: yes … Left: no."
         labelled = _LABELLED_YN.match(text)
@@ -314,7 +306,9 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
                     how.setdefault(said, "structural.yes-no-word")
                 elif state == "negated":
                     negated.add(said)
-        found = finding_answers(masked, question, bk, lenient=answered or bool(asserted))
+        asked_text = asked_parts(masked, question)
+        found = finding_answers(masked if asked_text is None else asked_text, question, bk,
+                                lenient=answered or bool(asserted))
         used_question = bool(question)
         for word in found:
             said = ix.yes if word == "yes" else ix.no
@@ -340,8 +334,10 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
 
 
 def _line_before(text: str, at: int) -> str:
-    """The text of at's line before it: a label's name."""
-    return text[text.rfind("\n", 0, at) + 1:at]
+    """The text of at's line, or of its clause, before it: a label's name."""
+    line = text[text.rfind("\n", 0, at) + 1:at]
+    cut = max(line.rfind(". "), line.rfind("; "), line.rfind("| "))
+    return line[cut + 2:] if cut >= 0 else line
 
 
 # On a yes/no item, a letter label and the yes or no word after it ("A — yes", "B: No").

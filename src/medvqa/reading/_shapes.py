@@ -71,7 +71,7 @@ class Shape:
     Attributes:
         start: where it begins in the text.
         end: where it ends.
-        kind: ``json``, ``tags``, ``call`` or ``csv``.
+        kind: ``json``, ``tags``, ``call``, ``csv`` or ``log``.
         leaves: its values.
     """
 
@@ -303,6 +303,36 @@ def _csv_shapes(text: str, bk: RuleBook) -> list[Shape]:
     return out
 
 
+# A log line's field: key=value, the value quoted, a bracketed list or a bare word.
+_FIELD: Final = re.compile(r"(?<![\w.=])([A-Za-z_]\w{0,40})=(?:\"([^\"\n]*)\"|'([^'\n]*)'"
+                           r"|\[([^\]\n]*)\]|([^\s,|;\]]+))")
+_LOG_FIELDS: Final = 2
+_LIST_QUOTES: Final = re.compile(r"['\"]")
+
+
+def _log_shapes(text: str, bk: RuleBook) -> list[Shape]:
+    """Lines of an inference log with two fields or more (``id=q12 pred=B gt=C``).
+
+    A line with an answer field ("pred", "prediction", "output") is a structure: its other
+    fields (a reference answer, a latency) are no answer of the model's.
+    """
+    out: list[Shape] = []
+    pos = 0
+    for line in text.split("\n"):
+        fields = list(_FIELD.finditer(line)) if "=" in line else []
+        if len(fields) >= _LOG_FIELDS:
+            leaves = []
+            for m in fields:
+                quoted, listed = m.group(2) or m.group(3), m.group(4)
+                value = _LIST_QUOTES.sub("", listed) if listed is not None else \
+                    quoted if quoted is not None else m.group(5)
+                leaves.append(Leaf((m.group(1),), value.strip(), _role((m.group(1),), bk)))
+            if any(leaf.role == "answer" for leaf in leaves):
+                out.append(Shape(pos + fields[0].start(), pos + fields[-1].end(), "log", leaves))
+        pos += len(line) + 1
+    return out
+
+
 def find_shapes(text: str, bk: RuleBook | None = None) -> list[Shape]:
     """Every structure of a response that has an answer leaf or a leaf of unknown role.
 
@@ -321,6 +351,9 @@ def find_shapes(text: str, bk: RuleBook | None = None) -> list[Shape]:
         out += [s for s in _call_shapes(text, bk)
                 if not any(o.start <= s.start < o.end for o in out)]
     out += [s for s in _csv_shapes(text, bk) if not any(o.start <= s.start < o.end for o in out)]
+    if "=" in text:
+        out += [s for s in _log_shapes(text, bk)
+                if not any(o.start <= s.start < o.end for o in out)]
     if any(s.kind == "call" and _role_of(s.leaves[0].path[0], bk) == "answer" for s in out):
         # an agent's log: beside its final_answer(…) call, a structure with no answer field is
         # a tool's result (data it read), not an answer it gave

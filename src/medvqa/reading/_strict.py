@@ -42,20 +42,21 @@ from medvqa.reading._decide import decide, from_segments, read_shape
 from medvqa.reading._despaced import despaced_letter
 from medvqa.reading._held_back import held_back
 from medvqa.reading._locate import Segment, final_segments, set_aside_reasoning
-from medvqa.reading._marks import forget_kinds
+from medvqa.reading._marks import NONE_MARKED, forget_kinds
 from medvqa.reading._offers import (
     letter_text_conflict,
+    lone_letters,
     offered_beside,
     set_left_open,
     set_offered_beside,
 )
 from medvqa.reading._options import OptionSet, forget_option_sets, option_set, options_of
-from medvqa.reading._own_turn import own_turn
+from medvqa.reading._own_turn import own_turn, reasked_answers
 from medvqa.reading._positions import position_letter, strip_special_tokens
 from medvqa.reading._quick import quick_read
 from medvqa.reading._scan import LEAD, Reading, restated, scan
 from medvqa.reading._strict_checks import LONE_CAPITAL
-from medvqa.reading._text import normalize
+from medvqa.reading._text import blanked, normalize
 from medvqa.reading._typos import typo_letter
 from medvqa.reading.rules import Kind
 
@@ -137,6 +138,11 @@ def read_response(text: str, qtype: str, ix: OptionSet, question: str,
     if own is not normal and got.reason in ("no_answer", "empty"):
         # what the model answered was all in the examples it went on to invent, or the user's
         return abstain("not_committed", "structural.continuation"), used
+    if own is not normal and got.choice is not None and any(
+            _read(strip_special_tokens(again), qtype, ix, question, bk, quick)[0].choice
+            != got.choice for again in reasked_answers(normal, question)):
+        # the examples it went on to invent ask its own question again and answer otherwise
+        return abstain("ambiguous", "structural.continuation"), used
     if isinstance(got.choice, str) and qtype != "multi":
         undone = offered_beside(full, body, got.choice, ix, qtype, question, bk,
                                 one_named=plain)
@@ -154,6 +160,8 @@ def read_response(text: str, qtype: str, ix: OptionSet, question: str,
             return undone, used
         if held_back(body, ix):
             return abstain("not_committed", "structural.bracketed-letter"), used
+        if "?" in body and any(asked_back(body, k, ix) for k in lone_letters(body, ix)):
+            return abstain("hedge", ASKED_BACK), used
         undone = set_left_open(body, frozenset(got.choice), ix, qtype, question, bk) \
             if got.rule != "structural.shape" else None
         if undone is not None:
@@ -174,6 +182,11 @@ def _read(text: str, qtype: str, ix: OptionSet, question: str, bk: RuleBook,
         return abstain("not_committed", "structural.trace-only"), False, body, False
     if ends_on_turn(body, bk):
         return abstain("not_committed", "structural.cut-off"), False, body, False
+    stopped = before_stop_note(body)
+    if stopped is not None:
+        if not final_segments(stopped, bk):
+            return abstain("not_committed", "structural.cut-off"), False, body, False
+        body = stopped
     if cut_off(body) and not _subject_named(body, ix):
         kept = committed_before_cut(body, ix, bk)
         if kept is None:
@@ -210,9 +223,16 @@ def _read(text: str, qtype: str, ix: OptionSet, question: str, bk: RuleBook,
                     _SEGMENTS[key] = got_seg
             return got_seg
 
-        got = from_segments(body, segments, qtype, ix, question, bk, read_segment)
+        rejected = [span for seg in segments for span in seg.rejected]
+        # a marked list's negative rows are read by their marks: the checks set them aside
+        # (an empty box's label is no option offered beside the answer)
+        checked = blanked(body, rejected) if rejected else body
+        got = from_segments(checked, segments, qtype, ix, question, bk, read_segment)
         if got is not None:
-            return got[0], got[1], body, False
+            return got[0], got[1], checked, False
+        if any(seg.kind == "marks" and seg.text == _NONE_MARKED for seg in segments):
+            # a marked list with every row negative: nothing chosen, its words are no answer
+            return abstain("negated", "structural.all-negated"), False, checked, False
     reading = scan(body, ix, qtype, question, bare=len(body) <= 40, bk=bk)
     span = restated(body, ix) if reading.verdict is None else None
     if span is not None:
@@ -242,6 +262,7 @@ def _read(text: str, qtype: str, ix: OptionSet, question: str, bk: RuleBook,
     return parsed, reading.used_question, body, False
 
 
+_NONE_MARKED: Final = "Answer: " + NONE_MARKED
 # (lower case only: "Answer: A" ends with a letter, not the article)
 _OPEN_MARKS: Final = ",:\u2013\u2014-"
 # (a sentence never ends on a connective, an article or a copula: "The ACL is", "… with")
@@ -295,6 +316,30 @@ TURN_KINDS: Final = (Kind.CLAUSE_END, Kind.CONCESSION, Kind.CONTRAST, Kind.ALTER
                      Kind.CONDITION)
 _TURN_REACH: Final = 40
 _TRAILING_OPEN: Final = " \t\n,;:\u2013\u2014-\u2026"
+
+
+# A note that the generation was stopped, closing the response: "[truncated]", "[generation
+# stopped: max_tokens]", "(output cut off)", "finish_reason: length".
+_STOP_NOTE: Final = re.compile(
+    r"(?:^|\n)[ \t]*[\[(<{*_]*[ \t]*(?:(?:generation|output|response|text)[ \t]+)?(?:stopped|"
+    r"truncated|cut[ \t]+off)\b[^\n]{0,60}$|(?:^|\n)[ \t]*[\[(<{*_]*[ \t]*(?:max[_ ]tokens?|"
+    r"finish_reason[\"']?[ \t]*[:=][ \t]*[\"']?length|stop_reason[\"']?[ \t]*[:=][ \t]*[\"']?"
+    r"max_tokens)\b[^\n]{0,60}$|[\[(](?:truncated|cut off)[\])][ \t.]*$", re.IGNORECASE)
+
+
+# (the note's words, a test before the pattern; how far from the end a note may begin)
+_STOP_WORDS: Final = ("trunc", "stop", "cut off", "length", "max_token", "max token")
+_STOP_REACH: Final = 80
+
+
+def before_stop_note(body: str) -> str | None:
+    """The response before a note closing it that says its generation was stopped, or None."""
+    text = body.rstrip()
+    tail = text[-_STOP_REACH:].lower()
+    if not any(word in tail for word in _STOP_WORDS):
+        return None
+    note = _STOP_NOTE.search(text, max(0, len(text) - _STOP_REACH))
+    return text[:note.start()] if note is not None else None
 
 
 def ends_on_turn(body: str, bk: RuleBook) -> bool:

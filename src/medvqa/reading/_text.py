@@ -20,8 +20,8 @@ import re
 import unicodedata
 from typing import Final
 
-__all__ = ["Opening", "holds_dash", "holds_markup", "line_starts", "matches_at", "normalize",
-           "positions_of", "prepare"]
+__all__ = ["Opening", "blanked", "holds_dash", "holds_markup", "line_starts", "matches_at",
+           "normalize", "positions_of", "prepare"]
 
 _REPLACE: Final[tuple[tuple[str, str], ...]] = (
     ("\u2019", "'"), ("\u2018", "'"), ("\u201b", "'"), ("\u2032", "'"), ("\u201c", '"'),
@@ -39,6 +39,22 @@ _IS: Final = re.compile(r"\b([Tt]here|[Hh]ere)'s\b")
 _MARKUP: Final = re.compile(r"[*_`]+|^[ \t]*(?:#+|>+)[ \t]*", re.MULTILINE)
 
 
+_FOOTNOTE_LINE: Final = re.compile(r"(?m)^[ \t]*\[\^[\w-]{1,12}\]:[^\n]*\n?")
+_FOOTNOTE_REF: Final = re.compile(r"[ \t]?\[\^[\w-]{1,12}\]")
+_SUPERSCRIPT_DIGITS = "\u00b9\u00b2\u00b3\u2070\u2074-\u2079"
+_SUPERSCRIPTS: Final = re.compile("[" + _SUPERSCRIPT_DIGITS + "]")
+# a note opening a line with its mark ("\u00b9 Measured …"), a mark after a lone capital ("B\u00b9")
+_SUPERSCRIPT_LINE: Final = re.compile(r"(?m)^[ \t]*[" + _SUPERSCRIPT_DIGITS + r"]+[ \t][^\n]*\n?")
+_SUPERSCRIPT_AFTER_LETTER: Final = re.compile(r"(?<![\w'])([A-Z])[" + _SUPERSCRIPT_DIGITS + "]+")
+# The decimal digits of scripts whose digits NFKC leaves as they are (Arabic-Indic, Persian,
+# Devanagari, Bengali, Thai …): each block's zero, its nine others after it.
+_DIGIT_ZEROS: Final = (0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6,
+                       0x0C66, 0x0CE6, 0x0D66, 0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x17E0, 0x1810)
+_DIGITS: Final = {zero + d: str(d) for zero in _DIGIT_ZEROS for d in range(10)}
+_HOLDS_DIGITS: Final = re.compile("[" + "".join(f"{chr(z)}-{chr(z + 9)}" for z in _DIGIT_ZEROS)
+                                  + "]")
+
+
 def normalize(text: str) -> str:
     """``text`` in the one form the reader reads (see the module docstring).
 
@@ -50,9 +66,17 @@ def normalize(text: str) -> str:
         # list's line struck through ("C. ~~TR3~~") goes with its letter
         text = _STRUCK_LINE.sub("", text)
         text = _STRUCK.sub(" ", text)
+    if "[^" in text:
+        # a Markdown footnote ("Answer [^1]: C", "[^1]: Based on …") is a note, not the answer
+        text = _FOOTNOTE_REF.sub("", _FOOTNOTE_LINE.sub("", text))
     if not text.isascii():
+        if _SUPERSCRIPTS.search(text) is not None:
+            # "B\u00b9" and its note "\u00b9 Measured on …": NFKC would make "B1"
+            text = _SUPERSCRIPT_AFTER_LETTER.sub(r"\1", _SUPERSCRIPT_LINE.sub("", text))
         if not unicodedata.is_normalized("NFKC", text):
             text = unicodedata.normalize("NFKC", text)
+        if not text.isascii() and _HOLDS_DIGITS.search(text):
+            text = text.translate(_DIGITS)  # "BI-RADS ٤" is BI-RADS 4
         for a, b in _REPLACE:
             if a in text:
                 text = text.replace(a, b)
@@ -149,3 +173,17 @@ def matches_at(pattern: re.Pattern[str], text: str, positions: list[int],
     """``pattern``'s matches at ``positions`` (where ``opens`` allows), in order."""
     return [m for p in positions
             if (opens is None or opens.allows(text, p)) and (m := pattern.match(text, p))]
+
+
+def blanked(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with the spans replaced by spaces (positions kept): set aside, not removed."""
+    parts, pos = [], 0
+    for start, end in sorted(spans):
+        if start < pos:
+            start = pos
+        if end <= start:
+            continue
+        parts += [text[pos:start], " " * (end - start)]
+        pos = end
+    parts.append(text[pos:])
+    return "".join(parts)

@@ -20,7 +20,7 @@ COMMITMENT = (
     rule("locate.marker", Kind.ANSWER_MARKER,
          ("answer", "choice", "option", "selection", "diagnosis", "impression", "conclusion",
           "verdict", "classification", "prediction", "final", "therefore", "hence", "selected",
-          "present", "ans", "most likely"),
+          "present", "ans", "most likely", "pred", "predicted"),
          "Where the final answer is: after 'Answer:', 'The answer is', 'Final diagnosis:', "
          "'Impression:' … (and the answer words of other languages); the last explicit "
          "answer wins where a change of mind comes before it.",
@@ -292,9 +292,11 @@ COMMITMENT = (
          counter=(ex("Stage 3, if I had to choose one.", "ST", "C"),)),
     rule("hedge.asked-back", Kind.STRUCTURAL, (),
          "An answer written as a question ('Answer… B?', 'answer: Yes?', 'No effusion?') asks "
-         "rather than answers; a question the response answers itself ('Pneumothorax? Yes.', "
-         "'Is there a pneumothorax? Yes.') is no such answer.",
+         "rather than answers, and so does a set with a letter asked ('A, B, D?'); a question "
+         "the response answers itself ('Pneumothorax? Yes.', 'Is there a pneumothorax? Yes.') "
+         "is no such answer.",
          examples=(ex("Answer... B?", "PE"), ex("answer: Yes?", "YN", None, "yesno"),
+                   ex("A, B, D?", "MULTI", None, "multi"),
                    ex("No pneumothorax? The apex is hard to see.", "YN", None, "yesno",
                       "Is there a pneumothorax?")),
          counter=(ex("Pneumothorax? Yes.", "PE", "B"),

@@ -13,7 +13,7 @@ SHAPES = (
           "prediction", "predicted", "label", "result", "output", "diagnosis", "impression",
           "conclusion", "classification", "category", "verdict", "decision", "response",
           "letter", "pick", "present", "positive", "found", "seen", "detected", "identified",
-          "pred"),
+          "pred", "majority", "argmax"),
          "A key of structured output (a word of it: final_answer, selectedOption) whose value "
          "is the answer. Every such value must name the same option.",
          template='{{"{}": "B"}}', options="CXR", expected="B"),
@@ -22,8 +22,10 @@ SHAPES = (
           "analysis", "justification", "evidence", "observation", "note", "comment",
           "description", "findings", "summary", "confidence",
           "certainty", "probability", "score", "step", "plan",
-          "question", "differential", "ddx", "recommendation", "considered"),
-         "A key whose value is not the answer (reasoning, evidence): set aside.",
+          "question", "differential", "ddx", "recommendation", "considered", "gt", "truth",
+          "gold", "target", "reference", "ref", "expected"),
+         "A key whose value is not the answer (reasoning, evidence, the reference answer an "
+         "evaluation log writes beside the model's): set aside.",
          template='{{"answer": "B", "answer_{}": "Pleural effusion"}}', options="CXR",
          expected="B"),
     rule("shape.second-key", Kind.SECOND_KEY,

@@ -112,6 +112,13 @@ STRUCTURAL = (
                    ex("<selected>B</selected>", "CXR", "B"),
                    ex("submit_answer(option='D')", "CXR", "D"),
                    ex('{"A": true, "B": false, "C": true}', "MULTI", ("A", "C"), "multi"))),
+    rule("structural.index-base", _S, (),
+         "A structure that gives the answer by index ('index', 'answer_idx') does not say whether"
+         " it counts from 0 or from 1: 0 is the first option and the number of options the last;"
+         " any other index is two readings.",
+         examples=(ex('{"index": 1, "confidence": 0.7}', "CXR"),
+                   ex('{"answer_idx": 0}', "CXR", "A"),
+                   ex('{"answer_index": 4}', "CXR", "D"))),
     rule("structural.shape-open", _S, (),
          "A structure that keys an option, or the question's finding, with a value that says "
          "neither yes nor no (`null`, 'indeterminate', 'unclear'), or whose answer field is "
@@ -183,8 +190,12 @@ STRUCTURAL = (
          "connective, an empty list item) has not committed, nor one that stops on a word that "
          "turns its sentence ('B, but', 'B, although'); one cut in a later sentence that "
          "names no option and holds no word that could undo an answer keeps the answer given "
-         "before it.",
+         "before it. A response a note marks as stopped ('[truncated]', '[generation stopped: "
+         "max_tokens]', 'finish_reason: length') keeps only an answer it located before the "
+         "note (an answer marker, a structure): words it was still weighing are no answer.",
          examples=(ex('{"present": ["mass", "calcification", ', "MULTI", None, "multi"),
+                   ex("Thought: compare with the pneumothorax case.\n[truncated]", "CXR"),
+                   ex("The answer is B.\n[generation stopped: max_tokens]", "CXR", "B"),
                    ex("1. Mass - present\n2. Calcification - present\n3. Asymmetry -", "MULTI",
                       None, "multi"),
                    ex("Answer: B.\nThe pleural line is sharp and runs along the", "PE", "B"),
