@@ -1041,7 +1041,7 @@ TABLE: list[Row] = [
     ("marked", "yesno", "YN", "A. Yes\nB. No   \u2190", "B", "structural.letter-position",
      PTX_Q),
     # a letter alone on its line, its reason after it; a note's marks are no part of the answer
-    ("letter-position", "single", "CXR", "D\n\nThe heart and mediastinum are normal.", "D",
+    ("letter-position", "single", "CXR", "A\n\nThe costophrenic angle is blunted.", "A",
      "structural.letter-position"),
     ("letter-only", "single", "CXR", "Answer: B\u00b9\n\n\u00b9 Measured on the lateral view.",
      "B", "structural.letters"),
