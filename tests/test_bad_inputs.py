@@ -765,6 +765,23 @@ def _import_image_folder_link(w: Workspace) -> list[str]:
     return ["import", "vqa_rad", str(w.root / "src" / "r.json"), "-o", str(w.root / "b")]
 
 
+def _models_prompt(prompt: str) -> Setup:
+    """``run --models ROOT/mf/models.yaml`` whose second model's ``prompt:`` is ``prompt``.
+
+    ROOT/local.yaml is a valid template outside the models file's folder, ROOT/mf/link.yaml
+    a link to it.
+    """
+    def setup(w: Workspace) -> list[str]:
+        (w.root / "local.yaml").write_text("name: local\ntemplates: {single: '{question}'}\n")
+        (w.root / "mf").mkdir()
+        (w.root / "mf" / "link.yaml").symlink_to(w.root / "local.yaml")
+        (w.root / "mf" / "models.yaml").write_text(
+            "models:\n  - name: first\n    spec: random\n  - name: second\n    spec: random\n"
+            f"    prompt: {prompt}\n")
+        return ["run", str(w.bench()), "--models", str(w.root / "mf" / "models.yaml"), "-o",
+                str(w.root / "run")]
+    return setup
+
 
 #: The end of every "may not be written" line.
 UNWRITABLE = "choose a folder you may write (-o/--out), or fix its permissions"
@@ -1154,7 +1171,7 @@ CASES: list[Case] = [
          "runs of benchmark 'lung-test' scored on different items", absent=("r.html",)),
     Case("compare-two-versions-of-a-benchmark", _two_versions("compare"), 2,
          "runs scored on different items"),
-    # the path guard on a recipe's own paths and an import's image folder
+    # the path guard on a recipe's own paths, a models file's prompt, an import's image folder
     Case("build-recipe-path-absolute", _recipe_with("ROOT/elsewhere"), 2,
          "r.yaml: sources[0].path: source path", absent=("b", ".b*")),
     Case("build-recipe-path-link-out", _recipe_with("out"), 2,
@@ -1163,6 +1180,11 @@ CASES: list[Case] = [
          "sources[0].labels[0]: label table 'pipe.csv' is a FIFO", absent=("b",)),
     Case("build-recipe-row-image-outside", _recipe_with(labels="t.csv", reader="table"), 0,
          "t.csv:2: image '../../secret.jpeg' holds a '..' component"),
+    Case("models-prompt-link-out", _models_prompt("link.yaml"), 2,
+         "models[1].prompt: prompt template 'link.yaml' is outside the models file's folder",
+         absent=("run",)),
+    Case("models-prompt-parent", _models_prompt("../local.yaml"), 2,
+         "holds a '..' component", absent=("run",)),
     Case("import-image-folder-link-out", _import_image_folder_link, 2,
          "source path 'VQA_RAD Image Folder' is outside the import source", absent=("b",)),
 ]

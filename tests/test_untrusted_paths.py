@@ -458,6 +458,46 @@ def test_an_image_folder_reads_no_link_out_of_it(what: str, tmp_path: Path, caps
     _no_secret_under(tmp_path / "b")
 
 
+@pytest.mark.parametrize("form", FORMS)
+def test_a_models_file_prompt_outside_its_folder_is_refused(form: str, tmp_path: Path,
+                                                            capsys) -> None:
+    bench = make_bench(tmp_path / "B", 6)
+    outside = tmp_path / "local.yaml"
+    outside.write_text("name: local\ntemplates: {single: 'SECRET {question}'}\n")
+    folder = tmp_path / "mf"
+    folder.mkdir()
+    name = {"absolute": str(outside), "dotdot": "../local.yaml", "link": "l.yaml",
+            "fifo": "f.yaml", "nul": "a\\0.yaml"}[form]
+    if form == "link":
+        (folder / "l.yaml").symlink_to(outside)
+    elif form == "fifo":
+        os.mkfifo(folder / "f.yaml")
+    (folder / "models.yaml").write_text("models:\n  - name: first\n    spec: random\n"
+                                        f"  - name: second\n    spec: random\n"
+                                        f"    prompt: \"{name}\"\n")
+    run = tmp_path / "run"
+    assert cli("run", str(bench), "--models", str(folder / "models.yaml"), "-o", str(run)) == 2
+    err = _err(capsys)
+    assert "models.yaml:6: models[1].prompt:" in err and SAYS[form] in err, err
+    assert not run.exists()  # refused before the first model ran
+
+
+def test_a_models_file_prompt_is_read_beside_the_file(tmp_path: Path, monkeypatch,
+                                                      capsys) -> None:
+    bench = make_bench(tmp_path / "B", 6)
+    folder = tmp_path / "mf"
+    (folder / "prompts").mkdir(parents=True)
+    (folder / "prompts" / "mine.yaml").write_text(
+        "name: mine\ntemplates: {single: 'MINE {question}'}\n")
+    (folder / "models.yaml").write_text(
+        "models:\n  - spec: random\n    prompt: prompts/mine.yaml\n")
+    monkeypatch.chdir(tmp_path)  # not the models file's folder
+    assert cli("run", str(bench), "--models", str(folder / "models.yaml"), "-o",
+               str(tmp_path / "run")) == 0
+    _err(capsys)
+    assert "mine" in (tmp_path / "run" / "random" / "run.json").read_text()
+
+
 def _rad_rows(table: Path, names: list[str]) -> None:
     rows = [{"qid": i, "image_name": n, "question": "Is there a mass?", "answer": "yes",
              "answer_type": "CLOSED", "phrase_type": "test_freeform", "question_type": "PRES"}
