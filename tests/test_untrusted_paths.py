@@ -549,3 +549,20 @@ def test_an_images_folder_the_user_names_is_followed(tmp_path: Path, capsys) -> 
                str(tmp_path / "imgs"), "-o", str(tmp_path / "b")) == 0
     out = capsys.readouterr()
     assert "1 items" in out.out + out.err and "holds a '..' component" in out.out + out.err
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_train_classifier_reads_no_image_outside(form: str, tmp_path: Path, capsys) -> None:
+    pytest.importorskip("torch")
+    bench = hostile_image(tmp_path, form)
+    items = [json.loads(line) for line in (bench / "items.jsonl").read_text().splitlines()]
+    for i, item in enumerate(items):  # one category of three classes, trained and validated
+        item["category"], item["split"] = "lung", "train" if i < 3 else "val"
+    (bench / "items.jsonl").write_text("".join(json.dumps(i) + "\n" for i in items))
+    _reseal(bench)
+    out = tmp_path / "run"
+    assert cli("train", "classifier", str(bench), "-o", str(out), "--arch", "small-cnn",
+               "--epochs", "1", "--device", "cpu") == 2
+    err = _err(capsys)
+    assert "items.jsonl:1: field images:" in err and SAYS[form] in err, err
+    assert not out.exists()
