@@ -783,6 +783,25 @@ def _models_prompt(prompt: str) -> Setup:
     return setup
 
 
+def _llm_input_not_utf8(command: str) -> Setup:
+    """``build captions|reports`` of a CSV, or a reports folder, holding bytes not UTF-8."""
+    def setup(w: Workspace) -> list[str]:
+        if command == "reports-folder":
+            (w.root / "reps").mkdir()
+            (w.root / "reps" / "r1.txt").write_text("A 2 cm nodule in the right upper lobe.\n")
+            (w.root / "reps" / "r2.txt").write_bytes(b"A \xff\xfe nodule.\n")
+            return ["build", "reports", str(w.root / "reps"), "--schema", "lirads", "-o",
+                    str(w.root / "b"), "--model", "random", "--no-mcq"]
+        column = "caption" if command == "captions" else "text"
+        (w.root / "in.csv").write_bytes(f"id,{column}\nc1,A chest CT shows a ".encode()
+                                        + b"\xff\xfe nodule.\n")
+        tail = ["--judges", "", "--keywords", ""] if command == "captions" else [
+            "--schema", "lirads", "--no-mcq"]
+        return ["build", command, str(w.root / "in.csv"), "-o", str(w.root / "b"), "--model",
+                "random", *tail]
+    return setup
+
+
 #: The end of every "may not be written" line.
 UNWRITABLE = "choose a folder you may write (-o/--out), or fix its permissions"
 
@@ -1187,8 +1206,13 @@ CASES: list[Case] = [
          "holds a '..' component", absent=("run",)),
     Case("import-image-folder-link-out", _import_image_folder_link, 2,
          "source path 'VQA_RAD Image Folder' is outside the import source", absent=("b",)),
+    Case("build-captions-csv-not-utf8", _llm_input_not_utf8("captions"), 2,
+         "in.csv:2: not UTF-8", absent=("b",)),
+    Case("build-reports-csv-not-utf8", _llm_input_not_utf8("reports"), 2,
+         "in.csv:2: not UTF-8", absent=("b",)),
+    Case("build-reports-folder-file-not-utf8", _llm_input_not_utf8("reports-folder"), 0,
+         "r2.txt:1: not UTF-8"),
 ]
-
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_bad_input(case: Case, tmp_path: Path, bench_factory, capsys, monkeypatch) -> None:
     w = Workspace(tmp_path, bench_factory)

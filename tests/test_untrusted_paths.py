@@ -566,3 +566,23 @@ def test_train_classifier_reads_no_image_outside(form: str, tmp_path: Path, caps
     err = _err(capsys)
     assert "items.jsonl:1: field images:" in err and SAYS[form] in err, err
     assert not out.exists()
+
+
+@pytest.mark.parametrize("form", ["link", "fifo"])
+def test_build_reports_from_a_folder_reads_no_file_outside(form: str, tmp_path: Path,
+                                                           capsys) -> None:
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    (folder / "r1.txt").write_text("A 2 cm nodule in the right upper lobe.\n")
+    secret = tmp_path / "secret.txt"
+    secret.write_text(f"{SECRET.decode()}: a 3 cm mass in the liver.\n")
+    if form == "link":
+        (folder / "r2.txt").symlink_to(secret)
+    else:
+        os.mkfifo(folder / "r2.txt")
+    assert cli("build", "reports", str(folder), "--schema", "lirads", "-o", str(tmp_path / "b"),
+               "--model", "random", "--no-mcq") == 0
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    assert "r2.txt: report 'r2.txt'" in out.out + out.err and SAYS[form] in out.out + out.err
+    _no_secret_under(tmp_path / "b")
