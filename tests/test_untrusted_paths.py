@@ -586,3 +586,19 @@ def test_build_reports_from_a_folder_reads_no_file_outside(form: str, tmp_path: 
     assert "Traceback" not in out.out + out.err
     assert "r2.txt: report 'r2.txt'" in out.out + out.err and SAYS[form] in out.out + out.err
     _no_secret_under(tmp_path / "b")
+
+
+@pytest.mark.parametrize("form", ["link", "fifo"])
+def test_an_import_table_found_in_the_source_must_be_a_file_inside(form: str, tmp_path: Path,
+                                                                   capsys) -> None:
+    src = tmp_path / "src"
+    (src / "imgs").mkdir(parents=True)
+    if form == "link":
+        _rad_rows(tmp_path / "elsewhere.json", ["a.jpg"])
+        (src / "x.json").symlink_to(tmp_path / "elsewhere.json")
+    else:
+        os.mkfifo(src / "x.json")
+    assert cli("import", "vqa_rad", str(src), "-o", str(tmp_path / "b")) == 2
+    err = " ".join(_err(capsys).split())
+    assert "sources[0].labels[0]: label table 'x.json'" in err and SAYS[form] in err, err
+    assert not (tmp_path / "b").exists()

@@ -47,7 +47,7 @@ def source_paths(recipe: Recipe) -> list[tuple[str, str, bool]]:
 
 
 def refuse_outside_sources(recipe: Recipe, root: str | Path, origin: str, *,
-                           hint: str = RECIPE_HINT, root_name: str = "",
+                           hint: str = RECIPE_HINT, table_hint: str = "", root_name: str = "",
                            own: Collection[str | Path] = ()) -> None:
     """Raise on the first source path of ``recipe`` that leaves ``root`` or is not a file.
 
@@ -56,6 +56,7 @@ def refuse_outside_sources(recipe: Recipe, root: str | Path, origin: str, *,
         root: the data root its paths are relative to.
         origin: what the message names first (the recipe file, ``medvqa import FORMAT``).
         hint: what the message ends with (what to do instead).
+        table_hint: the same for a label table (default: ``hint``).
         root_name: how the root is named (default: "the data root ROOT").
         own: folders named on the command line, taken as they are (absolute paths).
 
@@ -72,7 +73,8 @@ def refuse_outside_sources(recipe: Recipe, root: str | Path, origin: str, *,
         try:
             real = inside(root, rel, what=what, root_name=named)
         except UnsafePathError as exc:
-            raise UnsafePathError(f"{origin}: {field}: {exc}; {hint}") from None
+            raise UnsafePathError(f"{origin}: {field}: {exc}; "
+                                  f"{table_hint if table and table_hint else hint}") from None
         problem = _kind_problem(real, table)
         if problem:
             raise UnsafePathError(f"{origin}: {field}: {what} {rel!r} {problem}; name "

@@ -152,12 +152,15 @@ def import_recipe(fmt: str, source: Path, *, images: Path | None = None, name: s
         import_options=dict(options or {}),
     )
     refuse_outside_sources(recipe, root, f"medvqa import {fmt} {source}", own=[own] if own else [],
-                           root_name=f"the import source {root}", hint=IMPORT_HINT)
+                           root_name=f"the import source {root}", hint=IMPORT_HINT,
+                           table_hint=IMPORT_TABLE_HINT)
     return recipe, root
 
 
-#: How a refusal of an import's own paths ends.
+#: How a refusal of an import's image folder ends.
 IMPORT_HINT = "give the folder that holds the images with --images to read them from there"
+#: How a refusal of an import's table ends.
+IMPORT_TABLE_HINT = "name the table file itself as SOURCE to read it where it lies"
 
 
 def _image_folder(images: Path, root: Path) -> tuple[str, str]:
