@@ -732,6 +732,76 @@ def _over_a_benchmark(*argv: str) -> Setup:
     return setup
 
 
+def _recipe_with(path: str = "imgs", labels: str = "", reader: str = "image_folder") -> Setup:
+    """``build`` of a recipe in ROOT/rec naming ``path`` and ``labels`` (ROOT replaced).
+
+    ROOT/rec/imgs/lung_n holds one real image; ROOT/elsewhere is a copy of it outside the
+    recipe's folder, ROOT/rec/out a link to it, ROOT/rec/pipe.csv a FIFO.
+    """
+    def setup(w: Workspace) -> list[str]:
+        image = next((w.bench() / "images").rglob("*.jpeg"))
+        for folder in (w.root / "rec" / "imgs" / "lung_n", w.root / "elsewhere" / "lung_n"):
+            folder.mkdir(parents=True)
+            shutil.copy(image, folder / "a.jpeg")
+        (w.root / "rec" / "out").symlink_to(w.root / "elsewhere")
+        os.mkfifo(w.root / "rec" / "pipe.csv")
+        (w.root / "rec" / "t.csv").write_text("img,label\n../../secret.jpeg,x\nlung_n/a.jpeg,y\n")
+        (w.root / "rec" / "r.yaml").write_text(
+            f"name: r\nsources:\n  - {{dataset: x, reader: {reader}, path: "
+            f"'{path.replace('ROOT', str(w.root))}', labels: [{labels}], image_column: img}}\n"
+            "topics:\n  - {name: t, column: label, questions: ['Which?']}\n")
+        return ["build", str(w.root / "rec" / "r.yaml"), "-o", str(w.root / "b")]
+    return setup
+
+
+def _import_image_folder_link(w: Workspace) -> list[str]:
+    """``import vqa_rad`` of a JSON whose image folder beside it is a link elsewhere."""
+    (w.root / "src").mkdir()
+    (w.root / "elsewhere").mkdir()
+    (w.root / "src" / "VQA_RAD Image Folder").symlink_to(w.root / "elsewhere")
+    (w.root / "src" / "r.json").write_text(json.dumps([{
+        "qid": 1, "image_name": "a.jpg", "question": "Is it?", "answer": "yes",
+        "answer_type": "CLOSED", "phrase_type": "test_freeform", "question_type": "PRES"}]))
+    return ["import", "vqa_rad", str(w.root / "src" / "r.json"), "-o", str(w.root / "b")]
+
+
+def _models_prompt(prompt: str) -> Setup:
+    """``run --models ROOT/mf/models.yaml`` whose second model's ``prompt:`` is ``prompt``.
+
+    ROOT/local.yaml is a valid template outside the models file's folder, ROOT/mf/link.yaml
+    a link to it.
+    """
+    def setup(w: Workspace) -> list[str]:
+        (w.root / "local.yaml").write_text("name: local\ntemplates: {single: '{question}'}\n")
+        (w.root / "mf").mkdir()
+        (w.root / "mf" / "link.yaml").symlink_to(w.root / "local.yaml")
+        (w.root / "mf" / "models.yaml").write_text(
+            "models:\n  - name: first\n    spec: random\n  - name: second\n    spec: random\n"
+            f"    prompt: {prompt}\n")
+        return ["run", str(w.bench()), "--models", str(w.root / "mf" / "models.yaml"), "-o",
+                str(w.root / "run")]
+    return setup
+
+
+def _llm_input_not_utf8(command: str) -> Setup:
+    """``build captions|reports`` of a CSV, or a reports folder, holding bytes not UTF-8."""
+    def setup(w: Workspace) -> list[str]:
+        if command == "reports-folder":
+            (w.root / "reps").mkdir()
+            (w.root / "reps" / "r1.txt").write_text("A 2 cm nodule in the right upper lobe.\n")
+            (w.root / "reps" / "r2.txt").write_bytes(b"A \xff\xfe nodule.\n")
+            return ["build", "reports", str(w.root / "reps"), "--schema", "lirads", "-o",
+                    str(w.root / "b"), "--model", "random", "--no-mcq"]
+        column = "caption" if command == "captions" else "text"
+        (w.root / "in.csv").write_bytes(f"id,{column}\nc1,A chest CT shows a ".encode()
+                                        + b"\xff\xfe nodule.\n")
+        tail = ["--judges", "", "--keywords", ""] if command == "captions" else [
+            "--schema", "lirads", "--no-mcq"]
+        return ["build", command, str(w.root / "in.csv"), "-o", str(w.root / "b"), "--model",
+                "random", *tail]
+    return setup
+
+
 #: The end of every "may not be written" line.
 UNWRITABLE = "choose a folder you may write (-o/--out), or fix its permissions"
 
@@ -1120,9 +1190,29 @@ CASES: list[Case] = [
          "runs of benchmark 'lung-test' scored on different items", absent=("r.html",)),
     Case("compare-two-versions-of-a-benchmark", _two_versions("compare"), 2,
          "runs scored on different items"),
+    # the path guard on a recipe's own paths, a models file's prompt, an import's image folder
+    Case("build-recipe-path-absolute", _recipe_with("ROOT/elsewhere"), 2,
+         "r.yaml: sources[0].path: source path", absent=("b", ".b*")),
+    Case("build-recipe-path-link-out", _recipe_with("out"), 2,
+         "is outside the data root", absent=("b",)),
+    Case("build-recipe-labels-fifo", _recipe_with(labels="pipe.csv", reader="table"), 2,
+         "sources[0].labels[0]: label table 'pipe.csv' is a FIFO", absent=("b",)),
+    Case("build-recipe-row-image-outside", _recipe_with(labels="t.csv", reader="table"), 0,
+         "t.csv:2: image '../../secret.jpeg' holds a '..' component"),
+    Case("models-prompt-link-out", _models_prompt("link.yaml"), 2,
+         "models[1].prompt: prompt template 'link.yaml' is outside the models file's folder",
+         absent=("run",)),
+    Case("models-prompt-parent", _models_prompt("../local.yaml"), 2,
+         "holds a '..' component", absent=("run",)),
+    Case("import-image-folder-link-out", _import_image_folder_link, 2,
+         "source path 'VQA_RAD Image Folder' is outside the import source", absent=("b",)),
+    Case("build-captions-csv-not-utf8", _llm_input_not_utf8("captions"), 2,
+         "in.csv:2: not UTF-8", absent=("b",)),
+    Case("build-reports-csv-not-utf8", _llm_input_not_utf8("reports"), 2,
+         "in.csv:2: not UTF-8", absent=("b",)),
+    Case("build-reports-folder-file-not-utf8", _llm_input_not_utf8("reports-folder"), 0,
+         "r2.txt:1: not UTF-8"),
 ]
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_bad_input(case: Case, tmp_path: Path, bench_factory, capsys, monkeypatch) -> None:
     w = Workspace(tmp_path, bench_factory)

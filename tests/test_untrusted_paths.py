@@ -1,12 +1,14 @@
 """The path guard's contract: every command that opens a path written in data, every path form.
 
-A downloaded benchmark (or a folder to import) is untrusted. Each command below opens a path it
-read from data — an item's image, ``prompt_template``, ``items.jsonl`` itself, an import's image
-column — and is tried with each hostile form: an absolute path, ``..``, a link out of the
-folder, a FIFO (which would hang a plain ``open``) and a NUL byte. Every one must refuse with
-one line naming the file (exit 2), or, for imports, skip that row naming its line; never copy,
-embed or send the outside file, never hang, never a traceback. A SIGALRM bounds each test, so a
-hang fails instead of blocking the suite.
+A downloaded benchmark (or a folder to import, a recipe, a models file) is untrusted. Each
+command below opens a path it read from data — an item's image, ``prompt_template``,
+``items.jsonl`` itself, an import's image column and image folder, a recipe's source ``path``
+and ``labels`` and the image column of its label table, an image folder's class folders and
+files, a models.yaml ``prompt`` — and is tried with each hostile form: an absolute path,
+``..``, a link out of the folder, a FIFO (which would hang a plain ``open``) and a NUL byte.
+Every one must refuse with one line naming the file (exit 2), or, for rows of data, skip that
+row naming its line; never copy, embed or send the outside file, never hang, never a
+traceback. A SIGALRM bounds each test, so a hang fails instead of blocking the suite.
 """
 
 from __future__ import annotations
@@ -343,3 +345,260 @@ def test_filter_guessable_copies_no_image_from_outside(form: str, tmp_path: Path
     assert "item lung-000: images[0]:" in err and SAYS[form] in err
     assert "nothing was written" in err
     assert not out.exists()
+
+
+def _lung(n: int) -> list[Path]:
+    return sorted((Path(__file__).resolve().parents[1] / "data" / "lc25000_lung_224" /
+                   "lung_image_sets" / "lung_n").glob("*.jpeg"))[:n]
+
+
+def _outside_class_folder(root: Path) -> Path:
+    """A class folder of real images, one the secret, outside every recipe's folder."""
+    folder = root / "elsewhere" / "lung_n"
+    folder.mkdir(parents=True)
+    a, b = _lung(2)
+    shutil.copy(a, folder / "a.jpeg")
+    _secret(root, b)
+    shutil.copy(root / "secret.jpeg", folder / "s.jpeg")
+    return folder.parent
+
+
+def _hostile_path(folder: Path, form: str, outside: Path) -> str:
+    """``outside`` named from ``folder`` in ``form`` (a link or FIFO made in ``folder``)."""
+    if form == "link":
+        (folder / "l").symlink_to(outside)
+        return "l"
+    if form == "fifo":
+        os.mkfifo(folder / "f")
+        return "f"
+    return {"absolute": str(outside), "dotdot": f"../{outside.name}",
+            "nul": "a\\0b"}[form]  # a YAML double-quoted escape: the NUL byte itself
+
+
+RECIPE = """name: r
+type: classify
+sources:
+  - dataset: x
+    reader: {reader}
+    path: "{path}"
+    labels: [{labels}]
+    image_column: img
+topics:
+  - name: t
+    column: label
+    questions: ["Which tissue?"]
+"""
+
+
+@pytest.mark.parametrize("field", ["path", "labels"])
+@pytest.mark.parametrize("form", FORMS)
+def test_a_recipe_path_outside_its_folder_is_refused(form: str, field: str, tmp_path: Path,
+                                                     capsys) -> None:
+    outside = _outside_class_folder(tmp_path)
+    (tmp_path / "elsewhere.csv").write_text("img,label\nlung_n/s.jpeg,x\n")
+    rec = tmp_path / "rec"
+    rec.mkdir()
+    if field == "path":
+        text = RECIPE.format(reader="image_folder", labels="",
+                             path=_hostile_path(rec, form, outside))
+    else:
+        shutil.copytree(outside, rec / "imgs")
+        table = _hostile_path(rec, form, tmp_path / "elsewhere.csv")
+        text = RECIPE.format(reader="table", path="imgs", labels=f'"{table}"')
+    (rec / "r.yaml").write_text(text)
+    out = tmp_path / "b"
+    assert cli("build", str(rec / "r.yaml"), "-o", str(out)) == 2
+    err = _err(capsys)
+    shown = "sources[0].path:" if field == "path" else "sources[0].labels[0]:"
+    assert f"r.yaml: {shown}" in err and SAYS[form] in err, err
+    assert not out.exists() and not list(tmp_path.glob(".b*"))
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_a_recipe_table_row_names_no_image_outside(form: str, tmp_path: Path, capsys) -> None:
+    a, b = _lung(2)
+    rec = tmp_path / "rec"
+    (rec / "imgs").mkdir(parents=True)
+    shutil.copy(a, rec / "imgs" / "a.jpeg")
+    secret = _secret(tmp_path, b)
+    name = {"absolute": str(secret), "dotdot": "../../secret.jpeg", "link": "l.jpeg",
+            "fifo": "f.jpeg", "nul": "a\x00b.jpeg"}[form]
+    if form == "link":
+        (rec / "imgs" / "l.jpeg").symlink_to(secret)
+    elif form == "fifo":
+        os.mkfifo(rec / "imgs" / "f.jpeg")
+    (rec / "t.csv").write_text(f"img,label\n{name},x\na.jpeg,y\n")
+    (rec / "r.yaml").write_text(RECIPE.format(reader="table", path="imgs", labels="t.csv"))
+    assert cli("build", str(rec / "r.yaml"), "-o", str(tmp_path / "b"), "--allow-empty") == 0
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    assert "t.csv:2: image" in out.out + out.err and SAYS[form] in out.out + out.err
+    _no_secret_under(tmp_path / "b")
+
+
+@pytest.mark.parametrize("what", ["class-folder", "file", "fifo"])
+def test_an_image_folder_reads_no_link_out_of_it(what: str, tmp_path: Path, capsys) -> None:
+    a, b = _lung(2)
+    rec = tmp_path / "rec"
+    (rec / "imgs" / "cls").mkdir(parents=True)
+    shutil.copy(a, rec / "imgs" / "cls" / "a.jpeg")
+    secret = _secret(tmp_path, b)
+    if what == "class-folder":
+        (rec / "imgs" / "evil").symlink_to(_outside_class_folder(tmp_path / "o") / "lung_n")
+    elif what == "file":
+        (rec / "imgs" / "cls" / "b.jpeg").symlink_to(secret)
+    else:
+        os.mkfifo(rec / "imgs" / "cls" / "b.jpeg")
+    (rec / "r.yaml").write_text(RECIPE.format(reader="image_folder", path="imgs", labels=""))
+    assert cli("build", str(rec / "r.yaml"), "-o", str(tmp_path / "b")) == 0
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    if what != "fifo":  # a FIFO is no image file: passed over like a text file
+        assert "(a link to" in out.out + out.err
+    _no_secret_under(tmp_path / "b")
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_a_models_file_prompt_outside_its_folder_is_refused(form: str, tmp_path: Path,
+                                                            capsys) -> None:
+    bench = make_bench(tmp_path / "B", 6)
+    outside = tmp_path / "local.yaml"
+    outside.write_text("name: local\ntemplates: {single: 'SECRET {question}'}\n")
+    folder = tmp_path / "mf"
+    folder.mkdir()
+    name = {"absolute": str(outside), "dotdot": "../local.yaml", "link": "l.yaml",
+            "fifo": "f.yaml", "nul": "a\\0.yaml"}[form]
+    if form == "link":
+        (folder / "l.yaml").symlink_to(outside)
+    elif form == "fifo":
+        os.mkfifo(folder / "f.yaml")
+    (folder / "models.yaml").write_text("models:\n  - name: first\n    spec: random\n"
+                                        f"  - name: second\n    spec: random\n"
+                                        f"    prompt: \"{name}\"\n")
+    run = tmp_path / "run"
+    assert cli("run", str(bench), "--models", str(folder / "models.yaml"), "-o", str(run)) == 2
+    err = _err(capsys)
+    assert "models.yaml:6: models[1].prompt:" in err and SAYS[form] in err, err
+    assert not run.exists()  # refused before the first model ran
+
+
+def test_a_models_file_prompt_is_read_beside_the_file(tmp_path: Path, monkeypatch,
+                                                      capsys) -> None:
+    bench = make_bench(tmp_path / "B", 6)
+    folder = tmp_path / "mf"
+    (folder / "prompts").mkdir(parents=True)
+    (folder / "prompts" / "mine.yaml").write_text(
+        "name: mine\ntemplates: {single: 'MINE {question}'}\n")
+    (folder / "models.yaml").write_text(
+        "models:\n  - spec: random\n    prompt: prompts/mine.yaml\n")
+    monkeypatch.chdir(tmp_path)  # not the models file's folder
+    assert cli("run", str(bench), "--models", str(folder / "models.yaml"), "-o",
+               str(tmp_path / "run")) == 0
+    _err(capsys)
+    assert "mine" in (tmp_path / "run" / "random" / "run.json").read_text()
+
+
+def _rad_rows(table: Path, names: list[str]) -> None:
+    rows = [{"qid": i, "image_name": n, "question": "Is there a mass?", "answer": "yes",
+             "answer_type": "CLOSED", "phrase_type": "test_freeform", "question_type": "PRES"}
+            for i, n in enumerate(names)]
+    table.write_text(json.dumps(rows))
+
+
+@pytest.mark.parametrize("layout", ["vqa_rad-file", "vqa_rad-folder", "slake"])
+def test_an_import_image_folder_linked_out_of_the_source_is_refused(layout: str, tmp_path: Path,
+                                                                    capsys) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    shutil.copy(_secret(tmp_path, _lung(1)[0]), outside / "a.jpg")
+    src = tmp_path / "src"
+    src.mkdir()
+    if layout == "slake":
+        (src / "test.json").write_text(json.dumps([{
+            "img_name": "a.jpg", "question": "Is it?", "answer": "Yes", "answer_type": "CLOSED",
+            "q_lang": "en", "qid": 1}]))
+        (src / "imgs").symlink_to(outside)
+        argv, shown = ["slake", str(src)], "'imgs'"
+    else:
+        _rad_rows(src / "VQA_RAD Dataset Public.json", ["a.jpg"])
+        folder = "VQA_RAD Image Folder" if layout == "vqa_rad-file" else "imgs"
+        (src / folder).symlink_to(outside)
+        given = src / "VQA_RAD Dataset Public.json" if layout == "vqa_rad-file" else src
+        argv, shown = ["vqa_rad", str(given)], repr(folder)
+    out = tmp_path / "b"
+    assert cli("import", *argv, "-o", str(out)) == 2
+    err = " ".join(_err(capsys).split())
+    assert f"medvqa import {argv[0]}" in err and f"source path {shown} is outside the import " \
+        "source" in err and "(a link to" in err and "--images" in err, err
+    assert not out.exists() and not list(tmp_path.glob(".b*"))
+
+
+def test_an_images_folder_the_user_names_is_followed(tmp_path: Path, capsys) -> None:
+    """``--images`` is named on the command line, not read from data: a link to it is followed
+    once, and its images must then stay inside its real folder."""
+    real = tmp_path / "disk" / "imgs"
+    real.mkdir(parents=True)
+    a, b = _lung(2)
+    shutil.copy(a, real / "a.jpg")
+    (real.parent / "above.jpg").write_bytes(b.read_bytes())
+    (tmp_path / "imgs").symlink_to(real)
+    src = tmp_path / "src"
+    src.mkdir()
+    _rad_rows(src / "VQA_RAD Dataset Public.json", ["a.jpg", "../above.jpg"])
+    assert cli("import", "vqa_rad", str(src / "VQA_RAD Dataset Public.json"), "--images",
+               str(tmp_path / "imgs"), "-o", str(tmp_path / "b")) == 0
+    out = capsys.readouterr()
+    assert "1 items" in out.out + out.err and "holds a '..' component" in out.out + out.err
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_train_classifier_reads_no_image_outside(form: str, tmp_path: Path, capsys) -> None:
+    pytest.importorskip("torch")
+    bench = hostile_image(tmp_path, form)
+    items = [json.loads(line) for line in (bench / "items.jsonl").read_text().splitlines()]
+    for i, item in enumerate(items):  # one category of three classes, trained and validated
+        item["category"], item["split"] = "lung", "train" if i < 3 else "val"
+    (bench / "items.jsonl").write_text("".join(json.dumps(i) + "\n" for i in items))
+    _reseal(bench)
+    out = tmp_path / "run"
+    assert cli("train", "classifier", str(bench), "-o", str(out), "--arch", "small-cnn",
+               "--epochs", "1", "--device", "cpu") == 2
+    err = _err(capsys)
+    assert "items.jsonl:1: field images:" in err and SAYS[form] in err, err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("form", ["link", "fifo"])
+def test_build_reports_from_a_folder_reads_no_file_outside(form: str, tmp_path: Path,
+                                                           capsys) -> None:
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    (folder / "r1.txt").write_text("A 2 cm nodule in the right upper lobe.\n")
+    secret = tmp_path / "secret.txt"
+    secret.write_text(f"{SECRET.decode()}: a 3 cm mass in the liver.\n")
+    if form == "link":
+        (folder / "r2.txt").symlink_to(secret)
+    else:
+        os.mkfifo(folder / "r2.txt")
+    assert cli("build", "reports", str(folder), "--schema", "lirads", "-o", str(tmp_path / "b"),
+               "--model", "random", "--no-mcq") == 0
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    assert "r2.txt: report 'r2.txt'" in out.out + out.err and SAYS[form] in out.out + out.err
+    _no_secret_under(tmp_path / "b")
+
+
+@pytest.mark.parametrize("form", ["link", "fifo"])
+def test_an_import_table_found_in_the_source_must_be_a_file_inside(form: str, tmp_path: Path,
+                                                                   capsys) -> None:
+    src = tmp_path / "src"
+    (src / "imgs").mkdir(parents=True)
+    if form == "link":
+        _rad_rows(tmp_path / "elsewhere.json", ["a.jpg"])
+        (src / "x.json").symlink_to(tmp_path / "elsewhere.json")
+    else:
+        os.mkfifo(src / "x.json")
+    assert cli("import", "vqa_rad", str(src), "-o", str(tmp_path / "b")) == 2
+    err = " ".join(_err(capsys).split())
+    assert "sources[0].labels[0]: label table 'x.json'" in err and SAYS[form] in err, err
+    assert not (tmp_path / "b").exists()

@@ -191,6 +191,28 @@ def own_file(folder: str | Path, name: str) -> Path:
     return path
 
 
+def file_inside(root: str | Path, rel: str, *, what: str = "path",
+                root_name: str = "") -> Path | None:
+    """The real path of file ``rel`` under ``root`` (:func:`inside`), or None when it is missing.
+
+    For a name read from data that a reader then opens (an image column, a volume of a table
+    row): missing is the caller's to report; anything else that is not a regular file is
+    refused here.
+
+    Raises:
+        UnsafePathError: ``rel`` leaves ``root`` (:func:`inside`), or names a FIFO, a device,
+            a socket or a folder.
+
+    """
+    path = inside(root, rel, what=what, root_name=root_name)
+    if not os.path.lexists(path):
+        return None
+    problem = regular_problem(path)
+    if problem:
+        raise UnsafePathError(f"{what} {rel!r} {problem}")
+    return path
+
+
 def read_inside(root: str | Path, rel: str, *, what: str = "path", root_name: str = "",
                 max_bytes: int = 0) -> bytes:
     """The bytes of ``rel`` under ``root``: :func:`inside`, then :func:`read_regular`."""
@@ -208,5 +230,6 @@ def copy_inside(root: str | Path, rel: str, dest: str | Path, *, what: str = "pa
     os.replace(tmp, dest)
 
 
-__all__ = ["UnsafePathError", "copy_inside", "form_problem", "inside", "open_regular",
-           "own_file", "read_inside", "read_regular", "read_utf8", "regular_problem", "where"]
+__all__ = ["UnsafePathError", "copy_inside", "file_inside", "form_problem", "inside",
+           "open_regular", "own_file", "read_inside", "read_regular", "read_utf8",
+           "regular_problem", "where"]

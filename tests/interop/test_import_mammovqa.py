@@ -9,6 +9,7 @@ purpose (an answer outside the options, a missing image).
 from __future__ import annotations
 
 import json
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -34,7 +35,8 @@ sources:
 
 @pytest.fixture()
 def root(tmp_path: Path, data_dir: Path) -> Path:
-    (tmp_path / "mini_mias").symlink_to(data_dir / "mini_mias")
+    # A copy: a link out of the recipe's folder is refused (the path guard holds for recipes).
+    shutil.copytree(data_dir / "mini_mias", tmp_path / "mini_mias")
     (tmp_path / "mammovqa.json").write_bytes(FIXTURE.read_bytes())
     (tmp_path / "r.yaml").write_text(RECIPE)
     return tmp_path

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         parse_recipe,
         shipped_recipes,
     )
+    from medvqa.builders._source_paths import RECIPE_HINT, refuse_outside_sources
     from medvqa.builders._splits import SplitKeys, assign_split_keys, assign_splits
     from medvqa.builders._types import BUILDER_TYPES, RecipeType
     from medvqa.builders._writer import (
@@ -49,6 +50,8 @@ _WHERE: dict[str, str] = {
     "load_recipe": "_recipe",
     "parse_recipe": "_recipe",
     "shipped_recipes": "_recipe",
+    "RECIPE_HINT": "_source_paths",
+    "refuse_outside_sources": "_source_paths",
     "SplitKeys": "_splits",
     "assign_split_keys": "_splits",
     "assign_splits": "_splits",
@@ -66,6 +69,7 @@ _WHERE: dict[str, str] = {
 __all__ = [
     "BUILDER_TYPES",
     "LETTERS",
+    "RECIPE_HINT",
     "BenchWriter",
     "BuildContext",
     "CountTally",
@@ -83,6 +87,7 @@ __all__ = [
     "load_recipe",
     "multi_options",
     "parse_recipe",
+    "refuse_outside_sources",
     "replace_folder",
     "shipped_recipes",
     "single_options",

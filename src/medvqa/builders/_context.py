@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from medvqa._path_guard import UnsafePathError, inside, regular_problem
+from medvqa._path_guard import UnsafePathError, file_inside
 from medvqa.benchmark import MAX_IMAGE_PIXELS, pixel_problem, quiet_pillow
 from medvqa.schema import Item
 from medvqa.sources import ImageRef, Problems
@@ -120,16 +120,13 @@ class BuildContext:
         the problem line names the file (recipe-relative).
         """
         try:
-            path = inside(folder, name, what="image", root_name=f"the image folder {folder}")
+            path = file_inside(folder, name, what="image",
+                               root_name=f"the image folder {folder}")
         except UnsafePathError as exc:
             self.problems.add(where, exc)
             return None
-        if not os.path.lexists(path):
+        if path is None:
             self.problems.add(where, f"label row with no image: {shown} not found")
-            return None
-        problem = regular_problem(path)
-        if problem:
-            self.problems.add(where, f"image {shown} {problem}")
             return None
         return self.store_image(ImageRef(path=path), where)
 

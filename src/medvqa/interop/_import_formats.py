@@ -14,7 +14,7 @@ import os
 import re
 from pathlib import Path
 
-from medvqa.builders import Recipe
+from medvqa.builders import Recipe, refuse_outside_sources
 from medvqa.errors import BadInputError
 from medvqa.interop._importers import import_format
 from medvqa.sources import SourceSpec
@@ -114,8 +114,9 @@ def hub_dataset(repo_id: str) -> Path:
                             f"not be fetched: {first}") from None
 
 
-def _rel(path: Path, root: Path) -> str:
-    return Path(os.path.relpath(path.resolve(), root)).as_posix()
+def _rel(path: Path, base: Path) -> str:
+    """``path`` relative to ``base``, as written (links are the guard's to follow)."""
+    return Path(os.path.relpath(os.path.abspath(path), os.path.abspath(base))).as_posix()
 
 
 def import_recipe(fmt: str, source: Path, *, images: Path | None = None, name: str = "",
@@ -133,10 +134,14 @@ def import_recipe(fmt: str, source: Path, *, images: Path | None = None, name: s
     if not source.exists():
         source = hub_dataset(str(source))
     folder, tables = spec.layout_function()(source, images)
-    root = (source if source.is_dir() else source.parent).resolve()
+    base = source if source.is_dir() else source.parent
+    if images is None:  # the download's own image folder (OmniMedVQA's may lie above the JSON)
+        base = Path(os.path.commonpath([os.path.abspath(base), os.path.abspath(folder)]))
+    root = base.resolve()
+    path, own = _image_folder(images, root) if images is not None else (_rel(folder, base), "")
     dataset = name or spec.dataset or source.stem
-    src = SourceSpec(dataset=dataset, reader="table", path=_rel(folder, root),
-                     labels=[_rel(t, root) for t in tables], license=license or spec.license,
+    src = SourceSpec(dataset=dataset, reader="table", path=path,
+                     labels=[_rel(t, base) for t in tables], license=license or spec.license,
                      url=url or spec.url)
     recipe = Recipe(
         name=name or (fmt if spec.dataset else source.stem),
@@ -146,4 +151,27 @@ def import_recipe(fmt: str, source: Path, *, images: Path | None = None, name: s
         sources=[src],
         import_options=dict(options or {}),
     )
+    refuse_outside_sources(recipe, root, f"medvqa import {fmt} {source}", own=[own] if own else [],
+                           root_name=f"the import source {root}", hint=IMPORT_HINT,
+                           table_hint=IMPORT_TABLE_HINT)
     return recipe, root
+
+
+#: How a refusal of an import's image folder ends.
+IMPORT_HINT = "give the folder that holds the images with --images to read them from there"
+#: How a refusal of an import's table ends.
+IMPORT_TABLE_HINT = "name the table file itself as SOURCE to read it where it lies"
+
+
+def _image_folder(images: Path, root: Path) -> tuple[str, str]:
+    """``--images`` as the recipe names it, and as a root of its own ("" when inside ``root``).
+
+    A folder the user names is not data: it is resolved once (a link to it is followed) and
+    is then the root its images must stay inside. Where its real place is inside the import
+    source it is written relative to it, as any path of the source, so the benchmark's bytes
+    do not depend on where the download lies; elsewhere it is its real, absolute path.
+    """
+    real = images.resolve()
+    if real.is_relative_to(root):
+        return Path(os.path.relpath(real, root)).as_posix(), ""
+    return str(real), str(real)

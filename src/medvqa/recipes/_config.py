@@ -26,6 +26,9 @@ class BuildConfig:
             bad input, exit 2, with a line saying where the data was looked for).
         force: replace a benchmark already at ``out`` (its audit, card and runs then no longer
             match it); without it that is refused before any work, exit 2.
+        named: folders the user named on the command line (an import's ``--images``), which
+            a source path may name as absolute paths; every other path of the recipe must lie
+            inside the data root (``medvqa.builders.refuse_outside_sources``).
 
     """
 
@@ -38,3 +41,4 @@ class BuildConfig:
     filter: str = ""
     allow_empty: bool = False
     force: bool = False
+    named: tuple[Path, ...] = ()

@@ -64,18 +64,22 @@ def import_dataset(config: ImportConfig) -> tuple[Recipe, BuildResult]:
     recipe, root = import_recipe(config.format, config.source, images=config.images,
                                  name=config.name, license=config.license, url=config.url,
                                  options=config.options)
+    # import_recipe checked its paths: an absolute one is the --images folder the user named.
+    named = tuple(Path(s.path) for s in recipe.sources if Path(s.path).is_absolute())
     return recipe, import_benchmark(recipe, root, config.out, config.seed, config.strict,
-                                    config.force)
+                                    config.force, named)
 
 
 def import_benchmark(recipe: Recipe, root: Path, out: Path, seed: int = 0,
-                     strict: bool = False, force: bool = False) -> BuildResult:
+                     strict: bool = False, force: bool = False,
+                     named: tuple[Path, ...] = ()) -> BuildResult:
     """Build ``recipe`` (from :func:`import_recipe`) and put it at ``out`` if it has items.
 
     A benchmark already at ``out`` is replaced only with ``force`` (else refused before any
     work, see :func:`medvqa.builders.check_target`). The benchmark is built beside ``out`` and
     moved into place only when at least one item was imported, so an import that matches
-    nothing leaves an existing BENCH/ at ``out`` untouched.
+    nothing leaves an existing BENCH/ at ``out`` untouched. ``named``: folders the user named
+    (``--images``) that the recipe's paths may name as they are (see ``BuildConfig.named``).
 
     Raises:
         BadInputError: no item could be imported (the message counts the rows skipped).
@@ -89,12 +93,12 @@ def import_benchmark(recipe: Recipe, root: Path, out: Path, seed: int = 0,
     staging = out.with_name(f".{out.name}.importing")
     shutil.rmtree(staging, ignore_errors=True)
     result = build_from_recipe(recipe, BuildConfig(f"import {recipe.type}", staging, seed=seed,
-                                                   data_root=root, strict=strict))
+                                                   data_root=root, strict=strict, named=named))
     if not result.counts.get("items"):
         shutil.rmtree(staging, ignore_errors=True)
         spec = recipe.sources[0]
-        named = ", ".join(spec.labels) or spec.path
-        raise BadInputError(f"{named}: no item imported as {recipe.type} "
+        tables = ", ".join(spec.labels) or spec.path
+        raise BadInputError(f"{tables}: no item imported as {recipe.type} "
                             f"({len(result.problems)} row(s) skipped); nothing written")
     replace_folder(staging, out)
     result.out = out

@@ -25,6 +25,7 @@ from medvqa.builders import (
     SplitKeys,
     assign_split_keys,
     load_recipe,
+    refuse_outside_sources,
 )
 from medvqa.errors import BadInputError
 from medvqa.interop import IMPORTERS
@@ -90,6 +91,8 @@ def build_from_recipe(
 ) -> BuildResult:
     """Build from an already parsed recipe."""
     root = data_root_for(recipe, folder, config.data_root)
+    # The recipe's own paths are data too: inside the root, checked before anything is built.
+    refuse_outside_sources(recipe, root, config.recipe, own=config.named)
     builder = RECIPE_TYPES.get(recipe.type)
     with BenchWriter(config.out, config.force) as writer:
         tmp = writer.folder

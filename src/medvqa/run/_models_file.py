@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from medvqa._path_guard import UnsafePathError, form_problem, inside
 from medvqa._yaml_loader import compose_yaml, load_yaml, read_yaml_text
 from medvqa.errors import BadInputError
 from medvqa.models import ModelConfig, missing_key_problem, parse_model_spec, placement_problem
@@ -193,7 +194,40 @@ def load_models_file(path: Path) -> ModelsFile:
                 "give each model its own name"
             )
         seen[entry.display_name] = i
+        if entry.prompt is not None:
+            line = _line_of(node, ("models", i, "prompt"))
+            entry.prompt = _prompt_file(path, entry.prompt, f"{path}:{line}: models[{i}].prompt")
     return parsed
+
+
+def _prompt_file(models: Path, prompt: str, where: str) -> str:
+    """A ``prompt:`` of the file, checked now: a shipped name, or a YAML file beside the file.
+
+    A models file may be handed on like a benchmark, so a template file it names is data: it
+    is resolved against the models file's folder (never the working folder), links followed,
+    and refused when it leaves that folder, is absolute, holds ``..`` or a NUL byte, or is not
+    a regular file of at most ``MAX_YAML_BYTES`` (:mod:`medvqa._path_guard`). Every template is
+    loaded here, so a bad one refuses the whole file before the first model runs.
+
+    Returns:
+        the shipped name, or the template file's real path.
+
+    Raises:
+        BadInputError: ``FILE:LINE: models[I].prompt: why; what to do``.
+
+    """
+    from medvqa.benchmark import PromptError, load_template
+
+    name = prompt
+    try:
+        if prompt.endswith((".yaml", ".yml")) or form_problem(prompt):
+            name = str(inside(models.parent, prompt, what="prompt template",
+                              root_name="the models file's folder"))
+        load_template(name)
+    except (UnsafePathError, PromptError) as exc:
+        raise BadInputError(f"{where}: {exc}; name a shipped template, or a template file "
+                            "inside the models file's folder (relative to it)") from None
+    return name
 
 
 def missing_keys(path: Path, configs: list[ModelConfig],

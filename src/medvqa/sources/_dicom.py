@@ -15,7 +15,7 @@ import numpy as np
 from medvqa._optional import optional_import
 from medvqa.sources._nifti import choose_slice
 from medvqa.sources._pixels import encode_png, parse_window, to_uint8
-from medvqa.sources._record import ImageRef, Problems, Record, relative_to
+from medvqa.sources._record import ImageRef, Problems, Record, files_under, relative_to
 from medvqa.sources._spec import SourceSpec
 
 HEADER_TAGS = ("Modality", "BodyPartExamined", "PatientSex", "PatientAge", "SeriesDescription")
@@ -92,7 +92,7 @@ def read_dicom(spec: SourceSpec, root: Path, problems: Problems) -> Iterator[Rec
     """
     pydicom = optional_import("pydicom")
     base = root / spec.path
-    files = [base] if base.is_file() else sorted(p for p in base.rglob("*") if p.is_file())
+    files = [base] if base.is_file() else files_under(base, root, problems)
     window = parse_window(spec.window)
     for path in files:
         rel = relative_to(path, root)

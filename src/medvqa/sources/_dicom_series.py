@@ -18,7 +18,7 @@ from medvqa._optional import optional_import
 from medvqa.sources._dicom import case_of, dicom_pixels, header_fields, header_meta
 from medvqa.sources._nifti import choose_slice
 from medvqa.sources._pixels import encode_png, parse_window
-from medvqa.sources._record import ImageRef, Problems, Record, relative_to
+from medvqa.sources._record import ImageRef, Problems, Record, files_under, relative_to
 from medvqa.sources._spec import SourceSpec
 
 
@@ -51,7 +51,7 @@ def read_dicom_series(spec: SourceSpec, root: Path, problems: Problems) -> Itera
     base = root / spec.path
     window = parse_window(spec.window)
     series: dict[str, list[tuple[Path, Any]]] = {}
-    for path in sorted(p for p in base.rglob("*") if p.is_file()):
+    for path in files_under(base, root, problems):
         try:
             ds = pydicom.dcmread(path, stop_before_pixels=True)
         except Exception:  # noqa: BLE001 - not DICOM (README, DICOMDIR text): not a slice

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from medvqa._path_guard import UnsafePathError, inside
 from medvqa.sources._record import ImageRef, Problems, Record
 from medvqa.sources._spec import SourceSpec
 
@@ -66,6 +67,8 @@ def read_image_folder(spec: SourceSpec, root: Path, problems: Problems) -> Itera
     for cls_dir in sorted(
         (d for d in base.iterdir() if d.is_dir()), key=lambda d: natural_key(d.name)
     ):
+        if cls_dir.is_symlink() and not _inside(base, cls_dir.name, spec.path, problems):
+            continue
         top = str(cls_dir)
         names = [
             name
@@ -73,6 +76,8 @@ def read_image_folder(spec: SourceSpec, root: Path, problems: Problems) -> Itera
             if _suffix(name) in IMAGE_SUFFIXES
             and not os.path.basename(name).startswith(".")
             and os.path.isfile(os.path.join(top, name))
+            and (not os.path.islink(os.path.join(top, name))
+                 or _inside(base, f"{cls_dir.name}/{name}", spec.path, problems))
         ]
         names.sort(key=natural_key)
         for name in names:
@@ -88,6 +93,20 @@ def read_image_folder(spec: SourceSpec, root: Path, problems: Problems) -> Itera
                 else {"source_file": f"{spec.path}/{rel}"},
                 split=spec.split,
             )
+
+
+def _inside(base: Path, rel: str, shown: str, problems: Problems) -> bool:
+    """Whether ``rel`` (a linked class folder or file) stays inside ``base``; reported if not.
+
+    Only links are looked up: linked sub-folders are never entered (:func:`_tree_files`), so
+    a class folder or a file that is a link is the only way out of the folder.
+    """
+    try:
+        inside(base, rel, what="image", root_name=f"the image folder {shown}")
+    except UnsafePathError as exc:
+        problems.add(f"{shown}/{rel}", exc)
+        return False
+    return True
 
 
 def _suffix(name: str) -> str:

@@ -12,8 +12,9 @@ from pathlib import Path
 import numpy as np
 
 from medvqa._optional import optional_import
+from medvqa._path_guard import UnsafePathError, file_inside
 from medvqa.sources._pixels import encode_png, parse_window, to_uint8
-from medvqa.sources._record import ImageRef, Problems, Record, relative_to
+from medvqa.sources._record import ImageRef, Problems, Record, files_under, relative_to
 from medvqa.sources._spec import SourceSpec
 from medvqa.sources._tables import read_table
 
@@ -70,18 +71,24 @@ def read_nifti(spec: SourceSpec, root: Path, problems: Problems) -> Iterator[Rec
     if spec.labels and spec.image_column:
         for table in spec.labels:
             for row in read_table(root / table, spec.delimiter, name=table):
-                vol = base / row.values.get(spec.image_column, "")
-                mask = (
-                    base / row.values[spec.mask_column]
-                    if spec.mask_column and row.values.get(spec.mask_column)
-                    else None
-                )
+                names = [row.values.get(spec.image_column, "")]
+                if spec.mask_column and row.values.get(spec.mask_column):
+                    names.append(row.values[spec.mask_column])
+                try:  # names from the table stay inside the folder and name regular files
+                    for name in filter(None, names):
+                        file_inside(base, name, what="volume",
+                                    root_name=f"the folder {spec.path}")
+                except UnsafePathError as exc:
+                    problems.add(row.where, exc)
+                    continue
+                mask = base / names[1] if len(names) > 1 else None
                 fields = {k: [v] for k, v in row.values.items() if v}
-                entries.append((vol, mask, fields, row.where))
+                entries.append((base / names[0], mask, fields, row.where))
     elif base.is_file():
         entries.append((base, None, {}, ""))
     else:
-        vols = sorted(p for p in base.rglob("*") if p.name.endswith((".nii", ".nii.gz")))
+        vols = [p for p in files_under(base, root, problems)
+                if p.name.endswith((".nii", ".nii.gz"))]
         entries.extend((p, None, {}, "") for p in vols)
     for path, mask_path, fields, where in entries:
         rel = relative_to(path, root)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from medvqa._path_guard import UnsafePathError, file_inside, read_regular
 from medvqa.errors import BadInputError
 
 log = logging.getLogger(__name__)
@@ -81,12 +82,17 @@ class ImageRef:
         return None if self.file is None else Path(self.file)
 
     def read_bytes(self) -> bytes:
-        """The encoded bytes (reads the file when the record points at one)."""
+        """The encoded bytes (reads the file when the record points at one).
+
+        Raises:
+            medvqa._path_guard.UnsafePathError: the file is not a regular file (a FIFO is
+                refused, never waited on) or cannot be read.
+
+        """
         if self.data is not None:
             return self.data
         assert self.file is not None
-        with open(self.file, "rb") as fh:
-            return fh.read()
+        return read_regular(self.file)
 
     @property
     def ext(self) -> str:
@@ -223,3 +229,24 @@ def relative_to(path: Path, root: Path) -> str:
         return path.relative_to(root).as_posix()
     except ValueError:
         return path.as_posix()
+
+
+def files_under(base: Path, root: Path, problems: Problems) -> list[Path]:
+    """The files found under folder ``base`` (``rglob`` order, sorted), each one inside it.
+
+    A folder of a source is data: a file in it that is a link to a file elsewhere, or
+    something that is not a regular file (a FIFO would hang the reader), is reported (named
+    relative to ``root``) and skipped, never read (:mod:`medvqa._path_guard`). Linked folders
+    are not entered (``rglob``).
+    """
+    found = []
+    for path in sorted(p for p in base.rglob("*") if not p.is_dir()):
+        try:
+            real = file_inside(base, os.path.relpath(path, base), what="file",
+                               root_name=f"the folder {relative_to(base, root)}")
+        except UnsafePathError as exc:
+            problems.add(relative_to(path, root), exc)
+            continue
+        if real is not None:
+            found.append(path)
+    return found

@@ -12,17 +12,15 @@ from pathlib import Path
 
 from PIL import Image
 
+from medvqa._path_guard import UnsafePathError, file_inside
 from medvqa.sources._boxes import BoxError, parse_box
 from medvqa.sources._record import ImageRef, Problems, Record, relative_to
 from medvqa.sources._spec import SourceSpec
 from medvqa.sources._tables import Row, read_table
 
 
-def _image_path(base: Path, name: str, suffix: str) -> Path:
-    path = base / name
-    if suffix and not Path(name).suffix:
-        path = base / f"{name}{suffix}"
-    return path
+def _image_name(name: str, suffix: str) -> str:
+    return f"{name}{suffix}" if suffix and not Path(name).suffix else name
 
 
 def read_label_table(spec: SourceSpec, root: Path, problems: Problems) -> Iterator[Record]:
@@ -49,9 +47,15 @@ def read_label_table(spec: SourceSpec, root: Path, problems: Problems) -> Iterat
                 continue
             groups.setdefault(name, []).append(row)
     for name, rows in groups.items():
-        path = _image_path(base, name, spec.image_suffix)
+        rel = _image_name(name, spec.image_suffix)
+        path = base / rel
         where = rows[0].where
-        if not path.is_file():
+        try:  # a name from the table stays inside the image folder and names a regular file
+            found = file_inside(base, rel, what="image", root_name=f"the image folder {spec.path}")
+        except UnsafePathError as exc:
+            problems.add(where, exc)
+            continue
+        if found is None:
             problems.add(where, f"label row with no image: {relative_to(path, root)} not found")
             continue
         record = _record(spec, name, path, rows, root)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from medvqa.benchmark import iter_items
+from medvqa.benchmark import iter_items, read_image_file
 from medvqa.errors import BadInputError
 from medvqa.models import decode_image, norm_text
 from medvqa.schema import ITEMS_FILE, Item, RecordError, file_sha256
@@ -120,7 +120,8 @@ def _decode(items_file: Path, bench_dir: Path, rows: list[tuple[int, Item]],
             continue
         rel = item.images[0]
         try:
-            images.append(decode_image((Path(bench_dir) / rel).read_bytes(), size))
+            # read_image_file: inside BENCH/ (links followed), a regular file (never a FIFO)
+            images.append(decode_image(read_image_file(bench_dir, rel), size))
         except (OSError, ValueError) as exc:
             raise BadInputError(
                 f"{items_file}:{lineno}: field images: {rel} cannot be read as an image ({exc})"

@@ -86,9 +86,14 @@ def encode(item: Item, prompt: str, target: str, processor: Any, vision: bool,
         raise BadInputError("the model's chat template does not render the prompt as a prefix "
                             "of the conversation; cannot find the answer tokens")
     if vision:
+        import io
+
         from PIL import Image
 
-        images = [Image.open(Path(bench_dir) / rel).convert("RGB") for rel in item.images]
+        from medvqa.benchmark import read_image_file  # inside BENCH/, a regular file
+
+        images = [Image.open(io.BytesIO(read_image_file(bench_dir, rel))).convert("RGB")
+                  for rel in item.images]
         enc = processor(text=full, images=images or None, return_tensors="pt")
         n_head = processor(text=head, images=images or None,
                            return_tensors="pt")["input_ids"].shape[1]

@@ -10,11 +10,13 @@ reports named by file stem. A bad row is reported once (file, row, field), skipp
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from medvqa._path_guard import file_inside, read_utf8
 from medvqa._resources import shipped_path
 from medvqa.errors import BadInputError
 from medvqa.schema import iter_json_lines, load_prompt_file
@@ -47,9 +49,10 @@ class TextRecord:
 def _rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, str]]:
     """(row number, row or None, error) for each row of a CSV or JSONL file."""
     if path.suffix.lower() == ".csv":
-        with path.open(newline="", encoding="utf-8-sig") as fh:
-            for n, row in enumerate(csv.DictReader(fh), start=2):
-                yield n, dict(row), ""
+        # read_utf8: a regular file, and bytes that are not UTF-8 one line naming it
+        reader = csv.DictReader(io.StringIO(read_utf8(path), newline=""))
+        for n, row in enumerate(reader, start=2):
+            yield n, dict(row), ""
         return
     for n, obj, error in iter_json_lines(path):
         if error:
@@ -62,6 +65,26 @@ def _rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, str]]:
             )
 
 
+def _report_folder(folder: Path, problems: Problems) -> list[TextRecord]:
+    """The reports of a folder of ``.txt`` files, by file name (empty files left out).
+
+    The folder is data: a file that is a link out of it, a FIFO (which would hang the read)
+    or not UTF-8 is reported and skipped, never read (:mod:`medvqa._path_guard`).
+    """
+    out = []
+    for p in sorted(folder.glob("*.txt")):
+        try:
+            real = file_inside(folder, p.name, what="report",
+                               root_name=f"the reports folder {folder}")
+            text = read_utf8(real).strip() if real is not None else ""
+        except BadInputError as exc:
+            problems.add(str(p), exc)
+            continue
+        if text:
+            out.append(TextRecord(p.stem, text, str(p)))
+    return out
+
+
 def read_texts(path: str | Path, kind: str, problems: Problems) -> list[TextRecord]:
     """Captions (``kind="caption"``) or reports (``kind="report"``) from ``path``.
 
@@ -70,11 +93,7 @@ def read_texts(path: str | Path, kind: str, problems: Problems) -> list[TextReco
     """
     path = Path(path)
     if path.is_dir() and kind == "report":
-        return [
-            TextRecord(p.stem, p.read_text("utf-8").strip(), str(p))
-            for p in sorted(path.glob("*.txt"))
-            if p.read_text("utf-8").strip()
-        ]
+        return _report_folder(path, problems)
     if not path.is_file():
         raise BadInputError(f"{path}: no such {kind}s file (CSV or JSONL)")
     out: list[TextRecord] = []
