@@ -467,6 +467,14 @@ def _adaptive_exposure_unknown(w: Workspace) -> list[str]:
             str(w.root / "irt.json"), "--exposure", "bogus"]
 
 
+def _adaptive_option_alone(option: str, value: str) -> Callable[[Workspace], list[str]]:
+    def setup(w: Workspace) -> list[str]:
+        """An option of adaptive runs, without --adaptive: it would be ignored."""
+        return ["run", str(w.bench()), "--model", "random", "-o", str(w.root / "run"),
+                option, value]
+    return setup
+
+
 def _adaptive_other_items(w: Workspace) -> list[str]:
     from medvqa.schema import IrtCalibration, IrtPriors, write_json
 
@@ -1065,6 +1073,12 @@ CASES: list[Case] = [
          absent=("run",)),
     Case("adaptive-exposure-unknown", _adaptive_exposure_unknown, 2,
          "--exposure 'bogus': use one of sympson-hetter, randomesque, none", absent=("run",)),
+    *(Case(f"adaptive-option-without-adaptive{option}", _adaptive_option_alone(option, value),
+           2, f"{option} is read by adaptive runs only: add --adaptive irt.json",
+           absent=("run",))
+      for option, value in (("--exposure", "none"), ("--target-se", "0.05"),
+                            ("--randomesque", "3"), ("--budget", "50"),
+                            ("--adaptive-batch", "4"))),
     # paths from data (issue 39): inside the benchmark, regular files, never a local file
     Case("export-image-outside", _image_outside, 2, "items.jsonl:1: images[0]: image path "
          "'../secret.jpeg' holds a '..' component", absent=("out*.tsv",)),

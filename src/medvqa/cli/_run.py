@@ -70,6 +70,7 @@ _ATTENTION = ", ".join(name for name in ATTENTION if name)
 
 
 def run_command(
+    ctx: typer.Context,
     bench: Path = typer.Argument(..., help="Benchmark folder."),
     model: str = typer.Option(
         "", "--model", "-m", help=names_help(BACKENDS)),
@@ -205,6 +206,8 @@ def run_command(
     from medvqa.errors import BadInputError, Interrupted
     from medvqa.run import run_models
 
+    if adaptive is None:
+        _refuse_adaptive_only_options(ctx)
     if split is None and (chosen := chosen_split(bench, None)) is not None:
         Console(stderr=True, highlight=False).print(
             f"split: {chosen} (the default where a benchmark has one; --split {ALL_SPLITS} for "
@@ -269,6 +272,28 @@ def run_command(
     elif outcome.summary is not None and outcome.summary.every_request_failed:
         raise BadInputError(f"{out}: every request of this run failed "
                             f"({outcome.summary.request_errors}); see the errors above")
+
+
+#: ``medvqa run``'s options that only an adaptive run reads (parameter name, option).
+ADAPTIVE_ONLY = (("target_se", "--target-se"), ("budget", "--budget"),
+                 ("exposure", "--exposure"), ("randomesque", "--randomesque"),
+                 ("adaptive_batch", "--adaptive-batch"))
+
+
+def _refuse_adaptive_only_options(ctx: typer.Context) -> None:
+    """Refuse an option of adaptive runs given without ``--adaptive`` (it would be ignored).
+
+    Raises:
+        BadInputError: naming the first such option given on the command line.
+    """
+    from medvqa.errors import BadInputError
+
+    for name, option in ADAPTIVE_ONLY:
+        # By name: typer may ship its own copy of click, with its own ParameterSource.
+        source = ctx.get_parameter_source(name)
+        if source is not None and source.name != "DEFAULT":
+            raise BadInputError(f"{option} is read by adaptive runs only: add --adaptive "
+                                f"irt.json (medvqa irt fit), or leave {option} out")
 
 
 def interrupted_line(out: Path, last: RunProgress | None) -> str:
