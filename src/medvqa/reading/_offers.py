@@ -297,7 +297,7 @@ def _position_conflict(body: str, chosen: frozenset[str], ix: OptionSet, qtype: 
     whose text reads another option, or a bare number that is one option's position and
     another's value ("3" where B is "BI-RADS 3"): the response says two things.
     """
-    if _LONE_LINE.search(body) is not None and any(
+    if may_hold_lone_line(body) and _LONE_LINE.search(body) is not None and any(
             m.group(1) in ix.keys and m.group(1) not in chosen
             for m in _LONE_LINE.finditer(body)):
         return abstain("ambiguous", "structural.tail-letter")  # "… tear.\n\nReferences …\n\nC"
@@ -319,6 +319,19 @@ def _position_conflict(body: str, chosen: frozenset[str], ix: OptionSet, qtype: 
         if 1 <= n <= len(keys) and keys[n - 1] not in chosen:
             return abstain("ambiguous", "structural.position-conflict")
     return None
+
+
+def may_hold_lone_line(body: str) -> bool:
+    """False only where :data:`_LONE_LINE` cannot match: one line longer than its longest match.
+
+    Without a line break the pattern's ``^`` and ``$`` are the text's ends, so it matches only
+    a whole text of at most four characters between spaces and tabs.
+    """
+    return "\n" in body or len(body.strip(" \t")) <= _LONE_LINE_LEN
+
+
+# (the longest line the pattern matches: a bracket, the letter, a bracket, a full stop)
+_LONE_LINE_LEN: Final = 4
 
 
 def _cut_on_a_prefix(body: str, chosen: str, ix: OptionSet) -> ParsedAnswer | None:

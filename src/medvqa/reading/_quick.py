@@ -51,7 +51,8 @@ _STRUCTURE_CHAR: Final = re.compile("[" + "".join(map(re.escape, sorted(_STRUCTU
 # at every character)
 _LONE_CAPITAL: Final = re.compile(r"[A-Z](?<![A-Za-z][A-Z])(?![a-zA-Z])")
 # A table's sign for absent after a colon or bracket ("X (-)", "X: 0"): a status without a word.
-_SIGN: Final = re.compile(r"[:(|][ \t]*[-0]")
+_SIGN_OPENS: Final = ":(|"
+_SIGN: Final = re.compile("[" + re.escape(_SIGN_OPENS) + r"][ \t]*[-0]")
 _SHORT: Final = 48
 # A letter marked as the answer where the rest is plain: "The answer is B." opening the text,
 # "B: " / "B. " opening it, "option B." closing it.
@@ -68,13 +69,21 @@ _UNSURE: Final = frozenset({Kind.HEDGE_LEAD, Kind.NOT_HEDGE})
 def _plain(text: str, ix: OptionSet, bk: RuleBook) -> tuple[str, frozenset[str]] | None:
     """The lower-cased text and its words when no rule but the option texts can apply."""
     if (not text.isascii() or _STRUCTURE_CHAR.search(text) or _LONE_CAPITAL.search(text)
-            or _SIGN.search(text)):
+            or _signed(text)):
         return None
     lowered = text.lower()
     tokens = word_tokens(lowered)
     if bk.any_of(KINDS, lowered, tokens) or _letter_cued(lowered, tokens, ix, bk):
         return None
     return lowered, tokens
+
+
+def _signed(text: str) -> bool:
+    """Whether :data:`_SIGN` is in ``text``: searched only where one of its openers is."""
+    for c in _SIGN_OPENS:
+        if c in text:
+            return _SIGN.search(text) is not None
+    return False
 
 
 def _letter_cued(lowered: str, tokens: frozenset[str], ix: OptionSet, bk: RuleBook) -> bool:
@@ -161,7 +170,7 @@ def _verdict(text: str, ix: OptionSet, bk: RuleBook) -> ParsedAnswer | None:
     order (a hedge, a refusal or a kept-open finding, a plan or a deferral, else no answer).
     """
     if (not text.isascii() or _STRUCTURE_CHAR.search(text) or ":" in text
-            or _LONE_CAPITAL.search(text) or _SIGN.search(text)):
+            or _LONE_CAPITAL.search(text) or _signed(text)):
         return None
     lowered = text.lower()
     tokens = word_tokens(lowered)
