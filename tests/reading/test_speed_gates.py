@@ -13,7 +13,12 @@ from medvqa.reading._book import _PLAIN_TOKEN, _TOKEN, _TOKENS_SEEN, book, word_
 from medvqa.reading._conditioned import conditioned_at, may_be_conditioned
 from medvqa.reading._coordinated import _BEFORE, _JOIN_ENDS, _JOINS, last_mention
 from medvqa.reading._locate import _NOT_A_STOP, _STOP_LEN, _is_abbreviation
-from medvqa.reading._offers import _LONE_LINE, may_hold_lone_line
+from medvqa.reading._offers import (
+    _LABELLED_LETTER,
+    _LONE_LINE,
+    labelled_letters,
+    may_hold_lone_line,
+)
 from medvqa.reading._options import bag_letters, bag_mentions, bag_windows, option_set
 from medvqa.reading._own_turn import one_line_own, own_turn
 from medvqa.reading._phrases import expansions
@@ -24,6 +29,7 @@ from medvqa.reading._quick import (
     _STRUCTURE_CHAR,
     _ascii_letters,
     _signed,
+    _structured,
     within,
 )
 from medvqa.reading._scan import Reading, scan
@@ -248,3 +254,17 @@ def test_the_lone_line_gate_skips_no_lone_line(text):
 @given(text=st.text(alphabet=" \t:(|-0a1)", max_size=12))
 def test_the_sign_gate_is_the_sign_pattern(text):
     assert _signed(text) == (_SIGN.search(text) is not None), text
+
+
+@settings(max_examples=800, deadline=None)
+@given(text=st.text(alphabet="AB(): \t\n.-xy,", max_size=24))
+def test_the_labelled_letters_are_the_patterns_matches(text):
+    """Without a bracket, colon or line break only a match at the start is looked for."""
+    assert [m.span() for m in labelled_letters(text)] == [
+        m.span() for m in _LABELLED_LETTER.finditer(text)], text
+
+
+@settings(max_examples=600, deadline=None)
+@given(text=st.text(alphabet=st.characters(max_codepoint=127), max_size=30))
+def test_the_structure_bytes_are_the_structure_pattern(text):
+    assert _structured(text) == (_STRUCTURE_CHAR.search(text) is not None), text

@@ -168,6 +168,18 @@ _LABELLED_LETTER: Final = re.compile(
     re.MULTILINE)
 
 
+def labelled_letters(body: str) -> list[re.Match[str]]:
+    """Every match of :data:`_LABELLED_LETTER` in ``body``, in order.
+
+    Its first form needs a bracket, its second a colon or a line's start: a text with no
+    bracket, colon or line break can hold one only at its start (one match, the first).
+    """
+    if "(" in body or ":" in body or "\n" in body:
+        return list(_LABELLED_LETTER.finditer(body))
+    m = _LABELLED_LETTER.match(body)
+    return [] if m is None else [m]
+
+
 def letter_text_conflict(body: str, ix: OptionSet, qtype: str, question: str,
                          bk: RuleBook) -> bool:
     """Whether a letter labels a text that names another option ("(B) Yes" where B is No).
@@ -176,7 +188,7 @@ def letter_text_conflict(body: str, ix: OptionSet, qtype: str, question: str,
     """
     if not LONE_CAPITAL.search(body):
         return False
-    for m in _LABELLED_LETTER.finditer(body):
+    for m in labelled_letters(body):
         letter, part = m.group(1) or m.group(3), m.group(2) or m.group(4) or ""
         if letter not in ix.keys or not part.strip():
             continue
