@@ -9,20 +9,36 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from medvqa.reading._book import book, word_tokens
+from medvqa.reading._book import _PLAIN_TOKEN, _TOKEN, _TOKENS_SEEN, book, word_tokens
 from medvqa.reading._conditioned import conditioned_at, may_be_conditioned
 from medvqa.reading._coordinated import _BEFORE, _JOIN_ENDS, _JOINS, last_mention
 from medvqa.reading._locate import _NOT_A_STOP, _STOP_LEN, _is_abbreviation
+from medvqa.reading._offers import (
+    _LABELLED_LETTER,
+    _LONE_LINE,
+    labelled_letters,
+    may_hold_lone_line,
+)
 from medvqa.reading._options import bag_letters, bag_mentions, bag_windows, option_set
+from medvqa.reading._own_turn import one_line_own, own_turn
 from medvqa.reading._phrases import expansions
 from medvqa.reading._polarity import Polarity
-from medvqa.reading._quick import _STRUCTURE, _STRUCTURE_CHAR, _ascii_letters, within
+from medvqa.reading._quick import (
+    _SIGN,
+    _STRUCTURE,
+    _STRUCTURE_CHAR,
+    _ascii_letters,
+    _signed,
+    _structured,
+    within,
+)
 from medvqa.reading._scan import Reading, scan
 from medvqa.reading._strict_checks import (
     _MARKER_CONDITIONS,
     _MARKER_NEGATIONS,
     clause_may_hold,
 )
+from medvqa.reading._variants import _FEW_WRITTEN, _written_in
 from medvqa.reading.rules import Kind
 
 _OPTIONS = (("A", "Total lung collapse"), ("B", "Squamous cell carcinoma"),
@@ -181,3 +197,74 @@ def test_the_discussed_after_gate_changes_no_reading(text):
         full = scan(text, ix, "single", bk=book())
     assert [getattr(gated, a) for a in Reading.__slots__] == [
         getattr(full, a) for a in Reading.__slots__], text
+
+
+@settings(max_examples=600, deadline=None)
+@given(text=st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
+def test_the_words_of_an_ascii_text_are_the_patterns_words(text):
+    """The byte table's words of an ASCII text are the ones the token patterns find."""
+    lowered = text.lower()
+    words = frozenset(_PLAIN_TOKEN.findall(lowered))
+    if "'" in lowered or "/" in lowered:
+        words |= frozenset(_TOKEN.findall(lowered))
+    _TOKENS_SEEN.clear()
+    assert word_tokens(lowered) == words, text
+
+
+@settings(max_examples=600, deadline=None)
+@given(parts=st.lists(st.text(alphabet="ABCS'", min_size=1, max_size=4), min_size=1,
+                      max_size=8),
+       text=st.text(alphabet="ABCS's \u017f", max_size=30))
+def test_the_abbreviations_loop_finds_what_their_pattern_finds(parts, text):
+    pattern = re.compile("|".join(re.escape(p) for p in sorted(parts)))
+    assert _written_in(tuple(sorted(parts)), text) == (pattern.search(text) is not None)
+
+
+def test_an_option_sets_abbreviations_are_looked_for_one_by_one_when_few():
+    phrases = option_set(_OPTIONS).phrases
+    assert phrases.few_written is not None and len(phrases.few_written) <= _FEW_WRITTEN
+    assert phrases.written is not None
+    assert set(phrases.few_written) == set(phrases.abbreviations)
+
+
+_TURN_WORDS = _WORDS + ["Question:", "question", "Q:", "q1.", "QUESTION :", "User:", "user:",
+                        "Assistant:", "AI:", "<|user|>", "<|im_start|>", "[INST]", "[/INST]",
+                        "<start_of_turn>", "</s>", "Case 3", "---", "Example 2:", ":", "?",
+                        "\u017fystem:", "que\u017ftion:", "Is there a mass", "\n"]
+_turn_texts = st.lists(st.sampled_from(_TURN_WORDS), max_size=14).map(" ".join)
+
+
+@settings(max_examples=800, deadline=None)
+@given(text=_turn_texts, asked=st.sampled_from(["", "Is there a mass?", "What is shown?"]))
+def test_a_plain_line_is_its_own_turn(text, asked):
+    """Where the gate says a one-line text is left as it is, own_turn leaves it (the same)."""
+    for t in (text, text.replace("\n", " ")):
+        if one_line_own(t, asked):
+            assert own_turn(t, asked) is t, (t, asked)
+
+
+@settings(max_examples=600, deadline=None)
+@given(text=st.text(alphabet=" \t\n(B).![]xA", max_size=12))
+def test_the_lone_line_gate_skips_no_lone_line(text):
+    if not may_hold_lone_line(text):
+        assert _LONE_LINE.search(text) is None, text
+
+
+@settings(max_examples=600, deadline=None)
+@given(text=st.text(alphabet=" \t:(|-0a1)", max_size=12))
+def test_the_sign_gate_is_the_sign_pattern(text):
+    assert _signed(text) == (_SIGN.search(text) is not None), text
+
+
+@settings(max_examples=800, deadline=None)
+@given(text=st.text(alphabet="AB(): \t\n.-xy,", max_size=24))
+def test_the_labelled_letters_are_the_patterns_matches(text):
+    """Without a bracket, colon or line break only a match at the start is looked for."""
+    assert [m.span() for m in labelled_letters(text)] == [
+        m.span() for m in _LABELLED_LETTER.finditer(text)], text
+
+
+@settings(max_examples=600, deadline=None)
+@given(text=st.text(alphabet=st.characters(max_codepoint=127), max_size=30))
+def test_the_structure_bytes_are_the_structure_pattern(text):
+    assert _structured(text) == (_STRUCTURE_CHAR.search(text) is not None), text

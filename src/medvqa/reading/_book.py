@@ -33,6 +33,11 @@ _TOKEN: Final = re.compile(r"[^\W_]+(?:['/][^\W_]+)*")
 
 
 _PLAIN_TOKEN: Final = re.compile(r"[^\W_]+")
+# On ASCII text a word character less ``_`` is an ASCII letter or digit: every other byte
+# made a space, the words are what ``split`` leaves (one table lookup a character, where the
+# pattern asks the Unicode tables; the same words, a property test says).
+_ASCII_WORD_BYTES: Final = bytes(c if chr(c).isalnum() else 32 for c in range(128)) \
+    + bytes(32 for _ in range(128))
 # The reader asks for the words of the same text at several steps: each is found once.
 _TOKENS_SEEN: Final[BoundedMemo[str, frozenset[str]]] = BoundedMemo(1 << 12)
 
@@ -49,10 +54,11 @@ def word_tokens(lowered: str) -> frozenset[str]:
     got = _TOKENS_SEEN.get(lowered)
     if got is not None:
         return got
+    plain = frozenset(lowered.encode().translate(_ASCII_WORD_BYTES).decode().split()) \
+        if lowered.isascii() else frozenset(_PLAIN_TOKEN.findall(lowered))
     if "'" not in lowered and "/" not in lowered:
-        return _TOKENS_SEEN.remember(lowered, frozenset(_PLAIN_TOKEN.findall(lowered)))
-    return _TOKENS_SEEN.remember(lowered, frozenset(_TOKEN.findall(lowered))
-                                 | frozenset(_PLAIN_TOKEN.findall(lowered)))
+        return _TOKENS_SEEN.remember(lowered, plain)
+    return _TOKENS_SEEN.remember(lowered, frozenset(_TOKEN.findall(lowered)) | plain)
 
 
 Entry = tuple[str, CompiledPhrase]

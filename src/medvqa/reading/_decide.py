@@ -18,11 +18,19 @@ from typing import Final
 
 from medvqa.reading._base import ParsedAnswer, abstain, one_choice
 from medvqa.reading._book import RuleBook, word_tokens
+from medvqa.reading._findings import question_terms, same_stem
 from medvqa.reading._locate import Segment
 from medvqa.reading._offers import bare_text, lone_letters
 from medvqa.reading._options import OptionSet
 from medvqa.reading._scan import NOTHING, Reading, scan
 from medvqa.reading._shapes import Leaf, key_words
+from medvqa.reading._strict_checks import (
+    before_undoes,
+    conditional_marker,
+    negated_marker,
+    revised_between,
+    tail_undoes,
+)
 from medvqa.reading.rules import Kind
 
 __all__ = ["decide", "from_segments", "read_shape"]
@@ -53,7 +61,6 @@ def _finding_of(leaf: Leaf, question: str) -> str | None:
     """A boolean (or yes/no) leaf keyed by the question's finding: ``yes``/``no``, else None."""
     if not question:
         return None
-    from medvqa.reading._findings import question_terms, same_stem
 
     value = leaf.value.strip().lower()
     truthy = {"true", "yes", "present", "positive", "1", "y"}
@@ -286,7 +293,6 @@ def _finding_open(leaves: list[Leaf], question: str, bk: RuleBook) -> bool:
     """
     if not question:
         return False
-    from medvqa.reading._findings import question_terms, same_stem
 
     terms = question_terms(question)
     for leaf in leaves:
@@ -337,14 +343,6 @@ def from_segments(body: str, segments: list[Segment], qtype: str, ix: OptionSet,
     ``read_segment(seg)`` reads one segment into (parsed, reading). None when no segment
     names an option (the whole response is read then).
     """
-    from medvqa.reading._strict_checks import (
-        before_undoes,
-        conditional_marker,
-        negated_marker,
-        revised_between,
-        tail_undoes,
-    )
-
     decided: list[tuple[Segment, ParsedAnswer, Reading]] = []
     names_none = False
     for seg in segments:

@@ -168,6 +168,18 @@ _LABELLED_LETTER: Final = re.compile(
     re.MULTILINE)
 
 
+def labelled_letters(body: str) -> list[re.Match[str]]:
+    """Every match of :data:`_LABELLED_LETTER` in ``body``, in order.
+
+    Its first form needs a bracket, its second a colon or a line's start: a text with no
+    bracket, colon or line break can hold one only at its start (one match, the first).
+    """
+    if "(" in body or ":" in body or "\n" in body:
+        return list(_LABELLED_LETTER.finditer(body))
+    m = _LABELLED_LETTER.match(body)
+    return [] if m is None else [m]
+
+
 def letter_text_conflict(body: str, ix: OptionSet, qtype: str, question: str,
                          bk: RuleBook) -> bool:
     """Whether a letter labels a text that names another option ("(B) Yes" where B is No).
@@ -176,7 +188,7 @@ def letter_text_conflict(body: str, ix: OptionSet, qtype: str, question: str,
     """
     if not LONE_CAPITAL.search(body):
         return False
-    for m in _LABELLED_LETTER.finditer(body):
+    for m in labelled_letters(body):
         letter, part = m.group(1) or m.group(3), m.group(2) or m.group(4) or ""
         if letter not in ix.keys or not part.strip():
             continue
@@ -297,7 +309,7 @@ def _position_conflict(body: str, chosen: frozenset[str], ix: OptionSet, qtype: 
     whose text reads another option, or a bare number that is one option's position and
     another's value ("3" where B is "BI-RADS 3"): the response says two things.
     """
-    if _LONE_LINE.search(body) is not None and any(
+    if may_hold_lone_line(body) and _LONE_LINE.search(body) is not None and any(
             m.group(1) in ix.keys and m.group(1) not in chosen
             for m in _LONE_LINE.finditer(body)):
         return abstain("ambiguous", "structural.tail-letter")  # "… tear.\n\nReferences …\n\nC"
@@ -319,6 +331,19 @@ def _position_conflict(body: str, chosen: frozenset[str], ix: OptionSet, qtype: 
         if 1 <= n <= len(keys) and keys[n - 1] not in chosen:
             return abstain("ambiguous", "structural.position-conflict")
     return None
+
+
+def may_hold_lone_line(body: str) -> bool:
+    """False only where :data:`_LONE_LINE` cannot match: one line longer than its longest match.
+
+    Without a line break the pattern's ``^`` and ``$`` are the text's ends, so it matches only
+    a whole text of at most four characters between spaces and tabs.
+    """
+    return "\n" in body or len(body.strip(" \t")) <= _LONE_LINE_LEN
+
+
+# (the longest line the pattern matches: a bracket, the letter, a bracket, a full stop)
+_LONE_LINE_LEN: Final = 4
 
 
 def _cut_on_a_prefix(body: str, chosen: str, ix: OptionSet) -> ParsedAnswer | None:

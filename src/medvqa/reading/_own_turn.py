@@ -64,6 +64,31 @@ def _same_question(echoed: str, asked: str) -> bool:
     return not said or len(said & set(_WORD.findall(asked.lower()))) >= 0.6 * len(said)
 
 
+def _holds_any(parts: tuple[str, ...], text: str) -> bool:
+    """Whether one of ``parts`` is in ``text`` (a loop: no generator to build and resume)."""
+    for part in parts:
+        if part in text:
+            return True
+    return False
+
+
+# The cues a turn's end, a prompt's echo or a transcript needs besides a line break.
+_TURN_MARKS: Final = tuple(c for c in _CUES if c not in ("\n", ":"))
+
+
+def one_line_own(text: str, question: str) -> bool:
+    """Whether :func:`own_turn` leaves ``text`` as it is because it is one plain line.
+
+    An ASCII line with no turn marker holds no separator line, no turn's end, no prompt's
+    echo and no transcript (a user's line and an assistant's are two); only a question
+    opening it (where one was asked) or one after a sentence ("… B. Question: …") can cut it.
+    """
+    if "\n" in text or not text.isascii() or _holds_any(_TURN_MARKS, text):
+        return False
+    return "question" not in text.lower() and not (
+        question and _OPENING_QUESTION.match(text) is not None)
+
+
 def own_turn(text: str, question: str = "") -> str:
     """``text`` up to where a continuation opens, with a transcript's user lines removed.
 
@@ -71,7 +96,7 @@ def own_turn(text: str, question: str = "") -> str:
     pneumothorax?⏎Answer: No" to "Is there cardiomegaly?") is an invented example: nothing
     of it is the model's answer.
     """
-    if not any(c in text for c in _CUES):
+    if not _holds_any(_CUES, text) or one_line_own(text, question):
         return text
     opening = _OPENING_QUESTION.match(text)
     if opening is not None and question and not _same_question(opening.group(1), question):

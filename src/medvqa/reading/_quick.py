@@ -47,11 +47,13 @@ _KEYWORDS: Final = frozenset({Kind.LETTER_KEYWORD})
 _STRUCTURE: Final = frozenset('<>{}[]|\\"*_`#?\n/')
 # (one search for any of them: a set's ``isdisjoint`` hashes every character of the text)
 _STRUCTURE_CHAR: Final = re.compile("[" + "".join(map(re.escape, sorted(_STRUCTURE))) + "]")
+_STRUCTURE_BYTES: Final = "".join(sorted(_STRUCTURE)).encode("ascii")
 # (the capital first, then what stands before it: a scan for capitals, not a look behind
 # at every character)
 _LONE_CAPITAL: Final = re.compile(r"[A-Z](?<![A-Za-z][A-Z])(?![a-zA-Z])")
 # A table's sign for absent after a colon or bracket ("X (-)", "X: 0"): a status without a word.
-_SIGN: Final = re.compile(r"[:(|][ \t]*[-0]")
+_SIGN_OPENS: Final = ":(|"
+_SIGN: Final = re.compile("[" + re.escape(_SIGN_OPENS) + r"][ \t]*[-0]")
 _SHORT: Final = 48
 # A letter marked as the answer where the rest is plain: "The answer is B." opening the text,
 # "B: " / "B. " opening it, "option B." closing it.
@@ -65,16 +67,34 @@ _VERDICT_KINDS: Final = KINDS - _LOCATING
 _UNSURE: Final = frozenset({Kind.HEDGE_LEAD, Kind.NOT_HEDGE})
 
 
-def _plain(text: str, ix: OptionSet, bk: RuleBook) -> tuple[str, frozenset[str]] | None:
-    """The lower-cased text and its words when no rule but the option texts can apply."""
-    if (not text.isascii() or _STRUCTURE_CHAR.search(text) or _LONE_CAPITAL.search(text)
-            or _SIGN.search(text)):
-        return None
+def _plain_chars(text: str) -> bool:
+    """Whether ``text`` is ASCII with no structural character, lone capital or sign."""
+    return text.isascii() and not (_structured(text) or _LONE_CAPITAL.search(text)
+                                   or _signed(text))
+
+
+def _plain_words(text: str, ix: OptionSet, bk: RuleBook) -> tuple[str, frozenset[str], bool]:
+    """The lower-cased text, its words, and whether no rule's words can apply to it."""
     lowered = text.lower()
     tokens = word_tokens(lowered)
-    if bk.any_of(KINDS, lowered, tokens) or _letter_cued(lowered, tokens, ix, bk):
-        return None
-    return lowered, tokens
+    return lowered, tokens, not (bk.any_of(KINDS, lowered, tokens)
+                                 or _letter_cued(lowered, tokens, ix, bk))
+
+
+def _structured(text: str) -> bool:
+    """Whether an ASCII ``text`` holds a structural character (:data:`_STRUCTURE_CHAR`).
+
+    Deleting them with a byte table shortens it exactly then (cheaper than the search).
+    """
+    return len(text.encode().translate(None, _STRUCTURE_BYTES)) != len(text)
+
+
+def _signed(text: str) -> bool:
+    """Whether :data:`_SIGN` is in ``text``: searched only where one of its openers is."""
+    for c in _SIGN_OPENS:
+        if c in text:
+            return _SIGN.search(text) is not None
+    return False
 
 
 def _letter_cued(lowered: str, tokens: frozenset[str], ix: OptionSet, bk: RuleBook) -> bool:
@@ -114,11 +134,16 @@ def quick_read(text: str, ix: OptionSet, bk: RuleBook,
         rest = text[:m.start()] + " " + text[m.end():]
     if marked is not None and marked not in ix.keys:
         return None
-    got = _plain(rest.strip(), ix, bk)
-    if got is None:
-        return _verdict(text, ix, bk) if marked is None else None
-    lowered, tokens = got
+    # (no rule but the option texts can apply to the rest: else, unmarked, its verdict; the
+    # verdict's own character tests are the ones passed or failed here where rest is text)
     core = rest.strip()
+    if not _plain_chars(core):
+        return _verdict(text, ix, bk) if marked is None and core != text else None
+    lowered, tokens, plain = _plain_words(core, ix, bk)
+    if not plain:
+        if marked is not None:
+            return None
+        return _verdict(text, ix, bk, (lowered, tokens) if core == text else None)
     spans = None if m is None else within(text, core, m.end() if m.start() == 0 else 0, ix)
     if spans is None:
         spans = ix.phrases.find(core, lowered)
@@ -154,17 +179,17 @@ def within(text: str, core: str, at: int, ix: OptionSet
     return [(s - at, e - at, k) for s, e, k in spans if at <= s and e <= end]
 
 
-def _verdict(text: str, ix: OptionSet, bk: RuleBook) -> ParsedAnswer | None:
+def _verdict(text: str, ix: OptionSet, bk: RuleBook,
+             plain: tuple[str, frozenset[str]] | None = None) -> ParsedAnswer | None:
     """A sentence that names no option and locates no answer: its refusal, hedge or plan.
 
     The full reading of such a text finds no mention, so only these decide it, in the same
     order (a hedge, a refusal or a kept-open finding, a plan or a deferral, else no answer).
+    ``plain``: the lower-cased text and its words where :func:`_plain_chars` holds of it.
     """
-    if (not text.isascii() or _STRUCTURE_CHAR.search(text) or ":" in text
-            or _LONE_CAPITAL.search(text) or _SIGN.search(text)):
+    if ":" in text or plain is None and not _plain_chars(text):
         return None
-    lowered = text.lower()
-    tokens = word_tokens(lowered)
+    lowered, tokens = plain if plain is not None else (text.lower(), word_tokens(text.lower()))
     if (bk.any_of(_LOCATING, lowered, tokens) or _letter_cued(lowered, tokens, ix, bk)
             or ix.phrases.find(text, lowered) or ix.bags and bag_mentions(text, ix, [], tokens)):
         return None

@@ -336,7 +336,10 @@ def before_stop_note(body: str) -> str | None:
     """The response before a note closing it that says its generation was stopped, or None."""
     text = body.rstrip()
     tail = text[-_STOP_REACH:].lower()
-    if not any(word in tail for word in _STOP_WORDS):
+    for word in _STOP_WORDS:  # (a loop, not a generator: most tails hold none)
+        if word in tail:
+            break
+    else:
         return None
     note = _STOP_NOTE.search(text, max(0, len(text) - _STOP_REACH))
     return text[:note.start()] if note is not None else None

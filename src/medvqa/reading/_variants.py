@@ -67,7 +67,8 @@ class PhraseIndex:
             instead of a test per abbreviation); None when there are none.
     """
 
-    __slots__ = ("_found", "abbreviations", "anchors", "cues_of", "first", "literals", "written")
+    __slots__ = ("_found", "abbreviations", "anchors", "cues_of", "few_written", "first",
+                 "literals", "written")
 
     def __init__(self, items: tuple[tuple[str, str], ...], skip: frozenset[str] = frozenset(),
                  extra: dict[str, list[str]] | None = None,
@@ -119,6 +120,10 @@ class PhraseIndex:
         self.abbreviations = {a: frozenset(w) for a, w in abbreviations.items()}
         self.written = re.compile("|".join(re.escape(a) for a in sorted(self.abbreviations))) \
             if self.abbreviations else None
+        # (a few abbreviations are looked for one by one: a substring test each is cheaper
+        # than the pattern, which tries every position of the text)
+        self.few_written = tuple(sorted(self.abbreviations)) \
+            if len(self.abbreviations) <= _FEW_WRITTEN else None
         cues: dict[str, set[str]] = {k: set() for k, _ in items}
         for anc, word, _, _ in self.anchors:
             for phrase in first[word]:
@@ -202,7 +207,9 @@ class PhraseIndex:
     def _with_abbreviations(self, text: str, lowered: str,
                             out: list[tuple[int, int, frozenset[str]]]
                             ) -> list[tuple[int, int, frozenset[str]]]:
-        if self.written is not None and text != lowered and self.written.search(text):
+        if self.written is not None and text != lowered and (
+                _written_in(self.few_written, text) if self.few_written is not None
+                else self.written.search(text) is not None):
             found = self._abbreviations(text)
             if found:
                 taken = {(s, e) for s, e, _ in out}
@@ -265,6 +272,17 @@ class PhraseIndex:
             if who:
                 out.append((m.start(), m.end(), who))
         return out
+
+
+_FEW_WRITTEN: Final = 8
+
+
+def _written_in(parts: tuple[str, ...], text: str) -> bool:
+    """Whether one of ``parts`` is in ``text``: what the alternation of them searches for."""
+    for p in parts:
+        if p in text:
+            return True
+    return False
 
 
 def _joins(view: str, i: int) -> bool:
