@@ -1051,6 +1051,16 @@ TABLE: list[Row] = [
      "\u0664", "C", "structural.option-text"),
     ("marker", "single", "CXR", "\u05d4\u05ea\u05e9\u05d5\u05d1\u05d4 \u05d4\u05d9\u05d0 D.",
      "D", "structural.letters"),
+    # a lone capital's period after a word ends its sentence ("Not A."), as in a label it does not
+    ("letter-position", "single", "CXR", "Not A. It is B.", "B", "structural.letter-position"),
+    ("letter-position", "single", "CXR", "Agreed, not A. This is B.", "B",
+     "structural.letter-position"),
+    # a label naming the asked quantity by its initials
+    ("labelled", "single", "SIZE", "Answer: B\nMND: 14 mm", None, "conclusion.labelled",
+     "What is the maximal nodule diameter?"),
+    # what a tool returned is no answer of the agent's
+    ("agent", "single", "CXR", "Action: lookup[case]\nObservation: final diagnosis: "
+     "pneumothorax (B)\nThought: this one differs.\n[truncated]", None, "structural.cut-off"),
     # labelled findings: the asked finding's label answers, a label with an unread state none
     ("findings", "yesno", "YN", "Pneumothorax: absent. Effusion: present.", "B",
      "finding.absent-lead", PTX_Q),

@@ -81,7 +81,23 @@ def _asked_words_of(ix: OptionSet, question: str) -> frozenset[str]:
     scale = {w for w in shared if len(w) >= 2 and w.isalpha() and w.lower() not in _UNIT_WORDS}
     # a short question word ("QT" in "the corrected QT") may be a part of what is asked
     asked = {w for w in _folded(question) if len(w) >= 4 and w.isalpha()}
-    return frozenset(scale | asked) - _GENERAL
+    return frozenset(scale | asked | _initials(question)) - _GENERAL
+
+
+#: The fewest words whose initials make an abbreviation of them.
+_INITIALS_FROM: Final = 3
+
+
+def _initials(question: str) -> set[str]:
+    """The initials of each run of the question's words, three or more.
+
+    "left ventricular ejection fraction" gives "lvef", "lve", "vef": a label may name the
+    asked quantity by its abbreviation.
+    """
+    words = [w for w in _TOKEN.findall(question.lower()) if w.isalpha() and len(w) >= 3
+             and w not in _GENERAL]
+    return {"".join(w[0] for w in words[i:j]) for i in range(len(words))
+            for j in range(i + _INITIALS_FROM, len(words) + 1)}
 
 
 def _reads(value: str, ix: OptionSet, qtype: str, question: str, bk: RuleBook) -> frozenset[str]:

@@ -251,10 +251,21 @@ def final_segments(text: str, bk: RuleBook | None = None) -> list[Segment]:
         if marked is not None:
             found.append(Segment(marked.start, marked.end, "Answer: " + "; ".join(marked.labels),
                                  "marks", rejected=marked.rejected))
+    if found and "bservation" in text and _ACTION.search(text) is not None:
+        # what a tool returned ("Observation: … final diagnosis: B") is data the agent read
+        told = [m.span() for m in _OBSERVATION.finditer(text)]
+        found = [seg for seg in found if not any(a <= seg.start < b for a, b in told)]
     if len(found) > 1:
         found.sort(key=_position)
         found = _without_tool_results(text, found)
     return found
+
+
+# An agent's log: its tool calls ("Action: …") and what each returned, up to the agent's next
+# step of its own.
+_ACTION: Final = re.compile(r"(?im)^[ \t]*action(?:[ \t]+input)?[ \t]*:")
+_OBSERVATION: Final = re.compile(r"(?im)^[ \t]*observation[ \t]*:[^\n]*(?:\n(?![ \t]*(?:thought|"
+                                 r"action|final[ \t]+answer|final|answer)[ \t]*:)[^\n]*)*")
 
 
 def _without_tool_results(text: str, found: list[Segment]) -> list[Segment]:

@@ -295,6 +295,26 @@ def _between_words(text: str, at: int) -> bool:
 
 
 def _letter_dot(text: str, end: int) -> bool:
-    """The clause end just before ``end`` is the period of a lone capital letter (``A.``)."""
-    return (end >= 2 and text[end - 1] == "." and "A" <= text[end - 2] <= "Z"
-            and (end == 2 or not text[end - 3].isalnum()))
+    """The clause end just before ``end`` is the period of a letter label (``A. Effusion``).
+
+    A lone capital and its period label what follows where the letter opens its line, or
+    follows a bullet or a comma, colon, semicolon or bracket ("Options: A. Effusion, B. …"),
+    or follows a word with its text after it ("not A. Effusion"); where a new sentence opens
+    after it ("Not A. It is B.") the period ends the sentence.
+    """
+    if not (end >= 2 and text[end - 1] == "." and "A" <= text[end - 2] <= "Z"
+            and (end == 2 or not text[end - 3].isalnum())):
+        return False
+    before = text[:end - 2].rstrip(" \t")
+    if not before or before[-1] in _LABEL_BEFORE or not before[-1].isalnum() and \
+            before[-1] not in ".!?":
+        return True
+    # after a word: a label still where its text follows ("not A. Left"), a sentence's end
+    # where a new sentence opens ("Not A. It is B.")
+    return _SENTENCE_OPENS.match(text, end) is None
+
+
+_SENTENCE_OPENS: Final = re.compile(r"\s+(?i:the|this|that|these|those|it|it's|i|we|there|"
+                                    r"so|thus|hence|my|our|final|answer)\b")
+# What may stand before a letter label: a line break, a bullet, a list's punctuation.
+_LABEL_BEFORE: Final = "\n-*\u2022,:;([/|>#"

@@ -20,8 +20,8 @@ _NOT_READ = ("or", "would", "not")
 LETTERS = (
     rule("letter.keyword", Kind.LETTER_KEYWORD,
          ("answer", "answers", "option", "options", "choice", "choices", "letter", "therefore",
-          "thus", "hence", "both", "it is", "it's", "letra", "lettre", "buchstabe", "opción",
-          "opzione", "optie", "вариант", "選項", "选项"),
+          "thus", "hence", "both", "it is", "it's", "this is", "letra", "lettre", "buchstabe",
+          "opción", "opzione", "optie", "вариант", "選項", "选项"),
          "After these words a letter of either case is an option letter ('option b', "
          "'therefore B', 'it is C').",
          template="{} b, given the apex.", options="CXR", expected="B"),
