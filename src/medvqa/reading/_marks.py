@@ -221,11 +221,10 @@ _UNSURE_READ: Final = "possibly"
 # A mark: a question mark standing alone ("A \u2713   C ?   D \u2717") is an uncertain one.
 _LONE_QUERY = r"(?<!\S)\?(?!\S)"
 # A mark: a box or a radio button (empty, ticked, crossed, queried) or a one-symbol mark.
-_MARK_TOKEN: Final = re.compile(_BOX_MARK + "|" + _SYMBOL_CLASS + "|" + _LONE_QUERY)
+_MARK_ANY = _BOX_MARK + "|" + _SYMBOL_CLASS + "|" + _LONE_QUERY
+_MARK_TOKEN: Final = re.compile(_MARK_ANY)
 # Two marks on one line (the cheap test before the rows are read).
-_MARK = "(?:" + _BOX_MARK + "|" + _SYMBOL_CLASS + ")"
-_MANY_MARKS: Final = re.compile("(?:" + _MARK + "|" + _LONE_QUERY + r")[^\n]*?(?:" + _MARK + "|"
-                                + _LONE_QUERY + ")")
+_MANY_MARKS: Final = re.compile("(?:" + _MARK_ANY + r")[^\n]*?(?:" + _MARK_ANY + ")")
 # A group's name after a line's marks: "\u2611 Yes \u2610 No \u2014 Pleural effusion".
 _GROUP_AFTER: Final = re.compile(r"[ \t]+[\u2014\u2013-][ \t]+([^\n]{1,60}?)[ \t]*$")
 _ROW_LABEL_CHARS: Final = 60

@@ -32,6 +32,7 @@ from medvqa.reading._answer_words import NO_WORDS, YES_WORDS
 from medvqa.reading._book import RuleBook, book
 from medvqa.reading._fold import TOKEN, anchor, fold, phrase_tokens
 from medvqa.reading._memo import BoundedMemo
+from medvqa.reading._text import blanked
 from medvqa.reading._variants import PhraseIndex
 from medvqa.reading.rules import Kind
 
@@ -299,14 +300,7 @@ def _blanked(lowered: str, spans: list[tuple[int, int, frozenset[str]]]) -> str:
         start, end, _ = spans[0]
         start = max(start, 0)
         return lowered[:start] + " " * (end - start) + lowered[end:] if end > start else lowered
-    parts, pos = [], 0
-    for start, end, _ in sorted(spans):
-        start = max(start, pos)
-        if end > start:
-            parts += [lowered[pos:start], " " * (end - start)]
-            pos = end
-    parts.append(lowered[pos:])
-    return "".join(parts)
+    return blanked(lowered, [(start, end) for start, end, _ in spans])
 
 
 # A text's folded words with their places (asked for at several steps of one response: found
