@@ -176,3 +176,33 @@ def test_the_gated_search_finds_what_every_phrase_finds(words):
     for kind in Kind:
         whole = [p for _, p in bk._by_kind[kind] if p.pattern.search(text)]
         assert (bk.search(kind, text, tokens) is not None) == bool(whole), (kind, text)
+
+
+_ROLE_DISCLAIMERS = ["I can't give medical advice.", "As an AI, I can't make diagnostic decisions.",
+                     "I'm not a doctor, and I can't replace one.",
+                     "I can't help with interpreting patient imaging. Please consult a "
+                     "qualified radiologist."]
+_SIGHT_REFUSALS = ["As an AI, I cannot see the image.", "As an AI, I cannot view images.",
+                   "I'm not a doctor and I can't tell from this image."]
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts=_texts, pick=st.integers(0, 4), disclaimer=st.sampled_from(_ROLE_DISCLAIMERS),
+       join=st.sampled_from([" ", "\n\n", " However, "]),
+       form=st.sampled_from(["Answer: {L}", "The answer is {L}.", "Final answer: **{L}**"]))
+def test_a_role_disclaimer_before_an_answer_leaves_it_read(texts, pick, disclaimer, join, form):
+    options = _options(texts)
+    letter = list(options)[pick % len(options)]
+    answer = form.format(L=letter)
+    assert make_parser("strict").parse(disclaimer + join + answer, options,
+                                       "single").choice == letter
+
+
+@settings(max_examples=150, deadline=None)
+@given(texts=_texts, pick=st.integers(0, 4), refusal=st.sampled_from(_SIGHT_REFUSALS),
+       join=st.sampled_from([" ", "\n\n", " However, "]))
+def test_a_disclaimer_that_says_what_it_cannot_see_still_refuses(texts, pick, refusal, join):
+    options = _options(texts)
+    letter = list(options)[pick % len(options)]
+    assert make_parser("strict").parse(refusal + join + f"Answer: {letter}", options,
+                                       "single").invalid

@@ -455,7 +455,9 @@ TABLE: list[Row] = [
     ("separators", "multi", "MM", "A, C", ["A", "C"], "structural.letters"),
     ("separators", "multi", "MM", "A and C", ["A", "C"], "letter.list-join"),
     ("separators", "multi", "MM", "A; C", ["A", "C"], "structural.letters"),
-    ("separators", "multi", "MM", "A/C", ["A", "C"], "structural.letters"),
+    ("separators", "multi", "MM", "A/C", None, "alternative.or"),
+    ("separators", "multi", "MM", "A + C", ["A", "C"], "structural.letters"),
+    ("separators", "multi", "MM", "The answer set is {A, C}.", ["A", "C"], "structural.letters"),
     ("separators", "multi", "MM", "A & C", ["A", "C"], "structural.letters"),
     ("separators", "multi", "MM", "(A) (C)", ["A", "C"], "structural.letters"),
     ("separators", "multi", "MM", "A\nC", ["A", "C"], "structural.letters"),
@@ -770,10 +772,22 @@ TABLE: list[Row] = [
      "structural.negated-after"),
     ("final answer", "single", "CXR", "The answer is pneumothorax. I can't confirm it without "
      "a CT.", "B", "disclaimer.confirm"),
+    ("final answer", "single", "CXR", "I can't help with interpreting patient imaging. However, "
+     "as a quiz question, the answer is pneumothorax.", "B", "disclaimer.role"),
+    ("final answer", "single", "CXR", "I can't help with interpreting patient imaging. Please "
+     "consult a qualified radiologist.\n\nHowever, since this is a quiz question: **B**.", "B",
+     "disclaimer.role"),
+    ("final answer", "single", "CXR", "As an AI, I cannot see the image. The answer is "
+     "pneumothorax.", None, "disclaimer.sight"),
+    ("final answer", "single", "CXR", "Resident: I'd call it a pleural effusion (A).\n"
+     "Attending: look again, the pleural line is there.\nResident: agreed.\n\n"
+     "Final answer (consensus): B", "B", "structural.dialogue"),
+    ("final answer", "single", "CXR", "Both pneumothorax (B) and normal (D) are plausible here. "
+     "If forced to choose one, B.", "B", "locate.pick"),
     ("reasons", "single", "CXR", "I will answer pleural effusion after the lateral film.", None,
      "plan.will-answer"),
     ("two options", "multi", "MM", "Somewhere between mass and asymmetry.", None,
-     "alternative.between"),
+     "hedge.uncertain"),
     ("two options", "multi", "MM", "Mass oder asymmetry.", None, "alternative.other-languages"),
     ("letter positions", "single", "CXR", "Pleural effusion and oedema are excluded, which "
      "leaves pneumothorax.", "B", "elimination.left"),

@@ -14,6 +14,7 @@ from typing import Final
 
 from medvqa.reading._book import RuleBook, word_tokens
 from medvqa.reading._coordinated import last_mention
+from medvqa.reading._forced import FORCED_AFTER_IF
 from medvqa.reading._options import OptionSet
 from medvqa.reading.rules import Kind
 
@@ -22,9 +23,6 @@ __all__ = ["CONDITIONED", "conditioned_answer"]
 CONDITIONED: Final = "alternative.conditioned"
 # Punctuation, and a tick or an arrow marking the option's line ("B) 0-Is ✓ (if …)").
 _BETWEEN: Final = re.compile(r"[\s,;:*_()\u2013\u2014\u2713\u2714\u2705\u2611\u2190<-]*")
-# What follows "if" in a forced choice, which commits ("if I had to choose", "if forced").
-_FORCED: Final = re.compile(r"\s*(?:i\s+(?:had|have|must|were)\b|forced|pressed|asked|pushed"
-                            r"|made\s+to|one\s+must|you\s+(?:want|need|insist))")
 _REACH: Final = 24
 _CONDITION: Final = frozenset({Kind.CONDITION})
 
@@ -58,6 +56,6 @@ def conditioned_at(text: str, end: int, bk: RuleBook) -> bool:
     lead = _BETWEEN.match(window)
     at = lead.end() if lead is not None else 0
     for start, stop, _rule in bk.spans(Kind.CONDITION, window, word_tokens(window)):
-        if start == at and _FORCED.match(window, stop) is None:
+        if start == at and FORCED_AFTER_IF.match(window, stop) is None:
             return True
     return False

@@ -18,6 +18,7 @@ from typing import Final
 
 from medvqa.reading._base import ParsedAnswer, abstain, one_choice
 from medvqa.reading._book import RuleBook, word_tokens
+from medvqa.reading._dialogue import speaker_lines
 from medvqa.reading._findings import question_terms, same_stem
 from medvqa.reading._locate import Segment
 from medvqa.reading._offers import bare_text, lone_letters
@@ -335,6 +336,20 @@ def _says_other(body: str, seg: Segment) -> bool:
         and _POINTER.search(content) is None
 
 
+def _dialogue_start(body: str, seg: Segment, bk: RuleBook) -> int:
+    """Where the text that may undo a final answer begins: after the dialogue before it.
+
+    0 where the response is no dialogue (``structural.dialogue``) or the answer is a
+    speaker's; else the end of the last speaker's line, which the answer follows.
+    """
+    settled = 0
+    for _, end, _ in speaker_lines(body, bk):
+        if end > seg.start:
+            return 0  # a speaker's answer, or one talking after it: one voice among others
+        settled = end
+    return settled
+
+
 def from_segments(body: str, segments: list[Segment], qtype: str, ix: OptionSet, question: str,
                   bk: RuleBook, read_segment: Callable[[Segment], tuple[ParsedAnswer, Reading]]
                   ) -> tuple[ParsedAnswer, bool] | None:
@@ -367,7 +382,11 @@ def from_segments(body: str, segments: list[Segment], qtype: str, ix: OptionSet,
     seg, parsed, reading = decided[-1]
     if parsed.invalid:
         return parsed, reading.used_question
+    # a dialogue: the speakers' answers before the last speaker's line are its discussion
+    settled = _dialogue_start(body, seg, bk) if ":" in body else 0
     for earlier, other, _ in decided[:-1]:
+        if earlier.start < settled:
+            continue
         if other.invalid or other.choice == parsed.choice:
             continue
         if revised_between(body, earlier, seg, bk):
@@ -380,7 +399,7 @@ def from_segments(body: str, segments: list[Segment], qtype: str, ix: OptionSet,
         undone = tail_undoes(tail, chosen, ix, qtype, question, bk)
         if undone is not None:
             return undone, reading.used_question
-    before = body[:seg.start]
+    before = body[settled:seg.start]
     if before.strip(_BLANK):
         undone = before_undoes(before, chosen, ix, qtype, question, bk)
         if undone is not None:

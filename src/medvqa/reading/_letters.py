@@ -47,7 +47,7 @@ from typing import Final
 from medvqa.reading._fold import fold
 from medvqa.reading._text import Opening, line_starts, matches_at, positions_of
 
-__all__ = ["key_pattern", "letter_mentions", "own_text_follows"]
+__all__ = ["key_pattern", "letter_mentions", "own_text_follows", "own_text_before"]
 
 _P_PAREN = r"[(\[](?P<p>[A-Z])[)\]]"
 _KEY_TAIL = (r"\s*(?:is|are|would\s+be|:|=|-|#|,)?\s*:?\s*"
@@ -103,7 +103,7 @@ _CJK_CHAR: Final = re.compile(rf"[{_CJK}]")
 def _continued_pattern(joins: tuple[str, ...]) -> re.Pattern[str]:
     """A letter listed after another: joined by a mark, "or", or a joiner of the table."""
     words = "|".join(rf"\b{re.escape(w)}\b" for w in ("or", *joins))
-    return re.compile(r"\s*(?:,|/|&|" + words + r")\s*(?:option\s+|choice\s+)?[(\[]?"
+    return re.compile(r"\s*(?:,|/|&|\+|" + words + r")\s*(?:option\s+|choice\s+)?[(\[]?"
                       r"(?P<c>[A-Z])[)\]]?(?![\w-])")
 # Each letter position alone, run only when its literal cue is in the text.
 _PAREN: Final = re.compile(_P_PAREN, re.MULTILINE)
@@ -113,7 +113,7 @@ _LINE: Final = re.compile(_P_LINE, re.MULTILINE)
 _LINE_OPENS: Final = Opening(" \t-*\u2022", ".): \t,\n", digit=True)
 _CONTRAST: Final = re.compile(_P_CONTRAST, re.MULTILINE)
 _CONTRAST_OPENS: Final = Opening(" \t-*\u2022", ", \t")
-_LIST_OPENS: Final = Opening(" \t", ",/&", space_after_capital=True)
+_LIST_OPENS: Final = Opening(" \t", ",/&+", space_after_capital=True)
 _IS: Final = re.compile(_P_IS, re.MULTILINE)
 _ALONE: Final = re.compile(_P_ALONE, re.MULTILINE)
 _WORD_AFTER: Final = re.compile(r"[ \t]+([a-z][a-z'-]*)")
@@ -251,6 +251,31 @@ def own_text_follows(text: str, pos: int, own: tuple[str, ...]) -> bool:
         if len(toks) == len(own):
             break
     return tuple(toks) == own
+
+
+# An opening bracket before a letter, with the white space around it: "No (B)", "Right [B]".
+_OPENS_BRACKET: Final = re.compile(r"[ \t]*[(\[][ \t]*$")
+
+
+def own_text_before(text: str, pos: int, own: tuple[str, ...]) -> int | None:
+    """Where the option's own words start, written just before its bracketed letter at ``pos``.
+
+    "No (B)" on a yes/no item names the option No with its letter: the word "No" is its text,
+    not a negation of it. None where the letter is not in brackets or other words come first.
+
+    >>> own_text_before("Both No (B) and", 9, ("no",)), own_text_before("No B", 3, ("no",))
+    (5, None)
+    """
+    if not own:
+        return None
+    bracket = _OPENS_BRACKET.search(text, max(0, pos - 4), pos)
+    if bracket is None:
+        return None
+    toks = list(_TOKEN.finditer(text, max(0, bracket.start() - 24 * len(own)), bracket.start()))
+    if len(toks) < len(own) or toks[-1].end() != len(text[:bracket.start()].rstrip()):
+        return None
+    last = toks[-len(own):]
+    return last[0].start() if tuple(fold(m.group()) for m in last) == own else None
 
 
 def _ends_clause(text: str, pos: int) -> bool:

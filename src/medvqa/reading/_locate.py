@@ -46,6 +46,7 @@ from typing import Final
 
 from medvqa.reading._answer_words import ANSWER_WORDS, complete_marker
 from medvqa.reading._book import RuleBook, book, word_tokens
+from medvqa.reading._forced import forced_pick
 from medvqa.reading._marks import MARK_CUES, VERDICTS, read_marks
 from medvqa.reading._shapes import Leaf, find_shapes
 from medvqa.reading._text import Opening, line_starts, matches_at, positions_of
@@ -157,7 +158,7 @@ def without_reasoning(text: str) -> str:
 # position of a long response costs more than the rest of the reading); each hit is checked in
 # place: a word boundary, the words before it ("the final", "my"), the connector after it.
 _CONNECT: Final = re.compile(
-    r"(?:\s+to\s+(?:this|the)\s+question)?\s*(?:\*\*|__)?\s*"
+    r"(?:\s+to\s+(?:this|the)\s+question)?(?:[ \t]*\([^()\n]{1,30}\))?\s*(?:\*\*|__)?\s*"
     r"(?:is\b\s*:?|(?:would|will|should|must)\s+be\b|(?:seems|appears)\s+to\s+be\b|:|=|\uff1a"
     r"|[-\u2014\u2013](?=\s))"
     r"|(?P<nl>(?:\s*(?:\*\*|__))?(?=[ \t]*\n))"
@@ -249,7 +250,7 @@ def final_segments(text: str, bk: RuleBook | None = None) -> list[Segment]:
                 and bool(matches_at(_MARK_WORDS, text, line_starts(text), _MARK_LINE_OPENS)))):
         marked = read_marks(text)
         if marked is not None:
-            found.append(Segment(marked.start, marked.end, "Answer: " + "; ".join(marked.labels),
+            found.append(Segment(marked.start, marked.end, "Answer: " + "\n".join(marked.labels),
                                  "marks", rejected=marked.rejected))
     if found and "bservation" in text and _ACTION.search(text) is not None:
         # what a tool returned ("Observation: … final diagnosis: B") is data the agent read
@@ -376,6 +377,9 @@ def _marker_hits(lowered: str, ascii_only: bool, bk: RuleBook) -> list[tuple[int
             p = _I_WOULD.search(lowered, max(0, i - 12), i)
             if p is not None and _bounded(lowered, i, j):
                 hits.append((p.start(), j))
+            elif _bounded(lowered, i, j) and (forced := forced_pick(lowered, i, j)) and not any(
+                    c == forced[1] for _, c in hits):
+                hits.append(forced)  # "If forced to choose one, D" (not "… an answer: D" again)
             i = lowered.find(verb, j)
     for root in _ASCII_ROOTS if ascii_only else _ROOTS:
         if root in lowered:

@@ -163,7 +163,8 @@ def _closing_other_letter(tail: str, chosen: frozenset[str], ix: OptionSet, qtyp
 # …" labels "pneumothorax"); a point inside a number ("2.5 cm") does not end it.
 _LABELLED_LETTER: Final = re.compile(
     r"(?<![\w'(\[])([A-Z])[ \t]*\(([^()\n]{1,60})\)"
-    r"|(?:^|:)[ \t]*[(\[]?([A-Z])(?:[)\]][ \t]*|[ \t]*[:.\-\u2013\u2014][ \t]+)"
+    r"|(?:^|:)[ \t]*(?:[-*+\u2022][ \t]+)?[(\[]?([A-Z])"
+    r"(?:[)\]][ \t]*|[ \t]*[:.\-\u2013\u2014][ \t]+)"
     r"((?:[^\n,;().!?]|[.!?](?![ \t]|$)){1,60})",
     re.MULTILINE)
 

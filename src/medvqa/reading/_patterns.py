@@ -119,10 +119,12 @@ class Patterns:
         # (a list's bullet or number may open each line: "- A⏎- D", "1) A⏎2) D")
         separator = (r"(?:\s*(?:,|;|/|&|\||\+|\n" + _ITEM + (rf"|\b(?:{words})\b" if words else "")
                      + "|" + either + r")\s*|\s+)")
-        #: The whole text is letters: "B", "(B).", "Answer: A, C", "The answers are A und C".
+        #: The whole text is letters: "B", "(B).", "Answer: A, C", "The answers are A und C",
+        #: a set in braces ("{A, B}").
         self.only_letters = re.compile(
-            rf"^\s*{ANSWER_LEAD}?(?:option\s+|choice\s+)?{_ITEM}({_ONE_LETTER}(?:{separator}"
-            rf"{_ONE_LETTER})*)[\s.!:;,]*$", re.IGNORECASE)
+            rf"^\s*{ANSWER_LEAD}?(?:option\s+|choice\s+)?{_ITEM}(?:\{{\s*(?=[^{{}}]*\}}))?"
+            rf"({_ONE_LETTER}(?:{separator}{_ONE_LETTER})*)(?:\s*\}})?[\s.!:;,]*$",
+            re.IGNORECASE)
         joins = "|".join(p.pattern.pattern.replace("(?<!\\w)", r"\b").replace("(?!\\w)", r"\b")
                          for _, p in bk.entries(Kind.SET_RANGE)) or "(?!)"
         # (within a line: "- A⏎- D" is a list of two, not A to D)

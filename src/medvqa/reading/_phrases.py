@@ -12,7 +12,7 @@ The notation (case-insensitive; the text it is matched against is lower-cased):
 - ``[x]`` / ``[a|b]``: optional words (``not [entirely|completely] sure``);
 - ``word*``: the word and any ending (``exclud*`` for excluded, excludes, exclusion);
 - ``...``: up to four words of anything but clause punctuation (``need ... to decide``);
-- punctuation (``, : ; / ' - ? %``) stands for itself, with optional white space around it;
+- punctuation (``, : ; / ' - ? % _``) stands for itself, with optional white space around it;
 - a phrase that opens (closes) with a letter or digit must open (close) at a word boundary.
 
 Words of scripts written without spaces (Chinese, Japanese) are matched as substrings.
@@ -37,7 +37,7 @@ __all__ = ["CompiledPhrase", "PhraseError", "compile_phrase", "expansions", "phr
 #: How many words ``...`` may stand for.
 GAP_WORDS: Final = 4
 _GAP: Final = r"(?:[^\s.;!?\n]+\s+){0," + str(GAP_WORDS) + r"}?"
-_PUNCT: Final = frozenset(",:;/'-?%!=+&<>()[].\"")
+_PUNCT: Final = frozenset(",:;/'-?%!=+&<>()[].\"_")
 _IN_WORD: Final = frozenset("'-/.%*")
 
 

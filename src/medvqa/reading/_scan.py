@@ -26,7 +26,7 @@ from medvqa.reading._answer_words import NO_WORDS, YES_WORDS
 from medvqa.reading._book import RuleBook, book, word_tokens
 from medvqa.reading._findings import asked_parts, finding_answers, names_asked, other_finding
 from medvqa.reading._fold import phrase_tokens
-from medvqa.reading._letters import letter_mentions, own_text_follows
+from medvqa.reading._letters import letter_mentions, own_text_before, own_text_follows
 from medvqa.reading._options import OptionSet, bag_mentions
 from medvqa.reading._patterns import ANSWER_LEAD, patterns
 from medvqa.reading._polarity import Mention, Polarity
@@ -93,7 +93,9 @@ _RUN_OF_LETTERS: Final = re.compile(rf"^\s*{_LEAD}?([A-Z]{{2,6}})[\s.!]*$", re.I
 # A letter in brackets, and a bare one, in a list of letters ("A, C, (D)").
 _BRACKETED: Final = re.compile(r"[(\[][A-Za-z][)\]]")
 _BARE: Final = re.compile(r"(?<![(\[A-Za-z])[A-Za-z](?![)\]A-Za-z])")
-_OR_LETTERS: Final = re.compile(r"\bor\b|\beither\b|\|", re.IGNORECASE)
+# (letters joined by a slash are alternatives too: "A/C", "A / B / C")
+_OR_LETTERS: Final = re.compile(r"\bor\b|\beither\b|\||\b[A-Za-z]\s*/\s*[A-Za-z]\b",
+                                re.IGNORECASE)
 #: Every yes and no word of the table as one alternation, longest first.
 YES_NO_WORDS: Final = "|".join(re.escape(w) for w in sorted(YES_WORDS | NO_WORDS, key=len,
                                                               reverse=True))
@@ -234,8 +236,12 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
     for letter, s, e in lettered_at:
         if letter not in ix.keys:
             return _stop("out_of_range", "structural.out-of-range")
-        own = own_text_follows(text, e, ix.words.get(letter, ()))
-        mentions.append(Mention(s, e, frozenset((letter,)), "letter-own" if own else "letter"))
+        words_of = ix.words.get(letter, ())
+        own = own_text_follows(text, e, words_of)
+        before = own_text_before(text, s, words_of) if not own else None
+        # "No (B)": the letter with its own text before it is one mention, its text no negation
+        mentions.append(Mention(s if before is None else before, e, frozenset((letter,)),
+                                "letter-own" if own or before is not None else "letter"))
     if qtype == "multi" and bk.any_of(_SET_KINDS, masked, words) or (
             qtype == "multi" and patterns(bk).set_range.search(text) is not None):
         pol = Polarity(text, lowered, masked, words, bk)
@@ -396,6 +402,9 @@ def _set_expression(text: str, masked: str, words: frozenset[str], ix: OptionSet
     """
     for s, e, rule_id in bk.spans(Kind.SET_EXCEPT, masked, words):
         stop = pol.clause(min(e, len(text) - 1))[1] if e < len(text) else e
+        # "except B, C and E": the list's letters too (the clause may end after its comma)
+        more = _EXCEPTED_LIST.match(text, stop - 1 if text[stop - 1:stop] == "," else stop)
+        stop = more.end() if more is not None else stop
         left = {k for k in _named_in(text[e:stop], ix, bk)}
         if left and pol.state(Mention(s, e, frozenset(), "set")) == "asserted":
             return frozenset(ix.keys - left), rule_id
@@ -421,6 +430,11 @@ def _set_expression(text: str, masked: str, words: frozenset[str], ix: OptionSet
         others |= {m.group(1) for m in _JOINED_LETTER.finditer(text)}
         return frozenset(got | (others & ix.keys)), "set.range"
     return None
+
+
+# The letters listed after the first one an exception names ("except B, C and E").
+_EXCEPTED_LIST: Final = re.compile(
+    r"(?:[ \t]*(?:,[ \t]*(?:and[ \t]+)?|[ \t]+and[ \t]+|[ \t]*&[ \t]*)\(?[A-Z]\)?(?![A-Za-z]))+")
 
 
 def _named_in(text: str, ix: OptionSet, bk: RuleBook) -> set[str]:

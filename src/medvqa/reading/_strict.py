@@ -55,7 +55,7 @@ from medvqa.reading._own_turn import own_turn, reasked_answers
 from medvqa.reading._positions import position_letter, strip_special_tokens
 from medvqa.reading._quick import quick_read
 from medvqa.reading._scan import LEAD, Reading, restated, scan
-from medvqa.reading._strict_checks import LONE_CAPITAL
+from medvqa.reading._strict_checks import LONE_CAPITAL, without_role_disclaimers
 from medvqa.reading._text import blanked, normalize
 from medvqa.reading._typos import typo_letter
 from medvqa.reading.rules import Kind
@@ -234,6 +234,13 @@ def _read(text: str, qtype: str, ix: OptionSet, question: str, bk: RuleBook,
             # a marked list with every row negative: nothing chosen, its words are no answer
             return abstain("negated", "structural.all-negated"), False, checked, False
     reading = scan(body, ix, qtype, question, bare=len(body) <= 40, bk=bk)
+    if reading.verdict == "refusal":
+        declined = without_role_disclaimers(body, bk)  # "As an AI, I can't advise. … B."
+        if declined is not None:
+            answered = scan(declined, ix, qtype, question, bk=bk)
+            if answered.lettered and answered.lettered == answered.asserted and not decide(
+                    answered, qtype).invalid:
+                reading = answered  # an answer by its letter: the disclaimer declined no more
     span = restated(body, ix) if reading.verdict is None else None
     if span is not None:
         rest = scan(body[:span[0]] + "\n" + body[span[1]:], ix, qtype, question, bk=bk)
@@ -264,7 +271,8 @@ def _read(text: str, qtype: str, ix: OptionSet, question: str, bk: RuleBook,
 
 _NONE_MARKED: Final = "Answer: " + NONE_MARKED
 # (lower case only: "Answer: A" ends with a letter, not the article)
-_OPEN_MARKS: Final = ",:\u2013\u2014-"
+# (nor on a call or an assignment left open: "submit_answer(answer=")
+_OPEN_MARKS: Final = ",:=(\u2013\u2014-"
 # (a sentence never ends on a connective, an article or a copula: "The ACL is", "… with")
 _COPULAS: Final = frozenset({"is", "are", "was", "were"})
 _OPEN_WORDS: Final = frozenset({"and", "or", "with", "of", "the", "a", "an"}) | _COPULAS
@@ -277,18 +285,24 @@ _ECHO_END: Final = re.compile(r"[ \t]*\?[ \t]*(?:[-\u2013\u2014:>]+[ \t]*)?")
 
 
 def without_echo(body: str, question: str) -> str:
-    """The response without the question it opens by repeating ("Is there a pneumothorax? — No").
+    """The response without the question it repeats ("Is there a pneumothorax? — No").
 
-    A question echoed is asked, not answered: its words are no finding.
+    A question echoed is asked, not answered: its words are no finding. An echo that opens the
+    response is cut; one further on, closed by its question mark, is blanked.
     """
     asked = question.strip().rstrip("?").strip()
-    head = body.lstrip(" \t*_#>")
-    if len(asked) < 12 or not head[:len(asked)].lower() == asked.lower():
+    if len(asked) < 12:
         return body
-    end = _ECHO_END.match(head, len(asked))
-    if end is None or end.end() == len(asked):
-        return body  # the question's words not closed by its question mark: a statement
-    return head[end.end():]
+    head = body.lstrip(" \t*_#>")
+    if head[:len(asked)].lower() == asked.lower():
+        end = _ECHO_END.match(head, len(asked))
+        if end is not None and end.end() > len(asked):
+            body = head[end.end():]  # (not closed by its question mark: a statement)
+    if asked.lower() not in body.lower():
+        return body
+    # quoted further on ('The answer to "Is there bleeding?" depends …'): asked there too
+    quoted = re.compile(re.escape(asked) + r"[ \t]*\?", re.IGNORECASE)
+    return quoted.sub(lambda m: " " * len(m.group()), body)
 
 
 def cut_off(body: str) -> bool:

@@ -22,6 +22,7 @@ from typing import Final
 from medvqa.reading._base import ParsedAnswer, abstain
 from medvqa.reading._book import RuleBook, word_tokens
 from medvqa.reading._conceded import CONCEDED, conceded_other
+from medvqa.reading._forced import FORCED_AFTER_IF
 from medvqa.reading._locate import Segment
 from medvqa.reading._options import OptionSet
 from medvqa.reading._scan import conclusion_asserts, scan
@@ -29,7 +30,7 @@ from medvqa.reading._text import prepare
 from medvqa.reading.rules import Kind
 
 __all__ = ["NEGATING", "before_undoes", "concluded_letter", "letter_closing", "negated_marker",
-           "revised_between", "tail_undoes"]
+           "revised_between", "tail_undoes", "without_role_disclaimers"]
 
 _CLAUSE_MARKS = ".;,!?\n:"
 #: A capital letter standing alone (a letter position may be there).
@@ -85,8 +86,11 @@ def conditional_marker(body: str, start: int, bk: RuleBook) -> bool:
     begin = max(body.rfind(c, 0, start) for c in ".!?\n") + 1
     fragment = body[begin:start].lower()
     words = word_tokens(fragment)
-    return (bk.search(Kind.PLAN, fragment, words) is not None
-            or bk.search(Kind.CONDITION, fragment, words) is not None)
+    if bk.search(Kind.PLAN, fragment, words) is not None:
+        return True
+    lowered = body.lower()  # "If forced to choose one, D": the forced words open the marker
+    return any(FORCED_AFTER_IF.match(lowered, begin + stop) is None
+               for _, stop, _ in bk.spans(Kind.CONDITION, fragment, words))
 
 
 def revised_between(body: str, earlier: Segment, later: Segment, bk: RuleBook) -> bool:
@@ -140,6 +144,36 @@ def _without_disclaimers(tail: str, chosen: frozenset[str], ix: OptionSet, qtype
 
 
 _DISCLAIMER: Final = frozenset({Kind.DISCLAIMER})
+_ROLE: Final = frozenset({Kind.ROLE_DISCLAIMER})
+# Refusals for want of an image or of knowledge: never a role disclaimer.
+_SIGHT_REFUSALS: Final = frozenset({"refusal.no-image", "refusal.not-enough",
+                                    "refusal.do-not-know"})
+
+
+def without_role_disclaimers(before: str, bk: RuleBook) -> str | None:
+    """The text before an answer with its role disclaimers blanked, or None where there are none.
+
+    A sentence holding a refusal is a role disclaimer (``disclaimer.role``) only where it also
+    declines a doctor's role and says nothing of what the model can see (``disclaimer.sight``).
+    """
+    lowered = before.lower()
+    if not bk.any_of(_ROLE, lowered, word_tokens(lowered)):
+        return None
+    kept, blanked_any = [], False
+    for m in _SENTENCES.finditer(before):
+        sentence = m.group()
+        low = sentence.lower()
+        words = word_tokens(low)
+        refusal = bk.search(Kind.REFUSAL, low, words)
+        if refusal is not None and bk.search(Kind.ROLE_DISCLAIMER, low, words) is not None \
+                and bk.search(Kind.SIGHT, low, words) is None and not any(
+                    rule_id in _SIGHT_REFUSALS for _, _, rule_id in bk.spans(
+                        Kind.REFUSAL, low, words)):
+            kept.append(" " * len(sentence))
+            blanked_any = True
+            continue
+        kept.append(sentence)
+    return "".join(kept) if blanked_any else None
 
 
 def _may_undo(text: str, kinds: frozenset[Kind], bk: RuleBook, yesno: bool) -> bool:
@@ -280,7 +314,12 @@ def before_undoes(before: str, chosen: frozenset[str], ix: OptionSet, qtype: str
         return None
     prior = scan(before, ix, qtype, question, hedge=False, bk=bk)
     if prior.verdict == "refusal":
-        return abstain("refusal", prior.rule)
+        declined = without_role_disclaimers(before, bk)
+        if declined is None:
+            return abstain("refusal", prior.rule)
+        prior = scan(declined, ix, qtype, question, hedge=False, bk=bk)
+        if prior.verdict == "refusal":
+            return abstain("refusal", prior.rule)
     lowered = before.lower()
     if (prior.lettered - chosen) and bk.search(Kind.REVISION, lowered,
                                                word_tokens(lowered)) is not None:

@@ -140,6 +140,18 @@ STRUCTURAL = (
          "ambiguous (two JSON fields, two tags, an early and a final answer).",
          examples=(ex('{"selected": "D", "final": "Pleural effusion"}', "CXR"),
                    ex("<answer>A</answer>\n<choice>C</choice>", "CXR"))),
+    rule("structural.dialogue", Kind.SPEAKER,
+         ("resident", "attending", "fellow", "registrar", "consultant", "radiologist",
+          "pathologist", "student", "intern", "dr", "reader", "clinician", "physician",
+          "surgeon", "trainee", "supervisor", "reviewer", "expert"),
+         "In a dialogue (lines opened by two or more speakers' roles: 'Resident:', 'Attending:'), "
+         "the answers the speakers give are discussion where a final answer follows the dialogue "
+         "('Final answer (consensus): D'); a speaker's own answer is one voice among others.",
+         template="{0}: I'd call it a pleural effusion (A).\n{0} two: look again, the pleural "
+                  "line is there.\nFinal answer: B",
+         expected="B",
+         counter=(ex("Resident: I'd call it a pleural effusion (A).\nAttending: I'd call it "
+                     "a pneumothorax (B).", "PE"),)),
     rule("structural.tail-letter", _S, (),
          "After the located answer, another option in a letter position (a line or clause of "
          "its own) makes it ambiguous.",

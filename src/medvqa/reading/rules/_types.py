@@ -86,6 +86,12 @@ class Kind(str, Enum):
     """Opens the one option left once the others are ruled out ("That leaves B")."""
     DISCLAIMER = "disclaimer"
     """A sentence after the answer that only says how to confirm it ("please consult …")."""
+    ROLE_DISCLAIMER = "role-disclaimer"
+    """A sentence before the answer that declines a doctor's role ("I can't give medical
+    advice"), not the question: no refusal of the answer that follows."""
+    SIGHT = "sight"
+    """Words saying what the model can or cannot see or tell: a sentence holding them is no
+    role disclaimer ("As an AI I can't see the image")."""
     OPTION_GENERIC = "option-generic"
     """An option's last word that names its kind ("Segmental distribution"): the option is
     also named without it."""
@@ -125,6 +131,9 @@ class Kind(str, Enum):
     """A key of structured output whose value is a second reading (``"alternative": "C"``)."""
     NEGATIVE_KEY = "negative-key"
     """A key of structured output whose values are rejected options (``"excluded": […]``)."""
+    SPEAKER = "speaker"
+    """A speaker's role opening a line of a dialogue ("Resident:", "Attending:"): earlier
+    speakers' answers are the discussion the final answer settles."""
     STRUCTURAL = "structural"
     """A rule of the reader's own structure (letters only, traces, markers …): no words."""
     LOW_CONFIDENCE = "low-confidence"
