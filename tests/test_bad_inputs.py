@@ -19,12 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from _tiny_lm import tiny_text_lm
 
 from medvqa.cli import main
 from medvqa.models import ModelConfig
 from medvqa.run import RunConfig, run_benchmark
 from medvqa.schema import file_sha256
 from medvqa.score import ScoreConfig, score_run
+from medvqa.sources import MAX_LABEL_TABLE_BYTES
 
 
 @dataclass
@@ -309,31 +311,15 @@ def _unsafe_pickle(path: Path, marker: Path) -> None:
     path.write_bytes(pickle.dumps({"model.embed_tokens.weight": _Pwn(marker)}))
 
 
-def _tiny_text_lm(folder: Path) -> Path:
-    """A one-layer Llama with a word-level tokenizer, written in a second (real files)."""
-    from tokenizers import Tokenizer, models, pre_tokenizers
-    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
-
-    vocab = {w: i for i, w in enumerate(["<unk>", "<s>", "</s>", "A", "B", "C", "the"])}
-    tok = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
-    tok.pre_tokenizer = pre_tokenizers.Whitespace()
-    PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="<unk>", bos_token="<s>",
-                            eos_token="</s>").save_pretrained(folder)
-    config = LlamaConfig(vocab_size=len(vocab), hidden_size=8, intermediate_size=16,
-                         num_hidden_layers=1, num_attention_heads=2, num_key_value_heads=2)
-    LlamaForCausalLM(config).save_pretrained(folder)
-    return folder
-
-
 def _hf_pickle(w: Workspace) -> list[str]:
-    lm = _tiny_text_lm(w.root / "lm")
+    lm = tiny_text_lm(w.root / "lm")
     (lm / "model.safetensors").unlink()
     _unsafe_pickle(lm / "pytorch_model.bin", w.root / "pwned")
     return ["run", str(w.bench()), "-m", f"hf:{lm}", "-o", str(w.root / "run")]
 
 
 def _adapter_pickle(w: Workspace) -> list[str]:
-    lm = _tiny_text_lm(w.root / "lm")
+    lm = tiny_text_lm(w.root / "lm")
     adapter = w.root / "adapter"
     adapter.mkdir()
     (adapter / "adapter_config.json").write_text(json.dumps({
@@ -759,6 +745,37 @@ def _recipe_with(path: str = "imgs", labels: str = "", reader: str = "image_fold
             f"'{path.replace('ROOT', str(w.root))}', labels: [{labels}], image_column: img}}\n"
             "topics:\n  - {name: t, column: label, questions: ['Which?']}\n")
         return ["build", str(w.root / "rec" / "r.yaml"), "-o", str(w.root / "b")]
+    return setup
+
+
+def _huge_label_table(w: Workspace) -> list[str]:
+    """``build`` of a recipe whose label table is one byte above the cap (a sparse file)."""
+    argv = _recipe_with(labels="big.csv", reader="table")(w)
+    with (w.root / "rec" / "big.csv").open("wb") as fh:
+        fh.write(b"img,label\nlung_n/a.jpeg,y\n")
+        fh.truncate(MAX_LABEL_TABLE_BYTES + 1)
+    return argv
+
+
+def _models_weights(text: str, head: str = "") -> Setup:
+    """``run --models ROOT/mf/models.yaml`` whose second model is ``text`` (ROOT replaced).
+
+    ``head`` comes before ``models:``. ROOT/elsewhere is a weights folder outside the models
+    file's folder, ROOT/mf/out a link to it; ROOT/org/name is a folder of the working folder
+    (ROOT, where the command runs) only.
+    """
+    def setup(w: Workspace) -> list[str]:
+        (w.root / "elsewhere").mkdir()
+        (w.root / "elsewhere" / "config.json").write_text("{}")
+        (w.root / "org" / "name").mkdir(parents=True)
+        (w.root / "mf").mkdir()
+        (w.root / "mf" / "out").symlink_to(w.root / "elsewhere")
+        (w.root / "mf" / "models.yaml").write_text(
+            head + "models:\n  - name: first\n    spec: random\n"
+            + text.replace("ROOT", str(w.root)))
+        os.chdir(w.root)  # the test restores the working folder
+        return ["run", str(w.bench()), "--models", str(w.root / "mf" / "models.yaml"), "-o",
+                str(w.root / "run")]
     return setup
 
 
@@ -1220,6 +1237,30 @@ CASES: list[Case] = [
          "holds a '..' component", absent=("run",)),
     Case("import-image-folder-link-out", _import_image_folder_link, 2,
          "source path 'VQA_RAD Image Folder' is outside the import source", absent=("b",)),
+    # a models file's local weights: inside its folder, or a --weights-root the user names
+    Case("models-hf-weights-absolute", _models_weights("  - spec: hf:ROOT/elsewhere\n"), 2,
+         "models.yaml:4: models[1].spec: local weights '", absent=("run",)),
+    Case("models-hf-weights-link-out", _models_weights("  - spec: hf:out\n"), 2,
+         "models[1].spec: local weights 'out' is outside the models file's folder (a link to",
+         absent=("run",)),
+    Case("models-supervised-parent", _models_weights("  - spec: supervised:../elsewhere\n"), 2,
+         "models[1].spec: local weights '../elsewhere' holds a '..' component", absent=("run",)),
+    Case("models-adapter-absolute", _models_weights(
+        "  - spec: smollm2\n    parameters: {extra: {adapter: ROOT/elsewhere}}\n"), 2,
+         "models.yaml:5: models[1].parameters.extra.adapter: local weights '",
+         absent=("run",)),
+    Case("models-defaults-adapter-link-out", _models_weights(
+        "", head="defaults: {extra: {adapter: out}}\n"), 2,
+         "models.yaml:1: defaults.extra.adapter: local weights 'out' is outside",
+         absent=("run",)),
+    Case("models-hub-id-shadowed-by-working-folder", _models_weights("  - spec: hf:org/name\n"),
+         2, "'org/name' is read as a hub id, but the working folder holds 'org/name'",
+         absent=("run",)),
+    Case("run-weights-root-without-models", _bench_run("--weights-root", "/models"), 2,
+         "--weights-root is read with --models only", absent=("run",)),
+    Case("build-recipe-label-table-too-large", _huge_label_table, 2,
+         "r.yaml: sources[0].labels[0]: label table 'big.csv' is 268,435,457 bytes, above the "
+         "cap of 268,435,456 (256 MiB) for a label table; split it", absent=("b", ".b*")),
     Case("build-captions-csv-not-utf8", _llm_input_not_utf8("captions"), 2,
          "in.csv:2: not UTF-8", absent=("b",)),
     Case("build-reports-csv-not-utf8", _llm_input_not_utf8("reports"), 2,
@@ -1230,9 +1271,11 @@ CASES: list[Case] = [
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_bad_input(case: Case, tmp_path: Path, bench_factory, capsys, monkeypatch) -> None:
     w = Workspace(tmp_path, bench_factory)
+    cwd = os.getcwd()
     try:
         _check(case, w, capsys, monkeypatch)
     finally:
+        os.chdir(cwd)  # a setup may run the command elsewhere
         for mount in w.mounts:
             subprocess.run(["umount", "-l", str(mount)], check=False)
         for path in w.locked:

@@ -4,7 +4,8 @@ A downloaded benchmark (or a folder to import, a recipe, a models file) is untru
 command below opens a path it read from data — an item's image, ``prompt_template``,
 ``items.jsonl`` itself, an import's image column and image folder, a recipe's source ``path``
 and ``labels`` and the image column of its label table, an image folder's class folders and
-files, a models.yaml ``prompt`` — and is tried with each hostile form: an absolute path,
+files, a models.yaml ``prompt``, its local weights (``hf:PATH`` and
+``parameters.extra.adapter``) — and is tried with each hostile form: an absolute path,
 ``..``, a link out of the folder, a FIFO (which would hang a plain ``open``) and a NUL byte.
 Every one must refuse with one line naming the file (exit 2), or, for rows of data, skip that
 row naming its line; never copy, embed or send the outside file, never hang, never a
@@ -23,8 +24,10 @@ from pathlib import Path
 import pytest
 from _lung_bench import make_bench
 from _medvqa_cli import cli
+from _tiny_lm import tiny_text_lm
 
 from medvqa.benchmark import ImageLoader, ImageLoadError
+from medvqa.run._models_file import folder_name
 from medvqa.schema import file_sha256
 
 FORMS = ("absolute", "dotdot", "link", "fifo", "nul")
@@ -496,6 +499,71 @@ def test_a_models_file_prompt_is_read_beside_the_file(tmp_path: Path, monkeypatc
                str(tmp_path / "run")) == 0
     _err(capsys)
     assert "mine" in (tmp_path / "run" / "random" / "run.json").read_text()
+
+
+def _models_file(folder: Path, second: str) -> Path:
+    """``folder/models.yaml``: a first model that would run, then ``second``'s lines."""
+    folder.mkdir(exist_ok=True)
+    path = folder / "models.yaml"
+    path.write_text("models:\n  - name: first\n    spec: random\n  - name: second\n" + second)
+    return path
+
+
+@pytest.mark.parametrize("field", ["spec", "adapter"])
+@pytest.mark.parametrize("form", FORMS)
+def test_a_models_file_weights_outside_its_folder_are_refused(form: str, field: str,
+                                                              tmp_path: Path, capsys) -> None:
+    bench = make_bench(tmp_path / "B", 6)
+    outside = tiny_text_lm(tmp_path / "weights")  # real weights, outside the file's folder
+    folder = tmp_path / "mf"
+    folder.mkdir()
+    name = _hostile_path(folder, form, outside)
+    second = (f'    spec: "hf:{name}"\n' if field == "spec" else
+              f'    spec: smollm2\n    parameters: {{extra: {{adapter: "{name}"}}}}\n')
+    models = _models_file(folder, second)
+    run = tmp_path / "run"
+    assert cli("run", str(bench), "--models", str(models), "-o", str(run)) == 2
+    err = _err(capsys)
+    shown = ("models.yaml:5: models[1].spec:" if field == "spec"
+             else "models.yaml:6: models[1].parameters.extra.adapter:")
+    assert shown in err and SAYS[form] in err, err
+    assert "--weights-root DIR" in err  # what to do
+    assert not run.exists()  # refused before the first model ran
+
+
+def test_a_link_inside_a_weights_folder_is_refused(tmp_path: Path, capsys) -> None:
+    bench = make_bench(tmp_path / "B", 6)
+    lm = tiny_text_lm(tmp_path / "mf" / "lm")
+    secret = tmp_path / "secret.json"
+    secret.write_bytes(SECRET)
+    (lm / "config.json").unlink()
+    (lm / "config.json").symlink_to(secret)
+    models = _models_file(tmp_path / "mf", "    spec: hf:lm\n")
+    assert cli("run", str(bench), "--models", str(models), "-o", str(tmp_path / "run")) == 2
+    err = _err(capsys)
+    assert "models[1].spec: local weights 'lm' hold 'config.json', a link to" in err, err
+    assert not (tmp_path / "run").exists()
+
+
+def test_models_file_weights_are_read_beside_it_or_in_a_weights_root(tmp_path: Path,
+                                                                     monkeypatch,
+                                                                     capsys) -> None:
+    bench = make_bench(tmp_path / "B", 6)
+    folder = tmp_path / "mf"
+    beside = tiny_text_lm(folder / "lm")
+    kept = tiny_text_lm(tmp_path / "store" / "lm2")
+    (folder / "models.yaml").write_text(
+        f"models:\n  - spec: hf:lm\n  - spec: hf:{kept}\n")
+    monkeypatch.chdir(tmp_path)  # not the models file's folder
+    run = tmp_path / "run"
+    args = ("run", str(bench), "--models", str(folder / "models.yaml"), "-o", str(run),
+            "--limit", "1", "--conditions", "clean")
+    assert cli(*args) == 2  # the second names weights outside: refused, nothing run
+    assert "is an absolute path" in _err(capsys) and not run.exists()
+    assert cli(*args, "--weights-root", str(tmp_path / "store")) == 0, _err(capsys)
+    # the sub-folder is named by the spec as written; run.json records what was loaded
+    assert json.loads((run / "hf-lm" / "run.json").read_text())["model"] == f"hf:{beside}"
+    assert (run / folder_name(f"hf:{kept}") / "run.json").is_file()
 
 
 def _rad_rows(table: Path, names: list[str]) -> None:

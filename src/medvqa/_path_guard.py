@@ -88,10 +88,23 @@ def inside(root: str | Path, rel: str, *, what: str = "path", root_name: str = "
                               "paths inside it are read)")
     real_root = os.path.realpath(root)
     real = os.path.realpath(os.path.join(real_root, rel))
-    if os.path.commonpath([real_root, real]) != real_root:
+    if not within(real_root, real):
         raise UnsafePathError(f"{what} {rel!r} is outside {named} (a link to {real}); only "
                               "files inside it are read")
     return Path(real)
+
+
+def within(root: str | Path, path: str | Path) -> bool:
+    """Whether the real location of ``path`` (links followed) lies inside that of ``root``.
+
+    For a path the user named (a folder given on the command line) rather than one written
+    in data: its form is not checked, only where it really is.
+
+    >>> within("/usr", "/usr/lib"), within("/usr/lib", "/usr/lib/../bin")
+    (True, False)
+    """
+    real_root = os.path.realpath(root)
+    return os.path.commonpath([real_root, os.path.realpath(path)]) == real_root
 
 
 def regular_problem(path: str | Path) -> str | None:
@@ -156,15 +169,19 @@ def read_regular(path: str | Path, *, max_bytes: int = 0, shown: str = "") -> by
         return fh.read()
 
 
-def read_utf8(path: str | Path) -> str:
+def read_utf8(path: str | Path, *, max_bytes: int = 0) -> str:
     """The text of a data file: a regular file, UTF-8 (a leading byte-order mark dropped).
 
+    Args:
+        path: the file.
+        max_bytes: the most bytes read (0: any); a larger file is refused unread.
+
     Raises:
-        UnsafePathError: missing, unreadable or not a regular file.
+        UnsafePathError: missing, unreadable, not a regular file, or above ``max_bytes``.
         BadInputError: bytes that are not UTF-8 (the message names the line and byte).
 
     """
-    data = read_regular(path)
+    data = read_regular(path, max_bytes=max_bytes)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -232,4 +249,4 @@ def copy_inside(root: str | Path, rel: str, dest: str | Path, *, what: str = "pa
 
 __all__ = ["UnsafePathError", "copy_inside", "file_inside", "form_problem", "inside",
            "open_regular", "own_file", "read_inside", "read_regular", "read_utf8",
-           "regular_problem", "where"]
+           "regular_problem", "where", "within"]

@@ -6,7 +6,10 @@ each is resolved against the data root (the recipe's folder when its paths are t
 ``--data-root`` …; for ``medvqa import``, the source folder the user named), links followed,
 and refused when it leaves the root, holds ``..``, is absolute or holds a NUL byte; what it
 names must be a folder or a regular file (a FIFO would hang the reader), a label table a
-regular file. The check runs before anything is built, so a refusal leaves nothing behind.
+regular file. A build recipe's label table is also held to a size
+(:data:`medvqa.sources.MAX_LABEL_TABLE_BYTES`): a few downloaded lines must not make medvqa
+read a table of gigabytes. The check runs before anything is built, so a refusal leaves
+nothing behind.
 
 Folders the user named on the command line (an import's ``--images``) are roots of their own:
 a source path that names one of them, as an absolute path, is taken as it is, and the images
@@ -48,7 +51,7 @@ def source_paths(recipe: Recipe) -> list[tuple[str, str, bool]]:
 
 def refuse_outside_sources(recipe: Recipe, root: str | Path, origin: str, *,
                            hint: str = RECIPE_HINT, table_hint: str = "", root_name: str = "",
-                           own: Collection[str | Path] = ()) -> None:
+                           own: Collection[str | Path] = (), max_table_bytes: int = 0) -> None:
     """Raise on the first source path of ``recipe`` that leaves ``root`` or is not a file.
 
     Args:
@@ -59,6 +62,8 @@ def refuse_outside_sources(recipe: Recipe, root: str | Path, origin: str, *,
         table_hint: the same for a label table (default: ``hint``).
         root_name: how the root is named (default: "the data root ROOT").
         own: folders named on the command line, taken as they are (absolute paths).
+        max_table_bytes: the largest label table (bytes; 0: any, as for an import's files,
+            which the user names).
 
     Raises:
         UnsafePathError: ``ORIGIN: FIELD: why; HINT`` (exit 2), before anything is read.
@@ -79,6 +84,12 @@ def refuse_outside_sources(recipe: Recipe, root: str | Path, origin: str, *,
         if problem:
             raise UnsafePathError(f"{origin}: {field}: {what} {rel!r} {problem}; name "
                                   f"{'a table file' if table else 'a folder or a file'}")
+        size = os.path.getsize(real) if table and max_table_bytes and real.is_file() else 0
+        if size > max_table_bytes:
+            raise UnsafePathError(
+                f"{origin}: {field}: label table {rel!r} is {size:,} bytes, above the cap of "
+                f"{max_table_bytes:,} ({max_table_bytes / 2**20:g} MiB) for a label table; "
+                "split it into several tables (labels: [part1.csv, part2.csv])")
 
 
 def _kind_problem(path: Path, table: bool) -> str | None:

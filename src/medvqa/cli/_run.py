@@ -169,6 +169,10 @@ def run_command(
     ),
     adapter: Path | None = typer.Option(
         None, "--adapter", help="peft LoRA adapter folder for hf:/smollm2 (medvqa train lora)."),
+    weights_root: list[Path] = typer.Option(
+        [], "--weights-root", help="With --models: a folder of local weights the file may name "
+        "(relative to it, or absolute inside it); without it, only weights inside the models "
+        "file's folder are read."),
     max_image_pixels: int = typer.Option(
         _d("max_image_pixels"), "--max-image-pixels", min=0,
         help="Most pixels of one image, read from its header before decoding; a larger image "
@@ -253,7 +257,8 @@ def run_command(
                              randomesque=randomesque, exposure=exposure, batch=adaptive_batch)
         if adaptive is not None else None,
     )
-    request = RunRequest(config, models_file=models, executor=executor,
+    request = RunRequest(config, models_file=models, weights_roots=tuple(weights_root),
+                         executor=executor,
                          ray=RayOptions(address=ray_address, workers=ray_workers, gpus=ray_gpus),
                          max_tokens=max_tokens)
     events = _ConsoleEvents()

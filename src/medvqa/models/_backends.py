@@ -3,8 +3,8 @@
 Adding a backend is one file (its class and a ``build(config, spec, bench_dir)`` function) plus
 one row here. Everything that needs to know about backends reads this table: the spec parser
 (known prefixes, "did you mean"), :func:`medvqa.models.load_model` (lazy import of the factory),
-``--local-only`` (``local``), constrained decoding (``structured``) and help strings
-(``example``). Nothing registers itself on import.
+``--local-only`` (``local``), constrained decoding (``structured``), the models.yaml weights
+guard (``weights``) and help strings (``example``). Nothing registers itself on import.
 """
 
 from __future__ import annotations
@@ -24,6 +24,11 @@ if TYPE_CHECKING:
 #: field, ``""`` = not supported (the caller validates the text afterwards).
 Structured = Literal["json_schema", "response_format", ""]
 
+#: What the name after a backend's colon is, for weights: ``path`` = local weights (a folder or
+#: file), ``path-or-hub`` = local weights or a hub id, ``""`` = no weights (a model name, a
+#: reader). A models.yaml's local weights are held inside its folder (``medvqa.run``).
+Weights = Literal["path", "path-or-hub", ""]
+
 
 @dataclass(frozen=True)
 class BackendInfo(Entry):
@@ -36,6 +41,7 @@ class BackendInfo(Entry):
         needs_name: whether the spec must name a model after the colon.
         takes_url: whether ``@BASE_URL`` may follow the name.
         adapter: whether it takes a peft LoRA adapter (``--adapter``).
+        weights: what its name is, when it names weights (see :data:`Weights`).
     """
 
     local: bool = True
@@ -44,6 +50,7 @@ class BackendInfo(Entry):
     needs_name: bool = False
     takes_url: bool = False
     adapter: bool = False
+    weights: Weights = ""
 
 
 _F = "medvqa.models._factories"
@@ -61,7 +68,7 @@ BACKENDS: Registry[Factory] = Registry("model kind", {
                            "shipped)", "smollm2", structured="json_schema", adapter=True),
     "hf": BackendInfo(f"{_F}:build_hf", "local transformers weights (a folder or a hub ID)",
                       "hf:/path/to/model-or-hub-id", images=None, structured="json_schema",
-                      needs_name=True, adapter=True),
+                      needs_name=True, adapter=True, weights="path-or-hub"),
     "openai": BackendInfo(f"{_F}:build_openai", "an OpenAI-compatible server (vLLM, SGLang, "
                           "Ollama, hosted APIs)", "openai:qwen2.5-vl-7b@http://127.0.0.1:8000/v1",
                           local=False, images=True, structured="response_format",
@@ -71,7 +78,7 @@ BACKENDS: Registry[Factory] = Registry("model kind", {
                              needs_name=True, takes_url=True),
     "supervised": BackendInfo("medvqa.models._supervised:build_supervised", "a classifier "
                               "trained by `medvqa train classifier`", "supervised:RUN_DIR",
-                              images=True, needs_name=True),
+                              images=True, needs_name=True, weights="path"),
     "human": BackendInfo(f"{_F}:human_reader", "a human reader's answers (`medvqa review exam`)",
                          "human:reader1", images=True, needs_name=True),
 })

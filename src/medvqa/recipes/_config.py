@@ -29,6 +29,9 @@ class BuildConfig:
         named: folders the user named on the command line (an import's ``--images``), which
             a source path may name as absolute paths; every other path of the recipe must lie
             inside the data root (``medvqa.builders.refuse_outside_sources``).
+        any_table_size: read label tables of any size (an import, whose tables are the
+            dataset's files the user named); otherwise a table above
+            ``medvqa.sources.MAX_LABEL_TABLE_BYTES`` is refused before anything is built.
 
     """
 
@@ -42,3 +45,4 @@ class BuildConfig:
     allow_empty: bool = False
     force: bool = False
     named: tuple[Path, ...] = ()
+    any_table_size: bool = False

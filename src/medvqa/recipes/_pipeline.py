@@ -39,7 +39,7 @@ from medvqa.schema import (
     SourceInfo,
     dump_line,
 )
-from medvqa.sources import Problem, Problems, find_data_root
+from medvqa.sources import MAX_LABEL_TABLE_BYTES, Problem, Problems, find_data_root
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +92,8 @@ def build_from_recipe(
     """Build from an already parsed recipe."""
     root = data_root_for(recipe, folder, config.data_root)
     # The recipe's own paths are data too: inside the root, checked before anything is built.
-    refuse_outside_sources(recipe, root, config.recipe, own=config.named)
+    refuse_outside_sources(recipe, root, config.recipe, own=config.named,
+                           max_table_bytes=0 if config.any_table_size else MAX_LABEL_TABLE_BYTES)
     builder = RECIPE_TYPES.get(recipe.type)
     with BenchWriter(config.out, config.force) as writer:
         tmp = writer.folder

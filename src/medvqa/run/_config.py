@@ -143,11 +143,14 @@ class RunRequest:
         ray: how to distribute (``executor="ray"``).
         max_tokens: most tokens generated (None: by the benchmark's question types, see
             ``medvqa.run.default_max_tokens``).
+        weights_roots: folders the user named (``--weights-root``) where ``models_file`` may
+            name local weights besides its own folder (``medvqa.run._models_weights``).
     """
 
     config: RunConfig
     _: KW_ONLY
     models_file: Path | None = None
+    weights_roots: tuple[Path, ...] = ()
     executor: str = "local"
     ray: RayOptions = field(default_factory=RayOptions)
     max_tokens: int | None = None

@@ -10,7 +10,7 @@ naming the file, the line and the field::
         spec: openai:Qwen/Qwen2.5-VL-7B-Instruct@http://10.0.0.1:8000/v1
         endpoints: [http://10.0.0.2:8000/v1]   # more servers of the same model
         parameters: {temperature: 0, reasoning: false}
-      - spec: hf:/models/llava-1.5-7b
+      - spec: hf:llava-1.5-7b      # weights beside this file, or in --weights-root DIR
         prompt: default
         parameters: {device: cuda, dtype: bfloat16, batch_size: 16}
 """
@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from medvqa._path_guard import UnsafePathError, form_problem, inside
 from medvqa._yaml_loader import compose_yaml, load_yaml, read_yaml_text
@@ -74,6 +74,7 @@ class ModelEntry(BaseModel):
     prompt: str | None = Field(default=None, description="Prompt template (default: bench's).")
     endpoints: list[str] = Field(default_factory=list, description="More base URLs (openai:).")
     parameters: ModelParameters = Field(default_factory=ModelParameters)
+    _run_spec: str = PrivateAttr(default="")
 
     @field_validator("name")
     @classmethod
@@ -87,6 +88,18 @@ class ModelEntry(BaseModel):
     def display_name(self) -> str:
         """The name shown in tables and used as the RUN/ sub-folder."""
         return self.name or folder_name(self.spec)
+
+    @property
+    def run_spec(self) -> str:
+        """The spec a run loads: :attr:`spec`, its local weights at their checked real path.
+
+        The display name and sub-folder stay those of :attr:`spec` as written.
+        """
+        return self._run_spec or self.spec
+
+    def place_weights(self, spec: str) -> None:
+        """Set :attr:`run_spec` (``medvqa.run._models_weights`` checked where it points)."""
+        self._run_spec = spec
 
 
 class ModelsFile(BaseModel):
@@ -270,5 +283,5 @@ def model_config_for(
     fields = {k: v for k, v in merged.items() if k != "extra"}
     extra = dict(base.extra) | dict(merged.get("extra") or {})
     endpoints = tuple(dict.fromkeys(list(base.endpoints) + entry.endpoints))
-    return ModelConfig(**(vars(base) | fields | {"spec": entry.spec, "extra": extra,
+    return ModelConfig(**(vars(base) | fields | {"spec": entry.run_spec, "extra": extra,
                                                   "endpoints": endpoints}))

@@ -60,7 +60,8 @@ def check_request(request: RunRequest, environ: Mapping[str, str]) -> None:
     Raises:
         BadInputError: neither or both of a model and a models file; an unknown executor; a
             misspelt placement flag; an adapter for a backend that takes none; a display name
-            that is not one short line, or one given with a models file.
+            that is not one short line, or one given with a models file; ``--weights-root``
+            without a models file.
         UsageError: an API key the model needs is not set.
     """
     from medvqa.models import (
@@ -76,6 +77,9 @@ def check_request(request: RunRequest, environ: Mapping[str, str]) -> None:
     name = request.config.name
     if name is not None and request.models_file is not None:
         raise BadInputError("--name names one --model; in models.yaml give each model a `name`")
+    if request.weights_roots and request.models_file is None:
+        raise BadInputError("--weights-root is read with --models only (a --model or --adapter "
+                            "you type is read where it points)")
     if name is not None and (problem := display_name_problem(name)):
         raise BadInputError(f"--name {name!r}: {problem}")
     if request.executor not in EXECUTORS:
@@ -135,6 +139,7 @@ def run_models(request: RunRequest, events: RunEvents,
     """
     from medvqa.run._many import plan_runs, summary_row
     from medvqa.run._models_file import load_models_file, missing_keys
+    from medvqa.run._models_weights import resolve_weights
 
     check_request(request, environ)
     config = _with_max_tokens(request)
@@ -144,7 +149,9 @@ def run_models(request: RunRequest, events: RunEvents,
         summary = _run_one(config, request, events)
         return RunOutcome([summary_row(PlannedRun(config.model.spec, config), summary)],
                           summary)
-    plans = plan_runs(load_models_file(request.models_file), config)
+    models = load_models_file(request.models_file)
+    resolve_weights(request.models_file, models, request.weights_roots)
+    plans = plan_runs(models, config)
     missing_keys(request.models_file, [p.config.model for p in plans], environ)
     rows = []
     for plan in plans:

@@ -35,7 +35,7 @@ from medvqa.sources._sample_data import (
     user_data_dir,
 )
 from medvqa.sources._spec import SourceSpec
-from medvqa.sources._tables import Row, read_table
+from medvqa.sources._tables import MAX_LABEL_TABLE_BYTES, Row, read_table
 
 Reader = Callable[[SourceSpec, Path, Problems], Iterator[Record]]
 
@@ -63,6 +63,7 @@ __all__ = [
     "user_data_dir",
     "checkout_data_dir",
     "MARKER",
+    "MAX_LABEL_TABLE_BYTES",
     "CT_WINDOWS",
     "SOURCE_READERS",
     "Box",
