@@ -206,3 +206,14 @@ def test_a_disclaimer_that_says_what_it_cannot_see_still_refuses(texts, pick, re
     letter = list(options)[pick % len(options)]
     assert make_parser("strict").parse(refusal + join + f"Answer: {letter}", options,
                                        "single").invalid
+
+
+@settings(max_examples=40, deadline=None)
+@given(pick=st.integers(0, 3), dash=st.sampled_from(["\u2013", "-"]),
+       form=st.sampled_from(["{T}", "{L} \u2013 {T}", "{L} ({T})", "My answer: {L} \u2013 {T}"]))
+def test_an_option_text_holding_values_is_read_whole(pick, dash, form):
+    """"L3–L4" names the level, not L3 (of "L2–L3") and L4 (of "L4–L5") as two values."""
+    options = {k: f"L{n}{dash}L{n + 1}" for k, n in zip("ABCD", (2, 3, 4, 5), strict=True)}
+    letter = "ABCD"[pick]
+    text = form.format(L=letter, T=options[letter])
+    assert make_parser("strict").parse(text, options, "single").choice == letter

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from medvqa.reading import make_parser
 from medvqa.reading._options import option_set
-from medvqa.reading._scores import option_scores, scored_otherwise
+from medvqa.reading._scores import TOP_LEAD, TOP_SHARE, option_scores, scored_otherwise, top_scored
 
 KNEE = (("A", "ACL tear"), ("B", "PCL tear"), ("C", "Medial meniscus tear"))
 MAYO = (("A", "Mayo 0 (normal)"), ("B", "Mayo 1 (mild)"), ("C", "Mayo 2 (moderate)"))
@@ -37,3 +37,22 @@ def test_credit_stays_only_on_the_unique_top(weights: list[int], chosen: str) ->
     top = max(weights)
     alone = weights.count(top) == 1 and "ABC"[weights.index(top)] == chosen
     assert scored_otherwise(text, chosen, option_set(KNEE)) is not alone
+
+
+@settings(max_examples=200, deadline=None)
+@given(weights=st.lists(st.integers(1, 100), min_size=2, max_size=5), order=st.randoms())
+def test_a_score_table_answers_only_its_clear_top_whatever_the_order(weights, order):
+    total = sum(weights)
+    probs = [round(w / total, 3) for w in weights]
+    keys = "ABCDE"[:len(probs)]
+    ix = option_set(tuple((k, f"Finding {k}") for k in keys))
+    pairs = list(zip(keys, probs, strict=True))
+    order.shuffle(pairs)
+    got = top_scored(", ".join(f"{k}: {p}" for k, p in pairs), ix)
+    ranked = sorted(probs, reverse=True)
+    if got is None:
+        s = sum(probs)
+        assert not (0.95 <= s <= 1.05) or ranked[0] / s < TOP_SHARE or (
+            ranked[0] < TOP_LEAD * ranked[1])
+    else:
+        assert dict(pairs)[got] == ranked[0] and ranked[0] >= TOP_LEAD * ranked[1]

@@ -33,7 +33,8 @@ _LIST_ITEM: Final = (r"(?:(?!\b(?:is|are|was|were|be|been|has|have|had|shows?|sh
 #: The answer lead a text may open with ("The correct answer is:", "Answer -").
 ANSWER_LEAD: Final = (r"(?:(?:the\s+)?(?:final\s+|correct\s+|best\s+|right\s+)?"
                       r"(?:answers?|options?|choices?)\s*(?:is|are|would\s+be|:|=|-)?\s*:?\s*)")
-_ONE_LETTER: Final = r"[(\[]?[A-Za-z][)\]]?"
+# (a letter may be quoted, as code prints it: "D", 'C')
+_ONE_LETTER: Final = r"(?:[(\[]?[A-Za-z][)\]]?|\"[A-Za-z]\"|'[A-Za-z]'|`[A-Za-z]`)"
 # A list item's bullet or number opening a line of letters.
 _ITEM: Final = r"(?:[ \t]*(?:[-*\u2022]|\d{1,2}[.)])[ \t]+)?"
 

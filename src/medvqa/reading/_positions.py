@@ -1,11 +1,12 @@
 """An option named by its position or its initial where no other reading was found.
 
-"The correct choice is option 2", "the second option is correct", "Option 1": the option at
-that place in the item's display order. A response that is one capital letter that is no option
-key but the initial of exactly one option text, on a yes/no or a left/right item ("Y", "R"):
-that option. Each reads only where the rest of the reading found no answer, and only where the
-text names one position (two positions are two answers: "option 2 or 3") and no other option
-holds that number as its value ("option 3" where B is "BI-RADS 3" is a place or a value).
+"The correct choice is option 2", "the second option is correct", "Option 1", "the last
+option": the option at that place in the item's display order. A response that is one capital
+letter that is no option key but the initial of exactly one option text, on a yes/no or a
+left/right item ("Y", "R"): that option. Each reads only where the rest of the reading found
+no answer, and only where the text names one position (two positions are two answers: "option
+2 or 3") and no other option holds that number as its value ("option 3" where B is "BI-RADS 3"
+is a place or a value).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ _ORDINALS: Final = ("first", "second", "third", "fourth", "fifth", "sixth", "sev
                     "eighth", "ninth", "tenth")
 _POSITION: Final = re.compile(
     r"\b(?:option|choice|answer)\s*(?:number\s*|no\.?\s*|#\s*)?(\d{1,2})\b"
-    r"|\bthe\s+(" + "|".join(_ORDINALS) + r")\s+(?:option|choice|one)\b", re.IGNORECASE)
+    r"|\bthe\s+(" + "|".join(_ORDINALS) + r"|last|final)\s+(?:option|choice|one)\b",
+    re.IGNORECASE)
 # The end-of-text and turn markers small models print after their answer.
 _SPECIAL: Final = re.compile(r"<\|[A-Za-z_]{2,32}\|>|</s>|<eos>|<pad>|<end_of_turn>|\[EOS\]")
 _SIDES: Final = frozenset({"left", "right", "yes", "no"})
@@ -45,7 +47,9 @@ def position_letter(body: str, ix: OptionSet) -> str | None:
     keys = sorted(ix.keys)
     found = set()
     for m in _POSITION.finditer(body):
-        n = int(m.group(1)) if m.group(1) else _ORDINALS.index(m.group(2).lower()) + 1
+        word = (m.group(2) or "").lower()
+        n = int(m.group(1)) if m.group(1) else len(keys) if word in ("last", "final") \
+            else _ORDINALS.index(word) + 1
         if not 1 <= n <= len(keys) or _SECOND_NUMBER.match(body, m.end()):
             return None  # "Option 2 or 3": two places
         if m.group(1) and _valued_elsewhere(str(n), keys[n - 1], ix):

@@ -171,6 +171,9 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
     values = ix.values(question)
     value_mentions = without_list_numbers(text, values.find(text, bare=bare)) \
         if values is not None else []
+    if value_mentions and spans:  # a value inside an option's text is that text ("L3–L4")
+        value_mentions = [v for v in value_mentions if not any(
+            s <= v.start and v.end <= e and e - s > v.end - v.start for s, e, _ in spans)]
     blanked = [(s, e) for s, e, _ in spans] + [(v.start, v.end) for v in value_mentions]
     masked = _blank(lowered, blanked) if blanked else lowered
     words = word_tokens(masked) if blanked else tokens

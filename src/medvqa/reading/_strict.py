@@ -55,6 +55,13 @@ from medvqa.reading._own_turn import own_turn, reasked_answers
 from medvqa.reading._positions import position_letter, strip_special_tokens
 from medvqa.reading._quick import quick_read
 from medvqa.reading._scan import LEAD, Reading, restated, scan
+from medvqa.reading._scores import (
+    SCORES,
+    SCORES_TOP,
+    letter_scores_blanked,
+    option_scores,
+    top_scored,
+)
 from medvqa.reading._strict_checks import LONE_CAPITAL, without_role_disclaimers
 from medvqa.reading._text import blanked, normalize
 from medvqa.reading._typos import typo_letter
@@ -135,6 +142,11 @@ def read_response(text: str, qtype: str, ix: OptionSet, question: str,
     own = own_turn(normal, question)
     full = strip_special_tokens(own)
     got, used, body, plain = _read(full, qtype, ix, question, bk, quick)
+    if qtype != "multi" and (got.rule in _SCORE_TABLE_RULES and got.reason in (
+            "no_answer", "ambiguous") or not got.invalid and got.rule == _LETTER_POSITION):
+        table = _score_table(body, ix, qtype, question, bk)
+        if table is not None:
+            got = table
     if own is not normal and got.reason in ("no_answer", "empty"):
         # what the model answered was all in the examples it went on to invent, or the user's
         return abstain("not_committed", "structural.continuation"), used
@@ -167,6 +179,24 @@ def read_response(text: str, qtype: str, ix: OptionSet, question: str,
         if undone is not None:
             return undone, used
     return got, used
+
+
+def _score_table(body: str, ix: OptionSet, qtype: str, question: str,
+                 bk: RuleBook) -> ParsedAnswer | None:
+    """The reading of a response that is a table of scores alone, every option scored.
+
+    Its clear top (:func:`~._scores.top_scored`), else ambiguous; None where the response is
+    no such table (an option unscored, or words that answer beside the scores).
+    """
+    if ":" not in body and "=" not in body:
+        return None
+    scores = option_scores(body, ix)
+    if len(scores) != len(ix.keys) or decide(scan(letter_scores_blanked(body), ix, qtype,
+                                                  question, bk=bk), qtype).reason not in (
+                                                      "no_answer", "empty"):
+        return None
+    top = top_scored(body, ix)
+    return one_choice(top, SCORES_TOP) if top is not None else abstain("ambiguous", SCORES)
 
 
 def _read(text: str, qtype: str, ix: OptionSet, question: str, bk: RuleBook,
@@ -270,6 +300,9 @@ def _read(text: str, qtype: str, ix: OptionSet, question: str, bk: RuleBook,
 
 
 _NONE_MARKED: Final = "Answer: " + NONE_MARKED
+# What the reader makes of a table of scores alone: no answer, or its letters' lines as two.
+_SCORE_TABLE_RULES: Final = (None, "structural.two-options", "structural.tail-letter")
+_LETTER_POSITION: Final = "structural.letter-position"  # ("A: 0.45, B: 0.40 …" read as A)
 # (lower case only: "Answer: A" ends with a letter, not the article)
 # (nor on a call or an assignment left open: "submit_answer(answer=")
 _OPEN_MARKS: Final = ",:=(\u2013\u2014-"

@@ -55,6 +55,13 @@ _HOLDS_DIGITS: Final = re.compile("[" + "".join(f"{chr(z)}-{chr(z + 9)}" for z i
                                   + "]")
 
 
+_HTML_FORMAT: Final = re.compile(
+    r"</?(b|i|u|em|strong|p|br|span|div|font|mark|small|big|li|ul|ol|h[1-6])(?:\s[^<>]{0,80})?/?>",
+    re.IGNORECASE)
+_HTML_BLOCK: Final = frozenset({"p", "br", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5",
+                                "h6"})
+
+
 def normalize(text: str) -> str:
     """``text`` in the one form the reader reads (see the module docstring).
 
@@ -66,6 +73,11 @@ def normalize(text: str) -> str:
         # list's line struck through ("C. ~~TR3~~") goes with its letter
         text = _STRUCK_LINE.sub("", text)
         text = _STRUCK.sub(" ", text)
+    if "</" in text and _HTML_FORMAT.search(text) is not None:
+        # HTML's formatting ("<p><b>Answer:</b> C</p>") is markup, as Markdown's is; a block
+        # element ends a line. Other tags (<answer>, <ref>) are structure, read as such.
+        text = _HTML_FORMAT.sub(lambda m: "\n" if m.group(1).lower() in _HTML_BLOCK else "",
+                                text)
     if "[^" in text:
         # a Markdown footnote ("Answer [^1]: C", "[^1]: Based on …") is a note, not the answer
         text = _FOOTNOTE_REF.sub("", _FOOTNOTE_LINE.sub("", text))

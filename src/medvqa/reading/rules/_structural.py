@@ -169,6 +169,15 @@ STRUCTURAL = (
                    ex("Pleural effusion: 0.70, Pneumothorax: 0.20, Normal: 0.10\nAnswer: B",
                       "PE"),
                    ex("A: 0.10, B: 0.80, C: 0.10\nAnswer: B", "PE", "B"))),
+    rule("structural.scores-top", _S, (),
+         "A table of scores alone, every option scored by its letter as one distribution "
+         "('{\"A\": 0.81, \"B\": 0.11 …}', 'A: 0.05⏎B: 0.84 …'), answers its top where the top "
+         "holds three quarters of the whole and at least twice the next score; else it is "
+         "ambiguous (`structural.scores`).",
+         examples=(ex('{"A": 0.8, "B": 0.15, "C": 0.05}', "PE", "A"),
+                   ex("Probabilities:\nA: 0.05\nB: 0.85\nC: 0.10", "PE", "B")),
+         counter=(ex("A: 0.45, B: 0.40, C: 0.15", "PE"),
+                  ex('{"scores": {"A": 0.1, "B": 0.7, "C": 0.2}}', "PE"))),
     rule("structural.set-left-open", _S, (),
          "On a multiple-choice item, a set with one letter neither in nor out is not "
          "committed: a letter after a concession, a contrast, an 'or' between letters, a "
