@@ -461,6 +461,9 @@ TABLE: list[Row] = [
     ("letters", "single", "CXR", 'answer = "D"', "D", "structural.letters"),
     ("letters", "single", "CXR", "<p><b>Answer:</b> C</p>", "C", "structural.letters"),
     ("positions", "single", "CXR", "The last option.", "D", "structural.option-position"),
+    ("labelled findings", "multi", "MM", "- Mass: present — spiculated margins.\n- Calcification: "
+     "not seen.\n- Architectural distortion: present — clearly visible.\n\nAnswer: A, C",
+     ["A", "C"], "structural.letters"),
     ("letters", "single", "CXR", "The answer is 'B'.", "B", "structural.letters"),
     ("scores", "single", "CXR", '{"A": 0.05, "B": 0.85, "C": 0.05, "D": 0.05}', "B",
      "structural.scores-top"),
@@ -558,7 +561,7 @@ TABLE: list[Row] = [
     ("marked", "single", "CXR", "- [ ] A. Pleural effusion\n- [x] B. Pneumothorax\n"
      "- [ ] C. Pulmonary oedema\n- [ ] D. Normal", "B", "structural.option-text"),
     ("marked", "single", "CXR", "- Pleural effusion: absent\n- Pneumothorax: present\n"
-     "- Pulmonary oedema: absent", "B", "negation.no"),
+     "- Pulmonary oedema: absent", "B", "structural.option-text"),
     ("marked", "single", "CXR", "\u2611 Pneumothorax\n\u2610 Pleural effusion", "B",
      "structural.option-text"),
     ("marked", "single", "CXR", "- [x] Pleural effusion\n- [x] Pneumothorax", None,

@@ -348,6 +348,18 @@ def _marker_segments(text: str, lowered: str, ascii_only: bool,
     return out
 
 
+# Marker words that are also a finding's state: after a label on their line ("Hiatal hernia:
+# present — …") they are its value, no answer marker.
+_STATUS_KEYS: Final = frozenset({"present", "selected"})
+# "Going through each option:" announces a walk through the options, not the answer.
+_WALK: Final = ("each ", "every ", "each remaining ", "every remaining ")
+
+
+def _labelled_before(lowered: str, i: int) -> bool:
+    """Whether a label ("Hiatal hernia:") stands on the line before position ``i``."""
+    return ":" in lowered[lowered.rfind("\n", 0, i) + 1:i]
+
+
 def _marker_hits(lowered: str, ascii_only: bool, bk: RuleBook) -> list[tuple[int, int]]:
     """(marker start, content start) of every answer marker in ``lowered``."""
     hits: list[tuple[int, int]] = []
@@ -364,6 +376,8 @@ def _marker_hits(lowered: str, ascii_only: bool, bk: RuleBook) -> list[tuple[int
                 newline_only = c.group("nl") is not None
                 if not (newline_only and "final" not in lowered[start:i]) and not (
                         key == "diagnosis" and lowered.endswith("differential ", 0, i)) and not (
+                        key in _STATUS_KEYS and _labelled_before(lowered, i)) and not (
+                        key in ("option", "choice") and lowered.endswith(_WALK, 0, i)) and not (
                         key == "most likely" and (lowered.endswith(("second ", "next "), 0, i)
                                                   or ":" not in c.group())):
                     # ("most likely" marks an answer only with a colon: "— most likely⏎- C")
