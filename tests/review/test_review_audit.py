@@ -34,7 +34,9 @@ def app(tmp_path: Path):
     db = str(tmp_path / "review.sqlite")
     client, store = make_client(bench, db)
     b = load_bench(bench)
-    queue_run(b, AuditStore(store), run, AdjudicateConfig(sample=20, seed=1, readers=2))
+    # The whole run is queued, so each of its ten response texts is: a smaller sample's draw
+    # follows the reader's strata and would change with any rule that moves a response.
+    queue_run(b, AuditStore(store), run, AdjudicateConfig(sample=30, seed=1, readers=2))
     tokens = {"ana": store.add_reviewer("ana", "reviewer", [b.key]),
               "ben": store.add_reviewer("ben", "reviewer", [b.key]),
               "boss": store.add_reviewer("boss", "admin", [b.key]),
