@@ -461,6 +461,10 @@ TABLE: list[Row] = [
     ("letters", "single", "CXR", 'answer = "D"', "D", "structural.letters"),
     ("letters", "single", "CXR", "<p><b>Answer:</b> C</p>", "C", "structural.letters"),
     ("positions", "single", "CXR", "The last option.", "D", "structural.option-position"),
+    ("letters", "multi", "MM", "A B A B A B C A B", None, "structural.repeated-letters"),
+    ("letters", "multi", "MM", "A, C, A, C, A, C", ["A", "C"], "structural.letters"),
+    ("quoted", "single", "CXR", '"The answer is B" is what the textbook says; the image shows '
+     "something else.", None, "structural.quoted-answer"),
     ("labelled findings", "multi", "MM", "- Mass: present — spiculated margins.\n- Calcification: "
      "not seen.\n- Architectural distortion: present — clearly visible.\n\nAnswer: A, C",
      ["A", "C"], "structural.letters"),
@@ -527,7 +531,7 @@ TABLE: list[Row] = [
      "structural.negated-before"),
     ("final answer", "single", "CXR", "I cannot see the image. The answer is B.", None,
      "refusal.i-cannot"),
-    ("final answer", "single", "CXR", "I would not say the answer is B.", None, "negation.neutral"),
+    ("final answer", "single", "CXR", "I would not say the answer is B.", None, "hedge.uncertain"),
     ("final answer", "single", "CXR", "The answer is not B.", None, "negation.not"),
     ("final answer", "yesno", "YN", "Based on the image, the answer is no.", "B", "locate.marker"),
     ("final answer", "yesno", "YN", "Looking at the apex carefully, my answer is yes.", "A",

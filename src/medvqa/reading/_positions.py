@@ -39,7 +39,8 @@ def _valued_elsewhere(number: str, at: str, ix: OptionSet) -> bool:
 
 def strip_special_tokens(text: str) -> str:
     """The text without tokenizer markers (``<|endoftext|>``, ``</s>``, ``<end_of_turn>``)."""
-    return _SPECIAL.sub("", text) if "<" in text or "[" in text else text
+    # (a marker ends what it follows: "Answer: E<|endoftext|>Answer: F" is two answers)
+    return _SPECIAL.sub("\n", text).strip() if "<" in text or "[" in text else text
 
 
 def position_letter(body: str, ix: OptionSet) -> str | None:

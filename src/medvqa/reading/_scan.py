@@ -211,8 +211,11 @@ def scan(text: str, ix: OptionSet, qtype: str, question: str = "", *, hedge: boo
                            rule="structural.letters")
     if only is not None:
         joins = bk.words[Kind.LIST_JOIN]
-        letters = {c.upper() for c in _LETTER.findall(only.group(1))
-                   if not (c.islower() and c in joins)}
+        listed = [c.upper() for c in _LETTER.findall(only.group(1))
+                  if not (c.islower() and c in joins)]
+        letters = set(listed)
+        if len(listed) > len(letters) + 1 and letters <= ix.keys and not _one_cycle(listed):
+            return _stop("ambiguous", "structural.repeated-letters")  # "A B A B A B E A B"
         if len(letters) > 1 and _OR_LETTERS.search(only.group(1)):
             return _stop("ambiguous", "alternative.or")
         if len(letters) > 1 and _BRACKETED.search(only.group(1)) and _BARE.search(
@@ -438,6 +441,16 @@ def _set_expression(text: str, masked: str, words: frozenset[str], ix: OptionSet
 # The letters listed after the first one an exception names ("except B, C and E").
 _EXCEPTED_LIST: Final = re.compile(
     r"(?:[ \t]*(?:,[ \t]*(?:and[ \t]+)?|[ \t]+and[ \t]+|[ \t]*&[ \t]*)\(?[A-Z]\)?(?![A-Za-z]))+")
+
+
+def _one_cycle(listed: list[str]) -> bool:
+    """Whether a list of letters repeats one set in one order ("A, C, A, C", "B B B B").
+
+    >>> _one_cycle(list("ACACA")), _one_cycle(list("ABABABEAB"))
+    (True, False)
+    """
+    cycle = list(dict.fromkeys(listed))
+    return all(c == cycle[i % len(cycle)] for i, c in enumerate(listed))
 
 
 def _named_in(text: str, ix: OptionSet, bk: RuleBook) -> set[str]:

@@ -208,6 +208,8 @@ def _read(text: str, qtype: str, ix: OptionSet, question: str, bk: RuleBook,
     """
     reasoned = set_aside_reasoning(text)
     body = without_echo(reasoned.text, question) if question else reasoned.text
+    if '"' in body or "'" in body:
+        body = without_quoted_answers(body, bk)
     if reasoned.trace and not body.strip(_BLANK):
         return abstain("not_committed", "structural.trace-only"), False, body, False
     if ends_on_turn(body, bk):
@@ -338,6 +340,31 @@ def without_echo(body: str, question: str) -> str:
     return quoted.sub(lambda m: " " * len(m.group()), body)
 
 
+# A quotation on one line: double quotes, or single ones not inside a word ("it's").
+_QUOTATION: Final = re.compile(r"\"[^\"\n]{1,120}\"|(?<![\w])'[^'\n]{1,120}'(?![\w])")
+
+
+def without_quoted_answers(body: str, bk: RuleBook) -> str:
+    """The response with every quotation that gives an answer blanked.
+
+    An answer in quotation marks is someone else's (a colleague's, a textbook's): not the
+    response's own (``structural.quoted-answer``). A structure's quoted values ('"answer": "B"')
+    are no quotation of an answer: a quotation holding no answer marker stays.
+    """
+    out, last = [], 0
+    for m in _QUOTATION.finditer(body):
+        before = body[:m.start()]
+        if before.count("{") + before.count("[") > before.count("}") + before.count("]"):
+            continue  # a value inside a structure ('{"explanation": "the answer is …"}')
+        inner = m.group()[1:-1]
+        if len(inner.split()) < 3 or not any(seg.kind == "marker" for seg in final_segments(
+                inner, bk)):
+            continue
+        out.append(body[last:m.start()] + " " * len(m.group()))
+        last = m.end()
+    return "".join(out) + body[last:] if out else body
+
+
 def cut_off(body: str) -> bool:
     """Whether a response stops mid-answer.
 
@@ -452,6 +479,8 @@ def committed_before_cut(body: str, ix: OptionSet, bk: RuleBook) -> str | None:
     if not ends or "{" in body or "[" in body:
         return None
     kept, broken = body[:ends[-1]], body[ends[-1]:]
+    if not broken.strip():
+        return None  # nothing broken off after the last sentence: no shorter text to read
     lowered = broken.lower()
     if not kept.strip() or bk.any_of(UNDO_KINDS, lowered, word_tokens(lowered)):
         return None

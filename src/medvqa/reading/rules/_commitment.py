@@ -12,7 +12,7 @@ __all__ = ["COMMITMENT"]
 
 _CANNOT_VERBS = ("(determin*|assess*|tell|say|see|identif*|evaluat*|answer|view|read|interpret"
                  "|provide|make|know|confirm|conclude|decide|comment|distinguish*"
-                 "|differentiat*)")
+                 "|differentiat*|discriminat*)")
 _IMAGE_WORDS = "(image|images|picture|pictures|photo|photos|scan|scans)"
 _GIVEN = "(provided|available|shown|attached|included|uploaded|given|shared)"
 
@@ -85,7 +85,9 @@ COMMITMENT = (
           "tentative", "tentatively", "pending", "borderline", "equivocal",
           "indistinguishable", "doubtful", "guessing", "possible", "possibility", "whichever",
           "provisional*", "coin (flip|toss)", "(toss-up|toss up)", "somewhere between",
-          "on the table", "both ... [equally] plausible",
+          "on the table", "both ... [equally] plausible", "draft", "awaiting",
+          "not convinced", "any (two|three|four|five|2|3|4|5) of",
+          "(would not|wouldn't) (say|call it)", "reporting both",
           "not (assessable|evaluable|gradable)", "(don't|do not) (think|believe)"),
          "A word that keeps the answer open ('I don't think there is X' is a doubt, not a "
          "finding).",
@@ -267,7 +269,8 @@ COMMITMENT = (
          ("second choice", "(second|next) most likely", "second (best|guess|pick|option)",
           "my second", "if not", "if (that|this) is wrong", "if (that's|i'm|i am) wrong",
           "failing that", "alternative answer", "alternatively",
-          "(also|equally) (likely|possible|plausible)",
+          "(also|equally) (likely|possible|plausible|fits|fit)",
+          "(remains|remain|is still|still) (reasonable|possible|plausible)",
           "would also be (reasonable|possible|acceptable)", "close second", "runner-up",
           "otherwise", "as well"),
          "A second reading offered beside the answer: where its sentence names another "

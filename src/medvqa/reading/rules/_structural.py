@@ -169,6 +169,21 @@ STRUCTURAL = (
                    ex("Pleural effusion: 0.70, Pneumothorax: 0.20, Normal: 0.10\nAnswer: B",
                       "PE"),
                    ex("A: 0.10, B: 0.80, C: 0.10\nAnswer: B", "PE", "B"))),
+    rule("structural.repeated-letters", _S, (),
+         "A list of letters that repeats them out of one cycle ('A B A B A B E', 'A, B, C, A, "
+         "B, C, D') is a generation caught in a loop that drifted: ambiguous. One set repeated "
+         "in one order ('A, C, A, C', 'B B B B') is that set.",
+         examples=(ex("A B A B A B C A B", "MULTI", None, "multi"),
+                   ex("A, B, C, A, B, C, D", "MULTI", None, "multi")),
+         counter=(ex("A, C, A, C, A, C", "MULTI", ("A", "C"), "multi"),
+                  ex("B B B B B", "MULTI", ("B",), "multi"))),
+    rule("structural.quoted-answer", _S, (),
+         "An answer in quotation marks ('\"The answer is B\" — that is what the textbook says', "
+         "\"Quote: 'the answer is B'\") is someone else's, not the response's: it is set "
+         "aside.",
+         examples=(ex('"The answer is B" is what the textbook says, but I see otherwise.', "PE"),
+                   ex("Quote: 'the answer is B'. End of quote.", "PE")),
+         counter=(ex('He said "look again", and the answer is B.', "PE", "B"),)),
     rule("structural.scores-top", _S, (),
          "A table of scores alone, every option scored by its letter as one distribution "
          "('{\"A\": 0.81, \"B\": 0.11 …}', 'A: 0.05⏎B: 0.84 …'), answers its top where the top "
