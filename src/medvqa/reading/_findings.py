@@ -457,6 +457,8 @@ def _absent_in(clause: str, words: frozenset[str], bk: RuleBook) -> str | None:
             continue  # read on its line (_labels)
         if rule_id == "finding.absent-tail":
             x = clause[:m.start()].strip()
+            if x.endswith(("=", ":", "|")):
+                continue  # a label's value ("LVI = absent"): read on its line (_labels)
             if _content(x) and m.end() >= len(clause.rstrip(" .")) - 1:
                 return x
             continue

@@ -83,8 +83,11 @@ _P_CONTRAST = (r"^[ \t]*(?:[-*\u2022][ \t]*)?(?P<v>[A-Z])(?=,?[ \t]+(?:not|rathe
 _P_IS = (r"(?P<i>[A-Z])(?<![\w.'-][A-Z])(?=[ \t]+is[ \t]+(?:the[ \t]+)?(?:correct|right|best"
          r"|true|most[ \t]+likely|answer)\b)")
 # A letter that is a clause of its own at the end: "Therefore, B." "Conclusion: C" "Not A. B."
-# "Wait, no — A." "… ruled out, so B."
-_P_ALONE = (r"(?:[,;:.\u2192>\u2014\u2013]|=>|->|[ \t]-|(?<![\w'])[Ss]o)[ \t]*"
+# "Wait, no — A." "… ruled out, so B." "Only B." "Definitely C." (an adverb of commitment is no
+# name's head, as "Vitamin B" or "Hepatitis C" are)
+_P_ALONE = (r"(?:[,;:.\u2192>\u2014\u2013]|=>|->|[ \t]-|(?<![\w'])(?:[Ss]o|[Oo]nly|[Jj]ust"
+            r"|[Dd]efinitely|[Cc]learly|[Cc]ertainly|[Ss]urely|[Oo]bviously|[Aa]bsolutely"
+            r"|[Uu]ndoubtedly|[Uu]nequivocally)(?<![Nn]ot only))[ \t]*"
             r"[(\[]?(?P<z>[A-Z])[)\]]?"
             r"(?=[ \t]*[.!]?[ \t]*$)")
 # A list of letters that opens a line or follows a colon: "B or C", "Density: A/B".
@@ -116,6 +119,8 @@ _CONTRAST_OPENS: Final = Opening(" \t-*\u2022", ", \t")
 _LIST_OPENS: Final = Opening(" \t", ",/&+", space_after_capital=True)
 _IS: Final = re.compile(_P_IS, re.MULTILINE)
 _ALONE: Final = re.compile(_P_ALONE, re.MULTILINE)
+# How far from the end a clause of one letter may open: "Unequivocally B".
+_ALONE_REACH: Final = 18
 _WORD_AFTER: Final = re.compile(r"[ \t]+([a-z][a-z'-]*)")
 _GENUS: Final = re.compile(r"\.[ \t]*[a-z]")
 _TOKEN: Final = re.compile(r"[^\W_]+(?:'[^\W_]+)*'?")
@@ -217,7 +222,8 @@ def _positions(text: str, lowered: str, keywords: tuple[str, ...],
                            or "true" in lowered or "likely" in lowered or "answer" in lowered):
         out += _IS.finditer(text)
     last = text.rstrip(" .!\t")
-    if last[-1:].isupper() and (m := _ALONE.search(text, max(0, len(last) - 6))) is not None:
+    if last[-1:].isupper() and (m := _ALONE.search(text, max(0, len(last) - _ALONE_REACH))
+                                ) is not None:
         out.append(m)
     if not text.isascii() and _CJK_CHAR.search(text) is not None:
         out += _BESIDE_CJK.finditer(text)

@@ -288,16 +288,29 @@ def _without_tool_results(text: str, found: list[Segment]) -> list[Segment]:
 
 
 _ELIMINATING: Final = frozenset({Kind.ELIMINATION})
+# What is left, said before "remains": an option's name, not a sentence about the image.
+_LEFT_WORDS: Final = 5
 
 
 def _elimination_segments(text: str, lowered: str, bk: RuleBook) -> list[Segment]:
     """What is left once the others are ruled out.
 
-    The text after ``elimination.*`` phrases to the end of the sentence ("That leaves B.",
-    "Remaining: haemangioma").
+    The text after ``elimination.left`` phrases to the end of the sentence ("That leaves B.",
+    "Remaining: haemangioma"); the text of its sentence before an ``elimination.remains`` phrase
+    that ends it ("B remains.").
     """
     out = []
-    for _, e, _ in bk.spans(Kind.ELIMINATION, lowered, word_tokens(lowered)):
+    for s, e, rule_id in bk.spans(Kind.ELIMINATION, lowered, word_tokens(lowered)):
+        if rule_id == "elimination.remains":
+            # said after what is left: only where it ends its sentence ("B remains.", not
+            # "B remains possible"), what is left being the sentence's text before it
+            if text[e:].lstrip(" \t*_)")[:1] not in ("", ".", "!", "\n"):
+                continue
+            begin = max(text.rfind(c, 0, s) for c in ".!?\n;:\u2014")
+            content = text[begin + 1:s].strip(" \t*_:,-")
+            if content and len(content.split()) <= _LEFT_WORDS:
+                out.append(Segment(begin + 1, e, "Answer: " + content, "marker"))
+            continue
         end = min((i for i in (text.find(c, e) for c in ".!?\n;") if i >= 0), default=len(text))
         content = text[e:end].strip(" \t*_:,")
         if content:

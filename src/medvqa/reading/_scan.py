@@ -34,7 +34,7 @@ from medvqa.reading._text import blanked, line_starts, matches_at, prepare
 from medvqa.reading._values import without_list_numbers
 from medvqa.reading.rules import Kind
 
-__all__ = ["NOTHING", "YES_NO_WORDS", "Reading", "restated", "scan"]
+__all__ = ["NOTHING", "YES_NO_WORDS", "Reading", "restated", "scan", "without_yes_no_format"]
 
 
 class Reading:
@@ -100,11 +100,31 @@ _OR_LETTERS: Final = re.compile(r"\bor\b|\beither\b|\||\b[A-Za-z]\s*/\s*[A-Za-z]
 YES_NO_WORDS: Final = "|".join(re.escape(w) for w in sorted(YES_WORDS | NO_WORDS, key=len,
                                                               reverse=True))
 _YN_WORDS = YES_NO_WORDS
-_YN_HEAD: Final = re.compile(rf"^\s*{_LEAD}?(?:(?P<w>{_YN_WORDS})(?=$|\s*[.,;:!()\u2014"
+# Pictographs before a yes/no word decorate it ("💓 yes 💓"). Marks are not decoration
+# (a check or a cross says which row is chosen: the marks reader reads them), nor are signs
+# (🚫, ⛔ take the word back).
+_DECORATION: Final = r"(?:[\U0001f300-\U0001f5ff\U0001f900-\U0001f9ff]\s*)*"
+# (a quoted word only after an answer lead: 'Answer: "No"'; '"No," said the resident' quotes)
+_YN_HEAD: Final = re.compile(rf"^\s*{_DECORATION}(?:{_LEAD}[\"']?)?"
+                             rf"(?:(?P<w>{_YN_WORDS})(?=$|\s*[\"'.,;:!()\u2014"
                              r"\u3002\uff0c\uff01\uff1b\uff1a\u3001]|\s*-(?!\w)|\s*\n)"
                              r"|(?P<f>yes|yeah|yep|s\u00ed|oui|ja|sim)(?=\s)"
                              r"|(?P<n>no|nein|non|n\u00e3o)(?=\s+(?:there|it|it's|i|the|this|that|we|"
                              r"you|these|they)\b))", re.IGNORECASE)
+# A prompt's format label echoed before the answer: "Answer (Yes/No): No", "[Yes/No] → Yes",
+# "Yes/No? No": the pair in brackets, or joined by a slash before a colon, question mark or arrow.
+_YN_FORMAT: Final = re.compile(
+    r"[(\[][ \t]*(?:yes|no)[ \t]*(?:/|\bor\b|\|)[ \t]*(?:yes|no)[ \t]*[)\]][ \t]*:?"
+    r"|\b(?:yes|no)[ \t]*/[ \t]*(?:yes|no)[ \t]*(?=[?:\u2192]|->|=>)[?:]?", re.IGNORECASE)
+
+
+def without_yes_no_format(body: str) -> str:
+    """``body`` with a yes/no format label blanked: the prompt's words, not an answer."""
+    if "/" not in body and " or " not in body.lower() and "|" not in body:
+        return body
+    return _YN_FORMAT.sub(lambda m: " " * len(m.group()), body)
+
+
 # "Yes or no", "yes/no", "Yes, no.": both words at once. Not "Yes, no abnormality": a "no" that
 # opens a noun phrase is no answer word (but "Yes no wait", "yes, no, actually" take it back).
 _YN_BOTH: Final = re.compile(r"\b(yes|no|true|false)(?:[\s,/]*(?:or|and)\b[\s,/]*(?!\1\b)"

@@ -54,7 +54,7 @@ from medvqa.reading._options import OptionSet, forget_option_sets, option_set, o
 from medvqa.reading._own_turn import own_turn, reasked_answers
 from medvqa.reading._positions import position_letter, strip_special_tokens
 from medvqa.reading._quick import quick_read
-from medvqa.reading._scan import LEAD, Reading, restated, scan
+from medvqa.reading._scan import LEAD, Reading, restated, scan, without_yes_no_format
 from medvqa.reading._scores import (
     SCORES,
     SCORES_TOP,
@@ -210,6 +210,8 @@ def _read(text: str, qtype: str, ix: OptionSet, question: str, bk: RuleBook,
     body = without_echo(reasoned.text, question) if question else reasoned.text
     if '"' in body or "'" in body:
         body = without_quoted_answers(body, bk)
+    if ix.yesno:
+        body = without_yes_no_format(body)
     if reasoned.trace and not body.strip(_BLANK):
         return abstain("not_committed", "structural.trace-only"), False, body, False
     if ends_on_turn(body, bk):

@@ -113,7 +113,7 @@ _FINDING_KINDS: Final = frozenset({Kind.FINDING_ABSENT, Kind.FINDING_PRESENT, Ki
 BEFORE_KINDS: Final = frozenset({Kind.REFUSAL, Kind.NEG_BEFORE, Kind.NEG_NOUN, Kind.NEG_AFTER,
                                  Kind.STATUS, Kind.REVISION})
 _STRUCTURE: Final = frozenset("<>{}[]|()\\")
-_OR_FIRST = re.compile(r"[\s,;.\-\u2014\u2013]*(?:or|oder|ou|o|of|veya|или)\b")
+_OR_FIRST = re.compile(r"[\s,;.(\[\-\u2014\u2013]*(?:or|oder|ou|o|of|veya|или)\b")
 
 
 _SENTENCES: Final = re.compile(r"[^.!?\n]+[.!?]*|\n+")

@@ -55,6 +55,25 @@ _HOLDS_DIGITS: Final = re.compile("[" + "".join(f"{chr(z)}-{chr(z + 9)}" for z i
                                   + "]")
 
 
+# Letters NFKC leaves as symbols: the negative circled and negative squared capitals ("🅐",
+# "🅰"), written as letters; a pointing hand or a heavy arrow, written as the arrow "→".
+_GLYPHS: Final = {**{0x1F150 + i: chr(65 + i) for i in range(26)},
+                  **{0x1F170 + i: chr(65 + i) for i in range(26)},
+                  0x1F449: "\u2192", 0x27A1: "\u2192", 0x279C: "\u2192", 0x27A4: "\u2192"}
+_HOLDS_GLYPHS: Final = re.compile("[\U0001f150-\U0001f169\U0001f170-\U0001f189\U0001f449"
+                                  "\u27a1\u279c\u27a4]")
+# A Greek capital that looks like a Latin one, standing alone ("Β" as an answer is B): a
+# letter of Greek prose ("Η απάντηση ...", its article "Η") is left as it is.
+_GREEK_LOOKALIKE: Final = re.compile("(?<![^\\W\\d_])([\u0391\u0392\u0395\u0396\u0397\u0399"
+                                     "\u039a\u039c\u039d\u039f\u03a1\u03a4\u03a5\u03a7])"
+                                     "(?![^\\W\\d_])")
+_LATIN_OF_GREEK: Final = dict(zip("\u0391\u0392\u0395\u0396\u0397\u0399\u039a\u039c\u039d"
+                                  "\u039f\u03a1\u03a4\u03a5\u03a7", "ABEZHIKMNOPTYX", strict=True))
+_GREEK_SMALL: Final = re.compile("[\u03ac-\u03ce]")
+# A letter struck through with combining overlays ("C̶"): taken back, as "~~C~~" is.
+_OVERLAID: Final = re.compile("(?:[^\\s\u0335-\u0338][\u0335-\u0338]+)+")
+
+
 _HTML_FORMAT: Final = re.compile(
     r"</?(b|i|u|em|strong|p|br|span|div|font|mark|small|big|li|ul|ol|h[1-6])(?:\s[^<>]{0,80})?/?>",
     re.IGNORECASE)
@@ -68,6 +87,14 @@ def normalize(text: str) -> str:
     NFKC maps "Ｂ" to "B" and "：" to ":" but leaves "。" and "，" (Chinese punctuation the
     reader knows) as they are.
     """
+    if not text.isascii():
+        if _OVERLAID.search(text) is not None:
+            text = _OVERLAID.sub(lambda m: "~~" + re.sub("[\u0335-\u0338]", "", m.group())
+                                 + "~~", text)
+        if _HOLDS_GLYPHS.search(text) is not None:
+            text = text.translate(_GLYPHS)
+        if _GREEK_LOOKALIKE.search(text) is not None and _GREEK_SMALL.search(text) is None:
+            text = _GREEK_LOOKALIKE.sub(lambda m: _LATIN_OF_GREEK[m.group(1)], text)
     if "~~" in text:
         # struck through is taken back: "~~B~~ D", "~~A~~ ~~B~~ C" say D and C; a restated
         # list's line struck through ("C. ~~TR3~~") goes with its letter

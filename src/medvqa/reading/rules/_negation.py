@@ -51,7 +51,7 @@ NEGATION = (
          ("not", "n't", "never", "(the|a|an) (wrong|incorrect) [answer|option|choice]",
           "[the] least likely", "(a|the) (distractor|red herring|decoy)", "ruled out",
           "excluded", "unlikely", "incorrect", "wrong", "absent", "less likely", "false",
-          "negative", "eliminated", "out of the question", "improbable", "inconsistent",
+          "negative", "eliminated", "out", "improbable", "inconsistent",
           "incompatible", "excludable", "rejected", "dismissed", "discounted", "discarded",
           "no longer", "resolved", "disappeared", "refuted", "would be my last (choice|option|"
           "pick)"),

@@ -85,10 +85,11 @@ FINDINGS = (
          template="Lymphovascular invasion {}.", options="YN", expected="B", qtype="yesno",
          question="Is there lymphovascular invasion?"),
     rule("finding.absent-tail", Kind.FINDING_ABSENT,
-         ("(is|are|was|were|has been|have been) not (seen|present|identified|detected|"
+         ("[is|are|was|were|has been|have been] not (seen|present|identified|detected|"
           "visualized|visualised|visible|evident|demonstrated|noted|appreciated)",
-          "(is|are|was|were|has been|have been) (absent|excluded|ruled out)"),
-         "A finding stated absent after it ('X is not seen').",
+          "[is|are|was|were|has been|have been] (absent|excluded|ruled out)"),
+         "A finding stated absent after it, its verb said or left out in a report's telegraphic "
+         "style ('X is not seen', 'X excluded.', '— X absent'), the status ending its clause.",
          template="Pneumothorax {}.", options="YN", expected="B", qtype="yesno",
          question="Is there a pneumothorax?"),
     rule("finding.present", Kind.FINDING_PRESENT,
