@@ -63,3 +63,13 @@ def test_an_invented_example_that_asks_the_item_s_question_again_is_read_beside_
     same = parser.parse(text.replace("Answer: No", "Answer: Yes"), yes_no, "yesno",
                         question=asked)
     assert same.choice == "A"
+
+
+def test_a_challenge_the_model_wrote_and_answered_is_returned():
+    from medvqa.reading._own_turn import invented_replies
+
+    text = ("A<|im_end|>\n<|im_start|>user\nAre you sure?<|im_end|>\n"
+            "<|im_start|>assistant\nSorry, it's B.<|im_end|>")
+    assert invented_replies(text) == ["Sorry, it's B."]
+    # a new question the model invented is another item's: its reply is not returned
+    assert invented_replies("B\nUser: Next question, which side?\nAssistant: A") == []

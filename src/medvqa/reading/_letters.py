@@ -85,11 +85,18 @@ _P_IS = (r"(?P<i>[A-Z])(?<![\w.'-][A-Z])(?=[ \t]+is[ \t]+(?:the[ \t]+)?(?:correc
 # A letter that is a clause of its own at the end: "Therefore, B." "Conclusion: C" "Not A. B."
 # "Wait, no — A." "… ruled out, so B." "Only B." "Definitely C." (an adverb of commitment is no
 # name's head, as "Vitamin B" or "Hepatitis C" are)
-_P_ALONE = (r"(?:[,;:.\u2192>\u2014\u2013]|=>|->|[ \t]-|(?<![\w'])(?:[Ss]o|[Oo]nly|[Jj]ust"
+# A list of letters may close it: "So A and D.", "Therefore, A, C, D." (a comma inside such a list
+# opens no clause of its own: "B, C, E." is one list, not E alone; nor does a ranking's ">":
+# "B > D > A > C" ends on its last-ranked letter).
+_LIST_TAIL = r"(?:[ \t]*(?:,|/|&|\band\b|\bor\b)[ \t]*[(\[]?[A-Z][)\]]?(?![\w-]))*"
+_P_ALONE = (r"(?:(?<![^\w][A-Z])(?<![^\w][A-Z][ \t])(?<!^[A-Z])(?<!^[A-Z][ \t])"
+            r"(?<![(\[][A-Z][)\]])[,>]|[;:.\u2192\u2014\u2013]|=>|->"
+            r"|[ \t]-"
+            r"|(?<![\w'])(?:[Ss]o|[Oo]nly|[Jj]ust"
             r"|[Dd]efinitely|[Cc]learly|[Cc]ertainly|[Ss]urely|[Oo]bviously|[Aa]bsolutely"
             r"|[Uu]ndoubtedly|[Uu]nequivocally)(?<![Nn]ot only))[ \t]*"
-            r"[(\[]?(?P<z>[A-Z])[)\]]?"
-            r"(?=[ \t]*[.!]?[ \t]*$)")
+            r"[(\[]?(?P<z>[A-Z])[)\]]?(?![\w-])"
+            r"(?=" + _LIST_TAIL + r"[ \t]*[.!]?[ \t]*$)")
 # A list of letters that opens a line or follows a colon: "B or C", "Density: A/B".
 @lru_cache(maxsize=8)
 def _list_pattern(joins: tuple[str, ...]) -> re.Pattern[str]:
@@ -119,7 +126,9 @@ _CONTRAST_OPENS: Final = Opening(" \t-*\u2022", ", \t")
 _LIST_OPENS: Final = Opening(" \t", ",/&+", space_after_capital=True)
 _IS: Final = re.compile(_P_IS, re.MULTILINE)
 _ALONE: Final = re.compile(_P_ALONE, re.MULTILINE)
-# How far from the end a clause of one letter may open: "Unequivocally B".
+_LIST_REACH: Final = 80  # a list of every option's letter, with its commas and "and"
+_TRAILING_LIST: Final = re.compile(r"[(\[]?[A-Z][)\]]?" + _LIST_TAIL + r"$")
+# How far before its letters a clause of letters may open: "Unequivocally B".
 _ALONE_REACH: Final = 18
 _WORD_AFTER: Final = re.compile(r"[ \t]+([a-z][a-z'-]*)")
 _GENUS: Final = re.compile(r"\.[ \t]*[a-z]")
@@ -167,7 +176,7 @@ def letter_mentions(text: str, lowered: str, words: dict[str, tuple[str, ...]],
             continue  # one letter found by two positions ("answer" and "answers")
         seen.add(start)
         out.append((letter.upper(), start, end))
-        if group in ("k", "s"):
+        if group in ("k", "s", "z"):
             for got in _continued(text, m.end(), words, free, joins):
                 if got[1] not in seen:
                     seen.add(got[1])
@@ -222,7 +231,7 @@ def _positions(text: str, lowered: str, keywords: tuple[str, ...],
                            or "true" in lowered or "likely" in lowered or "answer" in lowered):
         out += _IS.finditer(text)
     last = text.rstrip(" .!\t")
-    if last[-1:].isupper() and (m := _ALONE.search(text, max(0, len(last) - _ALONE_REACH))
+    if last[-1:].isupper() and (m := _ALONE.search(text, max(0, _list_start(last) - _ALONE_REACH))
                                 ) is not None:
         out.append(m)
     if not text.isascii() and _CJK_CHAR.search(text) is not None:
@@ -231,6 +240,12 @@ def _positions(text: str, lowered: str, keywords: tuple[str, ...],
         starts += [i + 1 for i in positions_of(text, ":")]
         out += matches_at(_list_pattern(joins), text, starts, _LIST_OPENS)
     return out
+
+
+def _list_start(last: str) -> int:
+    """Where the list of letters that ends ``last`` starts (its last letter, where it is one)."""
+    m = _TRAILING_LIST.search(last, max(0, len(last) - _LIST_REACH))
+    return m.start() if m is not None else len(last)
 
 
 def _in_name(text: str, end: int, own: tuple[str, ...], free: frozenset[str]) -> bool:

@@ -237,6 +237,11 @@ def final_segments(text: str, bk: RuleBook | None = None) -> list[Segment]:
     if (bk or book()).any_of(_ELIMINATING, lowered, word_tokens(lowered)):
         found += [s for s in _elimination_segments(text, lowered, bk or book())
                   if not any(a <= s.start < b for a, b in objects)]
+    if (closing := _CLOSING.search(text, max(0, len(text) - _CLOSING_REACH))) is not None and \
+            text[:closing.start()].strip() and \
+            not any(a <= closing.start() < b for a, b in objects):
+        found.append(Segment(closing.start("letters"), closing.end("letters"),
+                             "Answer: " + closing.group("letters"), "marker"))
     if "\u2192" in text or "=>" in text or "->" in text:
         found += [Segment(m.start(), m.end(), "Answer: " + m.group(1).strip(), "marker")
                   for m in _ARROW.finditer(text)
@@ -260,6 +265,15 @@ def final_segments(text: str, bk: RuleBook | None = None) -> list[Segment]:
         found.sort(key=_position)
         found = _without_tool_results(text, found)
     return found
+
+
+# A closing sentence that concludes with option letters alone ("So B and C.", "Therefore, A, D."):
+# a located answer, after the discussion it closes.
+_CLOSING_REACH: Final = 100
+_CLOSING: Final = re.compile(
+    r"(?:^|(?<=[.!?\n]))[ \t]*(?i:so|therefore|thus|hence|overall|in summary|in short|altogether"
+    r"|all in all)[ \t]*[,:]?[ \t]+(?P<letters>[(\[]?[A-Z][)\]]?(?![\w-])(?:[ \t]*(?:,|/|&|\band\b"
+    r"|\bor\b)[ \t]*[(\[]?[A-Z][)\]]?(?![\w-]))*)[ \t]*[.!]?[ \t]*$")
 
 
 # An agent's log: its tool calls ("Action: …") and what each returned, up to the agent's next

@@ -30,7 +30,7 @@ from typing import Final
 
 from medvqa.reading._positions import strip_special_tokens
 
-__all__ = ["own_turn", "reasked_answers"]
+__all__ = ["invented_replies", "own_turn", "reasked_answers"]
 
 _OPENER: Final = (r"(?:question|q|example\s*\d*|image|input|instruction|###\s*instruction"
                   r"|<image>)\s*(?:\d+\s*)?[:#.)]")
@@ -140,6 +140,38 @@ def reasked_answers(text: str, question: str) -> list[str]:
             if m.group(2).strip() and any(len(w) >= 6 for w in _WORD.findall(m.group(1)))
             and _NEW_CASE.search(text[max(0, m.start() - _CASE_REACH):m.start()]) is None
             and _same_question(m.group(1), question)]
+
+
+def invented_replies(text: str) -> list[str]:
+    """The model's own replies in the turns it went on to invent after its answer.
+
+    "A<|im_end|>⏎<|im_start|>user⏎Are you sure?<|im_end|>⏎<|im_start|>assistant⏎Sorry, it's
+    B.": the model wrote the user's challenge and its own second answer; each such reply is
+    returned to be read beside the first answer.
+    """
+    user = _INVENTED_USER.search(text)
+    if user is None or not text[:user.start()].strip():
+        return []
+    out, asked_from = [], user.end()
+    for m in _REPLY.finditer(text, user.end()):
+        # only a reply to a challenge of the answer ("Are you sure?"), not to a new question
+        if _CHALLENGE.search(text, asked_from, m.start()) is not None and m.group(1).strip():
+            out.append(m.group(1).strip())
+        asked_from = m.end()
+    return out
+
+
+_CHALLENGE: Final = re.compile(r"\b(?:are you sure|you sure|really\?|look again|check again|"
+                               r"double[ -]check|reconsider|think again|try again|sure about|"
+                               r"wrong)\b", re.IGNORECASE)
+# A user's turn the model wrote, and the model's reply that follows one, up to its turn's end.
+_INVENTED_USER: Final = re.compile(r"<\|im_start\|>\s*user|<\|user\|>|<start_of_turn>\s*user"
+                                   r"|\[INST\]|(?m:^[ \t]*(?:user|human)[ \t]*:)", re.IGNORECASE)
+_REPLY: Final = re.compile(
+    r"(?:<\|im_start\|>\s*assistant|<\|assistant\|>|<start_of_turn>\s*model|\[/INST\]"
+    r"|(?m:^[ \t]*(?:assistant|ai|model)[ \t]*:))(.*?)(?=<\|im_end\|>|<\|end\|>|<end_of_turn>"
+    r"|</s>|<\|im_start\|>|\[INST\]|(?m:^[ \t]*(?:user|human)[ \t]*:)|\Z)",
+    re.IGNORECASE | re.DOTALL)
 
 
 # A line that opens an example on another image or case: its question is that case's.

@@ -17,7 +17,7 @@ from typing import Final
 
 from medvqa.reading._options import OptionSet
 
-__all__ = ["position_letter", "strip_special_tokens"]
+__all__ = ["position_letter", "position_letters", "strip_special_tokens"]
 
 _ORDINALS: Final = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh",
                     "eighth", "ninth", "tenth")
@@ -36,12 +36,32 @@ _POSITION: Final = re.compile(
 _ALONE: Final = re.compile(r"\s*(?:\(?(?P<numbered>" + "|".join(_NUMBERED) + r")\)?|\((?P<roman>"
                            + _ROMAN + r")\)|(?P<bare>ii|iii|iv|vi|vii|viii|ix))[.!]?\s*",
                            re.IGNORECASE)
+_JOIN = r"[ \t]*(?:,|&|\band\b|\+)[ \t]*"
+# places named as options by roman numerals: "options ii and iv", "choices (ii), (iii)". (By
+# numbers, "Options 1, 3 and 4", blind writers split: some read places, some a set left unread.)
+_PLACES: Final = re.compile(r"\b(?:options|choices|items)[ \t]+(?P<places>\(?(?:" + _ROMAN
+                            + r")\)?(?:" + _JOIN + r"\(?(?:" + _ROMAN + r")\)?)+)(?!\w)",
+                            re.IGNORECASE)
+_ROMAN_LIST: Final = re.compile(r"(?P<places>\(?(?:" + _ROMAN + r")\)?(?:" + _JOIN + r"\(?(?:"
+                                + _ROMAN + r")\)?)+)[.!]?", re.IGNORECASE)
+_INDICES: Final = re.compile(r"\bindices\b[^\n\[]{0,30}?\[?(?P<places>\d{1,2}(?:[ \t]*,[ \t]*"
+                             r"\d{1,2})+)\]?", re.IGNORECASE)
+# An index with its base said beside it: "Answer index: 1 (zero-based)", "argmax index 0".
+_INDEX: Final = re.compile(r"\bindex\b[^.\n\d]{0,24}?\b(\d{1,2})\b(?![.,]\d)", re.IGNORECASE)
+_BASE: Final = re.compile(r"(?P<zero>\b(?:zero|0)[\s-]*(?:based|indexed)\b|\bargmax\b)"
+                          r"|\b(?:one|1)[\s-]*(?:based|indexed)\b", re.IGNORECASE)
 # An option text that is a value of a scale: a number, a roman numeral, an ordinal.
 _GRADED: Final = re.compile(r"\d|\b(?:" + _ROMAN + "|" + "|".join(_ORDINALS) + r")\b",
                             re.IGNORECASE)
-# A place said in a sentence that denies something: "Not the last one", "option 2 is wrong".
-_DENIED: Final = re.compile(r"\b(?:not|no|never|none|except|excluding|exclude|wrong|incorrect|"
-                            r"unlikely|ruled|eliminated?)\b|n't\b", re.IGNORECASE)
+# A place denied: a negation before it in its clause ("Not the last one", "I wouldn't pick option
+# 2"), or a rejecting status right after it ("option 2 is wrong"); "First one — no 3D clusters"
+# denies something else.
+_DENIED_BEFORE: Final = re.compile(r"\b(?:not|no|never|none|except|excluding|exclude|nor)\b"
+                                   r"|n't\b", re.IGNORECASE)
+_DENIED_AFTER: Final = re.compile(r"[ \t]*(?:(?:is|was|seems|looks|appears)[ \t]+)?(?:not\b"
+                                  r"|wrong|incorrect|unlikely|ruled[ \t]+out|excluded|eliminated"
+                                  r"|out\b)", re.IGNORECASE)
+_CLAUSE_END: Final = ".!?;,:\n\u2014\u2013"
 # The end-of-text and turn markers small models print after their answer.
 _SPECIAL: Final = re.compile(r"<\|[A-Za-z_]{2,32}\|>|</s>|<eos>|<pad>|<end_of_turn>|\[EOS\]")
 _SIDES: Final = frozenset({"left", "right", "yes", "no"})
@@ -75,6 +95,66 @@ def _place(m: re.Match[str], count: int) -> int:
     return (_ORDINALS.index(word) if word in _ORDINALS else _NUMBERED.index(word)) + 1
 
 
+def position_letters(body: str, ix: OptionSet) -> list[str] | None:
+    """The letters a list of places names on a select-all item, or None.
+
+    "Options ii and iv", a response that is only roman numerals ("iv and ii"), indices with
+    their base stated ("indices (0-based): [0, 2]"). Numbers as places ("options 1 and 3",
+    "1, 2, 4") are not read: a list may count, grade or number anything.
+    """
+    keys = sorted(ix.keys)
+    m = _PLACES.search(body) or _ROMAN_LIST.fullmatch(body.strip())
+    zero = False
+    if m is None:
+        m = _INDICES.search(body)
+        base = None if m is None else _BASE.search(_sentence_of(body, m.start(), m.end()))
+        if m is None or base is None:
+            return None  # indices without their base: the first is 0 to some, 1 to others
+        zero = bool(base.group("zero"))
+    items = re.findall(r"\d{1,2}|[ivx]+", m.group("places"), re.IGNORECASE)
+    if m.re is _ROMAN_LIST or not items[0].isdigit():
+        places = [_ROMANS.index(i.lower()) + 1 if i.lower() in _ROMANS else 0 for i in items]
+    else:
+        places = [int(i) + (1 if zero else 0) for i in items]
+    if len(places) < 2 or not all(1 <= n <= len(keys) for n in places) or _denied(
+            body, m.start(), m.end()):
+        return None
+    if any(_valued_elsewhere(str(n), keys[n - 1], ix) for n in places):
+        return None  # "options 2 and 3" where an option is "Grade 2": places or values
+    return sorted({keys[n - 1] for n in places})
+
+
+def _based_index(body: str) -> int | None:
+    """The 0-based place an index names whose base the text states ("index 1 (zero-based)").
+
+    Without a stated base an index is not read here: "index 1" is the first option to some
+    and the second to others. ``argmax`` counts from 0.
+    """
+    m = _INDEX.search(body)
+    if m is None:
+        return None
+    sentence = _sentence_of(body, m.start(), m.end())
+    base = _BASE.search(sentence)
+    if base is None or len(_INDEX.findall(body)) != 1:
+        return None
+    n = int(m.group(1))
+    return n if base.group("zero") else n - 1
+
+
+def _names_other(body: str, at: str, ix: OptionSet) -> bool:
+    """Whether ``body`` writes the text of an option other than ``at``, as whole words."""
+    lowered = body.lower()
+    return any(re.search(rf"(?<!\w){re.escape(text.lower())}(?!\w)", lowered)
+               for k, text in ix.items if k != at and text.strip())
+
+
+def _denied(body: str, start: int, end: int) -> bool:
+    """Whether the place at ``body[start:end]`` is denied (see ``_DENIED_BEFORE``)."""
+    begin = max(body.rfind(c, 0, start) for c in _CLAUSE_END)
+    return (_DENIED_BEFORE.search(body, begin + 1, start) is not None
+            or _DENIED_AFTER.match(body, end) is not None)
+
+
 def _sentence_of(body: str, start: int, end: int) -> str:
     """The sentence of ``body`` that holds ``body[start:end]``."""
     begin = max(body.rfind(c, 0, start) for c in ".!?;\n")
@@ -97,6 +177,11 @@ def strip_special_tokens(text: str) -> str:
 def position_letter(body: str, ix: OptionSet) -> str | None:
     """The letter an option's position or initial names in ``body``, or None."""
     keys = sorted(ix.keys)
+    indexed = _based_index(body)
+    if indexed is not None:
+        if not 0 <= indexed < len(keys) or _names_other(body, keys[indexed], ix):
+            return None  # "argmax index 1 — Yes" where Yes is the first: two answers
+        return keys[indexed]
     found = set()
     alone = _ALONE.fullmatch(body)
     if alone is not None and any(_GRADED.search(text) for _, text in ix.items):
@@ -109,7 +194,7 @@ def position_letter(body: str, ix: OptionSet) -> str | None:
         if m.group(1) if m.re is _POSITION else False:
             if _valued_elsewhere(str(n), keys[n - 1], ix):
                 return None  # "Option 3" where B is "BI-RADS 3": a place or a value
-        if _DENIED.search(_sentence_of(body, m.start(), m.end())) is not None:
+        if _denied(body, m.start(), m.end()):
             return None
         roman = m.groupdict().get("roman") or m.groupdict().get("bare")
         if roman and _named_elsewhere(roman, keys[n - 1], ix):

@@ -108,7 +108,7 @@ _DECORATION: Final = r"(?:[\U0001f300-\U0001f5ff\U0001f900-\U0001f9ff]\s*)*"
 _YN_HEAD: Final = re.compile(rf"^\s*{_DECORATION}(?:{_LEAD}[\"']?)?"
                              rf"(?:(?P<w>{_YN_WORDS})(?=$|\s*[\"'.,;:!()\u2014"
                              r"\u3002\uff0c\uff01\uff1b\uff1a\u3001]|\s*-(?!\w)|\s*\n)"
-                             r"|(?P<f>yes|yeah|yep|s\u00ed|oui|ja|sim)(?=\s)"
+                             r"|(?P<f>yes|yeah|yep|s\u00ed|oui|ja|sim|nope|nah)(?=\s)"
                              r"|(?P<n>no|nein|non|n\u00e3o)(?=\s+(?:there|it|it's|i|the|this|that|we|"
                              r"you|these|they)\b))", re.IGNORECASE)
 # A prompt's format label echoed before the answer: "Answer (Yes/No): No", "[Yes/No] → Yes",

@@ -35,8 +35,10 @@ import re
 from typing import Final
 
 from medvqa.reading._asked_back import ASKED_BACK, asked_back
+from medvqa.reading._attributed import ATTRIBUTED, attributed_only
 from medvqa.reading._base import ParsedAnswer, abstain, one_choice
 from medvqa.reading._book import RuleBook, book, word_tokens
+from medvqa.reading._code_answer import CODE, code_answer, without_code
 from medvqa.reading._conditioned import CONDITIONED, conditioned_answer
 from medvqa.reading._decide import decide, from_segments, read_shape
 from medvqa.reading._despaced import despaced_letter
@@ -51,8 +53,9 @@ from medvqa.reading._offers import (
     set_offered_beside,
 )
 from medvqa.reading._options import OptionSet, forget_option_sets, option_set, options_of
-from medvqa.reading._own_turn import own_turn, reasked_answers
-from medvqa.reading._positions import position_letter, strip_special_tokens
+from medvqa.reading._options_listed import OPTIONS_LISTED, lists_every_option
+from medvqa.reading._own_turn import invented_replies, own_turn, reasked_answers
+from medvqa.reading._positions import position_letter, position_letters, strip_special_tokens
 from medvqa.reading._quick import quick_read
 from medvqa.reading._scan import LEAD, Reading, restated, scan, without_yes_no_format
 from medvqa.reading._scores import (
@@ -62,6 +65,7 @@ from medvqa.reading._scores import (
     option_scores,
     top_scored,
 )
+from medvqa.reading._status_rows import as_status_rows
 from medvqa.reading._strict_checks import LONE_CAPITAL, without_role_disclaimers
 from medvqa.reading._text import blanked, normalize
 from medvqa.reading._typos import typo_letter
@@ -81,6 +85,7 @@ _SEGMENT_LEN: Final = 160
 _BLANK: Final = " \t\r\n*_#>.`"
 _NOT_TEXT: Final = abstain("not_text", "structural.not-text")
 _LETTERS: Final = "structural.letters"
+_OPTION_TEXT: Final = "structural.option-text"
 
 
 def clear_memo() -> None:
@@ -142,11 +147,24 @@ def read_response(text: str, qtype: str, ix: OptionSet, question: str,
     own = own_turn(normal, question)
     full = strip_special_tokens(own)
     got, used, body, plain = _read(full, qtype, ix, question, bk, quick)
+    if "```" in full and (got.reason in ("no_answer", "not_committed", "empty")
+                          or got.rule == _OPTION_TEXT):
+        # (an option's words in the program's comments are its reasoning, not its output)
+        coded = _code_reading(full, qtype, ix, question, bk, quick)
+        if coded is not None:
+            return coded, used
     if qtype != "multi" and (got.rule in _SCORE_TABLE_RULES and got.reason in (
             "no_answer", "ambiguous") or not got.invalid and got.rule == _LETTER_POSITION):
         table = _score_table(body, ix, qtype, question, bk)
         if table is not None:
             got = table
+    if qtype == "multi" and not got.invalid and (":" in body or "=" in body or "\u2014" in body) \
+            and len(option_scores(body, ix)) == len(ix.keys):
+        # every option scored: the set is what the words beside the scores choose ("Selecting
+        # those above 0.5: A, D"); with none, which scores make the set is not said
+        rest = _read(letter_scores_blanked(body), qtype, ix, question, bk, quick)[0]
+        return (abstain("ambiguous", SCORES) if rest.reason in ("no_answer", "empty")
+                else rest), used
     if own is not normal and got.reason in ("no_answer", "empty"):
         # what the model answered was all in the examples it went on to invent, or the user's
         return abstain("not_committed", "structural.continuation"), used
@@ -155,6 +173,14 @@ def read_response(text: str, qtype: str, ix: OptionSet, question: str,
             != got.choice for again in reasked_answers(normal, question)):
         # the examples it went on to invent ask its own question again and answer otherwise
         return abstain("ambiguous", "structural.continuation"), used
+    if own is not normal and got.choice is not None and any(
+            (reply := _read(strip_special_tokens(again), qtype, ix, question, bk, quick)[0]
+             ).choice is not None and reply.choice != got.choice
+            for again in invented_replies(normal)):
+        # it went on to write the user's challenge and its own other answer to it
+        return abstain("ambiguous", "structural.continuation"), used
+    if got.choice is not None and attributed_only(body):
+        return abstain("not_committed", ATTRIBUTED), used
     if isinstance(got.choice, str) and qtype != "multi":
         undone = offered_beside(full, body, got.choice, ix, qtype, question, bk,
                                 one_named=plain)
@@ -181,6 +207,28 @@ def read_response(text: str, qtype: str, ix: OptionSet, question: str,
     return got, used
 
 
+def _code_reading(full: str, qtype: str, ix: OptionSet, question: str, bk: RuleBook,
+                  quick: bool) -> ParsedAnswer | None:
+    """The answer a response gives only as code (:mod:`._code_answer`), or None."""
+    coded = code_answer(full)
+    if coded is None:
+        return None
+    prose = _read(without_code(full), qtype, ix, question, bk, quick)[0]
+    if prose.reason not in ("no_answer", "empty"):
+        return None  # the prose speaks of the options: it, not the program, answers
+    got = _read("Answer: " + coded, qtype, ix, question, bk, quick)[0]
+    return None if got.invalid else got._replace(rule=CODE)
+
+
+def _scores_alone(body: str, ix: OptionSet, qtype: str, question: str, bk: RuleBook) -> bool:
+    """Whether ``body`` is a table of scores alone, every option scored and nothing else said."""
+    if ":" not in body and "=" not in body and "\u2014" not in body:
+        return False
+    return len(option_scores(body, ix)) == len(ix.keys) and decide(scan(
+        letter_scores_blanked(body), ix, qtype, question, bk=bk), qtype).reason in (
+            "no_answer", "empty")
+
+
 def _score_table(body: str, ix: OptionSet, qtype: str, question: str,
                  bk: RuleBook) -> ParsedAnswer | None:
     """The reading of a response that is a table of scores alone, every option scored.
@@ -188,12 +236,7 @@ def _score_table(body: str, ix: OptionSet, qtype: str, question: str,
     Its clear top (:func:`~._scores.top_scored`), else ambiguous; None where the response is
     no such table (an option unscored, or words that answer beside the scores).
     """
-    if ":" not in body and "=" not in body:
-        return None
-    scores = option_scores(body, ix)
-    if len(scores) != len(ix.keys) or decide(scan(letter_scores_blanked(body), ix, qtype,
-                                                  question, bk=bk), qtype).reason not in (
-                                                      "no_answer", "empty"):
+    if not _scores_alone(body, ix, qtype, question, bk):
         return None
     top = top_scored(body, ix)
     return one_choice(top, SCORES_TOP) if top is not None else abstain("ambiguous", SCORES)
@@ -212,6 +255,10 @@ def _read(text: str, qtype: str, ix: OptionSet, question: str, bk: RuleBook,
         body = without_quoted_answers(body, bk)
     if ix.yesno:
         body = without_yes_no_format(body)
+    elif ("\n" in body or ". " in body or ":" in body) and len(body) < 600:
+        body = as_status_rows(body) or body
+    if lists_every_option(body, ix):
+        return abstain("no_answer", OPTIONS_LISTED), False, body, False
     if reasoned.trace and not body.strip(_BLANK):
         return abstain("not_committed", "structural.trace-only"), False, body, False
     if ends_on_turn(body, bk):
@@ -221,6 +268,8 @@ def _read(text: str, qtype: str, ix: OptionSet, question: str, bk: RuleBook,
         if not final_segments(stopped, bk):
             return abstain("not_committed", "structural.cut-off"), False, body, False
         body = stopped
+    if _walk_cut(body, bk):
+        return abstain("not_committed", "structural.cut-off"), False, body, False
     if cut_off(body) and not _subject_named(body, ix):
         kept = committed_before_cut(body, ix, bk)
         if kept is None:
@@ -281,6 +330,11 @@ def _read(text: str, qtype: str, ix: OptionSet, question: str, bk: RuleBook,
         if rest.asserted:
             reading = rest
     parsed = decide(reading, qtype)
+    if parsed.reason in ("no_answer", "out_of_range") and qtype == "multi":
+        placed = position_letters(body, ix)
+        if placed is not None and not reading.negated:
+            return ParsedAnswer(placed, False, None, "structural.option-position"), False, \
+                body, False
     if parsed.reason in ("no_answer", "out_of_range") and qtype != "multi":
         by_place = position_letter(body, ix)
         if by_place is not None and not reading.negated:
@@ -433,6 +487,34 @@ def ends_on_turn(body: str, bk: RuleBook) -> bool:
     tail = text[-_TURN_REACH:].lower()
     tokens = word_tokens(tail)
     return any(e == len(tail) for kind in TURN_KINDS for _, e, _ in bk.spans(kind, tail, tokens))
+
+
+# A walk through the options announced: "Let's analyze each option:", "Going through the choices".
+_WALK: Final = re.compile(
+    r"\b(?:each|every|all|the)[ \t]+(?:of[ \t]+the[ \t]+)?(?:options?|choices?|answers?)[ \t]*"
+    r"(?:one[ \t]+by[ \t]+one|in[ \t]+turn)?[ \t]*[:.]|\bgo(?:ing)?[ \t]+through[ \t]+"
+    r"(?:each|the|all)", re.IGNORECASE)
+_WALK_ITEM: Final = re.compile(r"[ \t]*(?:[-*\u2022][ \t]*)?(?:\*\*)?(?:(?:option|choice)[ \t]+)?"
+                               r"[(\[]?[A-Z][.):\]]", re.IGNORECASE)
+_CONCLUDES: Final = re.compile(r"\b(?:so|therefore|thus|hence|answer)\b", re.IGNORECASE)
+_CLOSED: Final = ".!?)]*`\"'\u3002"
+
+
+def _walk_cut(body: str, bk: RuleBook) -> bool:
+    """Whether a walk through the options was announced and the text stops mid-walk.
+
+    "Let's analyze each option:⏎⏎A. Glioblastoma – typically shows": cut off on an option's
+    line that concludes nothing, with no answer located after the announcement, the walk had
+    not reached its answer.
+    """
+    text = body.rstrip()
+    if not text or text[-1] in _CLOSED or "\n" not in text:
+        return False
+    walk = _WALK.search(text)
+    last = text[text.rfind("\n") + 1:]
+    if walk is None or _WALK_ITEM.match(last) is None or _CONCLUDES.search(last) is not None:
+        return False
+    return not final_segments(text[walk.end():], bk)
 
 
 def _subject_named(body: str, ix: OptionSet) -> bool:

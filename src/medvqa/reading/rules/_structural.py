@@ -164,7 +164,8 @@ STRUCTURAL = (
     rule("structural.scores", _S, (),
          "Where two or more options carry a probability ('A: 0.45, B: 0.05', 'Grade 1: 70 %'), "
          "the answer must be the one scored highest, alone: a tie, or an answer that is not "
-         "the highest, is ambiguous.",
+         "the highest, is ambiguous. On a select-all item, every option scored and nothing "
+         "else said leaves the set unsaid: which scores make it is not written.",
          examples=(ex("A: 0.45, B: 0.10, C: 0.45", "PE"),
                    ex("Pleural effusion: 0.70, Pneumothorax: 0.20, Normal: 0.10\nAnswer: B",
                       "PE"),
@@ -212,7 +213,9 @@ STRUCTURAL = (
          "'Example N', 'Image:' line after the answer, a '---' line before 'Case N', text after "
          "'<|endofchunk|>' or '[INST]') is cut off, a response that opens on another question "
          "than the one asked is all invented, and a transcript's user and system lines are set "
-         "aside; where what is left names nothing, the response has not committed.",
+         "aside; where what is left names nothing, the response has not committed. Where the "
+         "model went on to write the user's challenge of its answer ('Are you sure?') and its "
+         "own reply naming another option, it answered twice: ambiguous.",
          examples=(ex("The apex is clear.\n\nExample 5:\nQuestion: Which is it?\nAnswer: B",
                       "PE"),
                    ex("Question: Is there cardiomegaly?\nAnswer: No", "YN", None, "yesno",
@@ -228,7 +231,9 @@ STRUCTURAL = (
          "names no option and holds no word that could undo an answer keeps the answer given "
          "before it. A response a note marks as stopped ('[truncated]', '[generation stopped: "
          "max_tokens]', 'finish_reason: length') keeps only an answer it located before the "
-         "note (an answer marker, a structure): words it was still weighing are no answer.",
+         "note (an answer marker, a structure): words it was still weighing are no answer. "
+         "A walk through the options it announced ('Let's analyze each option:') that stops "
+         "unclosed on an option's line, no answer located after it, had not reached its answer.",
          examples=(ex('{"present": ["mass", "calcification", ', "MULTI", None, "multi"),
                    ex("Thought: compare with the pneumothorax case.\n[truncated]", "CXR"),
                    ex("The answer is B.\n[generation stopped: max_tokens]", "CXR", "B"),
@@ -262,6 +267,27 @@ STRUCTURAL = (
          "to another option's word.",
          examples=(ex("Pnuemothorax", "CXR", "B"), ex("pleural efusion", "CXR", "A")),
          counter=(ex("efusion pneumothrax", "CXR"),)),
+    rule("structural.attributed-answer", _S, (),
+         "An answer reported from another source (an answer key, a dataset's label, a "
+         "colleague, another model: 'According to the textbook answer key, the answer is D.') "
+         "that the response neither adopts nor overrules is not its own.",
+         examples=(ex("According to the textbook answer key, the answer is B.", "PE"),
+                   ex("The previous model output for this question was 'B'.", "PE")),
+         counter=(ex("The answer key says A; I disagree, my answer is B.", "PE", "B"),
+                  ex("According to the textbook appearance, the answer is B.", "PE", "B"))),
+    rule("structural.options-listed", _S, (),
+         "A response that only lists every option with its own text ('Answer: A: Yes, B: No') "
+         "copies the prompt's list back: it answers nothing.",
+         examples=(ex("Answer: A: Yes, B: No", "YN", None, "yesno"),
+                   ex("A) Left\nB) Right", "LR")),
+         counter=(ex("A: Yes", "YN", "A", "yesno"),)),
+    rule("structural.code", _S, (),
+         "Where the prose around it answers nothing, what a fenced code block ends by printing, "
+         "returning or assigning to an answer's name ('print(\"B\")', 'answer <- \"E\"', "
+         "'return True'); never a block that decides by a condition.",
+         examples=(ex("```python\nprint(\"B\")\n```", "LR", "B"),
+                   ex("```sql\nSELECT 'A' AS answer;\n```", "LR", "A")),
+         counter=(ex("```python\nanswer = 'B' if width > 5 else 'A'\n```", "LR"),)),
     rule("structural.option-position", _S, (),
          "Where nothing else reads an answer, an option named by its place ('option 2', 'the "
          "second option') or, on a yes/no or left/right item, a capital that is one option's "
