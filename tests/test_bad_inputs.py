@@ -26,7 +26,7 @@ from medvqa.models import ModelConfig
 from medvqa.run import RunConfig, run_benchmark
 from medvqa.schema import file_sha256
 from medvqa.score import ScoreConfig, score_run
-from medvqa.sources import MAX_LABEL_TABLE_BYTES
+from medvqa.sources import MAX_IMAGE_FILE_BYTES, MAX_LABEL_TABLE_BYTES
 
 
 @dataclass
@@ -328,6 +328,24 @@ def _adapter_pickle(w: Workspace) -> list[str]:
     _unsafe_pickle(adapter / "adapter_model.bin", w.root / "pwned")
     return ["run", str(w.bench()), "-m", f"hf:{lm}", "--adapter", str(adapter), "-o",
             str(w.root / "run")]
+
+
+def _huge_image(w: Workspace) -> list[str]:
+    """``build`` of an image folder whose one image is a (sparse) file one byte above the cap."""
+    argv = _recipe_with()(w)
+    image = w.root / "rec" / "imgs" / "lung_n" / "a.jpeg"
+    with image.open("r+b") as fh:
+        fh.truncate(MAX_IMAGE_FILE_BYTES + 1)
+    return argv
+
+
+def _huge_bench_image(w: Workspace) -> list[str]:
+    """``validate`` of a benchmark whose first image is a (sparse) file above the cap."""
+    bench = w.bench()
+    rel = json.loads((bench / "items.jsonl").read_text().splitlines()[0])["images"][0]
+    with (bench / rel).open("r+b") as fh:
+        fh.truncate(MAX_IMAGE_FILE_BYTES + 1)
+    return ["validate", str(bench)]
 
 
 def _supervised_corrupt(w: Workspace) -> list[str]:
@@ -1267,6 +1285,12 @@ CASES: list[Case] = [
          "in.csv:2: not UTF-8", absent=("b",)),
     Case("build-reports-folder-file-not-utf8", _llm_input_not_utf8("reports-folder"), 0,
          "r2.txt:1: not UTF-8"),
+    # an image file above the byte cap is refused unread (a sparse file: nothing is held)
+    Case("build-image-above-the-byte-cap", _huge_image, 2,
+         "the file is 536,870,913 bytes, above the cap of 536,870,912 for one image file "
+         "(512 MiB)", absent=("b", ".b*")),
+    Case("validate-image-above-the-byte-cap", _huge_bench_image, 2,
+         "is 536,870,913 bytes, above the cap of 536,870,912 for one image file"),
 ]
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_bad_input(case: Case, tmp_path: Path, bench_factory, capsys, monkeypatch) -> None:
