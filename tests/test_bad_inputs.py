@@ -330,6 +330,26 @@ def _adapter_pickle(w: Workspace) -> list[str]:
             str(w.root / "run")]
 
 
+def _hf_broken(edit: Callable[[Path], object], *extra: str) -> Setup:
+    """``run`` of a tiny real checkpoint in ROOT/lm after ``edit`` spoilt one of its files."""
+    def setup(w: Workspace) -> list[str]:
+        lm = tiny_text_lm(w.root / "lm")
+        edit(lm)
+        return ["run", str(w.bench()), "-m", f"hf:{lm}", "-o", str(w.root / "run"), *extra]
+    return setup
+
+
+def _hf_index_without_a_shard(lm: Path) -> None:
+    (lm / "model.safetensors").rename(lm / "model-00001-of-00002.safetensors")
+    (lm / "model.safetensors.index.json").write_text(json.dumps({"weight_map": {
+        "a": "model-00001-of-00002.safetensors", "b": "model-00002-of-00002.safetensors"}}))
+
+
+def _not_a_gguf(w: Workspace) -> list[str]:
+    (w.root / "m.gguf").write_text("<html>")
+    return ["run", str(w.bench()), "-m", f"hf:{w.root / 'm.gguf'}", "-o", str(w.root / "run")]
+
+
 def _huge_image(w: Workspace) -> list[str]:
     """``build`` of an image folder whose one image is a (sparse) file one byte above the cap."""
     argv = _recipe_with()(w)
@@ -1285,6 +1305,35 @@ CASES: list[Case] = [
          "in.csv:2: not UTF-8", absent=("b",)),
     Case("build-reports-folder-file-not-utf8", _llm_input_not_utf8("reports-folder"), 0,
          "r2.txt:1: not UTF-8"),
+    # hf:DIR is checked before a weight loads and before RUN/ exists: one line naming the file
+    Case("run-hf-config-missing", _hf_broken(lambda lm: (lm / "config.json").unlink()), 2,
+         "lm: config.json: is missing; give the folder that save_pretrained wrote",
+         absent=("run",)),
+    Case("run-hf-config-a-number", _hf_broken(lambda lm: (lm / "config.json").write_text("3")),
+         2, "lm: config.json: holds a number, not a JSON object; re-save the checkpoint",
+         forbid=("Traceback",), absent=("run",)),
+    Case("run-hf-config-no-model-type", _hf_broken(
+        lambda lm: (lm / "config.json").write_text('{"hidden_size": 8}')), 2,
+         "config.json: names no model_type (nor architectures)", absent=("run",)),
+    Case("run-hf-weights-truncated", _hf_broken(lambda lm: (lm / "model.safetensors").write_bytes(
+        (lm / "model.safetensors").read_bytes()[:-64])), 2,
+         "lm: model.safetensors: truncated: its header places tensors up to byte",
+         absent=("run",)),
+    Case("run-hf-index-names-a-missing-shard", _hf_broken(_hf_index_without_a_shard), 2,
+         "lm: model.safetensors.index.json: names shard model-00002-of-00002.safetensors, "
+         "which is missing; copy or download every shard", absent=("run",)),
+    Case("run-hf-no-tokenizer", _hf_broken(lambda lm: [(lm / n).unlink() for n in (
+        "tokenizer.json", "tokenizer_config.json")]), 2,
+         "lm: tokenizer.json: is missing, and no other tokenizer file is there",
+         absent=("run",)),
+    Case("run-hf-no-chat-template", _hf_broken(lambda lm: (lm / "chat_template.jinja").unlink()),
+         2, "lm: chat_template.jinja: is missing, and tokenizer_config.json names no "
+         "chat_template", absent=("run",)),
+    Case("run-hf-adapter-as-the-model", _hf_broken(lambda lm: (lm / "config.json").rename(
+        lm / "adapter_config.json")), 2, "config.json: is missing; this is a LoRA adapter: run "
+         "its base model with it, hf:BASE --adapter", absent=("run",)),
+    Case("run-hf-gguf-not-gguf", _not_a_gguf, 2,
+         "m.gguf: m.gguf: not a GGUF file (it begins b'<htm', not b'GGUF')", absent=("run",)),
     # an image file above the byte cap is refused unread (a sparse file: nothing is held)
     Case("build-image-above-the-byte-cap", _huge_image, 2,
          "the file is 536,870,913 bytes, above the cap of 536,870,912 for one image file "

@@ -105,10 +105,10 @@ def load_local_lm(path: str, gguf_file: str = "", placement: Placement | None = 
                     _quiet_gguf(bool(gguf_file)):
                 tokenizer = AutoTokenizer.from_pretrained(path, **kwargs)
                 tokenizer.padding_side = "left"
-                if tokenizer.pad_token is None:
-                    tokenizer.pad_token = tokenizer.eos_token
                 model = AutoModelForCausalLM.from_pretrained(path, **placement.load_kwargs(),
                                                              **kwargs)
+                if tokenizer.pad_token is None:
+                    tokenizer.pad_token = tokenizer.eos_token or _eos_of(tokenizer, model)
             if not placement.device_map:
                 model.to(placement.device)  # type: ignore[arg-type]  # transformers' wrapper hides the signature
             model.eval()
@@ -119,6 +119,21 @@ def load_local_lm(path: str, gguf_file: str = "", placement: Placement | None = 
             log.info("loaded %s%s in %.1f s", path, f"/{gguf_file}" if gguf_file else "",
                      _LOADED[key].load_s)
         return _LOADED[key]
+
+
+def _eos_of(tokenizer: Any, model: Any) -> str | None:
+    """The end-of-sequence token the model's configs name, for a tokenizer that names none.
+
+    A checkpoint whose tokenizer is ``tokenizer.json`` alone (no tokenizer_config.json) has
+    no special tokens named; its config.json or generation_config.json still has the id.
+    """
+    for cfg in (getattr(model, "generation_config", None), model.config):
+        ids = getattr(cfg, "eos_token_id", None)
+        first = ids[0] if isinstance(ids, list) and ids else ids
+        if isinstance(first, int):
+            token = tokenizer.convert_ids_to_tokens(first)
+            return token if isinstance(token, str) else None
+    return None
 
 
 class LocalLM:

@@ -62,7 +62,8 @@ def is_vision_checkpoint(path: str) -> bool:
     """True when the checkpoint's config describes a vision encoder (a local folder or hub id)."""
     config_file = Path(path) / "config.json"
     if config_file.is_file():
-        return "vision_config" in json.loads(config_file.read_text())
+        config = json.loads(config_file.read_text())
+        return isinstance(config, dict) and "vision_config" in config
     if Path(path).exists():
         return False
     require("transformers")
