@@ -345,9 +345,29 @@ def _hf_index_without_a_shard(lm: Path) -> None:
         "a": "model-00001-of-00002.safetensors", "b": "model-00002-of-00002.safetensors"}}))
 
 
+def _hf_resumed(change: Callable[[Path], object], *extra: str) -> Setup:
+    """A run of a tiny checkpoint, then ``change`` (its weights), then the same run again."""
+    def setup(w: Workspace) -> list[str]:
+        lm = tiny_text_lm(w.root / "lm")
+        argv = ["run", str(w.bench()), "-m", f"hf:{lm}", "-o", str(w.root / "run"), "--limit",
+                "2"]
+        main_ok(argv)
+        change(lm)
+        return [*argv, *extra]
+    return setup
+
+
 def _not_a_gguf(w: Workspace) -> list[str]:
     (w.root / "m.gguf").write_text("<html>")
     return ["run", str(w.bench()), "-m", f"hf:{w.root / 'm.gguf'}", "-o", str(w.root / "run")]
+
+
+def _retrain(lm: Path) -> None:
+    from safetensors.torch import load_file, save_file
+
+    tensors = load_file(lm / "model.safetensors")
+    save_file({k: v * 2 for k, v in tensors.items()}, lm / "model.safetensors",
+              metadata={"format": "pt"})
 
 
 def _huge_image(w: Workspace) -> list[str]:
@@ -1334,6 +1354,15 @@ CASES: list[Case] = [
          "its base model with it, hf:BASE --adapter", absent=("run",)),
     Case("run-hf-gguf-not-gguf", _not_a_gguf, 2,
          "m.gguf: m.gguf: not a GGUF file (it begins b'<htm', not b'GGUF')", absent=("run",)),
+    # a RUN/ folder resumed with other weights or parameters: refused, naming its run.json
+    Case("run-resumed-on-a-changed-checkpoint", _hf_resumed(_retrain), 2,
+         "run/run.json: its answers came from other weights (checkpoint "),
+    Case("run-resumed-on-a-changed-checkpoint-says-what-to-do", _hf_resumed(_retrain), 2,
+         "choose a new --out folder, or use --force-new to start this one afresh"),
+    Case("run-resumed-with-other-parameters", _hf_resumed(lambda lm: None, "--temperature",
+                                                          "0.5"), 2,
+         "run/run.json: its model parameters were {'max_tokens': 64, 'temperature': 0.0}, not "
+         "{'max_tokens': 64, 'temperature': 0.5, 'seed': 0}"),
     # an image file above the byte cap is refused unread (a sparse file: nothing is held)
     Case("build-image-above-the-byte-cap", _huge_image, 2,
          "the file is 536,870,913 bytes, above the cap of 536,870,912 for one image file "

@@ -1,9 +1,10 @@
-"""``hf:DIR`` pre-flight, on tiny real checkpoints written here from configs.
+"""``hf:DIR`` pre-flight and digest, on tiny real checkpoints written here from configs.
 
 Each broken checkpoint is a whole one (a one-layer Llama, its tokenizer and chat template)
 with one thing taken away or spoilt; the pre-flight must name that file in one line before a
 weight is loaded, and let through every layout transformers really loads (those that load here
-are loaded and asked).
+are loaded and asked). The digest must follow the weights and the files the loader reads, and
+nothing else; a resumed run whose checkpoint changed is refused.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ from _tiny_lm import tiny_bpe_lm, tiny_text_lm
 from medvqa.errors import BadInputError
 from medvqa.models import GenerateRequest, ModelConfig, load_model
 from medvqa.models._checkpoint import local_checkpoint
+from medvqa.models._checkpoint_digest import checkpoint_digest
+from medvqa.run import RunConfig, run_benchmark
+from medvqa.schema import RunInfo, read_json
 
 
 @pytest.fixture(scope="module")
@@ -266,3 +270,95 @@ def test_a_gguf_with_only_a_tokenizer_config_beside_it_passes(tmp_path: Path) ->
     (folder / "tokenizer_config.json").write_text(json.dumps({"padding_side": "left"}))
     checkpoint = local_checkpoint(str(folder / name))
     assert checkpoint is not None and checkpoint.gguf == name and checkpoint.folder == folder
+    model = load_model(ModelConfig(spec=f"hf:{folder / name}"))  # built, not loaded
+    assert model.params["checkpoint"] == checkpoint_digest(checkpoint)
+
+
+def test_the_digest_follows_the_weights_and_what_the_loader_reads(whole: Path,
+                                                                  tmp_path: Path) -> None:
+    from safetensors.torch import load_file, save_file
+
+    def digest(folder: Path) -> str:
+        checkpoint = local_checkpoint(str(folder))
+        assert checkpoint is not None
+        return checkpoint_digest(checkpoint)
+
+    first = digest(whole)
+    assert len(first) == 16 and digest(_copy(whole, tmp_path, "copy")) == first  # not the path
+    readme = _copy(whole, tmp_path, "readme")
+    (readme / "README.md").write_text("# notes\n")
+    assert digest(readme) == first  # a file the loader never reads
+    retrained = _copy(whole, tmp_path, "retrained")
+    tensors = load_file(retrained / "model.safetensors")
+    name = sorted(tensors)[0]
+    tensors[name] = tensors[name] + 1
+    save_file(tensors, retrained / "model.safetensors", metadata={"format": "pt"})
+    template = _copy(whole, tmp_path, "template")
+    (template / "chat_template.jinja").write_text("Q: {{ messages[0]['content'] }}")
+    sampled = _copy(whole, tmp_path, "sampled")
+    _json(sampled / "generation_config.json", lambda c: {**c, "repetition_penalty": 1.3})
+    digests = {digest(f) for f in (retrained, template, sampled)}
+    assert first not in digests and len(digests) == 3
+
+
+def test_the_digest_is_a_parameter_of_the_backend(whole: Path) -> None:
+    """Part of run.json's model_params and of the cache key: another checkpoint's cached
+    answers are never reused."""
+    model = load_model(ModelConfig(spec=f"hf:{whole}"))
+    checkpoint = local_checkpoint(str(whole))
+    assert checkpoint is not None
+    assert model.params["checkpoint"] == checkpoint_digest(checkpoint)
+
+
+def test_a_run_resumed_on_a_changed_checkpoint_is_refused(whole: Path, tmp_path: Path,
+                                                          bench: Path) -> None:
+    from safetensors.torch import load_file, save_file
+
+    folder = _copy(whole, tmp_path)
+    out = tmp_path / "run"
+
+    def config(limit: int, force_new: bool = False) -> RunConfig:
+        return RunConfig(bench_dir=bench, out_dir=out, limit=limit, force_new=force_new,
+                         model=ModelConfig(spec=f"hf:{folder}", max_tokens=2))
+
+    assert run_benchmark(config(limit=2)).sent == 2
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    tensors = load_file(folder / "model.safetensors")
+    save_file({k: v * 2 for k, v in tensors.items()}, folder / "model.safetensors",
+              metadata={"format": "pt"})
+    with pytest.raises(BadInputError) as refused:
+        run_benchmark(config(limit=4))
+    line = str(refused.value)
+    assert line.startswith(f"{out / 'run.json'}: its answers came from other weights "
+                           "(checkpoint "), line
+    assert "choose a new --out folder, or use --force-new" in line and "\n" not in line
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
+    again = run_benchmark(config(limit=4, force_new=True))
+    assert again.sent == 4 and again.cached == 0
+    checkpoint = local_checkpoint(str(folder))
+    assert checkpoint is not None
+    assert read_json(out / "run.json", RunInfo).model_params["checkpoint"] == \
+        checkpoint_digest(checkpoint)
+
+
+def test_weights_changed_in_place_are_loaded_again(whole: Path, tmp_path: Path) -> None:
+    """The process keeps loaded weights by path and digest: a checkpoint rewritten while it
+    runs (a library caller, a notebook) is read again, not answered by the old copy."""
+    import torch
+    from safetensors.torch import load_file, save_file
+
+    folder = _copy(whole, tmp_path)
+
+    def loaded_tensors() -> dict[str, torch.Tensor]:
+        model = load_model(ModelConfig(spec=f"hf:{folder}"))
+        asyncio.run(model.start())
+        return {k: v.clone() for k, v in model._lm.model.state_dict().items()}  # type: ignore[attr-defined]
+
+    before = loaded_tensors()
+    tensors = load_file(folder / "model.safetensors")
+    save_file({k: v + 1 for k, v in tensors.items()}, folder / "model.safetensors",
+              metadata={"format": "pt"})
+    after = loaded_tensors()
+    name = next(k for k in after if k in tensors)
+    assert torch.equal(after[name], tensors[name] + 1) and not torch.equal(after[name],
+                                                                          before[name])

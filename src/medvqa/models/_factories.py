@@ -38,9 +38,11 @@ def build_hf(config: ModelConfig, spec: ModelSpec, bench_dir: Path | None) -> Mo
     """Local weights: a VLM when the config has a vision tower, else a text LM.
 
     The placement flags are checked first (a typo is the user's, whatever the folder holds);
-    then a local checkpoint is checked before anything is loaded (:mod:`._checkpoint`).
+    then a local checkpoint is checked before anything is loaded (:mod:`._checkpoint`), and
+    its digest (:mod:`._checkpoint_digest`) becomes a parameter of the backend.
     """
     from medvqa.models._checkpoint import local_checkpoint
+    from medvqa.models._checkpoint_digest import checkpoint_digest
     from medvqa.models._hf_device import check_placement_flags
     from medvqa.models._hf_local import LocalLM
     from medvqa.models._hf_vlm import LocalVLM, is_vision_checkpoint
@@ -51,12 +53,13 @@ def build_hf(config: ModelConfig, spec: ModelSpec, bench_dir: Path | None) -> Mo
     name = spec.name
     checkpoint = local_checkpoint(name)
     if checkpoint is not None:
+        digest = checkpoint_digest(checkpoint)
         if checkpoint.gguf:
-            return LocalLM(config, str(checkpoint.folder), checkpoint.gguf)
+            return LocalLM(config, str(checkpoint.folder), checkpoint.gguf, checkpoint=digest)
         folder = str(checkpoint.folder)  # ``~`` expanded: the loader takes the path as it is
         if checkpoint.vision:
-            return LocalVLM(config, folder)
-        return LocalLM(config, folder)
+            return LocalVLM(config, folder, checkpoint=digest)
+        return LocalLM(config, folder, checkpoint=digest)
     try:
         vision = is_vision_checkpoint(name)
     except (OSError, ValueError) as exc:
