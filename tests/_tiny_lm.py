@@ -25,3 +25,23 @@ def tiny_text_lm(folder: Path) -> Path:
                          num_hidden_layers=1, num_attention_heads=2, num_key_value_heads=2)
     LlamaForCausalLM(config).save_pretrained(folder)
     return folder
+
+
+def tiny_bpe_lm(folder: Path) -> Path:
+    """A one-layer GPT-2 whose tokenizer is ``vocab.json`` + ``merges.txt`` only (no
+    tokenizer.json, no tokenizer_config.json), and a chat template beside it."""
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    folder.mkdir(parents=True, exist_ok=True)
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    trainer = trainers.BpeTrainer(vocab_size=300, special_tokens=["<|endoftext|>"],
+                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    tok.train_from_iterator(["the answer is A", "B C the"], trainer)
+    tok.model.save(str(folder))
+    config = GPT2Config(vocab_size=tok.get_vocab_size(), n_embd=8, n_layer=1, n_head=2,
+                        n_positions=64, bos_token_id=0, eos_token_id=0)
+    GPT2LMHeadModel(config).save_pretrained(folder)
+    (folder / "chat_template.jinja").write_text(CHAT)
+    return folder

@@ -26,7 +26,7 @@ from medvqa.models import ModelConfig
 from medvqa.run import RunConfig, run_benchmark
 from medvqa.schema import file_sha256
 from medvqa.score import ScoreConfig, score_run
-from medvqa.sources import MAX_LABEL_TABLE_BYTES
+from medvqa.sources import MAX_IMAGE_FILE_BYTES, MAX_LABEL_TABLE_BYTES
 
 
 @dataclass
@@ -328,6 +328,64 @@ def _adapter_pickle(w: Workspace) -> list[str]:
     _unsafe_pickle(adapter / "adapter_model.bin", w.root / "pwned")
     return ["run", str(w.bench()), "-m", f"hf:{lm}", "--adapter", str(adapter), "-o",
             str(w.root / "run")]
+
+
+def _hf_broken(edit: Callable[[Path], object], *extra: str) -> Setup:
+    """``run`` of a tiny real checkpoint in ROOT/lm after ``edit`` spoilt one of its files."""
+    def setup(w: Workspace) -> list[str]:
+        lm = tiny_text_lm(w.root / "lm")
+        edit(lm)
+        return ["run", str(w.bench()), "-m", f"hf:{lm}", "-o", str(w.root / "run"), *extra]
+    return setup
+
+
+def _hf_index_without_a_shard(lm: Path) -> None:
+    (lm / "model.safetensors").rename(lm / "model-00001-of-00002.safetensors")
+    (lm / "model.safetensors.index.json").write_text(json.dumps({"weight_map": {
+        "a": "model-00001-of-00002.safetensors", "b": "model-00002-of-00002.safetensors"}}))
+
+
+def _hf_resumed(change: Callable[[Path], object], *extra: str) -> Setup:
+    """A run of a tiny checkpoint, then ``change`` (its weights), then the same run again."""
+    def setup(w: Workspace) -> list[str]:
+        lm = tiny_text_lm(w.root / "lm")
+        argv = ["run", str(w.bench()), "-m", f"hf:{lm}", "-o", str(w.root / "run"), "--limit",
+                "2"]
+        main_ok(argv)
+        change(lm)
+        return [*argv, *extra]
+    return setup
+
+
+def _not_a_gguf(w: Workspace) -> list[str]:
+    (w.root / "m.gguf").write_text("<html>")
+    return ["run", str(w.bench()), "-m", f"hf:{w.root / 'm.gguf'}", "-o", str(w.root / "run")]
+
+
+def _retrain(lm: Path) -> None:
+    from safetensors.torch import load_file, save_file
+
+    tensors = load_file(lm / "model.safetensors")
+    save_file({k: v * 2 for k, v in tensors.items()}, lm / "model.safetensors",
+              metadata={"format": "pt"})
+
+
+def _huge_image(w: Workspace) -> list[str]:
+    """``build`` of an image folder whose one image is a (sparse) file one byte above the cap."""
+    argv = _recipe_with()(w)
+    image = w.root / "rec" / "imgs" / "lung_n" / "a.jpeg"
+    with image.open("r+b") as fh:
+        fh.truncate(MAX_IMAGE_FILE_BYTES + 1)
+    return argv
+
+
+def _huge_bench_image(w: Workspace) -> list[str]:
+    """``validate`` of a benchmark whose first image is a (sparse) file above the cap."""
+    bench = w.bench()
+    rel = json.loads((bench / "items.jsonl").read_text().splitlines()[0])["images"][0]
+    with (bench / rel).open("r+b") as fh:
+        fh.truncate(MAX_IMAGE_FILE_BYTES + 1)
+    return ["validate", str(bench)]
 
 
 def _supervised_corrupt(w: Workspace) -> list[str]:
@@ -1267,6 +1325,50 @@ CASES: list[Case] = [
          "in.csv:2: not UTF-8", absent=("b",)),
     Case("build-reports-folder-file-not-utf8", _llm_input_not_utf8("reports-folder"), 0,
          "r2.txt:1: not UTF-8"),
+    # hf:DIR is checked before a weight loads and before RUN/ exists: one line naming the file
+    Case("run-hf-config-missing", _hf_broken(lambda lm: (lm / "config.json").unlink()), 2,
+         "lm: config.json: is missing; give the folder that save_pretrained wrote",
+         absent=("run",)),
+    Case("run-hf-config-a-number", _hf_broken(lambda lm: (lm / "config.json").write_text("3")),
+         2, "lm: config.json: holds a number, not a JSON object; re-save the checkpoint",
+         forbid=("Traceback",), absent=("run",)),
+    Case("run-hf-config-no-model-type", _hf_broken(
+        lambda lm: (lm / "config.json").write_text('{"hidden_size": 8}')), 2,
+         "config.json: names no model_type (nor architectures)", absent=("run",)),
+    Case("run-hf-weights-truncated", _hf_broken(lambda lm: (lm / "model.safetensors").write_bytes(
+        (lm / "model.safetensors").read_bytes()[:-64])), 2,
+         "lm: model.safetensors: truncated: its header places tensors up to byte",
+         absent=("run",)),
+    Case("run-hf-index-names-a-missing-shard", _hf_broken(_hf_index_without_a_shard), 2,
+         "lm: model.safetensors.index.json: names shard model-00002-of-00002.safetensors, "
+         "which is missing; copy or download every shard", absent=("run",)),
+    Case("run-hf-no-tokenizer", _hf_broken(lambda lm: [(lm / n).unlink() for n in (
+        "tokenizer.json", "tokenizer_config.json")]), 2,
+         "lm: tokenizer.json: is missing, and no other tokenizer file is there",
+         absent=("run",)),
+    Case("run-hf-no-chat-template", _hf_broken(lambda lm: (lm / "chat_template.jinja").unlink()),
+         2, "lm: chat_template.jinja: is missing, and tokenizer_config.json names no "
+         "chat_template", absent=("run",)),
+    Case("run-hf-adapter-as-the-model", _hf_broken(lambda lm: (lm / "config.json").rename(
+        lm / "adapter_config.json")), 2, "config.json: is missing; this is a LoRA adapter: run "
+         "its base model with it, hf:BASE --adapter", absent=("run",)),
+    Case("run-hf-gguf-not-gguf", _not_a_gguf, 2,
+         "m.gguf: m.gguf: not a GGUF file (it begins b'<htm', not b'GGUF')", absent=("run",)),
+    # a RUN/ folder resumed with other weights or parameters: refused, naming its run.json
+    Case("run-resumed-on-a-changed-checkpoint", _hf_resumed(_retrain), 2,
+         "run/run.json: its answers came from other weights (checkpoint "),
+    Case("run-resumed-on-a-changed-checkpoint-says-what-to-do", _hf_resumed(_retrain), 2,
+         "choose a new --out folder, or use --force-new to start this one afresh"),
+    Case("run-resumed-with-other-parameters", _hf_resumed(lambda lm: None, "--temperature",
+                                                          "0.5"), 2,
+         "run/run.json: its model parameters were {'max_tokens': 64, 'temperature': 0.0}, not "
+         "{'max_tokens': 64, 'temperature': 0.5, 'seed': 0}"),
+    # an image file above the byte cap is refused unread (a sparse file: nothing is held)
+    Case("build-image-above-the-byte-cap", _huge_image, 2,
+         "the file is 536,870,913 bytes, above the cap of 536,870,912 for one image file "
+         "(512 MiB)", absent=("b", ".b*")),
+    Case("validate-image-above-the-byte-cap", _huge_bench_image, 2,
+         "is 536,870,913 bytes, above the cap of 536,870,912 for one image file"),
 ]
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_bad_input(case: Case, tmp_path: Path, bench_factory, capsys, monkeypatch) -> None:

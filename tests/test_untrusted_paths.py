@@ -670,3 +670,83 @@ def test_an_import_table_found_in_the_source_must_be_a_file_inside(form: str, tm
     err = " ".join(_err(capsys).split())
     assert "sources[0].labels[0]: label table 'x.json'" in err and SAYS[form] in err, err
     assert not (tmp_path / "b").exists()
+
+
+def linked_subfolder_bench(root: Path, target: str) -> Path:
+    """A 6-item benchmark whose first image's folder (``images/ab``) is a link.
+
+    ``target`` ``inside``: the link leads to another folder of the benchmark, where the image
+    itself is a link to the secret outside. ``outside``: the link leads to a folder outside
+    the benchmark holding the secret under the image's name.
+    """
+    bench = make_bench(root / "B", 6)
+    rel = json.loads((bench / "items.jsonl").read_text().splitlines()[0])["images"][0]
+    sub = (bench / rel).parent
+    secret = _secret(root, bench / rel)
+    moved = root / "moved" if target == "outside" else bench / "images" / "moved"
+    shutil.move(str(sub), moved)
+    sub.symlink_to(moved, target_is_directory=True)
+    if target == "outside":
+        shutil.copy(secret, moved / Path(rel).name)
+    else:
+        (moved / Path(rel).name).unlink()
+        (moved / Path(rel).name).symlink_to(secret)
+    return bench
+
+
+@pytest.mark.parametrize("target", ["inside", "outside"])
+def test_a_link_below_a_linked_benchmark_subfolder_is_refused(target: str, tmp_path: Path,
+                                                              capsys) -> None:
+    """A link in a linked sub-folder is followed to its end: whether the sub-folder's link
+    or the file's leaves the benchmark, the run, validate and every export refuse it."""
+    bench = linked_subfolder_bench(tmp_path, target)
+    rel = json.loads((bench / "items.jsonl").read_text().splitlines()[0])["images"][0]
+    with pytest.raises(ImageLoadError, match=r"\(a link to"):
+        ImageLoader(bench).load(rel)
+    assert cli("validate", str(bench)) == 2
+    assert "(a link to" in capsys.readouterr().out
+    out = tmp_path / "out"
+    assert cli("export", str(bench), "--format", "vlmevalkit", "-o", str(out / "x.tsv")) == 2
+    assert "items.jsonl:1: images[0]:" in _err(capsys)
+    assert not out.exists() or not any(out.rglob("*"))
+
+
+def test_a_link_below_a_linked_class_folder_is_refused(tmp_path: Path, capsys) -> None:
+    """An image folder's class folder may be a link inside it; a file link below it that
+    leads out of the folder is refused all the same, and the secret is never copied."""
+    a, b = _lung(2)
+    secret = _secret(tmp_path, b)
+    rec = tmp_path / "rec"
+    real = rec / "imgs" / "real"
+    real.mkdir(parents=True)
+    shutil.copy(a, real / "a.jpeg")
+    (real / "evil.jpeg").symlink_to(secret)
+    (rec / "imgs" / "linked").symlink_to(real, target_is_directory=True)
+    (rec / "r.yaml").write_text(RECIPE.format(reader="image_folder", path="imgs", labels=""))
+    assert cli("build", str(rec / "r.yaml"), "-o", str(tmp_path / "b")) == 0
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert "Traceback" not in text
+    assert "linked/evil.jpeg" in text and "(a link to" in text, text
+    _no_secret_under(tmp_path / "b")
+
+
+def test_a_link_below_a_linked_import_subfolder_is_refused(tmp_path: Path, capsys) -> None:
+    """An import table's image under a sub-folder that is a link inside the source, itself a
+    link out of it: that row is skipped, naming its line."""
+    a, b = _lung(2)
+    secret = _secret(tmp_path, b)
+    src = tmp_path / "src"
+    (src / "real").mkdir(parents=True)
+    shutil.copy(a, src / "a.jpeg")
+    (src / "real" / "evil.jpeg").symlink_to(secret)
+    (src / "sub").symlink_to(src / "real", target_is_directory=True)
+    rows = [{"q": "Is it benign?", "gt": "yes", "img": "a.jpeg"},
+            {"q": "Is it benign?", "gt": "no", "img": "sub/evil.jpeg"}]
+    (src / "t.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert cli("import", "table", str(src / "t.jsonl"), "--map",
+               "question=q;answer=gt;image=img", "-o", str(tmp_path / "b")) == 0
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert "t.jsonl:2:" in text and "(a link to" in text, text
+    _no_secret_under(tmp_path / "b")

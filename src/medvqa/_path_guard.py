@@ -12,7 +12,8 @@ opens):
   way) leaves the root;
 - opened only when it is a regular file: a FIFO, a device or a socket is refused before a byte
   is read (the file is opened non-blocking, then ``fstat`` checked, so a FIFO cannot hang the
-  open either), and a size cap refuses a file too large to hold.
+  open either), and a size cap refuses a file too large to hold (an image file above
+  :data:`MAX_IMAGE_FILE_BYTES`, wherever it is read).
 
 The refusal is an :class:`UnsafePathError` (a :class:`~medvqa.errors.BadInputError`, exit 2)
 whose message is one line; the caller prefixes the file, line and field it read the path from
@@ -27,6 +28,13 @@ from pathlib import Path
 from typing import BinaryIO
 
 from medvqa.errors import BadInputError
+
+#: The most bytes of one image file read (512 MiB), in a source folder (building, importing) or
+#: a benchmark: an uncompressed 16-bit RGBA image at the 40-megapixel pixel cap is 320 MB, and a
+#: compressed one far less. A larger file named as an image (a volume, a disk image, gigabytes a
+#: download put there) is refused before a byte of it is read, so memory stays bounded
+#: whatever a folder holds.
+MAX_IMAGE_FILE_BYTES = 512 << 20
 
 
 class UnsafePathError(BadInputError, OSError):
@@ -153,8 +161,18 @@ def open_regular(path: str | Path, *, shown: str = "") -> BinaryIO:
     return os.fdopen(fd, "rb")
 
 
-def read_regular(path: str | Path, *, max_bytes: int = 0, shown: str = "") -> bytes:
+def read_regular(path: str | Path, *, max_bytes: int = 0, shown: str = "",
+                 cap_of: str = "") -> bytes:
     """The bytes of ``path`` when it is a regular file (at most ``max_bytes``, 0 = any).
+
+    With a cap, no more than ``max_bytes`` + 1 bytes are ever read, so a file that grows
+    while it is read (or reports no size) is refused too, never held whole.
+
+    Args:
+        path: the file.
+        max_bytes: the most bytes read (0: any).
+        shown: how the refusal names the file (default: its path).
+        cap_of: what the cap is for, in the refusal ("one image file").
 
     Raises:
         UnsafePathError: missing, unreadable, not a regular file (:func:`open_regular`), or
@@ -162,11 +180,15 @@ def read_regular(path: str | Path, *, max_bytes: int = 0, shown: str = "") -> by
 
     """
     with open_regular(path, shown=shown) as fh:
+        if not max_bytes:
+            return fh.read()
         size = os.fstat(fh.fileno()).st_size
-        if max_bytes and size > max_bytes:
-            raise UnsafePathError(f"{shown or path} is {size:,} bytes, above the cap of "
-                                  f"{max_bytes:,}")
-        return fh.read()
+        data = fh.read(max_bytes + 1) if size <= max_bytes else b""
+        if max(size, len(data)) > max_bytes:
+            what = f" for {cap_of}" if cap_of else ""
+            raise UnsafePathError(f"{shown or path} is {max(size, len(data)):,} bytes, above "
+                                  f"the cap of {max_bytes:,}{what} ({max_bytes / 2**20:g} MiB)")
+        return data
 
 
 def read_utf8(path: str | Path, *, max_bytes: int = 0) -> str:
@@ -231,10 +253,10 @@ def file_inside(root: str | Path, rel: str, *, what: str = "path",
 
 
 def read_inside(root: str | Path, rel: str, *, what: str = "path", root_name: str = "",
-                max_bytes: int = 0) -> bytes:
+                max_bytes: int = 0, cap_of: str = "") -> bytes:
     """The bytes of ``rel`` under ``root``: :func:`inside`, then :func:`read_regular`."""
     path = inside(root, rel, what=what, root_name=root_name)
-    return read_regular(path, max_bytes=max_bytes, shown=f"{what} {rel!r}")
+    return read_regular(path, max_bytes=max_bytes, shown=f"{what} {rel!r}", cap_of=cap_of)
 
 
 def copy_inside(root: str | Path, rel: str, dest: str | Path, *, what: str = "path",
@@ -247,6 +269,6 @@ def copy_inside(root: str | Path, rel: str, dest: str | Path, *, what: str = "pa
     os.replace(tmp, dest)
 
 
-__all__ = ["UnsafePathError", "copy_inside", "file_inside", "form_problem", "inside",
-           "open_regular", "own_file", "read_inside", "read_regular", "read_utf8",
-           "regular_problem", "where", "within"]
+__all__ = ["MAX_IMAGE_FILE_BYTES", "UnsafePathError", "copy_inside", "file_inside",
+           "form_problem", "inside", "open_regular", "own_file", "read_inside", "read_regular",
+           "read_utf8", "regular_problem", "where", "within"]

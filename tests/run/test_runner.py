@@ -109,6 +109,23 @@ def test_run_folder_of_another_benchmark_is_refused(
     assert s.predictions == 6 and len(_preds(out)) == 6
 
 
+def test_run_folder_of_other_model_parameters_is_refused(bench: Path, tmp_path: Path,
+                                                        scripted) -> None:
+    """Answers of two configurations never mix in one RUN/: the refusal names run.json."""
+    out = tmp_path / "run"
+    run_benchmark(_config(bench, out, limit=4), backend=scripted())
+    before = (out / "predictions.jsonl").read_bytes()
+    other = scripted()
+    other.params = {"answer": "A", "temperature": 0.7}
+    with pytest.raises(BadInputError) as refused:
+        run_benchmark(_config(bench, out), backend=other)
+    assert str(refused.value).startswith(
+        f"{out / 'run.json'}: its model parameters were {{'answer': 'A'}}, not "
+        "{'answer': 'A', 'temperature': 0.7}. ")
+    assert "choose a new --out folder, or use --force-new" in str(refused.value)
+    assert other.calls == {} and (out / "predictions.jsonl").read_bytes() == before
+
+
 def test_unknown_template_fails_before_sending(bench: Path, tmp_path: Path, scripted) -> None:
     backend = scripted()
     with pytest.raises(BadInputError, match="Did you mean 'default'"):

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from medvqa._path_guard import UnsafePathError, inside, read_regular
+from medvqa._path_guard import MAX_IMAGE_FILE_BYTES, UnsafePathError, inside, read_regular
 from medvqa.errors import BadInputError
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -152,13 +152,15 @@ def read_image_file(bench_dir: str | Path, rel: str) -> bytes:
     """The bytes of image ``rel`` of a benchmark: inside it, and a regular file (never a FIFO).
 
     Raises:
-        ImageLoadError: the path leaves the benchmark folder, or is not a readable regular
-            file (a FIFO, a device, missing).
+        ImageLoadError: the path leaves the benchmark folder, is not a readable regular
+            file (a FIFO, a device, missing), or is above
+            :data:`~medvqa._path_guard.MAX_IMAGE_FILE_BYTES` (refused unread).
 
     """
     path = resolve_inside(bench_dir, rel)
     try:
-        return read_regular(path, shown=f"image {rel}")
+        return read_regular(path, shown=f"image {rel}", max_bytes=MAX_IMAGE_FILE_BYTES,
+                            cap_of="one image file")
     except UnsafePathError as exc:
         raise ImageLoadError(str(exc)) from None
 

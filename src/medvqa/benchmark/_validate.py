@@ -77,14 +77,14 @@ def check_image(bench_dir: Path, rel: str, max_pixels: int | None = None) -> str
     default cap; 0: none) and the bytes decode as an image of an allowed format; then the bytes
     must hash to the digest in the file's name.
     """
-    from medvqa._path_guard import UnsafePathError, read_regular
+    from medvqa._path_guard import MAX_IMAGE_FILE_BYTES, UnsafePathError, read_regular
     from medvqa.benchmark._images import (
         MAX_IMAGE_PIXELS,
         ImageLoadError,
         decoded_mime,
         resolve_inside,
     )
-
+    
     try:
         path = resolve_inside(bench_dir, rel)
     except ImageLoadError as exc:
@@ -92,7 +92,8 @@ def check_image(bench_dir: Path, rel: str, max_pixels: int | None = None) -> str
     if not os.path.lexists(path):
         return "file is missing"
     try:
-        data = read_regular(path, shown="file")
+        data = read_regular(path, shown="file", max_bytes=MAX_IMAGE_FILE_BYTES,
+                            cap_of="one image file")
     except UnsafePathError as exc:
         return str(exc)
     stem = Path(rel).stem.lower()

@@ -148,7 +148,7 @@ def hf_vs_generate(shape: str, device: str, dtype: str, batches: tuple[int, ...]
     loaded = LoadedVLM(processor, model, 0.0)
     loaded.state["cache"] = "static" if placement.cache == "static" and supports_static_cache(
         model) else "dynamic"
-    _LOADED[(path, placement, "")] = loaded  # key as load_vlm builds it (no adapter)
+    _LOADED[(path, placement, "", "")] = loaded  # key as load_vlm builds it (no adapter)
     sync = torch.cuda.synchronize if device.startswith("cuda") else (lambda: None)
     out: dict[tuple[str, int], float] = {}
     try:
@@ -186,7 +186,7 @@ def hf_vs_generate(shape: str, device: str, dtype: str, batches: tuple[int, ...]
                                                   sync)
             asyncio.run(backend.aclose())
     finally:
-        _LOADED.pop((path, placement, ""), None)
+        _LOADED.pop((path, placement, "", ""), None)
     return out
 
 

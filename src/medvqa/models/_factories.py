@@ -35,20 +35,31 @@ def build_smollm2(config: ModelConfig, spec: ModelSpec, bench_dir: Path | None) 
 
 
 def build_hf(config: ModelConfig, spec: ModelSpec, bench_dir: Path | None) -> ModelBackend:
-    """Local weights: a VLM when the config has a vision tower, else a text LM."""
+    """Local weights: a VLM when the config has a vision tower, else a text LM.
+
+    The placement flags are checked first (a typo is the user's, whatever the folder holds);
+    then a local checkpoint is checked before anything is loaded (:mod:`._checkpoint`), and
+    its digest (:mod:`._checkpoint_digest`) becomes a parameter of the backend.
+    """
+    from medvqa.models._checkpoint import local_checkpoint
+    from medvqa.models._checkpoint_digest import checkpoint_digest
+    from medvqa.models._hf_device import check_placement_flags
     from medvqa.models._hf_local import LocalLM
     from medvqa.models._hf_vlm import LocalVLM, is_vision_checkpoint
 
+    check_placement_flags(device=config.device, dtype=config.dtype,
+                          device_map=config.device_map,
+                          attn_implementation=config.attn_implementation)
     name = spec.name
-    path = Path(name).expanduser()
-    if path.suffix == ".gguf":
-        return LocalLM(config, str(path.parent), path.name)
-    looks_local = path.is_absolute() or name.startswith((".", "~")) or path.exists()
-    if looks_local and not path.exists():
-        raise BadInputError(
-            f"hf:{name}: not a local checkpoint folder (no such folder); give the folder that "
-            "holds config.json, or a hub id already in the local cache"
-        )
+    checkpoint = local_checkpoint(name)
+    if checkpoint is not None:
+        digest = checkpoint_digest(checkpoint)
+        if checkpoint.gguf:
+            return LocalLM(config, str(checkpoint.folder), checkpoint.gguf, checkpoint=digest)
+        folder = str(checkpoint.folder)  # ``~`` expanded: the loader takes the path as it is
+        if checkpoint.vision:
+            return LocalVLM(config, folder, checkpoint=digest)
+        return LocalLM(config, folder, checkpoint=digest)
     try:
         vision = is_vision_checkpoint(name)
     except (OSError, ValueError) as exc:

@@ -32,7 +32,8 @@ log = logging.getLogger(__name__)
 
 SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 _LOCK = threading.Lock()
-_LOADED: dict[tuple[str, str, Placement, str], LoadedLM] = {}
+#: The loaded models, keyed by (path, GGUF file, placement, adapter, checkpoint digest).
+_LOADED: dict[tuple[str, str, Placement, str, str], LoadedLM] = {}
 
 
 @dataclass(frozen=True)
@@ -84,15 +85,17 @@ def _quiet_gguf(on: bool) -> Iterator[None]:
 
 
 def load_local_lm(path: str, gguf_file: str = "", placement: Placement | None = None,
-                  adapter: str = "") -> LoadedLM:
+                  adapter: str = "", checkpoint: str = "") -> LoadedLM:
     """Load (once per process) a causal LM from a local folder, a GGUF file in it, or a hub id.
 
     With ``adapter``, a peft LoRA adapter is merged into a fresh copy of the weights.
+    ``checkpoint`` (the local checkpoint's digest) is part of the key, so weights changed in
+    place while the process runs are loaded again, never answered by the old copy.
     """
     require("torch", "transformers", *(["gguf"] if gguf_file else []),
             *(["peft"] if adapter else []))
     placement = placement or Placement("cpu", "float32")
-    key = (path, gguf_file, placement, adapter)
+    key = (path, gguf_file, placement, adapter, checkpoint)
     with _LOCK:
         if key not in _LOADED:
             from transformers import AutoModelForCausalLM, AutoTokenizer
@@ -105,10 +108,10 @@ def load_local_lm(path: str, gguf_file: str = "", placement: Placement | None = 
                     _quiet_gguf(bool(gguf_file)):
                 tokenizer = AutoTokenizer.from_pretrained(path, **kwargs)
                 tokenizer.padding_side = "left"
-                if tokenizer.pad_token is None:
-                    tokenizer.pad_token = tokenizer.eos_token
                 model = AutoModelForCausalLM.from_pretrained(path, **placement.load_kwargs(),
                                                              **kwargs)
+                if tokenizer.pad_token is None:
+                    tokenizer.pad_token = tokenizer.eos_token or _eos_of(tokenizer, model)
             if not placement.device_map:
                 model.to(placement.device)  # type: ignore[arg-type]  # transformers' wrapper hides the signature
             model.eval()
@@ -121,6 +124,21 @@ def load_local_lm(path: str, gguf_file: str = "", placement: Placement | None = 
         return _LOADED[key]
 
 
+def _eos_of(tokenizer: Any, model: Any) -> str | None:
+    """The end-of-sequence token the model's configs name, for a tokenizer that names none.
+
+    A checkpoint whose tokenizer is ``tokenizer.json`` alone (no tokenizer_config.json) has
+    no special tokens named; its config.json or generation_config.json still has the id.
+    """
+    for cfg in (getattr(model, "generation_config", None), model.config):
+        ids = getattr(cfg, "eos_token_id", None)
+        first = ids[0] if isinstance(ids, list) and ids else ids
+        if isinstance(first, int):
+            token = tokenizer.convert_ids_to_tokens(first)
+            return token if isinstance(token, str) else None
+    return None
+
+
 class LocalLM:
     """Batched greedy (or sampled) generation with a local causal LM, text only.
 
@@ -128,9 +146,12 @@ class LocalLM:
         config: model config; ``max_tokens``, ``temperature``, ``seed``, ``batch_size`` apply.
         path: local folder or hub id.
         gguf_file: GGUF file name inside ``path``, if the weights are GGUF.
+        checkpoint: the local checkpoint's digest (a parameter: answers of other weights
+            never mix with these); "" for a hub id or the shipped SmolLM2.
     """
 
-    def __init__(self, config: ModelConfig, path: str, gguf_file: str = ""):
+    def __init__(self, config: ModelConfig, path: str, gguf_file: str = "",
+                 checkpoint: str = ""):
         self.name = config.spec
         self.path, self.gguf_file = path, gguf_file
         self.adapter = adapter_of(config)
@@ -153,6 +174,7 @@ class LocalLM:
             **({"seed": config.seed} if config.temperature > 0 else {}),
             **({"json_schema": self.json_schema} if self.json_schema is not None else {}),
             **({"adapter": adapter_digest(self.adapter)} if self.adapter else {}),
+            **({"checkpoint": checkpoint} if checkpoint else {}),
         }
         self.info: dict[str, Any] = {
             "text_only": True,
@@ -167,7 +189,8 @@ class LocalLM:
     async def start(self) -> None:
         """Load the weights (once per process) off the event loop."""
         self._lm = await asyncio.to_thread(load_local_lm, self.path, self.gguf_file,
-                                          self.placement, self.adapter)
+                                          self.placement, self.adapter,
+                                          self.params.get("checkpoint", ""))
 
     async def aclose(self) -> None:
         """Weights stay cached for the process; nothing else to release."""

@@ -40,8 +40,9 @@ from medvqa.models._weights import readable_weights
 
 log = logging.getLogger(__name__)
 _LOCK = threading.Lock()
-#: The loaded models, keyed by (path, placement, adapter): each is loaded once per process.
-LOADED_VLMS: dict[tuple[str, Placement, str], LoadedVLM] = {}
+#: The loaded models, keyed by (path, placement, adapter, checkpoint digest): each is loaded
+#: once per process, and again when the checkpoint's weights change.
+LOADED_VLMS: dict[tuple[str, Placement, str, str], LoadedVLM] = {}
 
 #: Requests taken per call, as a multiple of ``batch_size``, to group by prompt length.
 GROUP_WINDOW = 4
@@ -62,7 +63,8 @@ def is_vision_checkpoint(path: str) -> bool:
     """True when the checkpoint's config describes a vision encoder (a local folder or hub id)."""
     config_file = Path(path) / "config.json"
     if config_file.is_file():
-        return "vision_config" in json.loads(config_file.read_text())
+        config = json.loads(config_file.read_text())
+        return isinstance(config, dict) and "vision_config" in config
     if Path(path).exists():
         return False
     require("transformers")
@@ -71,14 +73,16 @@ def is_vision_checkpoint(path: str) -> bool:
     return hasattr(AutoConfig.from_pretrained(path), "vision_config")
 
 
-def load_vlm(path: str, placement: Placement | None = None, adapter: str = "") -> LoadedVLM:
+def load_vlm(path: str, placement: Placement | None = None, adapter: str = "",
+             checkpoint: str = "") -> LoadedVLM:
     """Load (once per process and placement) a vision-language model and its processor.
 
-    With ``adapter``, a peft LoRA adapter is merged into a fresh copy of the weights.
+    With ``adapter``, a peft LoRA adapter is merged into a fresh copy of the weights;
+    ``checkpoint`` (the local checkpoint's digest) is part of the key.
     """
     require("torch", "transformers", *(["peft"] if adapter else []))
     placement = placement or Placement("cpu", "float32")
-    key = (path, placement, adapter)
+    key = (path, placement, adapter, checkpoint)
     with _LOCK:
         if key not in LOADED_VLMS:
             from transformers import AutoModelForImageTextToText, AutoProcessor
@@ -168,10 +172,11 @@ class LocalVLM:
             placement fields (``device``, ``dtype``, ``device_map``, ``attn_implementation``)
             apply; ``extra["cache"]`` may force ``static`` or ``dynamic``.
         path: local checkpoint folder or hub id.
+        checkpoint: the local checkpoint's digest (a parameter); "" for a hub id.
 
     """
 
-    def __init__(self, config: ModelConfig, path: str):
+    def __init__(self, config: ModelConfig, path: str, checkpoint: str = ""):
         self.name = config.spec
         self.path = path
         self.adapter = adapter_of(config)
@@ -191,6 +196,7 @@ class LocalVLM:
             **({"seed": config.seed} if config.temperature > 0 else {}),
             **({"top_p": config.top_p} if config.top_p is not None else {}),
             **({"adapter": adapter_digest(self.adapter)} if self.adapter else {}),
+            **({"checkpoint": checkpoint} if checkpoint else {}),
         }
         self.info: dict[str, Any] = {"text_only": False, "weights": path, "kind": "local VLM",
                                      "batch_size": self.forward_batch, **self.placement.record()}
@@ -202,7 +208,8 @@ class LocalVLM:
 
     async def start(self) -> None:
         """Load the weights (once per process) off the event loop."""
-        self._vlm = await asyncio.to_thread(load_vlm, self.path, self.placement, self.adapter)
+        self._vlm = await asyncio.to_thread(load_vlm, self.path, self.placement, self.adapter,
+                                           self.params.get("checkpoint", ""))
         self.info["cache"] = self._vlm.state["cache"]
         self.info["attn_implementation"] = str(
             getattr(self._vlm.model.config, "_attn_implementation", "")

@@ -127,6 +127,10 @@ def scan_selection(selection: ItemSelection, shifts: ShiftTally | None = None) -
     return scan
 
 
+#: Parameters that name the weights (a checkpoint's, a classifier's, an adapter's digest).
+WEIGHT_PARAMS = ("checkpoint", "weights_sha256", "adapter")
+
+
 def _differences(old: RunInfo, info: RunInfo) -> list[str]:
     diffs = []
     if old.items_sha256 != info.items_sha256:
@@ -138,10 +142,41 @@ def _differences(old: RunInfo, info: RunInfo) -> list[str]:
         diffs.append(f"it was made with model {old.model!r}, not {info.model!r}")
     if old.prompt_template != info.prompt_template:
         diffs.append(f"it used prompt {old.prompt_template!r}, not {info.prompt_template!r}")
-    if old.model_params != info.model_params:
-        diffs.append(f"its model parameters were {old.model_params}, not {info.model_params}")
+    diffs += _param_differences(old.model_params, info.model_params)
     if old.seed != info.seed:
         diffs.append(f"its seed was {old.seed}, not {info.seed}")
+    return diffs
+
+
+def _param_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """How the model parameters differ: the weights' digests first, then the rest.
+
+    >>> _param_differences({"checkpoint": "ab12", "temperature": 0.0},
+    ...                    {"checkpoint": "cd34", "temperature": 0.0})
+    ['its answers came from other weights (checkpoint ab12, now cd34)']
+    >>> _param_differences({}, {"adapter": "ef56"})
+    ['it was made without an adapter (now adapter ef56)']
+    """
+    diffs = []
+    for key in WEIGHT_PARAMS:
+        was, now = old.get(key), new.get(key)
+        if was == now:
+            continue
+        if key == "adapter":
+            diffs.append(f"it was made without an adapter (now adapter {now})" if was is None
+                         else f"it was made with adapter {was}, now "
+                         + (f"adapter {now}" if now is not None else "without one"))
+        elif was is None:
+            diffs.append(f"it records no {key} digest (made by an older medvqa, or from other "
+                         f"weights), so its answers may come from other weights ({key} now "
+                         f"{now})")
+        else:
+            diffs.append(f"its answers came from other weights ({key} {was}, now "
+                         f"{now if now is not None else 'none'})")
+    rest_old = {k: v for k, v in old.items() if k not in WEIGHT_PARAMS}
+    rest_new = {k: v for k, v in new.items() if k not in WEIGHT_PARAMS}
+    if rest_old != rest_new:
+        diffs.append(f"its model parameters were {rest_old}, not {rest_new}")
     return diffs
 
 
@@ -156,7 +191,8 @@ def resume_info(run_file: Path, info: RunInfo) -> RunInfo:
 
     Raises:
         BadInputError: run.json is unreadable, or made for a different benchmark, model,
-            prompt, model parameters or seed (suggests ``--force-new``).
+            prompt, model parameters, weights (a checkpoint's digest) or seed: one line
+            naming run.json, suggesting a new ``--out`` or ``--force-new``.
 
     """
     try:
@@ -166,8 +202,9 @@ def resume_info(run_file: Path, info: RunInfo) -> RunInfo:
     diffs = _differences(old, info)
     if diffs:
         raise BadInputError(
-            f"{run_file.parent}: " + "; ".join(diffs) + ". Use --force-new to start the run "
-            "afresh, or choose another --out folder."
+            f"{run_file}: " + "; ".join(diffs) + ". Resuming would mix the answers of two "
+            "runs: choose a new --out folder, or use --force-new to start this one afresh "
+            "(its answers are discarded)."
         )
     return info.model_copy(update={
         "started_at": old.started_at or info.started_at,

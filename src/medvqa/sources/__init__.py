@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from medvqa._path_guard import MAX_IMAGE_FILE_BYTES
 from medvqa._registry import Registry
 from medvqa.sources._boxes import BoxError, parse_box
 from medvqa.sources._folder import natural_key
@@ -24,7 +25,14 @@ from medvqa.sources._pixels import (
     parse_window,
     to_uint8,
 )
-from medvqa.sources._record import Box, ImageRef, Problem, Problems, Record, relative_to
+from medvqa.sources._record import (
+    Box,
+    ImageRef,
+    Problem,
+    Problems,
+    Record,
+    relative_to,
+)
 from medvqa.sources._record_store import RecordStore
 from medvqa.sources._sample_data import (
     MARKER,
@@ -63,6 +71,7 @@ __all__ = [
     "user_data_dir",
     "checkout_data_dir",
     "MARKER",
+    "MAX_IMAGE_FILE_BYTES",
     "MAX_LABEL_TABLE_BYTES",
     "CT_WINDOWS",
     "SOURCE_READERS",

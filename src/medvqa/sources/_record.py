@@ -11,7 +11,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from medvqa._path_guard import UnsafePathError, file_inside, read_regular
+from medvqa._path_guard import (
+    MAX_IMAGE_FILE_BYTES,
+    UnsafePathError,
+    file_inside,
+    read_regular,
+)
 from medvqa.errors import BadInputError
 
 log = logging.getLogger(__name__)
@@ -86,13 +91,15 @@ class ImageRef:
 
         Raises:
             medvqa._path_guard.UnsafePathError: the file is not a regular file (a FIFO is
-                refused, never waited on) or cannot be read.
+                refused, never waited on), cannot be read, or is above
+                :data:`~medvqa._path_guard.MAX_IMAGE_FILE_BYTES` (refused unread).
 
         """
         if self.data is not None:
             return self.data
         assert self.file is not None
-        return read_regular(self.file)
+        return read_regular(self.file, max_bytes=MAX_IMAGE_FILE_BYTES, shown="the file",
+                            cap_of="one image file")
 
     @property
     def ext(self) -> str:

@@ -20,7 +20,7 @@ from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from medvqa._path_guard import UnsafePathError, read_inside
+from medvqa._path_guard import MAX_IMAGE_FILE_BYTES, UnsafePathError, read_inside
 from medvqa.benchmark import answer_position_flaw, grounding_flaw, item_flaws
 from medvqa.builders import BenchWriter
 from medvqa.curate.llm._generate import Outcome, generate_structured
@@ -284,7 +284,8 @@ def _images(
         # skipped; a local file is never copied into the benchmark.
         try:
             data = read_inside(captions.parent, rec.image, what="image",
-                               root_name=f"the captions' folder {captions.parent}")
+                               root_name=f"the captions' folder {captions.parent}",
+                               max_bytes=MAX_IMAGE_FILE_BYTES, cap_of="one image file")
         except UnsafePathError as exc:
             problems.add(rec.where, f"image: {exc}")
             continue
