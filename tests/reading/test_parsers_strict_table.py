@@ -857,7 +857,7 @@ TABLE: list[Row] = [
     ("multi", "multi", "MM", "A - C", ["A", "B", "C"], "set.range"),
     ("multi", "multi", "MM", "A, B, C, though C is hard to call.", None,
      "structural.set-left-open"),
-    ("multi", "multi", "MM", "A, B, and C or D.", None, "structural.set-left-open"),
+    ("multi", "multi", "MM", "A, B, and C or D.", None, "alternative.or"),
     ("multi", "multi", "MM", "A and C; D too if the line is real.", None,
      "structural.set-left-open"),
     ("multi", "multi", "MM", "B through D, except C.", None, "structural.set-left-open"),
@@ -1197,6 +1197,42 @@ TABLE: list[Row] = [
      "structural.continuation"),
     ("continuation", "single", "CXR", "The answer is (B).\n\nUser: Thanks! Next question \u2014 "
      "which side?\nAssistant: The answer is (A).", "B", "structural.letters"),
+    # v23's classes: entities, a comma before the last joiner, a chat template's role marks
+    ("letters", "multi", "MM", "<ol><li>&#x2713; A</li><li>&#x2717; B</li><li>&#x2713; C</li>"
+     "</ol>", ["A", "C"], "structural.letters"),
+    ("letters", "multi", "MM", "A, C, and D", ["A", "C", "D"], "structural.letter-position"),
+    ("template", "single", "CXR", "<|im_start|>assistant\nB<|im_end|>", "B", "structural.letters"),
+    ("template", "single", "CXR", "<start_of_turn>model\nC<end_of_turn>\n<eos>", "C",
+     "structural.letters"),
+    ("template", "single", "CXR", "<|start_header_id|>assistant<|end_header_id|>\n\nD<|eot_id|>",
+     "D", "structural.letters"),
+    ("template", "yesno", "YN", "<image>\nUSER: Is there a pneumothorax? ASSISTANT: Yes</s>", "A",
+     "structural.yes-no-word", PTX_Q),
+    ("template", "single", "CXR", "### Response:\nB\n\n### Instruction:\nWhich side?\n\n"
+     "### Response:\n", "B", "structural.letters"),
+    ("continuation", "single", "CXR", "Example 1: a film with a meniscus. Answer: A\nExample 2: a "
+     "clear film. Answer: D\nNow your turn:\n[a film with a pleural line]\nAnswer: B", "B",
+     "structural.letters"),
+    ("continuation", "single", "CXR", "Example 1: a film with a meniscus. Answer: A\nExample 2: a "
+     "clear film. Answer: D\nTest: Q: Which is it? Answer:", None, "structural.cut-off"),
+    ("continuation", "single", "CXR", "Answer: A<|end|>\n<|user|>\nWhat about option B?<|end|>\n"
+     "<|assistant|>\nYou're right, B fits better.<|end|>", None, "structural.continuation"),
+    ("letter-position", "single", "CXR", "On balance, B fits better.", "B",
+     "structural.letter-position"),
+    ("relabelled", "single", "CXR", "Sorting the options alphabetically:\n1. Normal\n2. Pleural "
+     "effusion\n3. Pneumothorax\n4. Pulmonary oedema\n\nA sharp pleural line \u2192 answer 3.",
+     "B", "structural.relabelled"),
+    ("relabelled", "multi", "MM", "(i) mass \u2014 yes\n(ii) calcification \u2014 no\n(iii) "
+     "architectural distortion \u2014 yes\n(iv) asymmetry \u2014 no\n(v) miscellaneous \u2014 "
+     "no\n\nSelected: (i) and (iii)", ["A", "C"], "structural.option-text"),
+    ("status rows", "single", "CXR", "A) no\nB) YES \u2014 a sharp pleural line\nC) no\nD) no",
+     "B", "structural.letter-position"),
+    ("glyphs", "single", "CXR", "A \U0001f7e5\nB \U0001f7e9\nC \U0001f7e5\nD \U0001f7e5", "B",
+     "structural.letters"),
+    ("hedge", "single", "CXR", "I'll defer to the radiologist. (My provisional impression would "
+     "be B, but I'd rather not commit.)", None, "hedge.uncertain"),
+    ("revision", "single", "CXR", "My first thought was an effusion, but the line is sharp. I'm "
+     "changing to B.", "B", "structural.letter-position"),
     # an alternative in brackets after the answer
     ("alternatives", "single", "ST", "\U0001f449 Stage 3\n\n(or stage 2 if the margin is spared)",
      None, "alternative.or"),

@@ -41,4 +41,9 @@ def test_the_grouped_form_reads_as_its_rows(flags):
 def test_anything_else_leaves_the_text_as_it_is():
     assert as_status_rows("A: no tube over the trachea. B: present.") is None
     assert as_status_rows("A: present. A: absent.") is None  # one option, two statuses
-    assert as_status_rows("A: present\nB: absent") is None  # already one row a line
+    assert as_status_rows("A: present, B: absent, C: maybe") is None  # a status it does not know
+
+
+def test_rows_a_line_with_a_reason_after_a_dash_are_rows():
+    text = "A) no\nB) YES \u2014 air foci and continuity with the lumen\nC) no\nD) no"
+    assert as_status_rows(text) == "A: false\nB: true\nC: false\nD: false"

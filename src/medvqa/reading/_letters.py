@@ -79,9 +79,10 @@ _P_LINE = (r"^[ \t]*(?:[-*\u2022][ \t]*|\d+[.)][ \t]*)?(?P<l>[A-Z])(?:[.):](?=\s
 # A letter opening a line that is set against another letter: "B, not A", "B rather than A".
 _P_CONTRAST = (r"^[ \t]*(?:[-*\u2022][ \t]*)?(?P<v>[A-Z])(?=,?[ \t]+(?:not|rather[ \t]+than"
                r"|instead[ \t]+of)[ \t]+[(\[]?[A-Z](?![\w-]))")
-# A letter that is said to be the answer ("B is correct", "I think C is the right one").
-_P_IS = (r"(?P<i>[A-Z])(?<![\w.'-][A-Z])(?=[ \t]+is[ \t]+(?:the[ \t]+)?(?:correct|right|best"
-         r"|true|most[ \t]+likely|answer)\b)")
+# A letter that is said to be the answer ("B is correct", "I think C is the right one", "B fits
+# better").
+_P_IS = (r"(?P<i>[A-Z])(?<![\w.'-][A-Z])(?=[ \t]+(?:is|fits)[ \t]+(?:the[ \t]+)?(?:correct|right"
+         r"|best|better|true|most[ \t]+likely|answer)\b)")
 # A letter that is a clause of its own at the end: "Therefore, B." "Conclusion: C" "Not A. B."
 # "Wait, no — A." "… ruled out, so B." "Only B." "Definitely C." (an adverb of commitment is no
 # name's head, as "Vitamin B" or "Hepatitis C" are)
@@ -113,7 +114,10 @@ _CJK_CHAR: Final = re.compile(rf"[{_CJK}]")
 def _continued_pattern(joins: tuple[str, ...]) -> re.Pattern[str]:
     """A letter listed after another: joined by a mark, "or", or a joiner of the table."""
     words = "|".join(rf"\b{re.escape(w)}\b" for w in ("or", *joins))
-    return re.compile(r"\s*(?:,|/|&|\+|" + words + r")\s*(?:option\s+|choice\s+)?[(\[]?"
+    # (a short gloss in brackets may follow a letter: "A (tubular glands) and C"; a comma may
+    # stand before the last joiner: "A, C, and E")
+    return re.compile(r"(?:[ \t]*\([^()\n]{1,40}\))?\s*(?:,\s*(?:" + words + r")|,|/|&|\+|"
+                      + words + r")\s*(?:option\s+|choice\s+)?[(\[]?"
                       r"(?P<c>[A-Z])[)\]]?(?![\w-])")
 # Each letter position alone, run only when its literal cue is in the text.
 _PAREN: Final = re.compile(_P_PAREN, re.MULTILINE)
@@ -227,8 +231,9 @@ def _positions(text: str, lowered: str, keywords: tuple[str, ...],
     out += matches_at(_LINE, text, starts, _LINE_OPENS)
     if " not " in text or " rather " in text or " instead " in text:
         out += matches_at(_CONTRAST, text, starts, _CONTRAST_OPENS)
-    if " is " in text and ("correct" in lowered or "right" in lowered or "best" in lowered
-                           or "true" in lowered or "likely" in lowered or "answer" in lowered):
+    if (" is " in text or " fits " in text) and (
+            "correct" in lowered or "right" in lowered or "best" in lowered or "better" in lowered
+            or "true" in lowered or "likely" in lowered or "answer" in lowered):
         out += _IS.finditer(text)
     last = text.rstrip(" .!\t")
     if last[-1:].isupper() and (m := _ALONE.search(text, max(0, _list_start(last) - _ALONE_REACH))

@@ -37,6 +37,12 @@ _OPENER: Final = (r"(?:question|q|example\s*\d*|image|input|instruction|###\s*in
 # a line opening a new example after a line of the response's own
 _NEW_EXAMPLE: Final = re.compile(r"(?:\n[ \t]*(?:" + _OPENER + r"|<image>)|(?<=[.!?])[ \t]+"
                                  r"question[ \t]*:)", re.IGNORECASE)
+_ECHOED_PROMPT: Final = re.compile(r"\A(?:\s*<image>)*\s*USER:[^\n]*?(?:\n[^\n]*?){0,6}"
+                                   r"ASSISTANT:[ \t]*", re.DOTALL)
+# a response that opens on a worked example, and where its own turn is announced after them
+_OPENS_EXAMPLE: Final = re.compile(r"\s*(?:example|shot)\s*#?\s*1\s*[:#.)]", re.IGNORECASE)
+_YOUR_TURN: Final = re.compile(r"(?:now[ \t]+)?your[ \t]+turn[ \t]*[:.!]?|(?m:^[ \t]*(?:test|target"
+                               r"|query)(?:[ \t]+(?:question|case|image))?[ \t]*:)", re.IGNORECASE)
 # a separator line, then an opener or "Case N"
 _SEPARATED: Final = re.compile(r"\n[ \t]*(?:-{3,}|={3,}|\*{3,})[ \t]*\n\s*(?:" + _OPENER
                                + r"|case\s*#?\s*\d+)", re.IGNORECASE)
@@ -101,6 +107,18 @@ def own_turn(text: str, question: str = "") -> str:
     opening = _OPENING_QUESTION.match(text)
     if opening is not None and question and not _same_question(opening.group(1), question):
         return ""
+    echoed = _ECHOED_PROMPT.search(text) if text.count("ASSISTANT:") == 1 else None
+    if echoed is not None:
+        # the prompt echoed in the model's own template ("USER: <question> ASSISTANT: Yes"):
+        # its answer is what follows the last assistant's mark
+        text = text[echoed.end():]
+    if _OPENS_EXAMPLE.match(text) is not None:
+        # worked examples copied or invented first ("Example 1: … Answer: B⏎Example 2: …"):
+        # the model's own answer comes after its turn is announced, or it gave none
+        turns = list(_YOUR_TURN.finditer(text))
+        if not turns:
+            return ""
+        text = text[turns[-1].end():]
     text = _PROMPT_ECHO.sub("", text, count=1)  # "<s>[INST] Look at the image. [/INST] D"
     chunk = _CHUNK_END.search(text)
     if chunk is not None and not strip_special_tokens(text[:chunk.start()]).strip():
@@ -161,9 +179,10 @@ def invented_replies(text: str) -> list[str]:
     return out
 
 
-_CHALLENGE: Final = re.compile(r"\b(?:are you sure|you sure|really\?|look again|check again|"
-                               r"double[ -]check|reconsider|think again|try again|sure about|"
-                               r"wrong)\b", re.IGNORECASE)
+_CHALLENGE: Final = re.compile(r"\b(?:are you (?:sure|certain)|you sure|really\?|look again|check "
+                               r"again|double[ -]check|reconsider|think again|try again|sure about|"
+                               r"wrong|what about|how about|is that (?:right|correct))\b",
+                               re.IGNORECASE)
 # A user's turn the model wrote, and the model's reply that follows one, up to its turn's end.
 _INVENTED_USER: Final = re.compile(r"<\|im_start\|>\s*user|<\|user\|>|<start_of_turn>\s*user"
                                    r"|\[INST\]|(?m:^[ \t]*(?:user|human)[ \t]*:)", re.IGNORECASE)

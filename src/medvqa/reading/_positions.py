@@ -63,7 +63,12 @@ _DENIED_AFTER: Final = re.compile(r"[ \t]*(?:(?:is|was|seems|looks|appears)[ \t]
                                   r"|out\b)", re.IGNORECASE)
 _CLAUSE_END: Final = ".!?;,:\n\u2014\u2013"
 # The end-of-text and turn markers small models print after their answer.
-_SPECIAL: Final = re.compile(r"<\|[A-Za-z_]{2,32}\|>|</s>|<eos>|<pad>|<end_of_turn>|\[EOS\]")
+# A turn's opening marker with its role ("<|im_start|>assistant", "<start_of_turn>model",
+# "<|start_header_id|>assistant<|end_header_id|>") goes whole: the role's name is no answer.
+_SPECIAL: Final = re.compile(
+    r"(?:<\|im_start\|>|<start_of_turn>)[ \t]*(?:assistant|model)\b"
+    r"|<\|start_header_id\|>[ \t]*\w+[ \t]*<\|end_header_id\|>"
+    r"|<\|[A-Za-z_\u2581]{2,32}\|>|</s>|<s>|<eos>|<bos>|<pad>|<end_of_turn>|\[EOS\]")
 _SIDES: Final = frozenset({"left", "right", "yes", "no"})
 # A second place joined to the first: "2 or 3", "2/3", "2-3", "2 to 3", "2 and 3".
 _SECOND_NUMBER: Final = re.compile(r"\s*(?:or|and|to|/|-|\u2013|,)\s*\d", re.IGNORECASE)

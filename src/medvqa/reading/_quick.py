@@ -32,10 +32,10 @@ __all__ = ["KINDS", "quick_read", "within"]
 
 #: The kinds of rule that can change how a plain single-choice sentence is read. The others
 #: cannot: they act only beside another cue (the end of a negation's reach, neutral phrases,
-#: conclusions and changes of mind after a located answer, alternatives between two named
-#: options — two named options are ambiguous anyway), on other question types (findings, sets)
-#: or inside structures (keys, confidence).
-KINDS: Final = frozenset({
+#: conclusions and changes of mind after a located answer), on other question types (findings,
+#: sets) or inside structures (keys, confidence). Alternatives can: "X or <a word of another
+#: option>" offers that option, which no full option text names.
+KINDS: Final = frozenset({Kind.ALTERNATIVE,
     Kind.REFUSAL, Kind.HEDGE, Kind.HEDGE_SCOPED, Kind.EXCLUSION_HEDGE, Kind.HEDGE_LEAD,
     Kind.NEG_BEFORE,
     Kind.NEG_NOUN, Kind.NEG_AFTER, Kind.STATUS, Kind.DISCUSSED_BEFORE, Kind.DISCUSSED_AFTER,

@@ -18,10 +18,12 @@ __all__ = ["as_status_rows"]
 _TRUE: Final = frozenset({"true", "t", "present", "yes", "correct", "positive", "y"})
 _FALSE: Final = frozenset({"false", "f", "absent", "no", "incorrect", "negative", "n"})
 _STATUS: Final = r"(?:true|false|present|absent|yes|no|correct|incorrect|positive|negative|t|f|y|n)"
-# one option's row: its letter, a separator, its status, the row's end
+# one option's row: its letter, a separator, its status, the row's end (a reason after a dash:
+# "D) YES — air foci")
 _ROW: Final = re.compile(r"[ \t]*(?:[-*\u2022][ \t]*)?(?P<letter>[A-Z])[ \t]*"
                          r"[.:)\u2013\u2014-][ \t]*(?P<status>" + _STATUS
-                         + r")\b[ \t]*[.;,]?[ \t]*\n?", re.IGNORECASE)
+                         + r")\b[ \t]*(?:[.;,]|[ \t]*[\u2014\u2013][^\n]*)?[ \t]*\n?",
+                         re.IGNORECASE)
 # options grouped under their status: "False: A, B, C"
 _GROUP: Final = re.compile(r"[ \t]*(?P<status>true|false|present|absent|correct|incorrect)[ \t]*:"
                            r"[ \t]*(?P<letters>[A-Z](?:[ \t]*,[ \t]*[A-Z])*)[ \t]*[.;]?[ \t]*\n?",
@@ -53,10 +55,6 @@ def as_status_rows(body: str) -> str | None:
             if letter in statuses:
                 return None
             statuses[letter] = status in _TRUE
-        single = all(len(m.group("status")) == 1 for m in rows)
-        inline = "\n" not in text
-        if not single and not inline:
-            return None  # already one row a line, as the row reader reads it
     else:
         groups = _rows(text, _GROUP)
         if groups is None or len(groups) < 2:

@@ -57,6 +57,7 @@ from medvqa.reading._options_listed import OPTIONS_LISTED, lists_every_option
 from medvqa.reading._own_turn import invented_replies, own_turn, reasked_answers
 from medvqa.reading._positions import position_letter, position_letters, strip_special_tokens
 from medvqa.reading._quick import quick_read
+from medvqa.reading._relabelled import RELABELLED, relabelled_answer
 from medvqa.reading._scan import LEAD, Reading, restated, scan, without_yes_no_format
 from medvqa.reading._scores import (
     SCORES,
@@ -147,6 +148,11 @@ def read_response(text: str, qtype: str, ix: OptionSet, question: str,
     own = own_turn(normal, question)
     full = strip_special_tokens(own)
     got, used, body, plain = _read(full, qtype, ix, question, bk, quick)
+    if got.invalid and got.reason in _RELABEL_REASONS and ("\n" in full or "[" in full
+                                                          or "(" in full):
+        relabelled = _relabelled_reading(body, qtype, ix, question, bk, quick)
+        if relabelled is not None:
+            return relabelled, used
     if "```" in full and (got.reason in ("no_answer", "not_committed", "empty")
                           or got.rule == _OPTION_TEXT):
         # (an option's words in the program's comments are its reasoning, not its output)
@@ -205,6 +211,28 @@ def read_response(text: str, qtype: str, ix: OptionSet, question: str,
         if undone is not None:
             return undone, used
     return got, used
+
+
+_RELABEL_REASONS: Final = frozenset({"no_answer", "ambiguous", "not_committed", "out_of_range"})
+
+
+def _relabelled_reading(body: str, qtype: str, ix: OptionSet, question: str, bk: RuleBook,
+                        quick: bool) -> ParsedAnswer | None:
+    """The answer a response gives by a numbering of its own (:mod:`._relabelled`), or None."""
+    def name_of(text: str) -> str | None:
+        got = _read(text, "single", ix, question, bk, quick)[0]
+        if isinstance(got.choice, str):
+            return got.choice
+        # a short form of one option's text ("subdural" for "Subdural hematoma")
+        words = re.findall(r"[^\W_]+", text.lower())
+        holding = [k for k, t in ix.items if words and all(
+            re.search(rf"(?<!\w){re.escape(w)}(?!\w)", t.lower()) for w in words)]
+        return holding[0] if len(holding) == 1 else None
+
+    letters = relabelled_answer(body, ix.keys, name_of)
+    if letters is None or qtype != "multi" and len(letters) != 1:
+        return None
+    return ParsedAnswer(letters if qtype == "multi" else letters[0], False, None, RELABELLED)
 
 
 def _code_reading(full: str, qtype: str, ix: OptionSet, question: str, bk: RuleBook,
@@ -551,6 +579,10 @@ UNDO_KINDS: Final = frozenset({
 _SENTENCE_END: Final = re.compile(r"[.!?](?=\s)|\n")
 
 
+_EMPTY_ANSWER: Final = re.compile(r"\b(?:final[ \t]+)?(?:answer|prediction|output|response|choice)"
+                                  r"[ \t]*:[ \t]*$", re.IGNORECASE)
+
+
 def committed_before_cut(body: str, ix: OptionSet, bk: RuleBook) -> str | None:
     """The text before a cut-off last sentence, where that sentence cannot undo what precedes.
 
@@ -572,6 +604,8 @@ def committed_before_cut(body: str, ix: OptionSet, bk: RuleBook) -> str | None:
         return None
     if broken.rstrip().endswith(":") and not final_segments(kept, bk):
         return None  # "Step 3: Zone:": a label cut before its value, no answer given yet
+    if _EMPTY_ANSWER.search(broken) is not None:
+        return None  # "… Test: Q: Which is it? Answer:": cut where its own answer was to be
     return kept
 
 

@@ -16,6 +16,7 @@ from a piece about to be read. The rest are small helpers of the reader's patter
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from typing import Final
@@ -56,12 +57,13 @@ _HOLDS_DIGITS: Final = re.compile("[" + "".join(f"{chr(z)}-{chr(z + 9)}" for z i
 
 
 # Letters NFKC leaves as symbols: the negative circled and negative squared capitals ("🅐",
-# "🅰"), written as letters; a pointing hand or a heavy arrow, written as the arrow "→".
+# "🅰"), written as letters; a pointing hand or a heavy arrow, written as the arrow "→";
+# a green or a red square as a verdict, written as a check or a cross.
 _GLYPHS: Final = {**{0x1F150 + i: chr(65 + i) for i in range(26)},
                   **{0x1F170 + i: chr(65 + i) for i in range(26)},
-                  0x1F449: "\u2192", 0x27A1: "\u2192", 0x279C: "\u2192", 0x27A4: "\u2192"}
-_HOLDS_GLYPHS: Final = re.compile("[\U0001f150-\U0001f169\U0001f170-\U0001f189\U0001f449"
-                                  "\u27a1\u279c\u27a4]")
+                  0x1F449: "\u2192", 0x27A1: "\u2192", 0x279C: "\u2192", 0x27A4: "\u2192",
+                  0x1F7E9: "\u2713", 0x1F7E5: "\u2717"}
+_HOLDS_GLYPHS: Final = re.compile("[" + "".join(map(chr, _GLYPHS)) + "]")
 # A Greek capital that looks like a Latin one, standing alone ("Β" as an answer is B): a
 # letter of Greek prose ("Η απάντηση ...", its article "Η") is left as it is.
 _GREEK_LOOKALIKE: Final = re.compile("(?<![^\\W\\d_])([\u0391\u0392\u0395\u0396\u0397\u0399"
@@ -77,6 +79,9 @@ _OVERLAID: Final = re.compile("(?:[^\\s\u0335-\u0338][\u0335-\u0338]+)+")
 _HTML_FORMAT: Final = re.compile(
     r"</?(b|i|u|em|strong|p|br|span|div|font|mark|small|big|li|ul|ol|h[1-6])(?:\s[^<>]{0,80})?/?>",
     re.IGNORECASE)
+_BREAKS: Final = re.compile(r"\0(?:[ \t]*\0)*")
+# A character entity of HTML ("&#x2713;", "&amp;"): written as its character.
+_ENTITY: Final = re.compile(r"&(?:#[0-9]{1,6}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});")
 _HTML_BLOCK: Final = frozenset({"p", "br", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5",
                                 "h6"})
 
@@ -100,11 +105,15 @@ def normalize(text: str) -> str:
         # list's line struck through ("C. ~~TR3~~") goes with its letter
         text = _STRUCK_LINE.sub("", text)
         text = _STRUCK.sub(" ", text)
+    if "&" in text and _ENTITY.search(text) is not None:
+        text = html.unescape(text)
     if "</" in text and _HTML_FORMAT.search(text) is not None:
         # HTML's formatting ("<p><b>Answer:</b> C</p>") is markup, as Markdown's is; a block
         # element ends a line. Other tags (<answer>, <ref>) are structure, read as such.
-        text = _HTML_FORMAT.sub(lambda m: "\n" if m.group(1).lower() in _HTML_BLOCK else "",
+        # (adjacent block tags end one line: "</li><li>" is one break, not a blank line)
+        text = _HTML_FORMAT.sub(lambda m: "\0" if m.group(1).lower() in _HTML_BLOCK else "",
                                 text)
+        text = _BREAKS.sub("\n", text)
     if "[^" in text:
         # a Markdown footnote ("Answer [^1]: C", "[^1]: Based on …") is a note, not the answer
         text = _FOOTNOTE_REF.sub("", _FOOTNOTE_LINE.sub("", text))

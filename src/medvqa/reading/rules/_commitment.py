@@ -20,7 +20,7 @@ COMMITMENT = (
     rule("locate.marker", Kind.ANSWER_MARKER,
          ("answer", "choice", "option", "selection", "diagnosis", "impression", "conclusion",
           "verdict", "classification", "prediction", "final", "therefore", "hence", "selected",
-          "present", "ans", "most likely", "pred", "predicted", "answer set"),
+          "present", "ans", "most likely", "pred", "predicted", "answer set", "response"),
          "Where the final answer is: after 'Answer:', 'The answer is', 'Final diagnosis:', "
          "'Impression:' … (and the answer words of other languages); the last explicit "
          "answer wins where a change of mind comes before it.",
@@ -88,6 +88,7 @@ COMMITMENT = (
           "on the table", "both ... [equally] plausible", "draft", "awaiting",
           "not convinced", "any (two|three|four|five|2|3|4|5) of",
           "(would not|wouldn't) (say|call it)", "reporting both",
+          "(won't|will not|not) commit",
           "not (assessable|evaluable|gradable)", "(don't|do not) (think|believe)"),
          "A word that keeps the answer open ('I don't think there is X' is a doubt, not a "
          "finding).",

@@ -20,7 +20,8 @@ _NOT_READ = ("or", "would", "not")
 LETTERS = (
     rule("letter.keyword", Kind.LETTER_KEYWORD,
          ("answer", "answers", "option", "options", "choice", "choices", "letter", "therefore",
-          "thus", "hence", "both", "it is", "it's", "this is", "letra", "lettre", "buchstabe",
+          "thus", "hence", "both", "it is", "it's", "this is", "changing to", "switching to",
+          "letra", "lettre", "buchstabe",
           "opción", "opzione", "optie", "вариант", "選項", "选项"),
          "After these words a letter of either case is an option letter ('option b', "
          "'therefore B', 'it is C').",
@@ -33,12 +34,12 @@ LETTERS = (
                         for w in _CONNECTIVES)),
     rule("letter.list-join", Kind.LIST_JOIN,
          ("and", "y", "et", "und", "ve", "en", "og", "och", "и", "e", "i", "oraz", "și",
-          "ja", "και"),
+          "ja", "και", "dan"),
          "Words that join a list of letters in many languages ('A y B', 'A und C'): joiners, "
          "not letters.",
          examples=tuple(ex(f"A {w} C", "MULTI", ("A", "C"), "multi")
                         for w in ("and", "y", "et", "und", "ve", "en", "og", "och", "и", "i",
-                                  "oraz", "și", "ja", "και"))
+                                  "oraz", "și", "ja", "και", "dan"))
          + (ex("A e C", "MM", ("A", "C"), "multi"),)),
     rule("letter.explanation", Kind.EXPLANATION,
          ("explanation :", "reasoning :", "rationale :", "reason :", "justification :"),

@@ -275,6 +275,14 @@ STRUCTURAL = (
                    ex("The previous model output for this question was 'B'.", "PE")),
          counter=(ex("The answer key says A; I disagree, my answer is B.", "PE", "B"),
                   ex("According to the textbook appearance, the answer is B.", "PE", "B"))),
+    rule("structural.relabelled", _S, (),
+         "Where the response numbers the options its own way (a list whose every item names one "
+         "option: '1. Normal⏎2. Pleural effusion …', '(i) subdural …', '[0] …') and answers by "
+         "that numbering after an answer word ('answer 3', 'Selected: (i) and (iii)'), the "
+         "labels name the options of its items.",
+         examples=(ex("Sorting them:\n1. Normal\n2. Pleural effusion\n3. Pneumothorax\n\nMy "
+                      "choice is 3.", "PE", "B"),),
+         counter=(ex("Sorting them:\n1. Normal\n2. Pleural effusion\n\nMy choice is 3.", "PE"),)),
     rule("structural.options-listed", _S, (),
          "A response that only lists every option with its own text ('Answer: A: Yes, B: No') "
          "copies the prompt's list back: it answers nothing.",
