@@ -27,3 +27,13 @@ def test_an_index_counts_from_zero_or_one_so_only_its_ends_are_read() -> None:
     assert parser.parse('{"answer_index": 4}', CXR, "single").choice == "D"
     # an index beside the answer is the sample's
     assert parser.parse('{"index": 17, "answer": "B"}', CXR, "single").choice == "B"
+
+
+def test_a_log_line_with_an_empty_quoted_answer_is_read_without_failing():
+    from medvqa.reading import make_parser
+
+    options = {"A": "Yes", "B": "No"}
+    got = make_parser("strict").parse('id=7 pred="" gt="B"', options, "yesno")
+    assert got.choice is None
+    got = make_parser("strict").parse("id=7 pred='' gt=B", options, "yesno")
+    assert got.choice is None

@@ -323,7 +323,9 @@ def _log_shapes(text: str, bk: RuleBook) -> list[Shape]:
         if len(fields) >= _LOG_FIELDS:
             leaves = []
             for m in fields:
-                quoted, listed = m.group(2) or m.group(3), m.group(4)
+                # (an empty quoted value, pred="", is a value: the empty answer)
+                quoted = m.group(2) if m.group(2) is not None else m.group(3)
+                listed = m.group(4)
                 value = _LIST_QUOTES.sub("", listed) if listed is not None else \
                     quoted if quoted is not None else m.group(5)
                 leaves.append(Leaf((m.group(1),), value.strip(), _role((m.group(1),), bk)))
