@@ -24,13 +24,17 @@ _ORDINALS: Final = ("first", "second", "third", "fourth", "fifth", "sixth", "sev
 _ROMANS: Final = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x")
 _NUMBERED: Final = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th")
 _ROMAN: Final = "|".join(sorted(_ROMANS, key=len, reverse=True))
+_PLACE_WORD = ("(?P<ordinal>" + "|".join(_ORDINALS) + "|" + "|".join(_NUMBERED)
+               + r"|last|final|penultimate|second[\s-]+(?:to[\s-]+)?last)\s+"
+               r"(?:option|choice|one)\b")
 _POSITION: Final = re.compile(
     r"\b(?:option|choice|answer)\s*(?:number\s*|no\.?\s*|#\s*)?(\d{1,2})\b"
     r"|\b(?:option|choice)\s*\(?(?P<roman>" + _ROMAN + r")\b\)?"
-    r"|(?:\bthe\s+|^\s*)(?P<ordinal>" + "|".join(_ORDINALS) + "|" + "|".join(_NUMBERED)
-    + r"|last|final|penultimate|second[\s-]+(?:to[\s-]+)?last)\s+(?:option|choice|one)\b"
-    r"|\bthe\s+one\s+before\s+(?:the\s+)?(?P<before>last)\b",
+    r"|\bthe\s+" + _PLACE_WORD
+    + r"|\bthe\s+one\s+before\s+(?:the\s+)?(?P<before>last)\b",
     re.IGNORECASE)
+# the same place opening the text ("Last one.", "2nd option"), matched there only
+_OPENING_PLACE: Final = re.compile(r"\s*" + _PLACE_WORD, re.IGNORECASE)
 # A response that is one place and nothing else: "1st", "(iii)", "iv". A lone "I", "V" or "X"
 # is a pronoun or a letter as often as a place: only in brackets ("(v)").
 _ALONE: Final = re.compile(r"\s*(?:\(?(?P<numbered>" + "|".join(_NUMBERED) + r")\)?|\((?P<roman>"
@@ -191,7 +195,9 @@ def position_letter(body: str, ix: OptionSet) -> str | None:
     alone = _ALONE.fullmatch(body)
     if alone is not None and any(_GRADED.search(text) for _, text in ix.items):
         return None  # "3rd" beside "Third-degree", "Grade III": a place or a value
-    places = [alone] if alone is not None else list(_POSITION.finditer(body))
+    opening = _OPENING_PLACE.match(body) if alone is None else None
+    places = [alone] if alone is not None else [*([opening] if opening else []),
+                                                *_POSITION.finditer(body)]
     for m in places:
         n = _place(m, len(keys))
         if not 1 <= n <= len(keys) or _SECOND_NUMBER.match(body, m.end()):

@@ -436,9 +436,12 @@ def without_quoted_answers(body: str, bk: RuleBook) -> str:
     are no quotation of an answer: a quotation holding no answer marker stays.
     """
     out, last = [], 0
+    depth, counted = 0, 0  # brackets open before the quotation, counted as the scan goes
     for m in _QUOTATION.finditer(body):
-        before = body[:m.start()]
-        if before.count("{") + before.count("[") > before.count("}") + before.count("]"):
+        part = body[counted:m.start()]
+        depth += part.count("{") + part.count("[") - part.count("}") - part.count("]")
+        counted = m.start()
+        if depth > 0:
             continue  # a value inside a structure ('{"explanation": "the answer is …"}')
         inner = m.group()[1:-1]
         if len(inner.split()) < 3 or not any(seg.kind == "marker" for seg in final_segments(
