@@ -96,3 +96,33 @@ def test_case_index_numbers_units_as_a_unique_over_pairs() -> None:
     keys = np.column_stack([~has_case, np.where(has_case, case, idx)])
     expected = np.unique(keys, axis=0, return_inverse=True)[1].reshape(-1)
     assert _case_index(has_case, case).tolist() == expected.tolist()
+
+
+def test_a_reader_failure_is_an_error_of_its_line_and_the_rest_is_scored(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from medvqa.reading import _strict
+
+    bench, run = _run(tmp_path, {})
+    pred = run / "predictions.jsonl"
+    lines = pred.read_bytes().splitlines(keepends=True)
+    import json
+
+    record = json.loads(lines[2])
+    record["response"] = "READER-FAILS-HERE"
+    lines[2] = json.dumps(record).encode() + b"\n"
+    pred.write_bytes(b"".join(lines))
+    real = _strict.StrictParser.parse
+
+    def failing(self, response, *args, **kwargs):  # a reader bug on one response
+        if response == "READER-FAILS-HERE":
+            raise AttributeError("'NoneType' object has no attribute 'strip'")
+        return real(self, response, *args, **kwargs)
+
+    monkeypatch.setattr(_strict.StrictParser, "parse", failing)
+    result = score_run(ScoreConfig(bench, run, resamples=9))
+    assert [p for p in result.problems if "answer reader failed" in p] == [
+        f"{pred}:3: response: the answer reader failed (AttributeError: 'NoneType' object has no "
+        "attribute 'strip'); counted as an error, not an answer — please report it with this "
+        "line"]
+    block = result.metrics.conditions[record["condition"]].overall
+    assert block.errors == 1  # counted as an error, never as a wrong answer

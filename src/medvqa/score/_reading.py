@@ -76,8 +76,11 @@ def collect_candidates(pred_path: Path, items: ItemTable, style: str, seed: int,
         key = (cond, choice_style(shown, style))
         if key not in parsers:
             parsers[key] = make_parser(key[1], seed=parser_seed)
-        parsed = parsers[key].parse(pred.response, shown.options, shown.question_type,
-                                    question=shown.question)
+        try:
+            parsed = parsers[key].parse(pred.response, shown.options, shown.question_type,
+                                        question=shown.question)
+        except Exception:  # noqa: BLE001 - a reader's bug: the scoring pass reports its line
+            continue
         if eligible(parsed):
             yield ExtractCandidate.from_item(shown, cond, pred.response)
 

@@ -226,11 +226,26 @@ def score_lines(pred_path: Path, items: ItemTable, config: StreamConfig,
                     tally.first_error.setdefault(cond, str(pred.error))
                     line = scored_line(pred)
                 else:
-                    row, by, human = _score(pred, response or "", item_at(index), state,
-                                            config, tally, index)
-                    add_row(index, cond, row)
-                    line = scored_line(pred, row.choice, row.correct, row.invalid, scored=True,
-                                       extracted_by=by, human=human)
+                    try:
+                        row, by, human = _score(pred, response or "", item_at(index), state,
+                                                config, tally, index)
+                    except MedvqaError:
+                        raise
+                    except Exception as exc:  # noqa: BLE001 - a reader's bug, not the model's
+                        # counted as an error of this response, never as a wrong answer, and
+                        # said on one line; the rest of the run is still scored
+                        why = f"{type(exc).__name__}: {exc}"[:200]
+                        errors[cond] += 1
+                        coverage_errors[cond] += 1
+                        tally.first_error.setdefault(cond, f"the answer reader failed ({why})")
+                        problems.add(f"{pred_path}:{lineno}: response: the answer reader failed "
+                                     f"({why}); counted as an error, not an answer — please "
+                                     "report it with this line")
+                        line = scored_line(pred)
+                    else:
+                        add_row(index, cond, row)
+                        line = scored_line(pred, row.choice, row.correct, row.invalid,
+                                           scored=True, extracted_by=by, human=human)
             written.append(line)
             if len(written) >= _WRITE_LINES:
                 _flush(written, digest, out)
