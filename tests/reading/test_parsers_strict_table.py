@@ -1233,6 +1233,20 @@ TABLE: list[Row] = [
      "be B, but I'd rather not commit.)", None, "hedge.uncertain"),
     ("revision", "single", "CXR", "My first thought was an effusion, but the line is sharp. I'm "
      "changing to B.", "B", "structural.letter-position"),
+    # v24's classes: a list of letters ends its sentence, options rejected under a heading,
+    # lmms-eval's logged responses, answer words of other languages in the plural
+    ("letters", "multi", "MM", "Answer: A and C. No calcification is seen.", ["A", "C"],
+     "structural.letters"),
+    ("letters", "multi", "MM", "Risposte corrette: A e C.", ["A", "C"], "structural.letters"),
+    ("letters", "multi", "MM", "Richtige Antworten: A, C und D.", ["A", "C", "D"],
+     "structural.letters"),
+    ("final answer", "single", "CXR", "**The answer is B. Pneumothorax**\n\nHere's why: a "
+     "sharp pleural line.\n\n**Why not the others:**\n* **A. Pleural effusion:** no "
+     "meniscus.\n* **D. Normal:** the line is real.", "B", "structural.option-text"),
+    ("shapes", "single", "CXR", '{"doc_id": 77, "resps": [["B"]], "filtered_resps": ["B"]}', "B",
+     "shape.answer-key"),
+    ("shapes", "single", "CXR", '{"doc_id": 77, "resps": [["B"]], "filtered_resps": ["C"]}', None,
+     "structural.answers-disagree"),
     # an alternative in brackets after the answer
     ("alternatives", "single", "ST", "\U0001f449 Stage 3\n\n(or stage 2 if the margin is spared)",
      None, "alternative.or"),

@@ -192,6 +192,9 @@ _REASON: Final = re.compile(
 _NOT_A_STOP: Final = frozenset({"e.g", "i.e", "vs", "dr", "fig", "approx", "cf", "st", "mr", "ms",
                                 "mrs", "resp"})
 _STOP_LEN: Final = max(len(w) for w in _NOT_A_STOP) + 2
+# A letter and a joiner before a lone capital: it ends a list of letters ("A, C", "A e C").
+_LIST_BEFORE: Final = re.compile(r"(?<![\w])[A-Z][ \t]*(?:,|&|/|[ \t](?:and|or|e|y|et|und|i|og"
+                                 r"|och|en|ve|\u0438))[ \t]*$")
 _LETTERS_AND_DOT: Final = "".join(c for c in map(chr, range(128)) if c.isalpha()) + "."
 _BOXED: Final = re.compile(r"\\boxed\s*\{")
 _LATEX_WRAP: Final = re.compile(r"\\(?:text(?:bf|it|rm|normal)?|mathrm|mathbf|mbox|operatorname)"
@@ -503,6 +506,9 @@ def _is_abbreviation(text: str, dot: int) -> bool:
     if start == limit and start and (text[start - 1].isalpha() or text[start - 1] == "."):
         return False
     word = text[start:dot].lower()
+    if len(word) == 1 and text[start].isupper() and _LIST_BEFORE.search(
+            text, max(0, start - 12), start) is not None:
+        return False  # the last of a list of letters: "Answer: A and C. No free fluid."
     return len(word) == 1 or word in _NOT_A_STOP
 
 

@@ -113,6 +113,13 @@ _FINDING_KINDS: Final = frozenset({Kind.FINDING_ABSENT, Kind.FINDING_PRESENT, Ki
 BEFORE_KINDS: Final = frozenset({Kind.REFUSAL, Kind.NEG_BEFORE, Kind.NEG_NOUN, Kind.NEG_AFTER,
                                  Kind.STATUS, Kind.REVISION})
 _STRUCTURE: Final = frozenset("<>{}[]|()\\")
+# A heading of the options rejected after the answer: "Why not the others:", "Why the other
+# choices are wrong:", "Incorrect options:". (Not "Other options:": it may keep one open.)
+_REJECTED_OTHERS: Final = re.compile(
+    r"(?im)^[ \t#>*_]*(?:why[ \t]+not[ \t]+(?:the[ \t]+)?others?|why[ \t]+(?:the[ \t]+)?other"
+    r"[ \t]+(?:options|choices|answers)[ \t]+(?:are|were)[ \t]+(?:wrong|incorrect|less[ \t]+likely)"
+    r"|(?:the[ \t]+)?(?:incorrect|wrong|rejected)[ \t]+(?:options|choices|answers)|distractors)"
+    r"[ \t*_]*[:.]?[ \t*_]*$")
 _OR_FIRST = re.compile(r"[\s,;.(\[\-\u2014\u2013]*(?:or|oder|ou|o|of|veya|или)\b")
 
 
@@ -191,6 +198,10 @@ def tail_undoes(tail: str, chosen: frozenset[str], ix: OptionSet, qtype: str, qu
     """What in the text after a located answer undoes it (the module docstring), or None."""
     if not _may_undo(tail, TAIL_KINDS, bk, ix.yesno):
         return None
+    rejected = _REJECTED_OTHERS.search(tail)
+    if rejected is not None:
+        # "Why not the others:" heads a walk through the options rejected: no second answer
+        tail = tail[:rejected.start()]
     tail = _without_disclaimers(tail, chosen, ix, qtype, question, bk)
     after = scan(tail, ix, qtype, question, bk=bk, answered=bool(chosen & {ix.yes, ix.no}))
     if after.verdict in ("refusal", "hedge"):

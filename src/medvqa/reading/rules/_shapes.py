@@ -13,7 +13,7 @@ SHAPES = (
           "prediction", "predicted", "label", "result", "output", "diagnosis", "impression",
           "conclusion", "classification", "category", "verdict", "decision", "response",
           "letter", "pick", "present", "positive", "found", "seen", "detected", "identified",
-          "pred", "majority", "argmax", "ans"),
+          "pred", "majority", "argmax", "ans", "resps"),
          "A key of structured output (a word of it: final_answer, selectedOption) whose value "
          "is the answer. Every such value must name the same option.",
          template='{{"{}": "B"}}', options="CXR", expected="B"),
