@@ -25,3 +25,16 @@ def test_reported_alone(text):
 ])
 def test_adopted_overruled_or_own(text):
     assert not attributed_only(text)
+
+
+def test_every_source_holds_a_cue_word():
+    """The cheap gate never hides a source the pattern would find."""
+    from medvqa.reading._attributed import _CUES, _SOURCE
+
+    for text in ["answer key", "the textbook", "dataset", "ground truth", "gold label",
+                 "reference answer", "my colleague", "the resident", "our attending",
+                 "a fellow", "my supervisor", "the consultant", "my professor", "a teacher",
+                 "another model", "previous assistant", "other annotator", "first reader",
+                 "model output", "reddit thread", "forum", "question bank"]:
+        assert _SOURCE.search(text), text
+        assert any(cue in text for cue in _CUES), text

@@ -29,6 +29,16 @@ _OWN: Final = re.compile(
     r"|confirms?|confirmed|correct|right|disagree|instead|however|but)\b", re.IGNORECASE)
 
 
+# (a word each source's name holds: most responses hold none, and the pattern is not run)
+_CUES: Final = ("key", "textbook", "dataset", "truth", "gold", "reference", "colleague",
+                "resident", "attending", "fellow", "supervisor", "consultant", "professor",
+                "teacher", "model", "assistant", "annotator", "reader", "output", "thread",
+                "forum", "bank")
+
+
 def attributed_only(body: str) -> bool:
     """Whether ``body`` reports another source's answer and says nothing of its own."""
+    lowered = body.lower()
+    if not any(cue in lowered for cue in _CUES):
+        return False
     return _SOURCE.search(body) is not None and _OWN.search(body) is None

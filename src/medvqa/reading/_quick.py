@@ -32,16 +32,18 @@ __all__ = ["KINDS", "quick_read", "within"]
 
 #: The kinds of rule that can change how a plain single-choice sentence is read. The others
 #: cannot: they act only beside another cue (the end of a negation's reach, neutral phrases,
-#: conclusions and changes of mind after a located answer), on other question types (findings,
-#: sets) or inside structures (keys, confidence). Alternatives can: "X or <a word of another
-#: option>" offers that option, which no full option text names.
-KINDS: Final = frozenset({Kind.ALTERNATIVE,
+#: conclusions and changes of mind after a located answer, alternatives between two named
+#: options — two named options are ambiguous anyway), on other question types (findings, sets)
+#: or inside structures (keys, confidence). (An alternative beside one named option and a word
+#: of another, "X or <a word of another option>", is left to the full reading: see quick_read.)
+KINDS: Final = frozenset({
     Kind.REFUSAL, Kind.HEDGE, Kind.HEDGE_SCOPED, Kind.EXCLUSION_HEDGE, Kind.HEDGE_LEAD,
     Kind.NEG_BEFORE,
     Kind.NEG_NOUN, Kind.NEG_AFTER, Kind.STATUS, Kind.DISCUSSED_BEFORE, Kind.DISCUSSED_AFTER,
     Kind.CONDITION,
     Kind.CONCESSION, Kind.PLAN, Kind.DEFERRAL, Kind.ELIMINATION, Kind.ANSWER_MARKER,
     Kind.ANSWER_PICK, Kind.EXPLANATION})
+_ALTERNATIVES: Final = frozenset({Kind.ALTERNATIVE})
 # A letter keyword ("it is", "therefore") matters only before a letter: a one-letter word.
 _KEYWORDS: Final = frozenset({Kind.LETTER_KEYWORD})
 _STRUCTURE: Final = frozenset('<>{}[]|\\"*_`#?\n/')
@@ -157,7 +159,11 @@ def quick_read(text: str, ix: OptionSet, bk: RuleBook,
     if not named:
         return abstain("no_answer")
     if len(named) == 1:
-        return one_choice(next(iter(named)), "structural.option-text")
+        chosen = next(iter(named))
+        if bk.any_of(_ALTERNATIVES, lowered, tokens) and any(
+                w in tokens for k, words in ix.words.items() if k != chosen for w in words):
+            return None  # "X or <a word of another option>": the full reading decides
+        return one_choice(chosen, "structural.option-text")
     return abstain("ambiguous", "structural.two-options")
 
 
