@@ -57,6 +57,6 @@ def code_answer(body: str) -> str | None:
             if m.group("truth"):
                 found.append("yes" if m.group("truth").lower() == "true" else "no")
             else:
-                letters = re.findall(r"[\"']([A-Z])[\"']", m.group())
+                letters = re.findall(_QUOTED_LETTER, m.group())
                 found.append(", ".join(letters))
     return found[-1] if found else None

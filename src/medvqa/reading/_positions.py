@@ -202,9 +202,8 @@ def position_letter(body: str, ix: OptionSet) -> str | None:
         n = _place(m, len(keys))
         if not 1 <= n <= len(keys) or _SECOND_NUMBER.match(body, m.end()):
             return None  # "Option 2 or 3": two places
-        if m.group(1) if m.re is _POSITION else False:
-            if _valued_elsewhere(str(n), keys[n - 1], ix):
-                return None  # "Option 3" where B is "BI-RADS 3": a place or a value
+        if m.re is _POSITION and m.group(1) and _valued_elsewhere(str(n), keys[n - 1], ix):
+            return None  # "Option 3" where B is "BI-RADS 3": a place or a value
         if _denied(body, m.start(), m.end()):
             return None
         roman = m.groupdict().get("roman") or m.groupdict().get("bare")

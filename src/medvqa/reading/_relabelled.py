@@ -36,9 +36,6 @@ _ANSWERED: Final = re.compile(
 _ITEM_HEAD: Final = re.compile(r"[ \t]*(?:[\u2014\u2013:=|]|[ \t]-[ \t]|\.[ \t]).*$")
 _LABELS: Final = re.compile(_LABEL)
 
-Reader = Callable[[str], "object"]
-
-
 def _items(body: str) -> list[tuple[str, str, int]]:
     """(label, item text, end of the list) of the response's own numbered list, or []."""
     lines = list(_LINE_ITEM.finditer(body))

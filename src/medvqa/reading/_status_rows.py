@@ -17,7 +17,7 @@ __all__ = ["as_status_rows"]
 
 _TRUE: Final = frozenset({"true", "t", "present", "yes", "correct", "positive", "y"})
 _FALSE: Final = frozenset({"false", "f", "absent", "no", "incorrect", "negative", "n"})
-_STATUS: Final = r"(?:true|false|present|absent|yes|no|correct|incorrect|positive|negative|t|f|y|n)"
+_STATUS: Final = "(?:" + "|".join(sorted(_TRUE | _FALSE, key=lambda w: (-len(w), w))) + ")"
 # one option's row: its letter, a separator, its status, the row's end (a reason after a dash:
 # "D) YES — air foci")
 _ROW: Final = re.compile(r"[ \t]*(?:[-*\u2022][ \t]*)?(?P<letter>[A-Z])[ \t]*"

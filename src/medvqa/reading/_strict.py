@@ -164,8 +164,7 @@ def read_response(text: str, qtype: str, ix: OptionSet, question: str,
         table = _score_table(body, ix, qtype, question, bk)
         if table is not None:
             got = table
-    if qtype == "multi" and not got.invalid and (":" in body or "=" in body or "\u2014" in body) \
-            and len(option_scores(body, ix)) == len(ix.keys):
+    if qtype == "multi" and not got.invalid and _every_option_scored(body, ix):
         # every option scored: the set is what the words beside the scores choose ("Selecting
         # those above 0.5: A, D"); with none, which scores make the set is not said
         rest = _read(letter_scores_blanked(body), qtype, ix, question, bk, quick)[0]
@@ -248,11 +247,15 @@ def _code_reading(full: str, qtype: str, ix: OptionSet, question: str, bk: RuleB
     return None if got.invalid else got._replace(rule=CODE)
 
 
+def _every_option_scored(body: str, ix: OptionSet) -> bool:
+    """Whether ``body`` gives every option a score (its separator first: a cheap test)."""
+    return (":" in body or "=" in body or "\u2014" in body) and len(
+        option_scores(body, ix)) == len(ix.keys)
+
+
 def _scores_alone(body: str, ix: OptionSet, qtype: str, question: str, bk: RuleBook) -> bool:
     """Whether ``body`` is a table of scores alone, every option scored and nothing else said."""
-    if ":" not in body and "=" not in body and "\u2014" not in body:
-        return False
-    return len(option_scores(body, ix)) == len(ix.keys) and decide(scan(
+    return _every_option_scored(body, ix) and decide(scan(
         letter_scores_blanked(body), ix, qtype, question, bk=bk), qtype).reason in (
             "no_answer", "empty")
 

@@ -66,11 +66,10 @@ _GLYPHS: Final = {**{0x1F150 + i: chr(65 + i) for i in range(26)},
 _HOLDS_GLYPHS: Final = re.compile("[" + "".join(map(chr, _GLYPHS)) + "]")
 # A Greek capital that looks like a Latin one, standing alone ("Β" as an answer is B): a
 # letter of Greek prose ("Η απάντηση ...", its article "Η") is left as it is.
-_GREEK_LOOKALIKE: Final = re.compile("(?<![^\\W\\d_])([\u0391\u0392\u0395\u0396\u0397\u0399"
-                                     "\u039a\u039c\u039d\u039f\u03a1\u03a4\u03a5\u03a7])"
-                                     "(?![^\\W\\d_])")
 _LATIN_OF_GREEK: Final = dict(zip("\u0391\u0392\u0395\u0396\u0397\u0399\u039a\u039c\u039d"
                                   "\u039f\u03a1\u03a4\u03a5\u03a7", "ABEZHIKMNOPTYX", strict=True))
+_GREEK_LOOKALIKE: Final = re.compile("(?<![^\\W\\d_])([" + "".join(_LATIN_OF_GREEK) + "])"
+                                     "(?![^\\W\\d_])")
 _GREEK_SMALL: Final = re.compile("[\u03ac-\u03ce]")
 # A letter struck through with combining overlays ("C̶"): taken back, as "~~C~~" is.
 _OVERLAID: Final = re.compile("(?:[^\\s\u0335-\u0338][\u0335-\u0338]+)+")
